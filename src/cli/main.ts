@@ -1,0 +1,72 @@
+/**
+ * `gspc`: the command line. Each command is a thin adapter over the release and HTTP modules.
+ * Exit codes: 0 success, 1 unexpected failure, 2 invalid input (corpus, release, config).
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { fileURLToPath } from 'node:url';
+import { formatProblem, GspcError, type CorpusProblem } from '../core/errors.js';
+import { readCorpus } from '../corpus/read-corpus.js';
+import { publishRelease } from '../release/publish.js';
+import { readConfig } from '../config.js';
+import { serve } from './serve.js';
+
+export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+function port(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number (0-65535)');
+  return n;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = new Command('gspc')
+    .description('Public measurement board and metered evidence service')
+    .showHelpAfterError();
+
+  program.command('publish')
+    .description('validate a corpus and publish it as the current immutable release')
+    .argument('<corpus-dir>', 'the corpus directory (docs/formats.md)')
+    .option('--data-dir <dir>', 'where releases are kept (default: $GSPC_DATA_DIR or ./data)')
+    .action((corpusDir: string, o: { dataDir?: string }) => {
+      const config = readConfig(process.env, o.dataDir ? { dataDir: o.dataDir } : {});
+      const r = publishRelease(corpusDir, config.dataDir);
+      process.stdout.write(`${r.reused ? 'unchanged' : 'published'} ${r.id}\n${r.dir}\n`);
+    });
+
+  program.command('validate')
+    .description('check a corpus without publishing it')
+    .argument('<corpus-dir>')
+    .action((corpusDir: string) => {
+      const c = readCorpus(corpusDir);
+      const rows = [...c.tables.values()].reduce((s, t) => s + t.rowCount, 0);
+      process.stdout.write(`ok: ${c.definitions.length} axes, ${rows} per-item rows, ${c.files.length} files\n`);
+    });
+
+  program.command('serve')
+    .description('serve the current release (publishing the bundled demo first if nothing is published)')
+    .option('--release <dir>', 'serve this release directory instead of the current one')
+    .option('--port <n>', 'port (default: $PORT or 8080)', port)
+    .option('--host <host>', 'address to listen on (default: $GSPC_HOST or 127.0.0.1)')
+    .option('--data-dir <dir>', 'where releases are kept (default: $GSPC_DATA_DIR or ./data)')
+    .action(async (o: { release?: string; port?: number; host?: string; dataDir?: string }) => {
+      const config = readConfig(process.env, {
+        ...(o.port !== undefined && { port: o.port }),
+        ...(o.host !== undefined && { host: o.host }),
+        ...(o.dataDir !== undefined && { dataDir: o.dataDir }),
+      });
+      await serve(config, { ...(o.release !== undefined && { releaseDir: o.release }), demoCorpusDir: `${PACKAGE_ROOT}demo/corpus` });
+    });
+
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof GspcError) {
+      process.stderr.write(`gspc: ${err.message}\n`);
+      const problems = err.details?.problems as CorpusProblem[] | undefined;
+      if (problems) for (const p of problems) process.stderr.write(`  ${formatProblem(p)}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * A compact, column-oriented table of one axis's per-item rows: one outcome column per model
+ * over interned item ids. Built row by row while a JSONL file is read, so a corpus of millions
+ * of rows is held as small typed arrays rather than millions of objects.
+ */
+import type { PerItemRow } from './model.js';
+
+export const OUTCOME_MISSING = 0;
+export const OUTCOME_CORRECT = 1;
+export const OUTCOME_WRONG = 2;
+export const OUTCOME_UNPARSED = 3;
+
+const UNPARSED_LABEL = -1;
+
+/** Per-model column: outcome and extracted-label id per item index. */
+export interface ModelColumn {
+  model: string;
+  outcome: Uint8Array;
+  label: Int32Array;
+  rows: number;
+}
+
+function grow<T extends Uint8Array | Int32Array>(a: T, size: number): T {
+  if (size <= a.length) return a;
+  const next = new (a.constructor as new (n: number) => T)(Math.max(size, a.length * 2));
+  next.set(a);
+  return next;
+}
+
+export class ItemTable {
+  readonly items: string[] = [];
+  private readonly itemIndex = new Map<string, number>();
+  /** Interned gold key per item (a label, or labels joined for an accepted list). */
+  readonly gold: string[] = [];
+  readonly goldLabels: (string | string[])[] = [];
+  readonly itemHash: (string | undefined)[] = [];
+  /** Items whose content hash differs between models: they cannot be paired. */
+  readonly hashConflicts = new Set<number>();
+  private firstLine = new Int32Array(1024);
+  readonly labels: string[] = [];
+  private readonly labelIndex = new Map<string, number>();
+  readonly columns = new Map<string, ModelColumn>();
+  rowCount = 0;
+
+  /**
+   * Adds one row; returns a reason when the row contradicts an earlier one (the caller
+   * reports it with the file and line), or undefined when it was added.
+   */
+  add(row: PerItemRow, line: number): { field: string; reason: string } | undefined {
+    let idx = this.itemIndex.get(row.item);
+    const goldKey = Array.isArray(row.gold) ? JSON.stringify([...row.gold].sort()) : row.gold;
+    if (idx === undefined) {
+      idx = this.items.length;
+      this.items.push(row.item);
+      this.itemIndex.set(row.item, idx);
+      this.gold.push(goldKey);
+      this.goldLabels.push(row.gold);
+      this.itemHash.push(row.item_hash);
+      this.firstLine = grow(this.firstLine, idx + 1);
+      this.firstLine[idx] = line;
+    } else {
+      if (this.gold[idx] !== goldKey) {
+        return { field: 'gold', reason: `gold label differs from line ${this.firstLine[idx]} for the same item '${row.item}'` };
+      }
+      const known = this.itemHash[idx];
+      if (row.item_hash !== undefined && known !== undefined && known !== row.item_hash) this.hashConflicts.add(idx);
+      else if (known === undefined && row.item_hash !== undefined) this.itemHash[idx] = row.item_hash;
+    }
+    let col = this.columns.get(row.model);
+    if (!col) {
+      col = { model: row.model, outcome: new Uint8Array(1024), label: new Int32Array(1024), rows: 0 };
+      this.columns.set(row.model, col);
+    }
+    col.outcome = grow(col.outcome, idx + 1);
+    col.label = grow(col.label, idx + 1);
+    if (col.outcome[idx] !== OUTCOME_MISSING) {
+      return { field: 'item', reason: `duplicate row for item '${row.item}' and model '${row.model}' (each pair may appear once; reduce epochs or filters first)` };
+    }
+    if (row.label === null) {
+      col.outcome[idx] = OUTCOME_UNPARSED;
+      col.label[idx] = UNPARSED_LABEL;
+    } else {
+      const correct = Array.isArray(row.gold) ? row.gold.includes(row.label) : row.gold === row.label;
+      col.outcome[idx] = correct ? OUTCOME_CORRECT : OUTCOME_WRONG;
+      col.label[idx] = this.internLabel(row.label);
+    }
+    col.rows++;
+    this.rowCount++;
+    return undefined;
+  }
+
+  private internLabel(label: string): number {
+    let id = this.labelIndex.get(label);
+    if (id === undefined) {
+      id = this.labels.length;
+      this.labels.push(label);
+      this.labelIndex.set(label, id);
+    }
+    return id;
+  }
+
+  /** The extracted label of a model on an item, or null when unparsed or missing. */
+  labelOf(col: ModelColumn, idx: number): string | null {
+    const o = col.outcome[idx];
+    if (o === OUTCOME_MISSING || o === OUTCOME_UNPARSED) return null;
+    return this.labels[col.label[idx]!] ?? null;
+  }
+
+  /** Distinct gold labels that occur on this axis. */
+  distinctGoldLabels(): Set<string> {
+    const out = new Set<string>();
+    for (const g of this.goldLabels) {
+      if (Array.isArray(g)) g.forEach((x) => out.add(x));
+      else out.add(g);
+    }
+    return out;
+  }
+}

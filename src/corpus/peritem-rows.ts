@@ -1,0 +1,64 @@
+/**
+ * Reads a per-item JSONL file (one row per model and item) into an ItemTable.
+ * Rows are checked by hand rather than with zod: the row shape is small and a corpus may hold
+ * millions of rows, where a per-row schema object costs more than the parse itself
+ * (docs/decisions.md). Every problem names the file, the line and the field.
+ */
+import { ItemTable } from '../core/board/item-table.js';
+import type { ModelComparisonAxis, PerItemRow } from '../core/board/model.js';
+import type { CorpusProblem } from '../core/errors.js';
+
+const MAX_ID = 512;
+const HEX64 = /^[0-9a-f]{64}$/;
+const MAX_PROBLEMS = 50;
+
+function checkRow(v: unknown): { row: PerItemRow } | { field: string; reason: string } {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return { field: '', reason: 'each line must be a JSON object' };
+  const r = v as Record<string, unknown>;
+  if (typeof r.item !== 'string' || r.item.length === 0 || r.item.length > MAX_ID) return { field: 'item', reason: `must be a non-empty string of at most ${MAX_ID} characters` };
+  if (typeof r.model !== 'string' || r.model.length === 0 || r.model.length > 200 || /[\s\u0000-\u001f]/.test(r.model)) return { field: 'model', reason: 'must be a model id without spaces' };
+  const g = r.gold;
+  const goldOk = (typeof g === 'string' && g.length > 0) || (Array.isArray(g) && g.length > 0 && g.every((x) => typeof x === 'string' && x.length > 0));
+  if (!goldOk) return { field: 'gold', reason: 'must be a non-empty label or a non-empty list of labels' };
+  if (!('label' in r)) return { field: 'label', reason: 'is required: the extracted label, or null when no label could be read' };
+  if (r.label !== null && (typeof r.label !== 'string' || r.label.length === 0)) return { field: 'label', reason: 'must be a non-empty string or null (unparsed)' };
+  if (r.item_hash !== undefined && (typeof r.item_hash !== 'string' || !HEX64.test(r.item_hash))) return { field: 'item_hash', reason: 'must be 64 lower-case hex characters' };
+  const row: PerItemRow = { item: r.item, model: r.model, gold: g as string | string[], label: r.label as string | null };
+  if (r.item_hash !== undefined) row.item_hash = r.item_hash as string;
+  return { row };
+}
+
+/**
+ * Parses `bytes` (UTF-8 JSONL) for axis `def`. Blank lines are refused except a final newline;
+ * a CR before the newline is tolerated so files written on Windows still read.
+ */
+export function readPerItemRows(file: string, bytes: Buffer, def: ModelComparisonAxis): { table: ItemTable; problems: CorpusProblem[] } {
+  const table = new ItemTable();
+  const problems: CorpusProblem[] = [];
+  const menu = def.labels ? new Set(def.labels) : undefined;
+  const report = (p: CorpusProblem) => { if (problems.length < MAX_PROBLEMS) problems.push(p); };
+  let start = 0;
+  let line = 0;
+  while (start < bytes.length) {
+    let end = bytes.indexOf(10, start);
+    if (end === -1) end = bytes.length;
+    line++;
+    let stop = end;
+    if (stop > start && bytes[stop - 1] === 13) stop--;
+    const text = bytes.toString('utf8', start, stop);
+    start = end + 1;
+    if (text.trim() === '') { report({ file, line, field: '', reason: 'blank line' }); continue; }
+    let value: unknown;
+    try { value = JSON.parse(text); } catch (e) { report({ file, line, field: '', reason: `invalid JSON (${(e as Error).message})` }); continue; }
+    const checked = checkRow(value);
+    if ('field' in checked) { report({ file, line, ...checked }); continue; }
+    const golds = Array.isArray(checked.row.gold) ? checked.row.gold : [checked.row.gold];
+    const offMenu = menu === undefined ? undefined : golds.find((x) => !menu.has(x));
+    if (offMenu !== undefined) { report({ file, line, field: 'gold', reason: `'${offMenu}' is not in the axis's exact-label menu` }); continue; }
+    const clash = table.add(checked.row, line);
+    if (clash) report({ file, line, ...clash });
+    if (problems.length >= MAX_PROBLEMS) break;
+  }
+  if (line === 0) report({ file, field: '', reason: 'the per-item file is empty' });
+  return { table, problems };
+}

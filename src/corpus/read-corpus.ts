@@ -1,0 +1,121 @@
+/**
+ * Reads an operator's corpus directory into typed, validated values. All or nothing: any
+ * problem anywhere rejects the whole corpus with every problem found (file:line, field,
+ * reason), so nothing is ever half-loaded. Layout and fields: docs/formats.md.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ItemTable } from '../core/board/item-table.js';
+import type { AxisDefinition, BoardMeta, LaneEntry } from '../core/board/model.js';
+import type { EvidenceFile } from '../core/board/facts-row.js';
+import { GspcError, type CorpusProblem } from '../core/errors.js';
+import { parseJsonFile } from './json-file.js';
+import { readPerItemRows } from './peritem-rows.js';
+import { axisFileSchema, boardFileSchema, laneFileSchema } from './schemas.js';
+import { checkAxisRules } from './axis-rules.js';
+
+/** A file of the corpus, by its path relative to the corpus root ('/' separated). */
+export interface CorpusFile {
+  path: string;
+  bytes: Buffer;
+  sha256: string;
+}
+
+export interface Corpus {
+  meta: BoardMeta;
+  definitions: AxisDefinition[];
+  tables: Map<string, ItemTable>;
+  evidence: Map<string, EvidenceFile>;
+  lane: LaneEntry[];
+  /** Every file the corpus consists of, sorted by path: what a release copies and publishes. */
+  files: CorpusFile[];
+}
+
+export const sha256Hex = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+
+export function readCorpus(root: string): Corpus {
+  if (!existsSync(join(root, 'board.json'))) {
+    throw new GspcError('corpus_invalid', `no board.json in ${root}: not a corpus directory`, {
+      problems: [{ file: 'board.json', field: '', reason: 'missing' }],
+    });
+  }
+  const problems: CorpusProblem[] = [];
+  const files: CorpusFile[] = [];
+  const load = (path: string): CorpusFile => {
+    const bytes = readFileSync(join(root, path));
+    const f = { path, bytes, sha256: sha256Hex(bytes) };
+    files.push(f);
+    return f;
+  };
+  const utf8 = (f: CorpusFile) => f.bytes.toString('utf8');
+
+  const board = parseJsonFile('board.json', utf8(load('board.json')), boardFileSchema);
+  if (!board.ok) throw invalid(board.problems);
+  const b = board.value;
+  const meta: BoardMeta = { issuer: b.issuer, doi: b.doi, as_of: b.as_of, measured_on: b.measured_on, own_models: b.own_models, limitations: b.limitations };
+
+  const definitions: AxisDefinition[] = [];
+  const tables = new Map<string, ItemTable>();
+  const evidence = new Map<string, EvidenceFile>();
+  const listed = new Set(b.axes);
+  for (const stray of listDir(root, 'axes')) {
+    if (!stray.endsWith('.json') || !listed.has(stray.slice(0, -5))) problems.push({ file: `axes/${stray}`, field: '', reason: 'not listed in board.json axes' });
+  }
+  for (const stray of listDir(root, 'peritem')) {
+    if (!stray.endsWith('.jsonl') || !listed.has(stray.slice(0, -6))) problems.push({ file: `peritem/${stray}`, field: '', reason: 'no listed axis of that name' });
+  }
+
+  for (const slug of b.axes) {
+    const path = `axes/${slug}.json`;
+    if (!existsSync(join(root, path))) { problems.push({ file: path, field: '', reason: 'missing (listed in board.json axes)' }); continue; }
+    const parsed = parseJsonFile(path, utf8(load(path)), axisFileSchema);
+    if (!parsed.ok) { problems.push(...parsed.problems); continue; }
+    const def = parsed.value as AxisDefinition;
+    if (def.axis !== slug) { problems.push({ file: path, field: 'axis', reason: `is '${def.axis}' but the file is named for '${slug}'` }); continue; }
+    definitions.push(def);
+
+    const rowsPath = `peritem/${slug}.jsonl`;
+    const hasRows = existsSync(join(root, rowsPath));
+    if (def.kind === 'model-comparison' && hasRows) {
+      const { table, problems: rowProblems } = readPerItemRows(rowsPath, load(rowsPath).bytes, def);
+      problems.push(...rowProblems);
+      if (rowProblems.length === 0) tables.set(slug, table);
+    } else if (hasRows) {
+      problems.push({ file: rowsPath, field: '', reason: 'deterministic-facts axes have no per-item rows (facts live in the axis file)' });
+    }
+    if (def.kind === 'deterministic-facts' && def.evidence !== undefined) {
+      const evPath = `evidence/${slug}/${def.evidence}`;
+      if (!existsSync(join(root, evPath))) problems.push({ file: path, field: 'evidence', reason: `${evPath} does not exist` });
+      else {
+        const f = load(evPath);
+        let json: unknown;
+        if (evPath.endsWith('.json')) {
+          try { json = JSON.parse(utf8(f)); } catch (e) { problems.push({ file: evPath, field: '', reason: `invalid JSON (${(e as Error).message})` }); }
+        }
+        evidence.set(slug, { path: `/${evPath}`, sha256: f.sha256, json });
+      }
+    }
+    problems.push(...checkAxisRules(path, def, hasRows, tables.get(slug)));
+  }
+
+  let lane: LaneEntry[] = [];
+  if (existsSync(join(root, 'lane.json'))) {
+    const parsed = parseJsonFile('lane.json', utf8(load('lane.json')), laneFileSchema);
+    if (parsed.ok) lane = parsed.value as LaneEntry[];
+    else problems.push(...parsed.problems);
+  }
+  if (problems.length > 0) throw invalid(problems);
+  files.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+  return { meta, definitions, tables, evidence, lane, files };
+}
+
+function listDir(root: string, dir: string): string[] {
+  const p = join(root, dir);
+  if (!existsSync(p) || !statSync(p).isDirectory()) return [];
+  return readdirSync(p).sort();
+}
+
+function invalid(problems: CorpusProblem[]): GspcError {
+  return new GspcError('corpus_invalid', `the corpus has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was loaded`, { problems });
+}

@@ -1,0 +1,31 @@
+/**
+ * The Fastify application: routes registered per resource group, one error table.
+ * `buildApp` takes everything it needs; nothing here reads the environment.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerBoardRoutes } from './board-routes.js';
+import { BASE_HEADERS, installErrorHandling } from './errors.js';
+import type { ServedState } from './served-state.js';
+
+export interface AppOptions {
+  state: ServedState;
+  logLevel?: string;
+  accessLog?: boolean;
+}
+
+export function buildApp(opts: AppOptions): FastifyInstance {
+  const app = Fastify({
+    logger: { level: opts.logLevel ?? 'info' },
+    disableRequestLogging: !opts.accessLog,
+    // The service accepts no large bodies; verification bodies get their own limit later.
+    bodyLimit: 1024 * 1024,
+    maxParamLength: 200,
+  });
+  installErrorHandling(app);
+  registerBoardRoutes(app, opts.state);
+  app.get('/healthz', (_req, reply) => {
+    const r = opts.state.current().release;
+    reply.headers(BASE_HEADERS).send({ status: 'ok', release: r.id, as_of: r.descriptor.as_of });
+  });
+  return app;
+}

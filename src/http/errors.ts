@@ -1,0 +1,43 @@
+/**
+ * The one table from error codes to HTTP statuses, and the JSON error body every route
+ * sends: `{ error, code, ...details }`. docs/errors.md lists the same table.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { GspcError, type GspcErrorCode } from '../core/errors.js';
+
+export const STATUS_BY_CODE: Record<GspcErrorCode, number> = {
+  corpus_invalid: 422,
+  release_invalid: 500,
+  release_not_found: 503,
+  unknown_axis: 404,
+  bad_query: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  config_invalid: 500,
+  internal: 500,
+};
+
+export const BASE_HEADERS = { 'access-control-allow-origin': '*', 'x-content-type-options': 'nosniff' } as const;
+
+export function errorBody(err: GspcError): Record<string, unknown> {
+  return { error: err.message, code: err.code, ...err.details };
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | GspcError, req, reply) => {
+    let e: GspcError;
+    if (err instanceof GspcError) e = err;
+    else if (typeof (err as FastifyError).statusCode === 'number' && (err as FastifyError).statusCode! < 500) {
+      // Fastify's own client errors (bad content type, body too large, malformed URL).
+      e = new GspcError('bad_query', err.message);
+      return reply.code((err as FastifyError).statusCode!).headers(BASE_HEADERS).send({ error: err.message, code: (err as FastifyError).code ?? 'bad_request' });
+    } else {
+      req.log.error({ err }, 'unhandled error');
+      e = new GspcError('internal', 'internal error');
+    }
+    return reply.code(STATUS_BY_CODE[e.code]).headers(BASE_HEADERS).send(errorBody(e));
+  });
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).headers(BASE_HEADERS).send({ error: `no resource at ${req.method} ${req.url.split('?')[0]}`, code: 'not_found' });
+  });
+}
