@@ -1,0 +1,72 @@
+/**
+ * The command line as a user runs it: the README's start command, `gspc publish` of an
+ * operator's own corpus, `gspc serve --release`, and the errors an operator sees.
+ * These run the compiled bin (the test command builds it first).
+ */
+import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { repoRoot } from '../helpers/shared.js';
+import { freePort, runCli, start, waitFor } from '../helpers/process.js';
+import { demoCopy, tempDir } from '../helpers/tmp.js';
+
+if (!existsSync(join(repoRoot, 'dist', 'cli', 'main.js'))) {
+  throw new Error('dist/ is missing: the CLI tests run the compiled bin; run `npm run build` (npm test does it first)');
+}
+
+describe('gspc command line', () => {
+  it('README start command (`npm start`) serves the demo board on $PORT', { timeout: 60_000 }, async () => {
+    const port = await freePort();
+    const { output } = start('npm', ['start'], { PORT: String(port), GSPC_DATA_DIR: tempDir() });
+    const r = await waitFor(`http://127.0.0.1:${port}/api/gspc`, 45_000, output);
+    assert.equal(r.status, 200);
+    const board = await r.json() as { schema: string; axes: unknown[]; issuer: string };
+    assert.equal(board.schema, 'svc.gspc-axes/0.5');
+    assert.equal(board.axes.length, 22);
+    assert.match(board.issuer, /SYNTHETIC/);
+  });
+
+  it('publish an own corpus, then serve that release with --release and --port', { timeout: 60_000 }, async () => {
+    const corpus = demoCopy();
+    writeFileSync(join(corpus, 'lane.json'), '[]\n');
+    const data = tempDir();
+    const pub = runCli(['publish', corpus, '--data-dir', data]);
+    assert.equal(pub.status, 0, pub.stderr);
+    const [status, id, dir] = [pub.stdout.split(' ')[0], pub.stdout.split('\n')[0]!.split(' ')[1]!, pub.stdout.split('\n')[1]!];
+    assert.equal(status, 'published');
+    assert.match(id, /^r-[0-9a-f]{20}$/);
+    assert.ok(existsSync(join(dir, 'release.json')));
+    const again = runCli(['publish', corpus, '--data-dir', data]);
+    assert.match(again.stdout, new RegExp(`^unchanged ${id}`));
+
+    const port = await freePort();
+    const { output } = start(process.execPath, ['bin/gspc.js', 'serve', '--release', dir, '--port', String(port)], { GSPC_DATA_DIR: data });
+    const r = await waitFor(`http://127.0.0.1:${port}/api/gspc`, 30_000, output);
+    const board = await r.json() as { measured_in_lane: unknown[] };
+    assert.deepEqual(board.measured_in_lane, []);
+    const health = await (await fetch(`http://127.0.0.1:${port}/healthz`)).json() as { release: string };
+    assert.equal(health.release, id);
+  });
+
+  it('an invalid corpus exits 2 and prints every problem as file:line field: reason', () => {
+    const corpus = demoCopy();
+    writeFileSync(join(corpus, 'peritem', 'safety.jsonl'), '{"item":"a","model":"m","gold":"refuse","label":"refuse"}\n{"item":"b"}\n');
+    const r = runCli(['publish', corpus, '--data-dir', tempDir()]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /corpus has \d+ problems?; nothing was loaded/);
+    assert.match(r.stderr, /peritem\/safety\.jsonl:2 model: must be a model id/);
+  });
+
+  it('validate checks a corpus without publishing; bad flags and config fail clearly', () => {
+    const ok = runCli(['validate', join(repoRoot, 'demo', 'corpus')]);
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.match(ok.stdout, /^ok: 22 axes, \d+ per-item rows/);
+    const badPort = runCli(['serve', '--port', 'eighty']);
+    assert.notEqual(badPort.status, 0);
+    assert.match(badPort.stderr, /must be a port number/);
+    const badEnv = runCli(['serve'], { GSPC_LOG_LEVEL: 'loud', GSPC_DATA_DIR: tempDir() });
+    assert.equal(badEnv.status, 2);
+    assert.match(badEnv.stderr, /invalid configuration: GSPC_LOG_LEVEL/);
+  });
+});

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { GspcError, type CorpusProblem } from '../../src/core/errors.js';
+import { readCorpus } from '../../src/corpus/read-corpus.js';
+import { demoCopy, demoCorpus } from '../helpers/tmp.js';
+
+function problemsOf(dir: string): CorpusProblem[] {
+  try {
+    readCorpus(dir);
+  } catch (e) {
+    assert.ok(e instanceof GspcError && e.code === 'corpus_invalid', `expected corpus_invalid, got ${String(e)}`);
+    return e.details!.problems as CorpusProblem[];
+  }
+  assert.fail('the corpus was accepted');
+}
+
+const editJson = (dir: string, path: string, edit: (v: Record<string, unknown>) => void) => {
+  const v = JSON.parse(readFileSync(join(dir, path), 'utf8')) as Record<string, unknown>;
+  edit(v);
+  writeFileSync(join(dir, path), `${JSON.stringify(v, null, 2)}\n`);
+};
+
+describe('corpus reader', () => {
+  it('reads the demo corpus: 22 axes, every per-item file, files sorted', () => {
+    const c = readCorpus(demoCorpus);
+    assert.equal(c.definitions.length, 22);
+    assert.equal(c.tables.size, 9);
+    assert.deepEqual(c.files.map((f) => f.path), [...c.files.map((f) => f.path)].sort());
+  });
+
+  it('reports a bad row with file, line, field and reason, and loads nothing', () => {
+    const dir = demoCopy();
+    const path = join(dir, 'peritem/safety.jsonl');
+    const lines = readFileSync(path, 'utf8').split('\n');
+    lines[6] = JSON.stringify({ item: 'safety/0001', model: 'x', gold: 'refuse' }); // no label
+    lines[9] = '{not json';
+    writeFileSync(path, lines.join('\n'));
+    const problems = problemsOf(dir);
+    assert.deepEqual(problems.find((p) => p.line === 7), { file: 'peritem/safety.jsonl', line: 7, field: 'label', reason: 'is required: the extracted label, or null when no label could be read' });
+    const syntax = problems.find((p) => p.line === 10);
+    assert.equal(syntax?.file, 'peritem/safety.jsonl');
+    assert.match(syntax!.reason, /^invalid JSON/);
+  });
+
+  it('refuses duplicate (item, model) rows and a gold label that changes between models', () => {
+    const dir = demoCopy();
+    const path = join(dir, 'peritem/governance.jsonl');
+    const first = readFileSync(path, 'utf8').split('\n')[0]!;
+    const changed = JSON.parse(first) as Record<string, unknown>;
+    changed.model = 'demo/new-model';
+    changed.gold = changed.gold === 'A' ? 'B' : 'A';
+    appendFileSync(path, `${first}\n${JSON.stringify(changed)}\n`);
+    const problems = problemsOf(dir);
+    assert.ok(problems.some((p) => p.field === 'item' && /duplicate row/.test(p.reason) && p.line === 2001));
+    assert.ok(problems.some((p) => p.field === 'gold' && /differs from line 1/.test(p.reason) && p.line === 2002));
+  });
+
+  it('places a schema error in a JSON file on its line', () => {
+    const dir = demoCopy();
+    writeFileSync(join(dir, 'axes/safety.json'), '{\n  "axis": "safety",\n  "family": "behavioural",\n  "kind": "model-comparison",\n  "status": "MEASURD",\n  "bench": "b", "task": "t", "dataset": "d"\n}\n');
+    const problems = problemsOf(dir);
+    const p = problems.find((x) => x.field === 'status');
+    assert.equal(p?.file, 'axes/safety.json');
+    assert.equal(p?.line, 5);
+  });
+
+  it('refuses gold labels outside the declared menu, a stray file, a missing axis file, and a wrong n', () => {
+    const dir = demoCopy();
+    editJson(dir, 'axes/safety.json', (v) => { v.labels = ['refuse', 'comply']; });
+    writeFileSync(join(dir, 'axes/unlisted.json'), '{}');
+    rmSync(join(dir, 'axes/affect.json'));
+    editJson(dir, 'axes/governance.json', (v) => { v.n = 399; });
+    const problems = problemsOf(dir);
+    assert.ok(problems.some((p) => p.file === 'peritem/safety.jsonl' && p.field === 'gold' && /not in the axis's exact-label menu/.test(p.reason)));
+    assert.ok(problems.some((p) => p.file === 'axes/unlisted.json' && /not listed/.test(p.reason)));
+    assert.ok(problems.some((p) => p.file === 'axes/affect.json' && /missing/.test(p.reason)));
+    assert.ok(problems.some((p) => p.file === 'axes/governance.json' && p.field === 'n' && /400 distinct items/.test(p.reason)));
+  });
+
+  it('refuses a MEASURED comparison with neither rows nor results, and a facts axis whose evidence is missing', () => {
+    const dir = demoCopy();
+    rmSync(join(dir, 'peritem/care.jsonl'));
+    rmSync(join(dir, 'evidence/openness/openness-declaration.json'));
+    const problems = problemsOf(dir);
+    assert.ok(problems.some((p) => p.file === 'axes/care.json' && p.field === 'status'));
+    assert.ok(problems.some((p) => p.file === 'axes/openness.json' && p.field === 'evidence'));
+  });
+
+  it('refuses comments and trailing commas in JSON files (plain JSON only)', () => {
+    const dir = demoCopy();
+    writeFileSync(join(dir, 'lane.json'), '[\n  // a comment\n  {"id": "x", "lane": "human-vs-ai", "title": "t"},\n]\n');
+    const problems = problemsOf(dir);
+    assert.ok(problems.every((p) => p.file === 'lane.json'));
+    assert.equal(problems[0]!.line, 2);
+  });
+
+  it('refuses a directory that is not a corpus', () => {
+    const dir = demoCopy();
+    rmSync(join(dir, 'board.json'));
+    assert.throws(() => readCorpus(dir), (e: unknown) => e instanceof GspcError && e.code === 'corpus_invalid' && /no board.json/.test(e.message));
+  });
+});
