@@ -45,6 +45,8 @@ export async function serve(config: Config, opts: ServeOptions): Promise<Fastify
     process.once(sig, () => { void app.close().then(() => process.exit(0)); });
   }
   await app.listen({ port: config.port, host: config.host });
-  app.log.info({ release: state.current().release.id, url: `http://${config.host}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.port}/api/gspc` }, 'gspc board serving');
+  const { port } = app.server.address() as { port: number };
+  const baseUrl = process.env.GSPC_BASE_URL ? config.baseUrl : `http://localhost:${port}`;
+  app.log.info({ release: state.current().release.id, board: `${baseUrl}/api/gspc` }, 'gspc board serving');
   return app;
 }
