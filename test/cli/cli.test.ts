@@ -49,6 +49,25 @@ describe('gspc command line', () => {
     assert.equal(health.release, id);
   });
 
+  it('serve follows the data directory: a new publish is served without a restart, a bad one is not', { timeout: 60_000 }, async () => {
+    const data = tempDir();
+    const port = await freePort();
+    const { output } = start(process.execPath, ['bin/gspc.js', 'serve', '--port', String(port)], { GSPC_DATA_DIR: data, GSPC_RELOAD_INTERVAL_MS: '100' });
+    const url = `http://127.0.0.1:${port}/api/gspc`;
+    const before = await (await waitFor(url, 30_000, output)).json() as { measured_in_lane: unknown[] };
+    assert.equal(before.measured_in_lane.length, 2, 'the demo was published and served');
+    const corpus = demoCopy();
+    writeFileSync(join(corpus, 'lane.json'), '[]\n');
+    assert.equal(runCli(['publish', corpus, '--data-dir', data]).status, 0);
+    const deadline = Date.now() + 20_000;
+    let lane = 2;
+    while (lane !== 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      lane = ((await (await fetch(url)).json()) as { measured_in_lane: unknown[] }).measured_in_lane.length;
+    }
+    assert.equal(lane, 0, `the new release was not served; output:\n${output()}`);
+  });
+
   it('an invalid corpus exits 2 and prints every problem as file:line field: reason', () => {
     const corpus = demoCopy();
     writeFileSync(join(corpus, 'peritem', 'safety.jsonl'), '{"item":"a","model":"m","gold":"refuse","label":"refuse"}\n{"item":"b"}\n');
