@@ -10,13 +10,13 @@ import { describe, it } from 'node:test';
 import { readCorpus } from '../../src/corpus/read-corpus.js';
 import { deriveRelease } from '../../src/release/derive.js';
 import { sharedPath } from '../helpers/shared.js';
+import { assertWilsonClose } from '../helpers/stats-vectors.js';
 import { tempDir } from '../helpers/tmp.js';
 
 interface LmEvalSample { doc_id: number; doc: { label?: number }; target: string; filter: string; filtered_resps: unknown[]; doc_hash: string; acc?: number }
 
-/** The Wilson vector tolerance (vectors/stats/README.md): the references are correctly rounded. */
 function assertClose(actual: readonly number[], expected: readonly number[]): void {
-  expected.forEach((e, i) => assert.ok(Math.abs(actual[i]! - e) <= 1e-15 + 1e-12 * Math.abs(e), `${actual[i]} vs ${e}`));
+  expected.forEach((e, i) => assertWilsonClose(actual[i]!, e, `bound ${i}`));
 }
 
 const readJsonl = (p: string) => readFileSync(p, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as LmEvalSample);

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { SEPARATION_ALPHA, mcnemarExact, mcnemarExactDecision, type McNemarResult } from '../../src/core/stats/index.js';
-import { sharedPath } from '../helpers/shared.js';
+import { statsVectors } from '../helpers/stats-vectors.js';
 
 interface McNemarVector {
   test: 'mcnemar_exact';
@@ -16,11 +15,7 @@ interface McNemarVector {
   method: string;
 }
 
-const vectors = readFileSync(sharedPath('vectors', 'stats', 'stats-vectors.jsonl'), 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as { test: string })
-  .filter((v): v is McNemarVector => v.test === 'mcnemar_exact');
+const vectors = statsVectors<McNemarVector>('mcnemar_exact');
 
 function relativeError(actual: number, expected: number): number {
   return expected === 0 ? Math.abs(actual) : Math.abs(actual - expected) / Math.abs(expected);

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { WILSON_Z_95, wilsonInterval } from '../../src/core/stats/index.js';
-import { sharedPath } from '../helpers/shared.js';
+import { assertWilsonClose, statsVectors } from '../helpers/stats-vectors.js';
 
 interface WilsonVector {
   test: 'wilson';
@@ -17,17 +16,9 @@ interface WilsonVector {
   upper_statsmodels: number;
 }
 
-const vectors = readFileSync(sharedPath('vectors', 'stats', 'stats-vectors.jsonl'), 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as { test: string })
-  .filter((v): v is WilsonVector => v.test === 'wilson');
+const vectors = statsVectors<WilsonVector>('wilson');
 
-// The reference bounds are correctly rounded; this is the tolerance the vector README asks for.
-function assertClose(actual: number, expected: number, what: string): void {
-  const tolerance = 1e-15 + 1e-12 * Math.abs(expected);
-  assert.ok(Math.abs(actual - expected) <= tolerance, `${what}: got ${actual}, want ${expected}`);
-}
+const assertClose = assertWilsonClose;
 
 describe('wilsonInterval against stats-vectors.jsonl', () => {
   it('has all 35 Wilson lines (so the suite cannot pass on an empty file)', () => {
