@@ -2,7 +2,7 @@
  * The Fastify application: routes registered per resource group, one error table.
  * `buildApp` takes everything it needs; nothing here reads the environment.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { registerBoardRoutes } from './board-routes.js';
 import { BASE_HEADERS, installErrorHandling } from './errors.js';
 import type { ServedState } from './served-state.js';
@@ -16,10 +16,12 @@ export interface AppOptions {
 export function buildApp(opts: AppOptions): FastifyInstance {
   const app = Fastify({
     logger: { level: opts.logLevel ?? 'info' },
-    disableRequestLogging: !opts.accessLog,
+    logController: new LogController({ disableRequestLogging: !opts.accessLog }),
+    // Without an access log, a per-request child logger (~1.5 µs) buys nothing: use the root one.
+    ...(!opts.accessLog && { childLoggerFactory: (logger: FastifyBaseLogger) => logger }),
     // The service accepts no large bodies; verification bodies get their own limit later.
     bodyLimit: 1024 * 1024,
-    maxParamLength: 200,
+    routerOptions: { maxParamLength: 200 },
   });
   installErrorHandling(app);
   registerBoardRoutes(app, opts.state);

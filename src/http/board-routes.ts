@@ -8,16 +8,13 @@ import { readQuery } from './query.js';
 import { sendPrepared } from './send.js';
 import type { ServedState } from './served-state.js';
 
-export const BOARD_CACHE_CONTROL = 'public, max-age=300';
-const FILE_CACHE_CONTROL = 'public, max-age=300';
-
 export function registerBoardRoutes(app: FastifyInstance, state: ServedState): void {
   app.get('/api/gspc', (req, reply) => {
     const current = state.current();
     const axis = readQuery(req.url, ['axis']).get('axis');
     const board = current.boards.get(axis ?? '');
     if (!board) throw new GspcError('unknown_axis', 'unknown axis', { known: current.knownAxes });
-    return sendPrepared(req, reply, board, BOARD_CACHE_CONTROL);
+    return sendPrepared(req, reply, board);
   });
 
   const file = (req: { url: string }) => {
@@ -26,6 +23,6 @@ export function registerBoardRoutes(app: FastifyInstance, state: ServedState): v
     if (!f) throw new GspcError('not_found', `no published file at ${path}`);
     return f;
   };
-  app.get('/peritem/*', (req, reply) => sendPrepared(req, reply, file(req), FILE_CACHE_CONTROL));
-  app.get('/evidence/*', (req, reply) => sendPrepared(req, reply, file(req), FILE_CACHE_CONTROL));
+  app.get('/peritem/*', (req, reply) => sendPrepared(req, reply, file(req)));
+  app.get('/evidence/*', (req, reply) => sendPrepared(req, reply, file(req)));
 }

@@ -3,6 +3,7 @@
  * and serialised once per release and live state; a request copies bytes and compares ETags.
  */
 import { createHash } from 'node:crypto';
+import { BASE_HEADERS } from './errors.js';
 import { buildBoard, type LiveState } from '../core/board/board.js';
 import { publishedUrl } from '../core/board/peritem-manifest.js';
 import type { LoadedRelease } from '../release/load.js';
@@ -10,12 +11,17 @@ import type { LoadedRelease } from '../release/load.js';
 export interface Prepared {
   body: Buffer;
   etag: string;
-  contentType: string;
+  /** Every response header, built once: building it per request cost ~7 µs (docs/performance.md). */
+  headers: Readonly<Record<string, string>>;
 }
+
+/** Published documents may be cached for 300 seconds (the specification's limit for the board). */
+export const CACHE_CONTROL = 'public, max-age=300';
 
 export function prepare(body: Buffer, contentType: string, sha256?: string): Prepared {
   const digest = sha256 ?? createHash('sha256').update(body).digest('hex');
-  return { body, etag: `"${digest.slice(0, 32)}"`, contentType };
+  const etag = `"${digest.slice(0, 32)}"`;
+  return { body, etag, headers: { ...BASE_HEADERS, 'content-type': contentType, 'cache-control': CACHE_CONTROL, etag } };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';

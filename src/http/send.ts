@@ -1,6 +1,5 @@
 /** Sends a prepared response with its ETag, honouring If-None-Match with a 304. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BASE_HEADERS } from './errors.js';
 import type { Prepared } from './prepared.js';
 
 function matches(header: string | undefined, etag: string): boolean {
@@ -10,8 +9,8 @@ function matches(header: string | undefined, etag: string): boolean {
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
-export function sendPrepared(req: FastifyRequest, reply: FastifyReply, p: Prepared, cacheControl: string): FastifyReply {
-  reply.headers({ ...BASE_HEADERS, 'content-type': p.contentType, 'cache-control': cacheControl, etag: p.etag });
+export function sendPrepared(req: FastifyRequest, reply: FastifyReply, p: Prepared): FastifyReply {
+  reply.headers(p.headers);
   if (matches(req.headers['if-none-match'], p.etag)) return reply.code(304).send();
   return reply.send(p.body);
 }

@@ -1,0 +1,112 @@
+/**
+ * Turns the figures into tables: the same padded Markdown tables are printed to the terminal
+ * and written into docs/performance.md, so what the console shows is what the docs record.
+ * Only the block between the two markers in docs/performance.md is rewritten; the prose
+ * around it (method, goals, caveats) is maintained by hand.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, release, totalmem } from 'node:os';
+import { describeOther, isDisturbed as deriveDisturbed, type DerivationFigures } from './derivation.js';
+import { MODEL_COUNT } from './scale-corpus.js';
+import { DISTURBED_OTHER_CPU } from './machine-load.js';
+import { isDisturbed, type LoadSettings, type ThroughputFigures } from './throughput.js';
+
+export const THROUGHPUT_GOAL = 0.85;
+export const DERIVE_GOAL_MS = 10_000;
+
+const BEGIN = '<!-- bench:results:begin (written by npm run bench; edits inside are overwritten) -->';
+const END = '<!-- bench:results:end -->';
+
+const int = (x: number) => Math.round(x).toLocaleString('en-US');
+const ms = (x: number) => `${int(x)} ms`;
+const mb = (x: number) => `${x.toFixed(0)} MB`;
+const pct = (x: number) => `${x.toFixed(0)} %`;
+const verdict = (ok: boolean) => (ok ? 'PASS' : 'BELOW GOAL');
+
+/** A Markdown pipe table with padded columns: readable as plain text and as rendered Markdown. */
+export function table(head: string[], rows: string[][], right: boolean[] = []): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const cell = (s: string, i: number) => (right[i] ? s.padStart(widths[i]!) : s.padEnd(widths[i]!));
+  const line = (r: string[]) => `| ${r.map(cell).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (right[i] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
+  return [line(head), rule, ...rows.map(line)].join('\n');
+}
+
+export function machine(): string {
+  const c = cpus();
+  return `${c.length} cores (${c[0]?.model.trim() ?? 'unknown CPU'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Linux ${release()}, Node ${process.version}`;
+}
+
+export function throughputSection(t: ThroughputFigures, s: LoadSettings): string {
+  const rows = t.runs.map((r) => [String(r.round), r.server, int(r.rps), r.latencyP50.toFixed(0), r.latencyP99.toFixed(0), pct(r.serverCpu), pct(r.clientCpu),
+    r.otherCpu === undefined ? 'n/a' : pct(r.otherCpu), int(r.responses), r.problems.length === 0 ? 'yes' : 'NO']);
+  const disturbed = t.runs.filter(isDisturbed).length;
+  const allRounds = new Set(t.runs.map((r) => r.round)).size;
+  const basis = t.usedRounds.length === allRounds ? 'all rounds' : `undisturbed round${t.usedRounds.length === 1 ? '' : 's'} ${t.usedRounds.join(', ')} only`;
+  const perRound = [...new Set(t.runs.map((r) => r.round))].map((round) => {
+    const a = t.runs.find((r) => r.round === round && r.server === 'anchor');
+    const b = t.runs.find((r) => r.round === round && r.server === 'app');
+    return a && b ? (b.rps / a.rps).toFixed(3) : '-';
+  });
+  return [
+    `GET /api/gspc of the demo release: ${int(t.reference.body.length)}-byte body, ${s.connections} connections, pipelining 1, ${s.warmupSeconds} s warm-up + ${s.seconds} s measured per run, runs alternating.`,
+    '',
+    table(['Round', 'Server', 'req/s', 'p50 ms', 'p99 ms', 'Server CPU', 'Client CPU', 'Other CPU', 'Responses', 'All valid'], rows, [true, false, true, true, true, true, true, true, true, false]),
+    '',
+    ...(disturbed > 0 ? [`Note: ${disturbed} of ${t.runs.length} runs had more than ${DISTURBED_OTHER_CPU} % of a core of other CPU load (other processes on the machine)${t.usedRounds.length === allRounds ? '; every round was disturbed, so the figures below are unreliable: re-run on a quiet machine' : '; their rounds are left out of the figures below'}.`, ''] : []),
+    `Ratio app/anchor (mean req/s, ${basis}): **${t.ratio.toFixed(3)}** (${int(t.appRps)} / ${int(t.anchorRps)}; per round ${perRound.join(', ')}). Goal ≥ ${THROUGHPUT_GOAL}: **${verdict(t.ratio >= THROUGHPUT_GOAL)}**.`,
+    '',
+    `Server CPU per request (${basis}): anchor ${t.anchorCpuUs.toFixed(1)} µs, app ${t.appCpuUs.toFixed(1)} µs; ratio anchor/app **${t.cpuRatio.toFixed(3)}** (informational: the req/s ratio a CPU-bound server pair would show; see "Reading the figures").`,
+  ].join('\n');
+}
+
+export function derivationSection(d: DerivationFigures): string {
+  const rows = [
+    ['readCorpus (read, hash, parse, check every row)', ms(d.readMs), `${mb(d.afterRead.heapUsedMB)} heap, ${mb(d.afterRead.externalMB)} buffers`],
+    ['deriveRelease (tallies, Wilson, McNemar, F1, manifest)', ms(d.deriveMs), `${mb(d.afterDerive.heapUsedMB)} heap, ${mb(d.afterDerive.externalMB)} buffers`],
+    ['**Total (read + derive)**', `**${ms(d.totalMs)}**`, `peak RSS ${mb(d.peakRssMB)} (${mb(d.baseline.rssMB)} before reading)`],
+    ['Anchor: readFileSync of the JSONL', ms(d.anchorReadMs), ''],
+    ['Anchor: JSON.parse of every line', ms(d.anchorParseMs), ''],
+    ['**Anchor total**', `**${ms(d.anchorMs)}**`, ''],
+  ];
+  const c = d.check;
+  return [
+    `${int(d.corpus.rows)} per-item rows (${int(d.corpus.rows / MODEL_COUNT)} items × ${MODEL_COUNT} models, ${(d.corpus.bytes / 1024 / 1024).toFixed(1)} MB JSONL), generated in ${(d.generateMs / 1000).toFixed(1)} s.`,
+    '',
+    table(['Step', 'Time', 'Memory after the step'], rows, [false, true, false]),
+    '',
+    `Derivation / anchor: **${(d.totalMs / d.anchorMs).toFixed(2)}×** (readCorpus alone ${(d.readMs / d.anchorMs).toFixed(2)}×). ` +
+      `Goal: derived in under ${DERIVE_GOAL_MS / 1000} s: **${verdict(d.totalMs < DERIVE_GOAL_MS)}**. ` +
+      `Derived row: ${int(c.rows)} rows, leader ${String(c.leader)}, ${String(c.separation)}${c.p !== null ? ` (p = ${c.p.toExponential(2)})` : ''}.`,
+    '',
+    `Machine load: ${describeOther(d)}${d.attempts > 1 ? ` (measured ${d.attempts} times: the first attempt was disturbed)` : ''}.` +
+      (deriveDisturbed(d) ? ` **Disturbed**: other processes competed for the cores, so these timings are pessimistic; re-run on a quiet machine.` : ''),
+  ].join('\n');
+}
+
+export function resultsBlock(date: string, t: ThroughputFigures, s: LoadSettings, d: DerivationFigures): string {
+  return [
+    BEGIN,
+    `### Run of ${date}`,
+    '',
+    `Machine: ${machine()}.`,
+    '',
+    '#### Board throughput',
+    '',
+    throughputSection(t, s),
+    '',
+    '#### Derivation at scale',
+    '',
+    derivationSection(d),
+    END,
+  ].join('\n');
+}
+
+/** Replaces the results block of the doc (or appends one when the markers are missing). */
+export function writeResults(docPath: string, block: string): void {
+  const text = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '# Performance\n';
+  const a = text.indexOf(BEGIN);
+  const b = text.indexOf(END);
+  const next = a !== -1 && b > a ? `${text.slice(0, a)}${block}${text.slice(b + END.length)}` : `${text.trimEnd()}\n\n## Results\n\n${block}\n`;
+  writeFileSync(docPath, next);
+}

@@ -1,0 +1,60 @@
+/**
+ * One server under load, in its own process (started by throughput.ts through child.ts).
+ *
+ *   serve-child.ts app <releaseDir>    the real service: loadRelease → ServedState → buildApp
+ *   serve-child.ts anchor <mirrorDir>  a bare node:http server answering every request with
+ *                                      mirrorDir/body.bin and the headers in mirrorDir/headers.json
+ *
+ * The anchor is the fastest honest way Node can send the same bytes, so app/anchor measures
+ * what the framework and the route cost on top of Node itself. Both listen on 127.0.0.1 only.
+ *
+ * IPC: the child sends { port } once listening; the parent may send { type: 'cpu' } (answered
+ * with this process's cpuUsage, so the parent can tell whether the server was CPU-bound) and
+ * { type: 'stop' }. The child exits when the parent goes away.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type OutgoingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { buildApp } from '../src/http/app.js';
+import { ServedState, unsignedLiveState } from '../src/http/served-state.js';
+import { loadRelease } from '../src/release/load.js';
+
+const HOST = '127.0.0.1';
+
+async function listen(mode: string, dir: string): Promise<{ port: number; close: () => Promise<void> }> {
+  if (mode === 'app') {
+    const app = buildApp({ state: new ServedState(loadRelease(dir), unsignedLiveState()), logLevel: 'warn' });
+    await app.listen({ host: HOST, port: 0 });
+    return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
+  }
+  if (mode === 'anchor') {
+    const body = readFileSync(join(dir, 'body.bin'));
+    const headers = { ...(JSON.parse(readFileSync(join(dir, 'headers.json'), 'utf8')) as OutgoingHttpHeaders), 'content-length': body.length };
+    const server = createServer((_req, res) => {
+      res.writeHead(200, headers);
+      res.end(body);
+    });
+    await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, HOST, resolve); });
+    return {
+      port: (server.address() as AddressInfo).port,
+      close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    };
+  }
+  throw new Error(`unknown mode '${mode}' (expected app or anchor)`);
+}
+
+const [mode = '', dir = ''] = process.argv.slice(2);
+process.on('disconnect', () => process.exit(0));
+try {
+  const server = await listen(mode, dir);
+  process.on('message', (m: { type?: string }) => {
+    if (m.type === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+    else if (m.type === 'stop') void server.close().finally(() => process.exit(0));
+  });
+  process.send?.({ port: server.port });
+} catch (e) {
+  process.send?.({ error: (e as Error).stack ?? String(e) });
+  process.exitCode = 1;
+  process.disconnect?.();
+}
