@@ -1,0 +1,37 @@
+/**
+ * Ed25519 public keys as JSON Web Keys (RFC 8037 §2: `kty` `OKP`, `crv` `Ed25519`, `x` the
+ * base64url of the 32-byte encoded key), the form DID documents publish as `publicKeyJwk`.
+ */
+import { decodeBase64url, encodeBase64url } from './base64url.js';
+import { PUBLIC_KEY_LENGTH } from './ed25519.js';
+
+export interface Ed25519PublicJwk {
+  kty: 'OKP';
+  crv: 'Ed25519';
+  x: string;
+}
+
+/** The public JWK of a 32-byte encoded Ed25519 key. Throws `RangeError` on any other length. */
+export function publicJwk(raw: Uint8Array): Ed25519PublicJwk {
+  if (!(raw instanceof Uint8Array) || raw.length !== PUBLIC_KEY_LENGTH) {
+    throw new RangeError(`an Ed25519 public key is ${PUBLIC_KEY_LENGTH} bytes, got ${raw instanceof Uint8Array ? raw.length : typeof raw}`);
+  }
+  return { kty: 'OKP', crv: 'Ed25519', x: encodeBase64url(raw) };
+}
+
+/**
+ * The 32-byte public key of an Ed25519 public JWK, or `undefined` when `jwk` is anything else:
+ * not an object, `kty` not `OKP`, `crv` not `Ed25519`, `x` not the canonical unpadded base64url
+ * of 32 bytes, a private part `d` (a key document that leaks its private key is not one to
+ * trust), `use` other than `sig`, or `alg` other than `EdDSA`/`Ed25519` (RFC 9864). Never throws.
+ */
+export function rawFromJwk(jwk: unknown): Buffer | undefined {
+  if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) return undefined;
+  const k = jwk as Record<string, unknown>;
+  if (k.kty !== 'OKP' || k.crv !== 'Ed25519' || typeof k.x !== 'string') return undefined;
+  if ('d' in k) return undefined;
+  if ('use' in k && k.use !== 'sig') return undefined;
+  if ('alg' in k && k.alg !== 'EdDSA' && k.alg !== 'Ed25519') return undefined;
+  const raw = decodeBase64url(k.x);
+  return raw !== undefined && raw.length === PUBLIC_KEY_LENGTH ? raw : undefined;
+}
