@@ -17,14 +17,17 @@ import { createServer, type OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { buildApp } from '../src/http/app.js';
-import { ServedState, unsignedLiveState } from '../src/http/served-state.js';
+import { ServedState } from '../src/http/served-state.js';
+import { signingContext } from '../src/keys/signing.js';
 import { loadRelease } from '../src/release/load.js';
 
 const HOST = '127.0.0.1';
 
 async function listen(mode: string, dir: string): Promise<{ port: number; close: () => Promise<void> }> {
   if (mode === 'app') {
-    const app = buildApp({ state: new ServedState(loadRelease(dir), unsignedLiveState()), logLevel: 'warn' });
+    // The release was published by throughput.ts with keys at <data>/keys (dir is <data>/releases/<id>).
+    const s = signingContext(join(dir, '..', '..', 'keys'), 'localhost:8080');
+    const app = buildApp({ state: new ServedState(loadRelease(dir), { did: s.did, boardKey: s.inputs.boardKey, published: s.keys.published }), logLevel: 'warn' });
     await app.listen({ host: HOST, port: 0 });
     return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
   }

@@ -15,9 +15,11 @@ import { get } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/http/app.js';
-import { ServedState, unsignedLiveState } from '../src/http/served-state.js';
+import { ServedState } from '../src/http/served-state.js';
 import { loadRelease } from '../src/release/load.js';
 import { publishRelease } from '../src/release/publish.js';
+import { keygen } from '../src/keys/key-store.js';
+import { signingContext } from '../src/keys/signing.js';
 import { BenchChild } from './child.js';
 import { DISTURBED_OTHER_CPU, machineBusy, machineJiffies } from './machine-load.js';
 
@@ -78,8 +80,11 @@ export const isDisturbed = (r: RunFigures) => (r.otherCpu ?? 0) > DISTURBED_OTHE
 
 /** Publishes the demo corpus into `tmp` and records what the app answers, via inject. */
 async function prepare(demoCorpus: string, tmp: string): Promise<{ releaseDir: string; mirrorDir: string; reference: Reference }> {
-  const releaseDir = publishRelease(demoCorpus, join(tmp, 'data')).dir;
-  const app = buildApp({ state: new ServedState(loadRelease(releaseDir), unsignedLiveState()), logLevel: 'warn' });
+  // Keys live at <data>/keys, where serve-child.ts finds them (the served board is signed).
+  keygen(join(tmp, 'data', 'keys'));
+  const releaseDir = publishRelease(demoCorpus, join(tmp, 'data'), signingContext(join(tmp, 'data', 'keys'), 'localhost:8080').inputs).dir;
+  const signing = signingContext(join(tmp, 'data', 'keys'), 'localhost:8080');
+  const app = buildApp({ state: new ServedState(loadRelease(releaseDir), { did: signing.did, boardKey: signing.inputs.boardKey, published: signing.keys.published }), logLevel: 'warn' });
   const res = await app.inject({ method: 'GET', url: PATH });
   await app.close();
   if (res.statusCode !== 200) throw new Error(`reference GET ${PATH} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);

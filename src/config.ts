@@ -14,6 +14,8 @@ const envSchema = z.object({
   GSPC_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GSPC_ACCESS_LOG: z.enum(['0', '1']).default('0'),
   GSPC_RELOAD_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
+  GSPC_KEY_DIR: z.string().min(1).optional(),
+  GSPC_DID_HOST: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -24,6 +26,10 @@ export interface Config {
   logLevel: string;
   accessLog: boolean;
   reloadIntervalMs: number;
+  /** Where the Ed25519 key files live (default `<dataDir>/keys`). */
+  keyDir: string;
+  /** did:web host (default: the host and port of the base URL). */
+  didHost: string;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv, overrides: { port?: number; host?: string; dataDir?: string } = {}): Config {
@@ -34,13 +40,17 @@ export function readConfig(env: NodeJS.ProcessEnv, overrides: { port?: number; h
   }
   const e = parsed.data;
   const port = overrides.port ?? e.PORT;
+  const dataDir = resolve(overrides.dataDir ?? e.GSPC_DATA_DIR);
+  const baseUrl = (e.GSPC_BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
   return {
     port,
     host: overrides.host ?? e.GSPC_HOST,
-    dataDir: resolve(overrides.dataDir ?? e.GSPC_DATA_DIR),
-    baseUrl: (e.GSPC_BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    dataDir,
+    baseUrl,
     logLevel: e.GSPC_LOG_LEVEL,
     accessLog: e.GSPC_ACCESS_LOG === '1',
     reloadIntervalMs: e.GSPC_RELOAD_INTERVAL_MS,
+    keyDir: resolve(e.GSPC_KEY_DIR ?? `${dataDir}/keys`),
+    didHost: e.GSPC_DID_HOST ?? new URL(baseUrl).host,
   };
 }

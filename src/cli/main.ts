@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { formatProblem, GspcError, type CorpusProblem } from '../core/errors.js';
 import { readCorpus } from '../corpus/read-corpus.js';
 import { publishRelease } from '../release/publish.js';
+import { keygen } from '../keys/key-store.js';
+import { signingContext } from '../keys/signing.js';
 import { readConfig } from '../config.js';
 import { serve } from './serve.js';
 
@@ -29,8 +31,21 @@ export async function main(argv: string[]): Promise<void> {
     .option('--data-dir <dir>', 'where releases are kept (default: $GSPC_DATA_DIR or ./data)')
     .action((corpusDir: string, o: { dataDir?: string }) => {
       const config = readConfig(process.env, o.dataDir ? { dataDir: o.dataDir } : {});
-      const r = publishRelease(corpusDir, config.dataDir);
+      const signing = signingContext(config.keyDir, config.didHost);
+      const r = publishRelease(corpusDir, config.dataDir, signing.inputs);
       process.stdout.write(`${r.reused ? 'unchanged' : 'published'} ${r.id}\n${r.dir}\n`);
+      for (const h of signing.keys.health.filter((k) => !k.healthy)) process.stderr.write(`gspc: warning: key ${h.fragment} is unhealthy (${h.reason}); what it signs is published unsigned\n`);
+    });
+
+  program.command('keygen')
+    .description('create the Ed25519 keys (board signer and agent-card keys) as owner-only files')
+    .option('--key-dir <dir>', 'where the keys are kept (default: $GSPC_KEY_DIR or <data-dir>/keys)')
+    .option('--force', 'replace existing keys (their signatures stop verifying)')
+    .action((o: { keyDir?: string; force?: boolean }) => {
+      const config = readConfig(process.env);
+      const dir = o.keyDir ?? config.keyDir;
+      const written = keygen(dir, { force: o.force === true });
+      process.stdout.write(written.length > 0 ? `created ${written.join(', ')} in ${dir}\n` : `all keys already exist in ${dir} (use --force to replace)\n`);
     });
 
   program.command('validate')

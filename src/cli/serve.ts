@@ -1,12 +1,18 @@
 /**
  * `gspc serve`: load a release, prepare its bytes, listen. When serving the data directory's
  * current release, a newly published release is picked up (polled, and at once on SIGHUP);
- * a release that fails to load is logged and the previous one stays served.
+ * key health is re-checked at the same moments. A release that fails to load is logged and the
+ * previous one stays served. With nothing published, the bundled demo is published first
+ * (generating the demo's keys if there are none).
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { buildApp } from '../http/app.js';
-import { ServedState, unsignedLiveState } from '../http/served-state.js';
+import { ServedState } from '../http/served-state.js';
+import { keygen } from '../keys/key-store.js';
+import { signingContext, type SigningContext } from '../keys/signing.js';
 import { currentReleaseDir, loadRelease } from '../release/load.js';
 import { publishRelease } from '../release/publish.js';
 
@@ -15,38 +21,50 @@ export interface ServeOptions {
   demoCorpusDir: string;
 }
 
+const healthKey = (s: SigningContext) => JSON.stringify(s.keys.health) + JSON.stringify(s.keys.published.map((k) => Buffer.from(k.publicKey).toString('hex')));
+
 export async function serve(config: Config, opts: ServeOptions): Promise<FastifyInstance> {
   let dir = opts.releaseDir;
   const followCurrent = dir === undefined;
   if (dir === undefined) {
     dir = currentReleaseDir(config.dataDir);
-    if (dir === undefined) dir = publishRelease(opts.demoCorpusDir, config.dataDir).dir;
+    if (dir === undefined) {
+      if (!existsSync(join(config.keyDir, 'public-keys.json'))) keygen(config.keyDir);
+      dir = publishRelease(opts.demoCorpusDir, config.dataDir, signingContext(config.keyDir, config.didHost).inputs).dir;
+    }
   }
-  const state = new ServedState(loadRelease(dir), unsignedLiveState());
+  let signing = signingContext(config.keyDir, config.didHost);
+  const state = new ServedState(loadRelease(dir), { boardKey: signing.inputs.boardKey, published: signing.keys.published, did: signing.did });
   const app = buildApp({ state, logLevel: config.logLevel, accessLog: config.accessLog });
+  for (const h of signing.keys.health.filter((k) => !k.healthy)) app.log.warn({ key: h.fragment, reason: h.reason }, 'key is unhealthy: what it signs is served unsigned');
 
-  if (followCurrent) {
-    let servedDir = dir;
-    const check = () => {
-      const next = currentReleaseDir(config.dataDir);
-      if (next === undefined || next === servedDir) return;
-      try {
-        state.swap(loadRelease(next));
-        servedDir = next;
-        app.log.info({ release: state.current().release.id }, 'serving newly published release');
-      } catch (err) {
-        app.log.error({ err, dir: next }, 'new release failed to load; the previous release stays served');
-      }
-    };
-    if (config.reloadIntervalMs > 0) setInterval(check, config.reloadIntervalMs).unref();
-    process.on('SIGHUP', check);
-  }
+  let servedDir = dir;
+  const check = () => {
+    const nextSigning = signingContext(config.keyDir, config.didHost);
+    if (healthKey(nextSigning) !== healthKey(signing)) {
+      signing = nextSigning;
+      state.setSigning({ boardKey: signing.inputs.boardKey, published: signing.keys.published, did: signing.did });
+      app.log.warn({ health: signing.keys.health }, 'key health changed');
+    }
+    if (!followCurrent) return;
+    const next = currentReleaseDir(config.dataDir);
+    if (next === undefined || next === servedDir) return;
+    try {
+      state.swap(loadRelease(next));
+      servedDir = next;
+      app.log.info({ release: state.current().release.id }, 'serving newly published release');
+    } catch (err) {
+      app.log.error({ err, dir: next }, 'new release failed to load; the previous release stays served');
+    }
+  };
+  if (config.reloadIntervalMs > 0) setInterval(check, config.reloadIntervalMs).unref();
+  process.on('SIGHUP', check);
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.once(sig, () => { void app.close().then(() => process.exit(0)); });
   }
   await app.listen({ port: config.port, host: config.host });
   const { port } = app.server.address() as { port: number };
   const baseUrl = process.env.GSPC_BASE_URL ? config.baseUrl : `http://localhost:${port}`;
-  app.log.info({ release: state.current().release.id, board: `${baseUrl}/api/gspc` }, 'gspc board serving');
+  app.log.info({ release: state.current().release.id, board: `${baseUrl}/api/gspc`, did: signing.did }, 'gspc board serving');
   return app;
 }

@@ -13,6 +13,9 @@ export type GspcErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'config_invalid'
+  | 'witness_invalid'
+  | 'bad_body'
+  | 'payload_too_large'
   | 'internal';
 
 export interface CorpusProblem {

@@ -4,6 +4,8 @@
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { registerBoardRoutes } from './board-routes.js';
+import { registerEvidenceRoutes } from './evidence-routes.js';
+import { registerVerifyRoutes } from './verify-routes.js';
 import { BASE_HEADERS, installErrorHandling } from './errors.js';
 import type { ServedState } from './served-state.js';
 
@@ -25,6 +27,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   });
   installErrorHandling(app);
   registerBoardRoutes(app, opts.state);
+  registerEvidenceRoutes(app, opts.state);
+  registerVerifyRoutes(app, opts.state);
   app.get('/healthz', (_req, reply) => {
     const r = opts.state.current().release;
     reply.headers(BASE_HEADERS).send({ status: 'ok', release: r.id, as_of: r.descriptor.as_of });

@@ -14,6 +14,9 @@ export const STATUS_BY_CODE: Record<GspcErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   config_invalid: 500,
+  witness_invalid: 422,
+  bad_body: 400,
+  payload_too_large: 413,
   internal: 500,
 };
 

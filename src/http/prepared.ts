@@ -4,9 +4,19 @@
  */
 import { createHash } from 'node:crypto';
 import { BASE_HEADERS } from './errors.js';
-import { buildBoard, type LiveState } from '../core/board/board.js';
+import type { LiveState } from '../core/board/board.js';
 import { publishedUrl } from '../core/board/peritem-manifest.js';
 import type { LoadedRelease } from '../release/load.js';
+import { signedBoard, type SigningLive } from './signed-board.js';
+import { didDocument, type DidDocument } from '../core/evidence/did.js';
+import type { CardFile } from '../core/evidence/card.js';
+import { keysOfDidDocument, type CardVerificationContext } from '../core/verify/card-verifier.js';
+import { verifyRootRecord } from '../core/verify/root-verifier.js';
+import { nodeVerifyCrypto } from '../verify/node-crypto.js';
+import { dupInclusionProof } from '../core/evidence/merkle/dup-root.js';
+import { DupTree } from '../core/evidence/merkle/dup-tree.js';
+import { rootLeaves } from '../core/evidence/public-root.js';
+import { witnessRecord, type WitnessEvidence } from '../core/evidence/witness.js';
 
 export interface Prepared {
   body: Buffer;
@@ -26,18 +36,36 @@ export function prepare(body: Buffer, contentType: string, sha256?: string): Pre
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** Where the evidence files of a release are served (cards are served at /cards/<id16>.json). */
+const EVIDENCE_URLS: Record<string, string> = {
+  'root.json': '/root.json',
+  'card-root-latest.json': '/interop/card-root-latest.json',
+  'cards-bundle.json': '/cards-bundle.json',
+  'card-index.json': '/cards/index.json',
+  'card-matrix.json': '/signed/card-matrix.json',
+  'withdrawals.json': '/ledgers/withdrawals.json',
+  'supersessions.json': '/ledgers/supersessions.json',
+};
+
 export interface PreparedRelease {
   release: LoadedRelease;
   /** Board bytes by selection: '' for all axes, else the axis slug. */
   boards: Map<string, Prepared>;
   knownAxes: string[];
-  /** Published corpus files and the manifest, by URL path. */
+  /** Published corpus files, evidence files and the manifest, by URL path. */
   files: Map<string, Prepared>;
+  /** The inclusion proof of an active card (by 16-hex id) under the signed root. */
+  proofFor(id16: string): Prepared | undefined;
+  didDocument: DidDocument;
+  /** A card of this release by sha256 or its 16-hex prefix (withdrawn ones included). */
+  cardById(id: string): CardFile | undefined;
+  /** What the card verifier checks against (the root signature is checked once, lazily). */
+  verification(): Promise<CardVerificationContext>;
 }
 
-export function prepareRelease(release: LoadedRelease, live: LiveState): PreparedRelease {
+export function prepareRelease(release: LoadedRelease, live: LiveState, signing: SigningLive, witnesses: readonly WitnessEvidence[] = []): PreparedRelease {
   const boards = new Map<string, Prepared>();
-  const serialise = (axis: string | null) => prepare(Buffer.from(JSON.stringify(buildBoard(release.source, axis, live))), JSON_TYPE);
+  const serialise = (axis: string | null) => prepare(Buffer.from(JSON.stringify(signedBoard(release, axis, live, signing))), JSON_TYPE);
   boards.set('', serialise(null));
   const knownAxes = release.source.axes.map((a) => a.row.axis);
   for (const axis of knownAxes) boards.set(axis, serialise(axis));
@@ -48,5 +76,58 @@ export function prepareRelease(release: LoadedRelease, live: LiveState): Prepare
     const type = f.path.endsWith('.jsonl') ? 'application/x-ndjson; charset=utf-8' : f.path.endsWith('.json') ? JSON_TYPE : 'application/octet-stream';
     files.set(publishedUrl(f.path).url, prepare(f.bytes, type, f.sha256));
   }
-  return { release, boards, knownAxes, files };
+  for (const [path, bytes] of release.evidence.files) {
+    const url = EVIDENCE_URLS[path.slice('evidence/'.length)] ?? (path.startsWith('evidence/cards/') ? path.slice('evidence'.length) : undefined);
+    if (url) files.set(url, prepare(bytes, JSON_TYPE));
+  }
+  const json = (v: unknown) => prepare(Buffer.from(`${JSON.stringify(v, null, 2)}\n`), JSON_TYPE);
+  const doc = didDocument(signing.did, signing.published);
+  files.set('/.well-known/did.json', prepare(Buffer.from(`${JSON.stringify(doc, null, 2)}\n`), 'application/did+json'));
+  const { rootBytes, root } = release.evidence;
+  files.set('/interop/root-witness-latest.json', json(witnessRecord(rootBytes, root, witnesses)));
+  const { proofFor, proofObject } = proofs(release, json);
+  const cardById = (id: string) => id.length === 64 ? release.evidence.cards.get(id) : [...release.evidence.cards.values()].find((c) => c.sha256.startsWith(id));
+  let context: Promise<CardVerificationContext> | undefined;
+  const verification = () => (context ??= (async () => {
+    const keys = keysOfDidDocument(doc);
+    const rootCheck = await verifyRootRecord(root, keys, nodeVerifyCrypto);
+    const ledger = (name: string, field: string) => new Map((JSON.parse(release.evidence.files.get(`evidence/${name}`)!.toString('utf8')) as { entries: Record<string, string>[] }).entries.map((e) => [e.sha256!, e[field]!]));
+    return {
+      keys, root: { merkle_root: root.merkle_root, leaf_count: root.leaf_count, as_of: root.as_of }, rootSignatureValid: rootCheck.ok,
+      withdrawn: ledger('withdrawals.json', 'reason'), superseded: ledger('supersessions.json', 'superseded_by'),
+      proofFor: (sha: string) => proofObject(sha),
+    };
+  })());
+  return { release, boards, knownAxes, files, proofFor, didDocument: doc, cardById, verification };
+}
+
+/** Proofs are computed on first request and kept as bytes. */
+function proofs(release: LoadedRelease, json: (v: unknown) => Prepared) {
+  const { root, superseded, withdrawn } = release.evidence;
+  const active = [...release.evidence.cards.keys()].filter((h) => !withdrawn.has(h) && !superseded.has(h)).sort();
+  const byPrefix = new Map(active.map((h, i) => [h.slice(0, 16), i]));
+  // Built once per release: every proof is then O(log n).
+  const tree = new DupTree(rootLeaves(active));
+  const cache = new Map<string, Prepared>();
+  const proofObject = (sha256: string) => {
+    const index = byPrefix.get(sha256.slice(0, 16));
+    if (index === undefined || active[index] !== (sha256.length === 64 ? sha256 : active[index])) return undefined;
+    return {
+      schema: 'svc.card-inclusion-proof/1', sha256: active[index]!, leaf_index: index, leaf_count: root.leaf_count,
+      merkle_root: root.merkle_root, root_url: '/root.json',
+      proof: dupInclusionProof(tree, index).map((h: Uint8Array) => Buffer.from(h).toString('hex')),
+      verify: 'leaf = SHA-256(0x00 || card sha256 bytes); walk up with node = SHA-256(0x01 || left || right), a lone last node combined with itself (consumes no proof element); compare with merkle_root and the signed leaf_count of /root.json',
+    };
+  };
+  const proofFor = (id16: string): Prepared | undefined => {
+    let p = cache.get(id16);
+    if (!p) {
+      const o = proofObject(id16);
+      if (!o) return undefined;
+      p = json(o);
+      cache.set(id16, p);
+    }
+    return p;
+  };
+  return { proofFor, proofObject };
 }

@@ -2,36 +2,48 @@
  * The release being served and its prepared bytes. Swapping in a new release prepares
  * everything first and then replaces one reference, so a request never sees a half-built state.
  */
-import type { LiveState } from '../core/board/board.js';
+import { createHash } from 'node:crypto';
 import type { LoadedRelease } from '../release/load.js';
 import { prepareRelease, type PreparedRelease } from './prepared.js';
+import { liveStateFor, type SigningLive } from './signed-board.js';
+import type { WitnessEvidence } from '../core/evidence/witness.js';
+
+/** Reads the witness evidence recorded for a root (by the SHA-256 of its bytes). */
+export type WitnessReader = (rootSha256: string) => WitnessEvidence[];
 
 export class ServedState {
   private prepared: PreparedRelease;
 
-  constructor(release: LoadedRelease, private live: LiveState) {
-    this.prepared = prepareRelease(release, live);
+  constructor(release: LoadedRelease, private signing: SigningLive, private readonly witnesses: WitnessReader = () => []) {
+    this.prepared = this.prepareFor(release);
+  }
+
+  private prepareFor(release: LoadedRelease): PreparedRelease {
+    const rootSha = createHash('sha256').update(release.evidence.rootBytes).digest('hex');
+    return prepareRelease(release, liveStateFor(release, this.signing), this.signing, this.witnesses(rootSha));
   }
 
   current(): PreparedRelease {
     return this.prepared;
   }
 
+  signingLive(): SigningLive {
+    return this.signing;
+  }
+
+  /** Serves another release; everything is prepared before the one reference is replaced. */
   swap(release: LoadedRelease): void {
-    this.prepared = prepareRelease(release, this.live);
+    this.prepared = this.prepareFor(release);
   }
 
-  setLive(live: LiveState): void {
-    this.live = live;
-    this.prepared = prepareRelease(this.prepared.release, live);
+  /** Re-reads recorded witness evidence (after `gspc witness`). */
+  refreshWitnesses(): void {
+    this.swap(this.prepared.release);
   }
-}
 
-/** The live state of a release without a signing layer: no card check, the stamp unsigned. */
-export function unsignedLiveState(): LiveState {
-  return {
-    signedCells: null,
-    livingStamp: { verification_state: 'UNSIGNED', reason: 'this service has no board signing key; site_attestation is omitted' },
-    limitations: ['The board is not signed by this service (no board signing key): check the numbers against the published per-item rows.'],
-  };
+  /** New key health (checked on reload): the board is re-attested or left unsigned. */
+  setSigning(signing: SigningLive): void {
+    this.signing = signing;
+    this.swap(this.prepared.release);
+  }
 }

@@ -3,10 +3,11 @@
  * in release.json (a tampered or half-copied release is refused, never served), then the
  * board source is derived from the same bytes the release publishes.
  */
-import { existsSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { GspcError } from '../core/errors.js';
-import { readCorpus, type Corpus } from '../corpus/read-corpus.js';
+import { readCorpus, sha256Hex, type Corpus } from '../corpus/read-corpus.js';
+import { loadEvidence, type LoadedEvidence } from './load-evidence.js';
 import { deriveRelease, type DerivedRelease } from './derive.js';
 import { RELEASE_SCHEMA, type ReleaseDescriptor } from './publish.js';
 
@@ -16,6 +17,7 @@ export interface LoadedRelease extends DerivedRelease {
   corpusDir: string;
   corpus: Corpus;
   descriptor: ReleaseDescriptor;
+  evidence: LoadedEvidence;
 }
 
 export function loadRelease(dir: string): LoadedRelease {
@@ -27,7 +29,7 @@ export function loadRelease(dir: string): LoadedRelease {
   } catch (e) {
     throw new GspcError('release_invalid', `release.json in ${dir} is not valid JSON: ${(e as Error).message}`);
   }
-  if (descriptor.schema !== RELEASE_SCHEMA || !Array.isArray(descriptor.files)) throw new GspcError('release_invalid', `release.json in ${dir} is not a ${RELEASE_SCHEMA} descriptor`);
+  if (descriptor.schema !== RELEASE_SCHEMA || !Array.isArray(descriptor.files) || !Array.isArray(descriptor.evidence)) throw new GspcError('release_invalid', `release.json in ${dir} is not a ${RELEASE_SCHEMA} descriptor`);
   const corpusDir = join(dir, 'corpus');
   let corpus: Corpus;
   try {
@@ -44,15 +46,8 @@ export function loadRelease(dir: string): LoadedRelease {
   if (derived.source.peritem.sha256 !== descriptor.peritem_sha256) {
     throw new GspcError('release_invalid', `release ${descriptor.id}: the per-item manifest hash differs from release.json`);
   }
-  return { ...derived, id: descriptor.id, dir: resolve(dir), corpusDir, corpus, descriptor };
+  const evidence = loadEvidence(dir, descriptor.evidence, sha256Hex);
+  return { ...derived, id: descriptor.id, dir: resolve(dir), corpusDir, corpus, descriptor, evidence };
 }
 
-/** The release `<dataDir>/current` points at, or undefined when nothing is published yet. */
-export function currentReleaseDir(dataDir: string): string | undefined {
-  const link = join(dataDir, 'current');
-  try {
-    return resolve(dataDir, readlinkSync(link));
-  } catch {
-    return undefined;
-  }
-}
+export { currentReleaseDir } from './data-dir.js';

@@ -5,11 +5,13 @@
  * release served. Publishing the same corpus twice yields the same id and the same bytes.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { canonicalBytes } from '../core/crypto/canonical-json.js';
 import { readCorpus, sha256Hex, type Corpus } from '../corpus/read-corpus.js';
 import { deriveRelease } from './derive.js';
+import { buildEvidence, EVIDENCE_DIR, type EvidenceInputs, type PreviousEvidence } from './evidence.js';
+import { currentReleaseDir, fsyncDir, switchCurrent } from './data-dir.js';
 
 export const RELEASE_SCHEMA = 'svc.gspc-release/1';
 
@@ -20,6 +22,8 @@ export interface ReleaseDescriptor {
   peritem_sha256: string;
   peritem_rows: number;
   files: { path: string; sha256: string; bytes: number }[];
+  /** Evidence files (cards, ledgers, root), relative to the release directory. */
+  evidence: { path: string; sha256: string; bytes: number }[];
 }
 
 export interface PublishResult {
@@ -32,20 +36,37 @@ export interface PublishResult {
 /** Test hook: called between the steps of a publish, so a test can simulate a crash. */
 export type PublishStep = 'files-written' | 'release-renamed';
 
-export function describeRelease(corpus: Corpus): { descriptor: ReleaseDescriptor; manifestBytes: Buffer } {
+export function describeRelease(corpus: Corpus, inputs: EvidenceInputs): { descriptor: ReleaseDescriptor; manifestBytes: Buffer; evidence: Map<string, Buffer> } {
   const derived = deriveRelease(corpus);
+  const evidence = buildEvidence(corpus, derived, inputs);
   const files = corpus.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes.length }));
-  const id = `r-${sha256Hex(canonicalBytes(files)).slice(0, 20)}`;
+  const evidenceList = [...evidence].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, bytes]) => ({ path, sha256: sha256Hex(bytes), bytes: bytes.length }));
+  // The id covers the evidence too: the same corpus signed by other keys is another release.
+  const id = `r-${sha256Hex(canonicalBytes({ files, evidence: evidenceList })).slice(0, 20)}`;
   const descriptor: ReleaseDescriptor = {
     schema: RELEASE_SCHEMA, id, as_of: corpus.meta.as_of,
-    peritem_sha256: derived.source.peritem.sha256, peritem_rows: derived.source.peritem.rows, files,
+    peritem_sha256: derived.source.peritem.sha256, peritem_rows: derived.source.peritem.rows, files, evidence: evidenceList,
   };
-  return { descriptor, manifestBytes: derived.manifestBytes };
+  return { descriptor, manifestBytes: derived.manifestBytes, evidence };
 }
 
-export function publishRelease(corpusDir: string, dataDir: string, onStep?: (s: PublishStep) => void): PublishResult {
+/** Cards and ledgers of the release `dataDir/current` points at, which a new release continues. */
+export function previousEvidence(dataDir: string): PreviousEvidence | undefined {
+  const dir = currentReleaseDir(dataDir);
+  if (dir === undefined || !existsSync(join(dir, EVIDENCE_DIR, 'issued.json'))) return undefined;
+  const read = (p: string) => JSON.parse(readFileSync(join(dir, EVIDENCE_DIR, p), 'utf8')) as unknown;
+  const issued = read('issued.json') as { sha256: string; model: string | null; axis: string; withdrawn?: string }[];
+  return {
+    cards: issued.map((i) => ({ card: read(`cards/${i.sha256.slice(0, 16)}.json`) as PreviousEvidence['cards'][number]['card'], model: i.model, axis: i.axis, ...(i.withdrawn !== undefined && { withdrawn: i.withdrawn }) })),
+    withdrawals: (read('withdrawals.json') as { entries: PreviousEvidence['withdrawals'] }).entries,
+    supersessions: (read('supersessions.json') as { entries: PreviousEvidence['supersessions'] }).entries,
+  };
+}
+
+export function publishRelease(corpusDir: string, dataDir: string, signing: Omit<EvidenceInputs, 'previous'>, onStep?: (s: PublishStep) => void): PublishResult {
   const corpus = readCorpus(corpusDir);
-  const { descriptor, manifestBytes } = describeRelease(corpus);
+  const previous = previousEvidence(dataDir);
+  const { descriptor, manifestBytes, evidence } = describeRelease(corpus, { ...signing, ...(previous && { previous }) });
   const releases = join(dataDir, 'releases');
   mkdirSync(releases, { recursive: true });
   const dir = join(releases, descriptor.id);
@@ -54,6 +75,7 @@ export function publishRelease(corpusDir: string, dataDir: string, onStep?: (s: 
     const tmp = join(releases, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
     try {
       for (const f of corpus.files) writeDurably(join(tmp, 'corpus', f.path), f.bytes);
+      for (const [path, bytes] of evidence) writeDurably(join(tmp, path), bytes);
       writeDurably(join(tmp, 'peritem-manifest.json'), manifestBytes);
       writeDurably(join(tmp, 'release.json'), Buffer.from(`${JSON.stringify(descriptor, null, 2)}\n`));
       onStep?.('files-written');
@@ -69,23 +91,9 @@ export function publishRelease(corpusDir: string, dataDir: string, onStep?: (s: 
   return { id: descriptor.id, dir, reused };
 }
 
-/** Atomically points `<dataDir>/current` at `releaseDir` (symlink written aside, then renamed). */
-export function switchCurrent(dataDir: string, releaseDir: string): void {
-  const link = join(dataDir, 'current');
-  const tmp = `${link}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  symlinkSync(relative(dataDir, releaseDir), tmp);
-  renameSync(tmp, link);
-  fsyncDir(dataDir);
-}
-
 function writeDurably(path: string, bytes: Buffer): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, bytes, { flag: 'wx' });
-  const fd = openSync(path, 'r');
-  try { fsyncSync(fd); } finally { closeSync(fd); }
-}
-
-function fsyncDir(path: string): void {
   const fd = openSync(path, 'r');
   try { fsyncSync(fd); } finally { closeSync(fd); }
 }

@@ -8,16 +8,17 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { AxisRow } from '../../src/core/board/axis-row.js';
-import { buildBoard, type BoardResponse } from '../../src/core/board/board.js';
+import { buildBoard, type BoardResponse, type LiveState } from '../../src/core/board/board.js';
 import { SPEC_AXIS_SLUGS } from '../../src/core/board/model.js';
 import { mcnemarExact, wilsonInterval } from '../../src/core/stats/index.js';
 import { readCorpus } from '../../src/corpus/read-corpus.js';
-import { unsignedLiveState } from '../../src/http/served-state.js';
 import { deriveRelease } from '../../src/release/derive.js';
 import { repoRoot } from '../helpers/shared.js';
 import { demoCorpus } from '../helpers/tmp.js';
 
 const derived = deriveRelease(readCorpus(demoCorpus));
+// The board as derived from rows alone (no card layer): the signed board is tested in test/evidence.
+const unsignedLiveState = (): LiveState => ({ signedCells: null, livingStamp: { verification_state: 'UNSIGNED' }, limitations: [] });
 const board: BoardResponse = buildBoard(derived.source, null, unsignedLiveState());
 const row = (axis: string): AxisRow => board.axes.find((r) => r.axis === axis)!;
 

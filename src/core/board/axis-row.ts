@@ -94,9 +94,26 @@ export interface RowNotes {
   unparsedResponses?: number;
 }
 
+/** One (model, axis) cell: what a measurement card states about a model on an axis. */
+export interface CellFigures {
+  model: string;
+  own_model: boolean;
+  base_model: boolean;
+  /** Responses (rows) of the model on the axis. */
+  responses: number;
+  parsed: number;
+  correct: number;
+  unparsed: number;
+  /** null when the model parsed nothing: no accuracy, never 0. */
+  accuracy: number | null;
+  interval: [number, number] | null;
+}
+
 export interface DerivedAxis {
   row: AxisRow;
   notes: RowNotes;
+  /** Per-model cells of a MEASURED model-comparison axis (empty otherwise). */
+  cells?: CellFigures[];
   /** Leader read from rows (before any withholding): the card check of the live state uses it. */
   rowLeader?: string;
 }

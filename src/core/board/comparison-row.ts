@@ -4,7 +4,7 @@
  * Specification: "Axis row" and "Rules on board fields"; method in docs/methodology.md.
  */
 import { confusionCounts, macroF1, mcnemarExact, SEPARATION_ALPHA, wilsonInterval } from '../stats/index.js';
-import type { AxisRow, ClassificationRow, DerivedAxis, ModelEvidence, SeparationEvidence } from './axis-row.js';
+import type { AxisRow, CellFigures, ClassificationRow, DerivedAxis, ModelEvidence, SeparationEvidence } from './axis-row.js';
 import { OUTCOME_CORRECT, OUTCOME_WRONG, type ItemTable } from './item-table.js';
 import type { ModelComparisonAxis } from './model.js';
 import { rank, tallyResults, tallyTable, type ModelRoles, type ModelTally } from './model-tally.js';
@@ -37,7 +37,7 @@ export function deriveComparisonRow(def: ModelComparisonAxis, table: ItemTable |
     row.bank_state = 'REFUSED_ONE_LABEL_MENU';
     if (unparsedRate !== undefined) row.unparsed_rate = unparsedRate;
     row.models = tallies.length;
-    return { row: finish(row, n), notes: { refused: true, untestedReason: reason, unparsedResponses: unparsed } };
+    return { row: finish(row, n), notes: { refused: true, untestedReason: reason, unparsedResponses: unparsed }, cells: cellsOf(tallies) };
   }
 
   const ranked = rank(tallies.filter((t) => !t.own));
@@ -70,7 +70,16 @@ export function deriveComparisonRow(def: ModelComparisonAxis, table: ItemTable |
   if (unparsedRate !== undefined) row.unparsed_rate = unparsedRate;
   if (def.positive_label !== undefined && table) row.per_model = classificationRows(table, def.positive_label, roles);
   row.models = tallies.length;
-  return { row: finish(row, n), notes, ...(rowLeader !== undefined && { rowLeader }) };
+  return { row: finish(row, n), notes, cells: cellsOf(tallies), ...(rowLeader !== undefined && { rowLeader }) };
+}
+
+/** Per-model figures, sorted by model id (the order cards are built in). */
+function cellsOf(tallies: readonly ModelTally[]): CellFigures[] {
+  return [...tallies].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0)).map((t) => ({
+    model: t.model, own_model: t.own, base_model: t.base, responses: t.rows, parsed: t.parsed, correct: t.correct, unparsed: t.unparsed,
+    accuracy: t.parsed > 0 ? t.correct / t.parsed : null,
+    interval: t.parsed > 0 ? wilsonInterval(t.correct, t.parsed) : null,
+  }));
 }
 
 function finish(row: AxisRow, n: number): AxisRow {

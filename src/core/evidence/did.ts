@@ -1,0 +1,47 @@
+/**
+ * did:web identifiers and the DID document (`/.well-known/did.json`). The host may carry a port,
+ * whose colon did:web percent-encodes (`did:web:localhost%3A8080`); an already-encoded host is
+ * accepted as is. did:web forbids IP addresses.
+ */
+import { GspcError } from '../errors.js';
+import { publicJwk } from '../crypto/jwk.js';
+import type { KeyFragment } from './signer.js';
+
+const HOST = /^(?=.{1,253}(?:%3A|:|$))[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?:(?::|%3A)[0-9]{1,5})?$/i;
+
+export function didForHost(host: string): string {
+  const h = host.trim().toLowerCase();
+  if (!HOST.test(h)) throw new GspcError('config_invalid', `GSPC_DID_HOST '${host}' is not a host name with an optional port`);
+  const name = h.replace(/%3a/i, ':').split(':')[0]!;
+  if (/^[0-9.]+$/.test(name) || name.includes(':')) throw new GspcError('config_invalid', `GSPC_DID_HOST '${host}': did:web does not allow IP addresses`);
+  return `did:web:${h.replace(/%3a/i, ':').replace(':', '%3A')}`;
+}
+
+/** The URL a did:web resolves to (https, or http for localhost as local tests need). */
+export function didDocumentUrl(did: string): string {
+  const host = did.slice('did:web:'.length).replace('%3A', ':');
+  const scheme = /^localhost(:|$)/.test(host) ? 'http' : 'https';
+  return `${scheme}://${host}/.well-known/did.json`;
+}
+
+export interface PublishedKey {
+  fragment: KeyFragment;
+  publicKey: Uint8Array;
+}
+
+export interface DidDocument {
+  '@context': string[];
+  id: string;
+  verificationMethod: { id: string; type: 'JsonWebKey2020'; controller: string; publicKeyJwk: ReturnType<typeof publicJwk> }[];
+  assertionMethod: string[];
+}
+
+export function didDocument(did: string, keys: readonly PublishedKey[]): DidDocument {
+  const methods = keys.map((k) => ({ id: `${did}#${k.fragment}`, type: 'JsonWebKey2020' as const, controller: did, publicKeyJwk: publicJwk(k.publicKey) }));
+  return {
+    '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
+    id: did,
+    verificationMethod: methods,
+    assertionMethod: methods.map((m) => m.id),
+  };
+}

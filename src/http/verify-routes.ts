@@ -1,0 +1,68 @@
+/**
+ * Free verification (specification, "POST /api/verify", "POST /api/receipts/verify").
+ * Keys resolve only from this service's own DID document; no request makes the service fetch a
+ * URL. Bodies are JSON (docs/formats.md §5); malformed ones get 400 `bad_body` with a reason.
+ */
+import type { FastifyInstance } from 'fastify';
+import { GspcError } from '../core/errors.js';
+import { verifyCompactJws, type KeyResolution } from '../core/crypto/receipt-verifier.js';
+import { verifyCard } from '../core/verify/card-verifier.js';
+import type { ServedState } from './served-state.js';
+import { BASE_HEADERS } from './errors.js';
+import { nodeVerifyCrypto } from '../verify/node-crypto.js';
+
+export const MAX_CARDS_PER_REQUEST = 1000;
+const VERIFY_BODY_LIMIT = 16 * 1024 * 1024;
+
+function cardsOf(body: unknown, lookup: (id: string) => unknown): unknown[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new GspcError('bad_body', 'the body must be a JSON object: a card, {"cards": [...]}, a cards bundle, or {"ids": [...]}');
+  const b = body as Record<string, unknown>;
+  let cards: unknown[];
+  if (Array.isArray(b.cards)) cards = b.cards;
+  else if (Array.isArray(b.ids)) {
+    cards = b.ids.map((id, i) => {
+      if (typeof id !== 'string' || !/^([0-9a-f]{16}|[0-9a-f]{64})$/.test(id)) throw new GspcError('bad_body', `ids[${i}] must be a card sha256 (64 hex) or its first 16 hex characters`);
+      const card = lookup(id);
+      if (card === undefined) throw new GspcError('not_found', `no card with id ${id} in this release`, { id });
+      return card;
+    });
+  } else if (b.schema === 'card-v1') cards = [b];
+  else throw new GspcError('bad_body', 'the body must be a card, {"cards": [...]}, a cards bundle, or {"ids": [...]}');
+  if (cards.length === 0) throw new GspcError('bad_body', 'no card to verify');
+  if (cards.length > MAX_CARDS_PER_REQUEST) throw new GspcError('bad_body', `at most ${MAX_CARDS_PER_REQUEST} cards per request (got ${cards.length}); verify a whole bundle offline with gspc verify`);
+  return cards;
+}
+
+export function registerVerifyRoutes(app: FastifyInstance, state: ServedState): void {
+  app.post('/api/verify', { bodyLimit: VERIFY_BODY_LIMIT }, async (req, reply) => {
+    const current = state.current();
+    const ctx = await current.verification();
+    const cards = cardsOf(req.body, (id) => current.cardById(id));
+    const results = [];
+    for (const card of cards) results.push(await verifyCard(card, ctx, nodeVerifyCrypto));
+    const valid = results.filter((r) => r.result === 'VALID').length;
+    reply.headers(BASE_HEADERS).send({
+      schema: 'svc.card-verification/1',
+      root: ctx.root ? { ...ctx.root, signature: ctx.rootSignatureValid ? 'VALID' : 'INVALID' } : null,
+      summary: { checked: results.length, valid, invalid: results.length - valid },
+      results,
+    });
+  });
+
+  app.post('/api/receipts/verify', async (req, reply) => {
+    const body = req.body;
+    const jws = typeof body === 'string' ? body.trim() : (body as { jws?: unknown } | null)?.jws;
+    if (typeof jws !== 'string' || jws === '') throw new GspcError('bad_body', 'send {"jws": "<compact JWS>"} as JSON, or the compact JWS as text/plain');
+    if (jws.length > 64 * 1024) throw new GspcError('bad_body', 'the JWS is longer than 64 KiB');
+    const { did, published } = state.signingLive();
+    const doc = state.current().didDocument;
+    const resolve = async (kid: string): Promise<KeyResolution> => {
+      if (!kid.startsWith(`${did}#`)) return { state: 'unresolvable', reason: `the kid's DID is not this service's (${did}); no other DID is resolved` };
+      const method = doc.verificationMethod.find((m) => m.id === kid);
+      return method ? { state: 'found', jwk: method.publicKeyJwk } : { state: 'not-listed' };
+    };
+    void published;
+    const v = await verifyCompactJws(jws, resolve);
+    reply.headers(BASE_HEADERS).send({ schema: 'svc.receipt-verification/1', result: v.result, reason: v.reason, ...(v.header && { header: v.header }), ...(v.payload !== undefined && { payload: v.payload }) });
+  });
+}

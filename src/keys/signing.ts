@@ -1,0 +1,20 @@
+/**
+ * The signing context of a command: the DID, the loaded keys with their health, and the inputs
+ * a publish signs with. Built once from the configuration.
+ */
+import { didForHost } from '../core/evidence/did.js';
+import { BOARD_KEY } from '../core/evidence/signer.js';
+import type { EvidenceInputs } from '../release/evidence.js';
+import { loadKeys, type LoadedKeys } from './key-store.js';
+
+export interface SigningContext {
+  did: string;
+  keys: LoadedKeys;
+  inputs: Omit<EvidenceInputs, 'previous'>;
+}
+
+export function signingContext(keyDir: string, didHost: string): SigningContext {
+  const did = didForHost(didHost);
+  const keys = loadKeys(keyDir, did);
+  return { did, keys, inputs: { did, boardKey: keys.state(BOARD_KEY), publishedKeys: keys.published } };
+}

@@ -1,0 +1,73 @@
+/**
+ * The signed evidence of a release, produced at publish time and stored in the release (so it is
+ * immutable and byte-identical for the same corpus, keys and history): every card, the card
+ * bundle, index and matrix, the withdrawal and supersession ledgers, the public root and its
+ * pointer. Paths are relative to the release directory.
+ */
+import { createHash } from 'node:crypto';
+import type { PublishedKey } from '../core/evidence/did.js';
+import { cardMatrix, cardIndex, supersessionLedger, withdrawalLedger, activeCards, type IssuedCard, type SupersessionEntry, type WithdrawalEntry } from '../core/evidence/card-matrix.js';
+import { sealCard } from '../core/evidence/card.js';
+import { planCards, type CardSourceFile } from '../core/evidence/measurement-cards.js';
+import { buildRoot } from '../core/evidence/public-root.js';
+import type { SignerState } from '../core/evidence/signer.js';
+import { publishedUrl } from '../core/board/peritem-manifest.js';
+import type { Corpus } from '../corpus/read-corpus.js';
+import type { DerivedRelease } from './derive.js';
+
+export const EVIDENCE_DIR = 'evidence';
+
+/** What a new release inherits from the current one: its cards and ledgers. */
+export interface PreviousEvidence {
+  cards: IssuedCard[];
+  withdrawals: WithdrawalEntry[];
+  supersessions: SupersessionEntry[];
+}
+
+export interface EvidenceInputs {
+  did: string;
+  boardKey: SignerState;
+  publishedKeys: readonly PublishedKey[];
+  previous?: PreviousEvidence;
+}
+
+const json = (v: unknown) => Buffer.from(`${JSON.stringify(v, null, 2)}\n`);
+
+export function buildEvidence(corpus: Corpus, derived: DerivedRelease, inputs: EvidenceInputs): Map<string, Buffer> {
+  const asOf = corpus.meta.as_of;
+  const files = new Map(corpus.files.map((f) => [f.path, f]));
+  const sourceOf = (axis: string): CardSourceFile => {
+    const rows = files.get(`peritem/${axis}.jsonl`);
+    const f = rows ?? files.get(`axes/${axis}.json`)!;
+    const ev = derived.source.axes.find((a) => a.row.axis === axis)?.row.evidence_url;
+    const evidence = ev ? files.get(ev.slice(1)) : undefined;
+    const used = evidence ?? f;
+    const count = rows ? corpus.tables.get(axis)?.rowCount : undefined;
+    return { url: publishedUrl(used.path).url, sha256: used.sha256, ...(count !== undefined && { rows: count }) };
+  };
+  const kid = inputs.boardKey.healthy ? inputs.boardKey.signer.kid : inputs.boardKey.kid;
+  const issued: IssuedCard[] = planCards(derived.source.axes, { asOf, signerKid: kid, sourceOf }).map((p) => ({
+    card: sealCard(p.body, inputs.boardKey), model: p.model, axis: p.axis, ...(p.withdrawn !== undefined && { withdrawn: p.withdrawn }),
+  }));
+  const prev = inputs.previous;
+  const out = new Map<string, Buffer>();
+  for (const c of issued) out.set(`${EVIDENCE_DIR}${c.card.url}`, json(c.card));
+  const active = activeCards(issued);
+  out.set(`${EVIDENCE_DIR}/cards-bundle.json`, json({ schema: 'svc.cards-bundle/1', as_of: asOf, cards: active.map((c) => c.card) }));
+  out.set(`${EVIDENCE_DIR}/card-index.json`, json(cardIndex(asOf, issued)));
+  out.set(`${EVIDENCE_DIR}/card-matrix.json`, json(cardMatrix(asOf, issued)));
+  out.set(`${EVIDENCE_DIR}/withdrawals.json`, json(withdrawalLedger(asOf, issued, prev?.withdrawals)));
+  out.set(`${EVIDENCE_DIR}/supersessions.json`, json(supersessionLedger(asOf, issued, prev?.cards ?? [], prev?.supersessions)));
+  // Issued-card metadata (model and withdrawal) that card files do not carry, for the next publish.
+  out.set(`${EVIDENCE_DIR}/issued.json`, json(issued.map((c) => ({ sha256: c.card.sha256, model: c.model, axis: c.axis, ...(c.withdrawn !== undefined && { withdrawn: c.withdrawn }) }))));
+  const root = json(buildRoot(active.map((c) => c.card.sha256), asOf, inputs.did, inputs.boardKey));
+  out.set(`${EVIDENCE_DIR}/root.json`, root);
+  const rootRecord = JSON.parse(root.toString('utf8')) as { merkle_root: string; leaf_count: number; as_of: string };
+  out.set(`${EVIDENCE_DIR}/card-root-latest.json`, json({
+    schema: 'svc.card-root-pointer/1', root_url: '/root.json', root_sha256: createHash('sha256').update(root).digest('hex'),
+    root_bytes: root.length, merkle_root: rootRecord.merkle_root, leaf_count: rootRecord.leaf_count, as_of: rootRecord.as_of,
+    witness_url: '/interop/root-witness-latest.json', cards_bundle_url: '/cards-bundle.json', card_matrix_url: '/signed/card-matrix.json',
+  }));
+  out.set(`${EVIDENCE_DIR}/public-keys.json`, json({ did: inputs.did, keys: inputs.publishedKeys.map((k) => ({ fragment: k.fragment, x: Buffer.from(k.publicKey).toString('base64url') })) }));
+  return out;
+}
