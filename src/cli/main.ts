@@ -11,6 +11,8 @@ import { keygen } from '../keys/key-store.js';
 import { signingContext } from '../keys/signing.js';
 import { readConfig } from '../config.js';
 import { serve } from './serve.js';
+import { runVerify } from './verify.js';
+import { runWitness } from './witness.js';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -70,6 +72,24 @@ export async function main(argv: string[]): Promise<void> {
         ...(o.dataDir !== undefined && { dataDir: o.dataDir }),
       });
       await serve(config, { ...(o.release !== undefined && { releaseDir: o.release }), demoCorpusDir: `${PACKAGE_ROOT}demo/corpus` });
+    });
+
+  program.command('verify')
+    .description('verify a whole release without trusting the server: signatures, root, proofs, ledgers, manifest, and every number re-derived from the per-item rows')
+    .argument('<base-url|release-dir>', 'a running service (http://…) or a release directory')
+    .option('--json', 'print the report as JSON')
+    .action(async (target: string, o: { json?: boolean }) => {
+      process.exitCode = await runVerify(target, o.json === true);
+    });
+
+  program.command('witness')
+    .description('record witness evidence for the current root (default state of every witness: NOT_YET)')
+    .requiredOption('--kind <kind>', 'timestamp-proof (an OpenTimestamps .ots proof over the exact /root.json bytes)')
+    .requiredOption('--evidence <file>', 'the evidence file')
+    .option('--data-dir <dir>', 'where releases are kept (default: $GSPC_DATA_DIR or ./data)')
+    .action((o: { kind: string; evidence: string; dataDir?: string }) => {
+      const config = readConfig(process.env, o.dataDir ? { dataDir: o.dataDir } : {});
+      process.stdout.write(`${runWitness(config.dataDir, o.kind, o.evidence)}\n`);
     });
 
   try {

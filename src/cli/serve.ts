@@ -15,6 +15,7 @@ import { keygen } from '../keys/key-store.js';
 import { signingContext, type SigningContext } from '../keys/signing.js';
 import { currentReleaseDir, loadRelease } from '../release/load.js';
 import { publishRelease } from '../release/publish.js';
+import { readWitnesses } from '../release/witness-store.js';
 
 export interface ServeOptions {
   releaseDir?: string;
@@ -34,7 +35,10 @@ export async function serve(config: Config, opts: ServeOptions): Promise<Fastify
     }
   }
   let signing = signingContext(config.keyDir, config.didHost);
-  const state = new ServedState(loadRelease(dir), { boardKey: signing.inputs.boardKey, published: signing.keys.published, did: signing.did });
+  const witnesses = (rootSha: string) => readWitnesses(config.dataDir, rootSha);
+  const state = new ServedState(loadRelease(dir), { boardKey: signing.inputs.boardKey, published: signing.keys.published, did: signing.did }, witnesses);
+  const witnessState = () => JSON.stringify(witnesses(state.current().rootSha256));
+  let lastWitnesses = witnessState();
   const app = buildApp({ state, logLevel: config.logLevel, accessLog: config.accessLog });
   for (const h of signing.keys.health.filter((k) => !k.healthy)) app.log.warn({ key: h.fragment, reason: h.reason }, 'key is unhealthy: what it signs is served unsigned');
 
@@ -46,12 +50,19 @@ export async function serve(config: Config, opts: ServeOptions): Promise<Fastify
       state.setSigning({ boardKey: signing.inputs.boardKey, published: signing.keys.published, did: signing.did });
       app.log.warn({ health: signing.keys.health }, 'key health changed');
     }
+    const w = witnessState();
+    if (w !== lastWitnesses) {
+      lastWitnesses = w;
+      state.refreshWitnesses();
+      app.log.info('witness evidence recorded; witness record updated');
+    }
     if (!followCurrent) return;
     const next = currentReleaseDir(config.dataDir);
     if (next === undefined || next === servedDir) return;
     try {
       state.swap(loadRelease(next));
       servedDir = next;
+      lastWitnesses = witnessState();
       app.log.info({ release: state.current().release.id }, 'serving newly published release');
     } catch (err) {
       app.log.error({ err, dir: next }, 'new release failed to load; the previous release stays served');

@@ -57,6 +57,8 @@ export interface PreparedRelease {
   /** The inclusion proof of an active card (by 16-hex id) under the signed root. */
   proofFor(id16: string): Prepared | undefined;
   didDocument: DidDocument;
+  /** SHA-256 of the exact /root.json bytes (what witnesses and timestamp proofs cover). */
+  rootSha256: string;
   /** A card of this release by sha256 or its 16-hex prefix (withdrawn ones included). */
   cardById(id: string): CardFile | undefined;
   /** What the card verifier checks against (the root signature is checked once, lazily). */
@@ -98,7 +100,8 @@ export function prepareRelease(release: LoadedRelease, live: LiveState, signing:
       proofFor: (sha: string) => proofObject(sha),
     };
   })());
-  return { release, boards, knownAxes, files, proofFor, didDocument: doc, cardById, verification };
+  const rootSha256 = createHash('sha256').update(rootBytes).digest('hex');
+  return { release, boards, knownAxes, files, proofFor, didDocument: doc, rootSha256, cardById, verification };
 }
 
 /** Proofs are computed on first request and kept as bytes. */

@@ -15,7 +15,8 @@ export type OddNodeRule = 'promote' | 'duplicate';
 export function packLeaves(leafHashes: readonly Uint8Array[] | Uint8Array): Uint8Array {
   if (leafHashes instanceof Uint8Array) {
     if (leafHashes.length % HASH_SIZE !== 0) throw new TypeError(`concatenated leaf hashes must be a multiple of ${HASH_SIZE} bytes, got ${leafHashes.length}`);
-    return leafHashes.slice();
+    // Not .slice(): on a Buffer that is a view, and the tree must own its storage.
+    return new Uint8Array(leafHashes);
   }
   if (!Array.isArray(leafHashes)) throw new TypeError('leaf hashes must be an array of 32-byte hashes or their concatenation');
   const out = new Uint8Array(leafHashes.length * HASH_SIZE);

@@ -1,0 +1,63 @@
+/**
+ * Where `gspc verify` reads a release from: a running service (by base URL: the user's own
+ * choice of URL, fetched by the user's own command) or a release directory on disk. Both answer
+ * the service's public paths, so one verifier checks either.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface ReleaseSource {
+  describe: string;
+  /** Bytes at a public path, or undefined when it is not published there. */
+  get(path: string): Promise<Buffer | undefined>;
+  /** True for a running service (it serves /api/gspc); false for a release directory. */
+  live: boolean;
+}
+
+export function urlSource(baseUrl: string): ReleaseSource {
+  const base = baseUrl.replace(/\/$/, '');
+  return {
+    describe: base,
+    live: true,
+    async get(path) {
+      const r = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(30_000) });
+      if (r.status === 404) return undefined;
+      if (!r.ok) throw new Error(`GET ${path}: HTTP ${r.status}`);
+      return Buffer.from(await r.arrayBuffer());
+    },
+  };
+}
+
+/** Public path → file of a release directory (docs/formats.md §2-3). */
+function releasePath(path: string): string | undefined {
+  const fixed: Record<string, string> = {
+    '/root.json': 'evidence/root.json', '/interop/card-root-latest.json': 'evidence/card-root-latest.json',
+    '/cards-bundle.json': 'evidence/cards-bundle.json', '/cards/index.json': 'evidence/card-index.json',
+    '/signed/card-matrix.json': 'evidence/card-matrix.json', '/ledgers/withdrawals.json': 'evidence/withdrawals.json',
+    '/ledgers/supersessions.json': 'evidence/supersessions.json', '/peritem/manifest.json': 'peritem-manifest.json',
+    '/release/public-keys.json': 'evidence/public-keys.json',
+  };
+  if (fixed[path]) return fixed[path];
+  let m = /^\/cards\/([0-9a-f]{16})\.json$/.exec(path);
+  if (m) return `evidence/cards/${m[1]}.json`;
+  m = /^\/peritem\/axes\/([a-z0-9-]+\.json)$/.exec(path);
+  if (m) return `corpus/axes/${m[1]}`;
+  m = /^\/peritem\/([a-z0-9-]+\.jsonl)$/.exec(path);
+  if (m) return `corpus/peritem/${m[1]}`;
+  if (path === '/peritem/board.json' || path === '/peritem/lane.json') return `corpus/${path.slice('/peritem/'.length)}`;
+  m = /^\/evidence\/([a-z0-9-]+\/[A-Za-z0-9][A-Za-z0-9._-]*)$/.exec(path);
+  if (m && !m[1]!.includes('..')) return `corpus/evidence/${m[1]}`;
+  return undefined;
+}
+
+export function dirSource(dir: string): ReleaseSource {
+  return {
+    describe: dir,
+    live: false,
+    async get(path) {
+      const rel = releasePath(path);
+      if (rel === undefined || !existsSync(join(dir, rel))) return undefined;
+      return readFileSync(join(dir, rel));
+    },
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * `gspc verify`: checks a whole release without trusting the server. The DID document's keys,
+ * the root signature and its recomputation from the card bundle, every card (content address,
+ * signature, ledgers, inclusion under the signed root), the witness or pointer binding to the
+ * exact root bytes, the per-item manifest hashes, the board attestation, and a re-derivation of
+ * every card figure (and, from a running service, every board row and total) from the rows.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { buildBoard, cellKey } from '../core/board/board.js';
+import { verify as ed25519Verify } from '../core/crypto/ed25519.js';
+import { didDocument } from '../core/evidence/did.js';
+import type { CardFile } from '../core/evidence/card.js';
+import { dupInclusionProof } from '../core/evidence/merkle/dup-root.js';
+import { DupTree } from '../core/evidence/merkle/dup-tree.js';
+import { rootLeaves } from '../core/evidence/public-root.js';
+import { attestationPreimage } from '../core/evidence/site-attestation.js';
+import { keysOfDidDocument, verifyCard, type CardVerdict } from '../core/verify/card-verifier.js';
+import { verifyRootRecord } from '../core/verify/root-verifier.js';
+import { readCorpus } from '../corpus/read-corpus.js';
+import { deriveRelease } from '../release/derive.js';
+import { nodeVerifyCrypto } from './node-crypto.js';
+import type { ReleaseSource } from './release-source.js';
+
+export interface ReleaseCheck { check: string; ok: boolean; detail: string }
+export interface ReleaseReport { source: string; ok: boolean; checks: ReleaseCheck[]; cards: { checked: number; valid: number; invalid: CardVerdict[] } }
+
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const parse = <T>(b: Buffer | undefined): T | undefined => (b === undefined ? undefined : JSON.parse(b.toString('utf8')) as T);
+
+export async function verifyRelease(src: ReleaseSource): Promise<ReleaseReport> {
+  const checks: ReleaseCheck[] = [];
+  const add = (check: string, ok: boolean, detail: string) => { checks.push({ check, ok, detail }); return ok; };
+  const report = (invalid: CardVerdict[] = [], checked = 0): ReleaseReport => ({ source: src.describe, ok: checks.every((c) => c.ok) && invalid.length === 0, checks, cards: { checked, valid: checked - invalid.length, invalid } });
+
+  // 1. Keys: the service's DID document (or, for a release directory, the keys it was signed with).
+  let doc: unknown;
+  if (src.live) doc = parse(await src.get('/.well-known/did.json'));
+  else {
+    const pk = parse<{ did: string; keys: { fragment: never; x: string }[] }>(await src.get('/release/public-keys.json'));
+    doc = pk && didDocument(pk.did, pk.keys.map((k) => ({ fragment: k.fragment, publicKey: Buffer.from(k.x, 'base64url') })));
+  }
+  const keys = keysOfDidDocument(doc);
+  if (!add('did_document', keys.size > 0, keys.size > 0 ? `${keys.size} Ed25519 verification methods` : 'no DID document with Ed25519 keys')) return report();
+
+  // 2. The root: its signature, then its recomputation from the active cards.
+  const rootBytes = await src.get('/root.json');
+  const root = parse<{ merkle_root: string; leaf_count: number; as_of: string; bound_digest: string }>(rootBytes);
+  if (!rootBytes || !root) { add('root', false, 'no /root.json'); return report(); }
+  const rootSig = await verifyRootRecord(root, keys, nodeVerifyCrypto);
+  add('root_signature', rootSig.ok, rootSig.detail);
+  const bundle = parse<{ cards: CardFile[] }>(await src.get('/cards-bundle.json'));
+  if (!bundle) { add('cards_bundle', false, 'no /cards-bundle.json'); return report(); }
+  const active = bundle.cards.map((c) => c.sha256).sort();
+  const tree = new DupTree(rootLeaves(active));
+  const recomputed = Buffer.from(tree.root()).toString('hex');
+  add('root_recomputed', recomputed === root.merkle_root && active.length === root.leaf_count,
+    recomputed === root.merkle_root && active.length === root.leaf_count ? `merkle_root recomputed from ${active.length} active cards` : `recomputed ${recomputed} over ${active.length} cards; the root says ${root.merkle_root} over ${root.leaf_count}`);
+
+  // 3. Witness record (from a service) or root pointer (in a release): bound to the exact root bytes.
+  for (const path of src.live ? ['/interop/root-witness-latest.json', '/interop/card-root-latest.json'] : ['/interop/card-root-latest.json']) {
+    const w = parse<{ root_sha256: string; root_bytes: number; merkle_root: string; leaf_count: number; as_of: string }>(await src.get(path));
+    const ok = w !== undefined && w.root_sha256 === sha(rootBytes) && w.root_bytes === rootBytes.length && w.merkle_root === root.merkle_root && w.leaf_count === root.leaf_count && w.as_of === root.as_of;
+    add(`binding ${path}`, ok, ok ? 'binds the exact root bytes, length, merkle_root, count and as-of' : 'does not bind the published root bytes');
+  }
+
+  // 4. Every card.
+  const ledger = async (path: string, field: string) => new Map((parse<{ entries: Record<string, string>[] }>(await src.get(path))?.entries ?? []).map((e) => [e.sha256!, e[field]!]));
+  const index = new Map(active.map((h, i) => [h, i]));
+  const ctx = {
+    keys, root, rootSignatureValid: rootSig.ok,
+    withdrawn: await ledger('/ledgers/withdrawals.json', 'reason'), superseded: await ledger('/ledgers/supersessions.json', 'superseded_by'),
+    proofFor: (h: string) => { const i = index.get(h); return i === undefined ? undefined : { leaf_index: i, leaf_count: tree.size, proof: dupInclusionProof(tree, i).map((p) => Buffer.from(p).toString('hex')) }; },
+  };
+  const invalid: CardVerdict[] = [];
+  for (const card of bundle.cards) {
+    const v = await verifyCard(card, ctx, nodeVerifyCrypto);
+    if (v.result !== 'VALID') invalid.push(v);
+  }
+  add('cards', invalid.length === 0, `${bundle.cards.length - invalid.length} of ${bundle.cards.length} cards VALID`);
+
+  // 5. Per-item manifest, then re-derivation from the rows it lists.
+  const manifestBytes = await src.get('/peritem/manifest.json');
+  const manifest = parse<{ files: { url: string; role: string; axis?: string; sha256: string }[] }>(manifestBytes);
+  if (!manifest || !manifestBytes) { add('peritem_manifest', false, 'no /peritem/manifest.json'); return report(invalid, bundle.cards.length); }
+  const tmp = mkdtempSync(join(tmpdir(), 'gspc-verify-'));
+  try {
+    const bad: string[] = [];
+    for (const f of manifest.files) {
+      const bytes = await src.get(f.url);
+      if (!bytes || sha(bytes) !== f.sha256) { bad.push(f.url); continue; }
+      const path = corpusPath(f);
+      mkdirSync(dirname(join(tmp, path)), { recursive: true });
+      writeFileSync(join(tmp, path), bytes);
+    }
+    add('peritem_manifest', bad.length === 0, bad.length === 0 ? `${manifest.files.length} files match their SHA-256` : `files that do not match: ${bad.join(', ')}`);
+    if (bad.length > 0) return report(invalid, bundle.cards.length);
+    const derived = deriveRelease(readCorpus(tmp));
+    add('peritem_sha256', derived.source.peritem.sha256 === sha(manifestBytes), 'the manifest re-serialises to the same bytes');
+    const mismatched = cardsAgainstRows(bundle.cards, derived.source.axes);
+    add('cards_rederived', mismatched.length === 0, mismatched.length === 0 ? 'every card figure re-derives from the per-item rows' : `cards whose figures do not re-derive: ${mismatched.slice(0, 5).join(', ')}`);
+    if (src.live) await checkBoard(src, derived, bundle.cards, keys, sha(manifestBytes), add);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  return report(invalid, bundle.cards.length);
+}
+
+function corpusPath(f: { url: string; role: string }): string {
+  if (f.role === 'per-item-rows') return `peritem/${f.url.slice('/peritem/'.length)}`;
+  if (f.role === 'axis-definition') return `axes/${f.url.slice('/peritem/axes/'.length)}`;
+  if (f.role === 'evidence') return f.url.slice(1);
+  return f.url.slice('/peritem/'.length);
+}
+
+function cardsAgainstRows(cards: readonly CardFile[], axes: ReturnType<typeof deriveRelease>['source']['axes']): string[] {
+  const out: string[] = [];
+  for (const card of cards) {
+    const axis = axes.find((a) => a.row.axis === card.axis);
+    if (card.surface === 'board.facts') {
+      if (axis?.row.facts_held !== card.measurement.facts_held) out.push(card.sha256.slice(0, 16));
+      continue;
+    }
+    const cell = axis?.cells?.find((c) => c.model === card.subject);
+    const m = card.measurement;
+    if (!cell || cell.correct !== m.correct || cell.parsed !== m.parsed || cell.unparsed !== m.unparsed || cell.accuracy !== m.accuracy || !isDeepStrictEqual(cell.interval, m.interval)) out.push(card.sha256.slice(0, 16));
+  }
+  return out;
+}
+
+async function checkBoard(src: ReleaseSource, derived: ReturnType<typeof deriveRelease>, cards: readonly CardFile[], keys: ReadonlyMap<string, Uint8Array>, manifestSha: string, add: (c: string, ok: boolean, d: string) => boolean): Promise<void> {
+  const served = parse<Record<string, unknown> & { axes: unknown[]; totals: unknown; site_attestation?: { signer: string; sig?: string }; measured_on: { peritem_sha256: string } }>(await src.get('/api/gspc'));
+  if (!served) { add('board', false, 'no /api/gspc'); return; }
+  const att = served.site_attestation;
+  const key = att && keys.get(att.signer);
+  const attOk = att?.sig !== undefined && key !== undefined && ed25519Verify(key, attestationPreimage(served), Buffer.from(att.sig, 'hex'));
+  add('board_attestation', attOk, attOk ? `site_attestation verifies under ${att!.signer}` : att?.sig === undefined ? 'the board is unsigned' : 'site_attestation does not verify');
+  add('board_peritem_sha256', served.measured_on.peritem_sha256 === manifestSha, 'measured_on.peritem_sha256 is the SHA-256 of the manifest served');
+  const signedCells = new Set(cards.filter((c) => c.sig_ed25519 !== null && c.surface === 'board.measurement').map((c) => cellKey(c.subject, c.axis)));
+  const rebuilt = buildBoard(derived.source, null, { signedCells, livingStamp: { verification_state: 'UNSIGNED' }, limitations: [] });
+  const rowsOk = isDeepStrictEqual(JSON.parse(JSON.stringify(rebuilt.axes)), served.axes);
+  const totalsOk = isDeepStrictEqual(JSON.parse(JSON.stringify(rebuilt.totals)), served.totals);
+  add('board_rederived', rowsOk && totalsOk, rowsOk && totalsOk ? 'every board row and total re-derives from the per-item rows' : `re-derived ${rowsOk ? '' : 'rows '}${totalsOk ? '' : 'totals '}differ from the served board`);
+}
