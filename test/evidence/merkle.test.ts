@@ -5,6 +5,7 @@
  * the built `MerkleTree`.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
@@ -38,6 +39,17 @@ interface ConsistencyProbe { root1: string; root2: string; proof: string[] | nul
 
 const inclusionFiles = jsonFiles(join(MERKLE, 'inclusion'));
 const consistencyFiles = jsonFiles(join(MERKLE, 'consistency'));
+
+describe('merkle vector files', () => {
+  it('all 197 data files match shared/vectors/SHA256SUMS (a changed file must fail, not change the counts)', () => {
+    const sums = readFileSync(sharedPath('vectors', 'SHA256SUMS'), 'utf8').split('\n').filter((l) => l.includes(' merkle/'));
+    assert.equal(sums.length, 197);
+    for (const line of sums) {
+      const [sum, path] = line.split(/\s+/) as [string, string];
+      assert.equal(createHash('sha256').update(readFileSync(sharedPath('vectors', path))).digest('hex'), sum, path);
+    }
+  });
+});
 
 describe('transparency-dev/merkle inclusion vectors', () => {
   it('has all 98 files, 6 of which must verify (an empty directory cannot pass)', () => {

@@ -9,6 +9,7 @@
  */
 import { HASH_SIZE, isHash, NODE_PREFIX, pairHash, sha256 } from './hash.js';
 
+/** What happens to an odd last node: RFC 6962 promotes it, root v1 duplicates it. */
 export type OddNodeRule = 'promote' | 'duplicate';
 
 /** Leaf hashes packed into one buffer (a copy). Throws `TypeError` on a non-32-byte hash. */

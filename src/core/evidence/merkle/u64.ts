@@ -4,6 +4,7 @@
  * in bigint, so a u64 read from the wire (e.g. 2^64 − 1 in the transparency-dev vectors) is
  * judged exactly instead of after rounding.
  */
+/** 2^64 − 1, the largest tree size or index a proof format can carry. */
 export const U64_MAX = (1n << 64n) - 1n;
 
 /**

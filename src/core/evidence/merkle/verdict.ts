@@ -5,8 +5,10 @@
  */
 export type Verdict = { ok: true } | { ok: false; reason: string };
 
+/** The one success value (frozen, shared). */
 export const VERIFIED: Verdict = Object.freeze({ ok: true });
 
+/** A failure with its reason. */
 export function fail(reason: string): Verdict {
   return { ok: false, reason };
 }

@@ -8,6 +8,7 @@
 import { decodeBase64, encodeBase64 } from './base64.js';
 import { openNote, type NoteSignature, type NoteVerifier, type OpenedNote } from './signed-note.js';
 
+/** The fields of a checkpoint note text. */
 export interface Checkpoint {
   origin: string;
   /** Tree size; sizes above 2^53 − 1 are refused so that this is exact. */
@@ -17,6 +18,7 @@ export interface Checkpoint {
   extensions: string[];
 }
 
+/** Parse and format options. */
 export interface CheckpointOptions {
   /** The origin the caller expects; any other origin is refused. */
   origin?: string;
@@ -24,6 +26,7 @@ export interface CheckpointOptions {
   hashSize?: number | null;
 }
 
+/** A parsed checkpoint, or the first rule it breaks. */
 export type CheckpointResult = { ok: true; checkpoint: Checkpoint } | { ok: false; reason: string };
 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
@@ -65,6 +68,7 @@ export function formatCheckpoint(checkpoint: Checkpoint, options: Pick<Checkpoin
   return [origin, String(size), encodeBase64(rootHash), ...extensions].map((l) => `${l}\n`).join('');
 }
 
+/** A verified and parsed checkpoint, or why not (with the note failure when it is the note's). */
 export type OpenedCheckpoint =
   | { ok: true; checkpoint: Checkpoint; text: string; sigs: NoteSignature[]; unverifiedSigs: NoteSignature[] }
   | { ok: false; reason: string; note?: Extract<OpenedNote, { ok: false }> };

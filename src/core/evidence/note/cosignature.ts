@@ -39,6 +39,7 @@ export function signCosignature(checkpointText: string, signer: NoteSigner, time
   return noteSignature(signer.name, keyId(signer.name, SIG_TYPE_COSIGNATURE_V1, publicKey), body);
 }
 
+/** The parts of a cosignature/v1 signature, or why it is not one. */
 export type DecodedCosignature = { ok: true; keyId: number; timestamp: number; signature: Buffer } | { ok: false; reason: string };
 
 /**
@@ -78,6 +79,7 @@ export function cosignatureVerifier(name: string, publicKey: Uint8Array): NoteVe
   };
 }
 
+/** A verified cosignature's timestamp, or why it does not verify. */
 export type CosignatureCheck = { ok: true; timestamp: number } | { ok: false; reason: string };
 
 /**

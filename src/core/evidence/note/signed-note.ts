@@ -44,8 +44,10 @@ export interface NoteSigner {
   privateKey: KeyObject | Uint8Array;
 }
 
+/** A note split into text and signatures (nothing verified), or why it is malformed. */
 export type ParsedNote = { ok: true; text: string; signatures: NoteSignature[] } | { ok: false; reason: string };
 
+/** A verified note, or the Go-compatible failure kind and reason. */
 export type OpenedNote =
   | { ok: true; text: string; sigs: NoteSignature[]; unverifiedSigs: NoteSignature[] }
   | { ok: false; kind: 'malformed' | 'no-verifiable-signatures' | 'invalid-signature' | 'ambiguous-key'; reason: string; unverifiedSigs?: NoteSignature[] };
@@ -195,9 +197,10 @@ export function noteSignature(name: string, id: number, signature: Uint8Array): 
 }
 
 /**
- * Signs `text` with each Ed25519 signer (type 0x01, deterministic) and returns the note, new
- * signatures first, then the `keep` signatures not replaced by a signer with the same name and
- * key ID (as Go's `note.Sign` does). Throws `TypeError` as `formatNote`, or for a bad key.
+ * Signs `text` with each Ed25519 signer (type 0x01, deterministic) and returns the note: the
+ * `keep` signatures not replaced by a signer with the same name and key ID first, then the new
+ * ones (the order of Go's `note.Sign`, so adding a signature reproduces Go's bytes). Throws
+ * `TypeError` as `formatNote`, or for a bad key.
  */
 export function signNote(text: string, signers: NoteSigner | readonly NoteSigner[], keep: readonly NoteSignature[] = []): string {
   const list: readonly NoteSigner[] = Array.isArray(signers) ? signers : [signers as NoteSigner];
@@ -207,8 +210,13 @@ export function signNote(text: string, signers: NoteSigner | readonly NoteSigner
     const { privateKey, publicKey } = signerKeys(s);
     return noteSignature(s.name, keyId(s.name, SIG_TYPE_ED25519, publicKey), sign(privateKey, textBytes));
   });
+  for (const s of keep) {
+    const raw = decodeBase64(s.base64);
+    // The key ID is read from the line when opening, so a mismatch would change who signed.
+    if (raw === undefined || raw.length < 5 || raw.readUInt32BE(0) !== s.keyId) throw new TypeError(`kept signature of ${s.name} does not carry its key ID`);
+  }
   const replaced = new Set(fresh.map((s) => `${s.name}+${s.keyId}`));
-  return formatNote(text, [...fresh, ...keep.filter((s) => !replaced.has(`${s.name}+${s.keyId}`))]);
+  return formatNote(text, [...keep.filter((s) => !replaced.has(`${s.name}+${s.keyId}`)), ...fresh]);
 }
 
 /** A verifier for Ed25519 note signatures (type 0x01) by `name` with a 32-byte public key. */

@@ -7,10 +7,12 @@
 import { keyPairFromSeed } from '../../crypto/ed25519.js';
 import { decodeBase64, encodeBase64 } from './base64.js';
 import { cosignatureVerifier } from './cosignature.js';
-import { ed25519NoteVerifier, isValidKeyName, keyId, keyIdHex, SIG_TYPE_COSIGNATURE_V1, SIG_TYPE_ED25519, type NoteSigner, type NoteVerifier } from './signed-note.js';
+import { ed25519NoteVerifier, isValidKeyName, keyId, keyIdHex, SIG_TYPE_COSIGNATURE_V1, SIG_TYPE_ED25519, signerKeys, type NoteSigner, type NoteVerifier } from './signed-note.js';
 
+/** The Ed25519 signature types this module handles: note signatures and cosignature/v1. */
 export type Ed25519SigType = typeof SIG_TYPE_ED25519 | typeof SIG_TYPE_COSIGNATURE_V1;
 
+/** A parsed Ed25519 vkey. */
 export interface VerifierKey {
   name: string;
   keyId: number;
@@ -19,6 +21,7 @@ export interface VerifierKey {
   publicKey: Buffer;
 }
 
+/** `unsupported` marks keys of a known type other than Ed25519 (0x02 ECDSA, 0x05 RFC 6962). */
 export type VerifierKeyResult = { ok: true; key: VerifierKey } | { ok: false; reason: string; unsupported?: true };
 
 /** Splits at the first '+', as Go's `chop` does (the base64 part may itself contain '+'). */
@@ -56,11 +59,17 @@ export function formatVerifierKey(name: string, publicKey: Uint8Array, type: Ed2
   return `${name}+${keyIdHex(keyId(name, type, publicKey))}+${encodeBase64(Buffer.concat([Buffer.from([type]), publicKey]))}`;
 }
 
+/** The vkey a signer publishes: type 0x01 for note signatures, 0x04 for cosignature/v1. */
+export function verifierKeyOf(signer: NoteSigner, type: Ed25519SigType = SIG_TYPE_ED25519): string {
+  return formatVerifierKey(signer.name, signerKeys(signer).publicKey, type);
+}
+
 /** The note verifier for a parsed key: type 0x01 checks note signatures, 0x04 cosignature/v1. */
 export function verifierFromKey(key: VerifierKey): NoteVerifier {
   return key.type === SIG_TYPE_ED25519 ? ed25519NoteVerifier(key.name, key.publicKey) : cosignatureVerifier(key.name, key.publicKey);
 }
 
+/** A parsed signer key: the signer (its `privateKey` is the 32-byte seed), its key ID and public key. */
 export type SignerKeyResult = { ok: true; signer: NoteSigner & { privateKey: Buffer }; keyId: number; publicKey: Buffer } | { ok: false; reason: string };
 
 /** Parses Go's `PRIVATE+KEY+name+id+base64(0x01 ‖ seed)`, checking the ID against the derived public key. */
