@@ -84,7 +84,7 @@ export function derivationSection(d: DerivationFigures): string {
   ].join('\n');
 }
 
-export function resultsBlock(date: string, t: ThroughputFigures, s: LoadSettings, d: DerivationFigures): string {
+export function resultsBlock(date: string, t: ThroughputFigures, s: LoadSettings, d: DerivationFigures, extra: readonly [string, string][] = []): string {
   return [
     BEGIN,
     `### Run of ${date}`,
@@ -98,6 +98,7 @@ export function resultsBlock(date: string, t: ThroughputFigures, s: LoadSettings
     '#### Derivation at scale',
     '',
     derivationSection(d),
+    ...extra.flatMap(([title, body]) => ['', `#### ${title}`, '', body]),
     END,
   ].join('\n');
 }

@@ -16,6 +16,7 @@
  * BENCH_WARMUP_SECONDS (default 2), BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (anchor+app
  * pairs, default 2), BENCH_EXTRA_ROUNDS (rounds allowed in addition to replace rounds disturbed
  * by other load on the machine, default 2), BENCH_ITEMS (scale corpus items, × 5 models; default 200000),
+ * BENCH_CARDS (cards sealed and verified, default 100000), BENCH_LEAVES (tree leaves, default 1000000),
  * BENCH_WRITE_DOCS=0 to leave docs/performance.md untouched.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,6 +27,8 @@ import { killAllChildren, type BenchChild } from './child.js';
 import { measureDerivation } from './derivation.js';
 import { derivationSection, machine, resultsBlock, throughputSection, writeResults } from './report.js';
 import { measureThroughput, type LoadSettings } from './throughput.js';
+import { evidenceSection, measureEvidence } from './evidence.js';
+import { benchTrees, treeSection } from './tree-bench.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -60,14 +63,23 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
   log('2. Derivation at scale (in a fresh child process)');
   const d = await measureDerivation(tmp, items, children, log);
 
+  log('3. Signed evidence: cards sealed and verified against raw node:crypto loops');
+  const cardCount = setting('BENCH_CARDS', 100_000, 1_000_000);
+  const e = await measureEvidence(cardCount, log);
+  log('4. Root and log over 1,000,000 leaves against raw hashing');
+  const trees = await benchTrees(setting('BENCH_LEAVES', 1_000_000, 4_000_000));
+  const extra: [string, string][] = [['Signed cards: publish and verify', evidenceSection(e)], ['Public root and transparency log', treeSection(trees)]];
+
   log('\n## Board throughput\n');
   log(throughputSection(t, load));
   log('\n## Derivation at scale\n');
   log(derivationSection(d));
+  for (const [title, body] of extra) log(`\n## ${title}\n\n${body}`);
 
   const invalid = [
     ...t.runs.flatMap((r) => r.problems.map((p) => `throughput round ${r.round} ${r.server}: ${p}`)),
     ...d.problems.map((p) => `derivation: ${p}`),
+    ...(e.invalid > 0 ? [`evidence: ${e.invalid} cards did not verify`] : []),
   ];
   // Warnings repeat once per child and differ only in the pid prefix, which is dropped.
   const notes = [...new Set(children.flatMap((c) => c.stderr.split('\n').map((l) => l.replace(/^\(node:\d+\) /, '').trim()).filter((l) => l !== '')))];
@@ -78,7 +90,7 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
     return 1;
   }
   if (writeDocs) {
-    writeResults(join(ROOT, 'docs', 'performance.md'), resultsBlock(date, t, load, d));
+    writeResults(join(ROOT, 'docs', 'performance.md'), resultsBlock(date, t, load, d, extra));
     log('\nFigures written to docs/performance.md');
   }
   return 0;

@@ -57,7 +57,8 @@ export async function verifyRelease(src: ReleaseSource): Promise<ReleaseReport> 
   const active = bundle.cards.map((c) => c.sha256).sort();
   const tree = new DupTree(rootLeaves(active));
   const recomputed = Buffer.from(tree.root()).toString('hex');
-  add('root_recomputed', recomputed === root.merkle_root && active.length === root.leaf_count,
+  const rootMatches = recomputed === root.merkle_root && active.length === root.leaf_count;
+  add('root_recomputed', rootMatches,
     recomputed === root.merkle_root && active.length === root.leaf_count ? `merkle_root recomputed from ${active.length} active cards` : `recomputed ${recomputed} over ${active.length} cards; the root says ${root.merkle_root} over ${root.leaf_count}`);
 
   // 3. Witness record (from a service) or root pointer (in a release): bound to the exact root bytes.
@@ -73,6 +74,8 @@ export async function verifyRelease(src: ReleaseSource): Promise<ReleaseReport> 
   const ctx = {
     keys, root, rootSignatureValid: rootSig.ok,
     withdrawn: await ledger('/ledgers/withdrawals.json', 'reason'), superseded: await ledger('/ledgers/supersessions.json', 'superseded_by'),
+    // With the root recomputed from every active card, each of them is under the signed root.
+    ...(rootMatches && rootSig.ok && { knownIncluded: new Set(active) }),
     proofFor: (h: string) => { const i = index.get(h); return i === undefined ? undefined : { leaf_index: i, leaf_count: tree.size, proof: dupInclusionProof(tree, i).map((p) => Buffer.from(p).toString('hex')) }; },
   };
   const invalid: CardVerdict[] = [];

@@ -22,7 +22,7 @@ export function canonicalBytes(value: unknown): Buffer {
  * Use it for anything that is signed.
  */
 export function canonicalJsonStrict(value: unknown): string {
-  assertJsonValue(value, '$', new Set());
+  assertJsonValue(value, []);
   return canonicalJson(value);
 }
 
@@ -36,27 +36,44 @@ export function canonicalBytesStrict(value: unknown): Buffer {
 // `toJSON`. For signed bytes each of these means signing something other than what the caller
 // holds, so the strict form refuses them (research/transparency.md §6); an own `toJSON` member
 // is a function and is refused like any other, and a class instance is not a plain object.
-function assertJsonValue(value: unknown, path: string, seen: Set<object>): void {
-  if (value === null || typeof value === 'boolean' || typeof value === 'string') return;
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new TypeError(`${path}: ${String(value)} has no JSON representation`);
+const MAX_DEPTH = 64;
+
+function pathOf(stack: readonly (string | number)[]): string {
+  return `$${stack.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('')}`;
+}
+
+// One lean walk: no per-value path strings or sets (they cost more than canonicalising itself,
+// docs/performance.md). Cycles are found among the ancestors (a short array for real data);
+// the path is built only to name what is refused.
+function assertJsonValue(value: unknown, stack: (string | number)[], ancestors: object[] = []): void {
+  const t = typeof value;
+  if (value === null || t === 'boolean' || t === 'string') return;
+  if (t === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError(`${pathOf(stack)}: ${String(value)} has no JSON representation`);
     return;
   }
-  if (typeof value !== 'object') throw new TypeError(`${path}: a value of type ${typeof value} has no JSON representation`);
-  if (seen.has(value)) throw new TypeError(`${path}: circular reference`);
-  seen.add(value);
+  if (t !== 'object') throw new TypeError(`${pathOf(stack)}: a value of type ${t} has no JSON representation`);
+  if (ancestors.includes(value as object)) throw new TypeError(`${pathOf(stack)}: circular reference`);
+  if (stack.length > MAX_DEPTH) throw new TypeError(`${pathOf(stack)}: nested deeper than ${MAX_DEPTH} levels`);
+  ancestors.push(value as object);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      if (!(i in value)) throw new TypeError(`${path}[${i}]: arrays must not have holes`);
-      assertJsonValue(value[i], `${path}[${i}]`, seen);
+      stack.push(i);
+      if (!(i in value)) throw new TypeError(`${pathOf(stack)}: arrays must not have holes`);
+      assertJsonValue(value[i], stack, ancestors);
+      stack.pop();
     }
-  } else {
-    const proto: unknown = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) throw new TypeError(`${path}: only plain objects are JSON (got ${value.constructor?.name ?? 'an instance'})`);
-    if (Object.getOwnPropertySymbols(value).length > 0) throw new TypeError(`${path}: symbol keys have no JSON representation`);
-    for (const [k, v] of Object.entries(value)) {
-      assertJsonValue(v, `${path}.${k}`, seen);
-    }
+    ancestors.pop();
+    return;
   }
-  seen.delete(value);
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) throw new TypeError(`${pathOf(stack)}: only plain objects are JSON (got ${(value as object).constructor?.name ?? 'an instance'})`);
+  const obj = value as Record<string, unknown>;
+  for (const k in obj) {
+    stack.push(k);
+    assertJsonValue(obj[k], stack, ancestors);
+    stack.pop();
+  }
+  ancestors.pop();
+  if (Object.getOwnPropertySymbols(obj).length > 0) throw new TypeError(`${pathOf(stack)}: symbol keys have no JSON representation`);
 }

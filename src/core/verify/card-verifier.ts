@@ -23,6 +23,12 @@ export interface CardVerificationContext {
   withdrawn: ReadonlyMap<string, string>;
   superseded: ReadonlyMap<string, string>;
   proofFor(sha256: string): Promise<InclusionProof | undefined> | InclusionProof | undefined;
+  /**
+   * Cards already shown to be under the signed root, e.g. because the verifier recomputed the
+   * root from the whole bundle and it matched the signed root and count. Their per-card proof
+   * is then redundant and skipped.
+   */
+  knownIncluded?: ReadonlySet<string>;
 }
 
 const OUTER = new Set(['sha256', 'url', 'sig_ed25519', 'unsigned_reason']);
@@ -63,6 +69,7 @@ export async function verifyCard(input: unknown, ctx: CardVerificationContext, c
   add('not_superseded', by === undefined, by === undefined ? 'not in the supersession ledger' : `superseded by ${by}`);
 
   if (!ctx.root || !ctx.rootSignatureValid) add('under_root', false, ctx.root ? 'the public root signature does not verify' : 'no public root to check against');
+  else if (ctx.knownIncluded?.has(claimed)) add('under_root', true, `included: the root recomputed from the whole bundle equals the signed root (${ctx.root.leaf_count} leaves)`);
   else {
     const proof = await ctx.proofFor(claimed);
     const included = proof !== undefined && proof.leaf_count === ctx.root.leaf_count

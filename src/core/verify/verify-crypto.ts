@@ -7,16 +7,30 @@ export interface VerifyCrypto {
   ed25519Verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): Promise<boolean>;
 }
 
+// Lookup tables: verification converts thousands of hashes, and parseInt per byte was a
+// measurable share of verifying a card (docs/performance.md).
+const NIBBLE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i++) NIBBLE['0123456789abcdef'.charCodeAt(i)] = i;
+const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** Lower-case hex to bytes; undefined for anything else (odd length, upper case, other characters). */
 export function hexToBytes(hex: string): Uint8Array | undefined {
-  if (!/^(?:[0-9a-f]{2})*$/.test(hex)) return undefined;
+  if (hex.length % 2 !== 0) return undefined;
   const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  for (let i = 0; i < out.length; i++) {
+    const a = hex.charCodeAt(2 * i);
+    const b = hex.charCodeAt(2 * i + 1);
+    const hi = a < 128 ? NIBBLE[a]! : -1;
+    const lo = b < 128 ? NIBBLE[b]! : -1;
+    if (hi < 0 || lo < 0) return undefined;
+    out[i] = (hi << 4) | lo;
+  }
   return out;
 }
 
 export function bytesToHex(bytes: Uint8Array): string {
   let s = '';
-  for (const b of bytes) s += b.toString(16).padStart(2, '0');
+  for (let i = 0; i < bytes.length; i++) s += BYTE_HEX[bytes[i]!];
   return s;
 }
 
