@@ -7,6 +7,7 @@
  * streamed: rows go to disk in batches with writeSync, so the generator holds one batch in
  * memory, not the ~70 MB file.
  */
+import { prng } from '../demo/generate.js';
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -24,18 +25,6 @@ const MODELS: { model: string; accuracy: number; unparsed: number }[] = [
   { model: OWN, accuracy: 0.79, unparsed: 0.005 },
 ];
 export const MODEL_COUNT = MODELS.length;
-
-/** mulberry32, as in demo/generate.ts: small and well known; enough for synthetic data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 

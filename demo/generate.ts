@@ -21,7 +21,7 @@ const OWN = 'svc/sentinel-1';
 const BASE = [ATLAS, BOREALIS, CIRRUS];
 
 /** mulberry32: a small, well-known 32-bit PRNG; enough for synthetic data, not for secrets. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -7,45 +7,13 @@
  * Building costs n − 1 node hashes and ~64 bytes per leaf. Returned hashes are views into the
  * tree's storage: treat them as read-only and copy before mutating.
  */
-import { EMPTY_ROOT, HASH_SIZE } from './hash.js';
-import { buildLevels, hashAt, packLeaves, siblingPath, topOf, type Levels } from './levels.js';
+import { hashAt } from './levels.js';
+import { StoredTree } from './stored-tree.js';
 import { toIndex } from './u64.js';
 
-export class MerkleTree {
-  /** Number of leaves. */
-  readonly size: number;
-  readonly #levels: Levels;
-
-  /**
-   * Builds the tree over 32-byte leaf hashes (RFC 6962 leaf hashes, see `leafHash`), given as
-   * an array or as their concatenation (n × 32 bytes). The input is copied. Throws `TypeError`
-   * on a hash that is not 32 bytes.
-   */
+export class MerkleTree extends StoredTree {
   constructor(leafHashes: readonly Uint8Array[] | Uint8Array) {
-    const level0 = packLeaves(leafHashes);
-    this.size = level0.length / HASH_SIZE;
-    this.#levels = buildLevels(level0, 'promote');
-  }
-
-  /** MTH of all leaves; SHA-256("") for an empty tree. */
-  root(): Uint8Array {
-    return this.size === 0 ? Buffer.from(EMPTY_ROOT) : topOf(this.#levels);
-  }
-
-  /** The hash of leaf `index`. Throws `RangeError` unless 0 ≤ index < size. */
-  leafHash(index: number): Uint8Array {
-    this.#checkIndex(index);
-    return hashAt(this.#levels, 0, index);
-  }
-
-  /**
-   * The audit path of leaf `index` (RFC 9162 §2.1.3.1), leaf's sibling first; verify it with
-   * `verifyInclusion(leafHash, index, size, proof, root)`. Throws `RangeError` unless
-   * 0 ≤ index < size.
-   */
-  inclusionProof(index: number): Uint8Array[] {
-    this.#checkIndex(index);
-    return siblingPath(this.#levels, index);
+    super(leafHashes, 'promote');
   }
 
   /**
@@ -68,7 +36,7 @@ export class MerkleTree {
   #range(lo: number, hi: number): Uint8Array {
     let level = 0;
     while (2 ** level < hi - lo) level++;
-    return hashAt(this.#levels, level, lo / 2 ** level);
+    return hashAt(this.levels, level, lo / 2 ** level);
   }
 
   /** SUBPROOF(m, D[lo:hi], b) of RFC 9162 §2.1.4.1, appended to `out`. */
@@ -88,8 +56,4 @@ export class MerkleTree {
     }
   }
 
-  #checkIndex(index: number): void {
-    toIndex(index, 'index');
-    if (index >= this.size) throw new RangeError(`index ${index} is not below the tree size ${this.size}`);
-  }
 }
