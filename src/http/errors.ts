@@ -28,16 +28,13 @@ export function errorBody(err: GspcError): Record<string, unknown> {
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | GspcError, req, reply) => {
-    let e: GspcError;
-    if (err instanceof GspcError) e = err;
-    else if (typeof (err as FastifyError).statusCode === 'number' && (err as FastifyError).statusCode! < 500) {
+    const status = (err as FastifyError).statusCode;
+    if (!(err instanceof GspcError) && typeof status === 'number' && status < 500) {
       // Fastify's own client errors (bad content type, body too large, malformed URL).
-      e = new GspcError('bad_query', err.message);
-      return reply.code((err as FastifyError).statusCode!).headers(BASE_HEADERS).send({ error: err.message, code: (err as FastifyError).code ?? 'bad_request' });
-    } else {
-      req.log.error({ err }, 'unhandled error');
-      e = new GspcError('internal', 'internal error');
+      return reply.code(status).headers(BASE_HEADERS).send({ error: err.message, code: (err as FastifyError).code ?? 'bad_request' });
     }
+    if (!(err instanceof GspcError)) req.log.error({ err }, 'unhandled error');
+    const e = err instanceof GspcError ? err : new GspcError('internal', 'internal error');
     return reply.code(STATUS_BY_CODE[e.code]).headers(BASE_HEADERS).send(errorBody(e));
   });
   app.setNotFoundHandler((req, reply) => {

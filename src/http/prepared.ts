@@ -7,6 +7,7 @@ import { BASE_HEADERS } from './errors.js';
 import type { LiveState } from '../core/board/board.js';
 import { publishedUrl } from '../core/board/peritem-manifest.js';
 import type { LoadedRelease } from '../release/load.js';
+import { evidenceUrl } from '../release/evidence.js';
 import { signedBoard, type SigningLive } from './signed-board.js';
 import { didDocument, type DidDocument } from '../core/evidence/did.js';
 import type { CardFile } from '../core/evidence/card.js';
@@ -36,16 +37,6 @@ export function prepare(body: Buffer, contentType: string, sha256?: string): Pre
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Where the evidence files of a release are served (cards are served at /cards/<id16>.json). */
-const EVIDENCE_URLS: Record<string, string> = {
-  'root.json': '/root.json',
-  'card-root-latest.json': '/interop/card-root-latest.json',
-  'cards-bundle.json': '/cards-bundle.json',
-  'card-index.json': '/cards/index.json',
-  'card-matrix.json': '/signed/card-matrix.json',
-  'withdrawals.json': '/ledgers/withdrawals.json',
-  'supersessions.json': '/ledgers/supersessions.json',
-};
 
 export interface PreparedRelease {
   release: LoadedRelease;
@@ -79,8 +70,9 @@ export function prepareRelease(release: LoadedRelease, live: LiveState, signing:
     files.set(publishedUrl(f.path).url, prepare(f.bytes, type, f.sha256));
   }
   for (const [path, bytes] of release.evidence.files) {
-    const url = EVIDENCE_URLS[path.slice('evidence/'.length)] ?? (path.startsWith('evidence/cards/') ? path.slice('evidence'.length) : undefined);
-    if (url) files.set(url, prepare(bytes, JSON_TYPE));
+    const url = evidenceUrl(path);
+    // The keys of a release are served from the DID document, not as a file.
+    if (url && url !== '/release/public-keys.json') files.set(url, prepare(bytes, JSON_TYPE));
   }
   const json = (v: unknown) => prepare(Buffer.from(`${JSON.stringify(v, null, 2)}\n`), JSON_TYPE);
   const doc = didDocument(signing.did, signing.published);
@@ -88,20 +80,20 @@ export function prepareRelease(release: LoadedRelease, live: LiveState, signing:
   const { rootBytes, root } = release.evidence;
   files.set('/interop/root-witness-latest.json', json(witnessRecord(rootBytes, root, witnesses)));
   const { proofFor, proofObject } = proofs(release, json);
-  const cardById = (id: string) => id.length === 64 ? release.evidence.cards.get(id) : [...release.evidence.cards.values()].find((c) => c.sha256.startsWith(id));
+  // Built once per release: a request naming 1,000 ids must not scan every card for each.
+  const byPrefix = new Map([...release.evidence.cards.values()].map((c) => [c.sha256.slice(0, 16), c]));
+  const cardById = (id: string) => (id.length === 64 ? release.evidence.cards.get(id) : byPrefix.get(id));
   let context: Promise<CardVerificationContext> | undefined;
   const verification = () => (context ??= (async () => {
     const keys = keysOfDidDocument(doc);
     const rootCheck = await verifyRootRecord(root, keys, nodeVerifyCrypto);
-    const ledger = (name: string, field: string) => new Map((JSON.parse(release.evidence.files.get(`evidence/${name}`)!.toString('utf8')) as { entries: Record<string, string>[] }).entries.map((e) => [e.sha256!, e[field]!]));
     return {
       keys, root: { merkle_root: root.merkle_root, leaf_count: root.leaf_count, as_of: root.as_of }, rootSignatureValid: rootCheck.ok,
-      withdrawn: ledger('withdrawals.json', 'reason'), superseded: ledger('supersessions.json', 'superseded_by'),
+      withdrawn: release.evidence.withdrawn, superseded: release.evidence.superseded,
       proofFor: (sha: string) => proofObject(sha),
     };
   })());
-  const rootSha256 = createHash('sha256').update(rootBytes).digest('hex');
-  return { release, boards, knownAxes, files, proofFor, didDocument: doc, rootSha256, cardById, verification };
+  return { release, boards, knownAxes, files, proofFor, didDocument: doc, rootSha256: release.evidence.rootSha256, cardById, verification };
 }
 
 /** Proofs are computed on first request and kept as bytes. */
@@ -112,9 +104,10 @@ function proofs(release: LoadedRelease, json: (v: unknown) => Prepared) {
   // Built once per release: every proof is then O(log n).
   const tree = new DupTree(rootLeaves(active));
   const cache = new Map<string, Prepared>();
-  const proofObject = (sha256: string) => {
-    const index = byPrefix.get(sha256.slice(0, 16));
-    if (index === undefined || active[index] !== (sha256.length === 64 ? sha256 : active[index])) return undefined;
+  /** By 16-hex id or full sha256; a full sha256 must match the active card exactly. */
+  const proofObject = (id: string) => {
+    const index = byPrefix.get(id.slice(0, 16));
+    if (index === undefined || (id.length === 64 && active[index] !== id)) return undefined;
     return {
       schema: 'svc.card-inclusion-proof/1', sha256: active[index]!, leaf_index: index, leaf_count: root.leaf_count,
       merkle_root: root.merkle_root, root_url: '/root.json',

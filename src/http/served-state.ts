@@ -2,7 +2,6 @@
  * The release being served and its prepared bytes. Swapping in a new release prepares
  * everything first and then replaces one reference, so a request never sees a half-built state.
  */
-import { createHash } from 'node:crypto';
 import type { LoadedRelease } from '../release/load.js';
 import { prepareRelease, type PreparedRelease } from './prepared.js';
 import { liveStateFor, type SigningLive } from './signed-board.js';
@@ -19,8 +18,7 @@ export class ServedState {
   }
 
   private prepareFor(release: LoadedRelease): PreparedRelease {
-    const rootSha = createHash('sha256').update(release.evidence.rootBytes).digest('hex');
-    return prepareRelease(release, liveStateFor(release, this.signing), this.signing, this.witnesses(rootSha));
+    return prepareRelease(release, liveStateFor(release, this.signing), this.signing, this.witnesses(release.evidence.rootSha256));
   }
 
   current(): PreparedRelease {

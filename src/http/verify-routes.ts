@@ -54,14 +54,13 @@ export function registerVerifyRoutes(app: FastifyInstance, state: ServedState): 
     const jws = typeof body === 'string' ? body.trim() : (body as { jws?: unknown } | null)?.jws;
     if (typeof jws !== 'string' || jws === '') throw new GspcError('bad_body', 'send {"jws": "<compact JWS>"} as JSON, or the compact JWS as text/plain');
     if (jws.length > 64 * 1024) throw new GspcError('bad_body', 'the JWS is longer than 64 KiB');
-    const { did, published } = state.signingLive();
+    const { did } = state.signingLive();
     const doc = state.current().didDocument;
     const resolve = async (kid: string): Promise<KeyResolution> => {
       if (!kid.startsWith(`${did}#`)) return { state: 'unresolvable', reason: `the kid's DID is not this service's (${did}); no other DID is resolved` };
       const method = doc.verificationMethod.find((m) => m.id === kid);
       return method ? { state: 'found', jwk: method.publicKeyJwk } : { state: 'not-listed' };
     };
-    void published;
     const v = await verifyCompactJws(jws, resolve);
     reply.headers(BASE_HEADERS).send({ schema: 'svc.receipt-verification/1', result: v.result, reason: v.reason, ...(v.header && { header: v.header }), ...(v.payload !== undefined && { payload: v.payload }) });
   });

@@ -17,6 +17,29 @@ import type { DerivedRelease } from './derive.js';
 
 export const EVIDENCE_DIR = 'evidence';
 
+/**
+ * Where each evidence file of a release is served (cards, `cards/<id16>.json`, are served at
+ * `/cards/<id16>.json`). The server and `gspc verify` of a release directory both read this.
+ */
+export const EVIDENCE_URL_BY_FILE: Readonly<Record<string, string>> = {
+  'root.json': '/root.json',
+  'card-root-latest.json': '/interop/card-root-latest.json',
+  'cards-bundle.json': '/cards-bundle.json',
+  'card-index.json': '/cards/index.json',
+  'card-matrix.json': '/signed/card-matrix.json',
+  'withdrawals.json': '/ledgers/withdrawals.json',
+  'supersessions.json': '/ledgers/supersessions.json',
+  'public-keys.json': '/release/public-keys.json',
+};
+
+/** The public URL of a release's evidence file (path relative to the release), if it is served. */
+export function evidenceUrl(path: string): string | undefined {
+  if (!path.startsWith(`${EVIDENCE_DIR}/`)) return undefined;
+  const name = path.slice(EVIDENCE_DIR.length + 1);
+  if (/^cards\/[0-9a-f]{16}\.json$/.test(name)) return `/${name}`;
+  return EVIDENCE_URL_BY_FILE[name];
+}
+
 /** What a new release inherits from the current one: its cards and ledgers. */
 export interface PreviousEvidence {
   cards: IssuedCard[];

@@ -17,8 +17,12 @@ export interface LoadedEvidence {
   cards: Map<string, CardFile>;
   root: RootRecord;
   rootBytes: Buffer;
-  withdrawn: Set<string>;
-  superseded: Set<string>;
+  /** SHA-256 of the exact root bytes (what witnesses and timestamp proofs cover). */
+  rootSha256: string;
+  /** Withdrawn card → reason (withdrawal ledger). */
+  withdrawn: Map<string, string>;
+  /** Superseded card → the card that replaced it (supersession ledger). */
+  superseded: Map<string, string>;
   /** Cells (model + NUL + axis) whose active card carries a signature. */
   signedCells: Set<string>;
 }
@@ -42,8 +46,8 @@ export function loadEvidence(releaseDir: string, paths: readonly { path: string;
       cards.set(card.sha256, card);
     }
   }
-  const withdrawn = new Set(read<{ entries: { sha256: string }[] }>('withdrawals.json').entries.map((e) => e.sha256));
-  const superseded = new Set(read<{ entries: { sha256: string }[] }>('supersessions.json').entries.map((e) => e.sha256));
+  const withdrawn = new Map(read<{ entries: { sha256: string; reason: string }[] }>('withdrawals.json').entries.map((e) => [e.sha256, e.reason]));
+  const superseded = new Map(read<{ entries: { sha256: string; superseded_by: string }[] }>('supersessions.json').entries.map((e) => [e.sha256, e.superseded_by]));
   const issued = read<{ sha256: string; model: string | null; axis: string; withdrawn?: string }[]>('issued.json');
   const signedCells = new Set<string>();
   for (const i of issued) {
@@ -51,5 +55,5 @@ export function loadEvidence(releaseDir: string, paths: readonly { path: string;
     if (i.model !== null && i.withdrawn === undefined && card?.sig_ed25519) signedCells.add(cellKey(i.model, i.axis));
   }
   const rootBytes = files.get(`${EVIDENCE_DIR}/root.json`)!;
-  return { files, cards, root: read<RootRecord>('root.json'), rootBytes, withdrawn, superseded, signedCells };
+  return { files, cards, root: read<RootRecord>('root.json'), rootBytes, rootSha256: sha256(rootBytes), withdrawn, superseded, signedCells };
 }

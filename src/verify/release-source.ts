@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EVIDENCE_DIR, EVIDENCE_URL_BY_FILE } from '../release/evidence.js';
 
 export interface ReleaseSource {
   describe: string;
@@ -30,16 +31,11 @@ export function urlSource(baseUrl: string): ReleaseSource {
 
 /** Public path → file of a release directory (docs/formats.md §2-3). */
 function releasePath(path: string): string | undefined {
-  const fixed: Record<string, string> = {
-    '/root.json': 'evidence/root.json', '/interop/card-root-latest.json': 'evidence/card-root-latest.json',
-    '/cards-bundle.json': 'evidence/cards-bundle.json', '/cards/index.json': 'evidence/card-index.json',
-    '/signed/card-matrix.json': 'evidence/card-matrix.json', '/ledgers/withdrawals.json': 'evidence/withdrawals.json',
-    '/ledgers/supersessions.json': 'evidence/supersessions.json', '/peritem/manifest.json': 'peritem-manifest.json',
-    '/release/public-keys.json': 'evidence/public-keys.json',
-  };
-  if (fixed[path]) return fixed[path];
+  if (path === '/peritem/manifest.json') return 'peritem-manifest.json';
+  const evidence = Object.entries(EVIDENCE_URL_BY_FILE).find(([, url]) => url === path);
+  if (evidence) return `${EVIDENCE_DIR}/${evidence[0]}`;
   let m = /^\/cards\/([0-9a-f]{16})\.json$/.exec(path);
-  if (m) return `evidence/cards/${m[1]}.json`;
+  if (m) return `${EVIDENCE_DIR}/cards/${m[1]}.json`;
   m = /^\/peritem\/axes\/([a-z0-9-]+\.json)$/.exec(path);
   if (m) return `corpus/axes/${m[1]}`;
   m = /^\/peritem\/([a-z0-9-]+\.jsonl)$/.exec(path);
