@@ -84,12 +84,18 @@ export async function main(argv: string[]): Promise<void> {
 
   program.command('witness')
     .description('record witness evidence for the current root (default state of every witness: NOT_YET)')
-    .requiredOption('--kind <kind>', 'timestamp-proof (an OpenTimestamps .ots proof over the exact /root.json bytes)')
-    .requiredOption('--evidence <file>', 'the evidence file')
+    .requiredOption('--kind <kind>', 'timestamp-proof (an OpenTimestamps .ots proof over the exact /root.json bytes) or transparency-log (cosignature/v1 lines over the log checkpoint)')
+    .option('--evidence <file>', 'the evidence file')
+    .option('--submit <witness-url>', 'send the log checkpoint to this tlog-witness (POST <url>/add-checkpoint) and record its cosignature')
+    .option('--witness-key <vkey>', 'C2SP verifier key of a transparency-log witness (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--data-dir <dir>', 'where releases are kept (default: $GSPC_DATA_DIR or ./data)')
-    .action((o: { kind: string; evidence: string; dataDir?: string }) => {
+    .action(async (o: { kind: string; evidence?: string; submit?: string; witnessKey: string[]; dataDir?: string }) => {
       const config = readConfig(process.env, o.dataDir ? { dataDir: o.dataDir } : {});
-      process.stdout.write(`${runWitness(config.dataDir, o.kind, o.evidence)}\n`);
+      const message = await runWitness(config.dataDir, {
+        kind: o.kind, witnessKeys: o.witnessKey, now: Math.floor(Date.now() / 1000),
+        ...(o.evidence !== undefined && { evidence: o.evidence }), ...(o.submit !== undefined && { submit: o.submit }),
+      });
+      process.stdout.write(`${message}\n`);
     });
 
   try {

@@ -1,17 +1,78 @@
-/** `gspc witness --kind … --evidence …`: records operator-supplied witness evidence for the current root. */
+/**
+ * `gspc witness`: records witness evidence for the current root. `--evidence` takes a file the
+ * operator obtained (an OpenTimestamps proof, or cosignature lines); `--submit` sends the log
+ * checkpoint to a tlog-witness itself (C2SP add-checkpoint, the operator's own witness URL) and
+ * records the cosignature it answers with.
+ */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { logLeaves } from '../core/evidence/card-log.js';
+import { MerkleTree } from '../core/evidence/merkle/merkle-tree.js';
+import { formatAddCheckpointRequest } from '../core/evidence/note/witness.js';
 import { WITNESS_KINDS, type WitnessKind } from '../core/evidence/witness.js';
 import { GspcError } from '../core/errors.js';
 import { currentReleaseDir } from '../release/data-dir.js';
+import { EVIDENCE_DIR } from '../release/evidence.js';
 import { recordWitness } from '../release/witness-store.js';
 
-export function runWitness(dataDir: string, kind: string, evidencePath: string): string {
-  if (!(WITNESS_KINDS as readonly string[]).includes(kind)) throw new GspcError('witness_invalid', `unknown witness kind '${kind}' (one of ${WITNESS_KINDS.join(', ')})`);
+export interface WitnessOptions {
+  kind: string;
+  evidence?: string;
+  submit?: string;
+  witnessKeys: string[];
+  /** POSIX seconds. */
+  now: number;
+}
+
+export async function runWitness(dataDir: string, o: WitnessOptions): Promise<string> {
+  if (!(WITNESS_KINDS as readonly string[]).includes(o.kind)) throw new GspcError('witness_invalid', `unknown witness kind '${o.kind}' (one of ${WITNESS_KINDS.join(', ')})`);
+  if ((o.evidence === undefined) === (o.submit === undefined)) throw new GspcError('witness_invalid', 'give exactly one of --evidence <file> and --submit <witness-url>');
   const dir = currentReleaseDir(dataDir);
   if (dir === undefined) throw new GspcError('release_not_found', `nothing is published in ${dataDir}`);
-  const rootSha = createHash('sha256').update(readFileSync(join(dir, 'evidence', 'root.json'))).digest('hex');
-  const entry = recordWitness(dataDir, rootSha, kind as WitnessKind, readFileSync(evidencePath));
-  return `${kind}: ${entry.state} for root ${rootSha} (a running gspc serve picks it up on its next check or on SIGHUP)`;
+  const rootSha256 = createHash('sha256').update(readFileSync(join(dir, EVIDENCE_DIR, 'root.json'))).digest('hex');
+  const checkpointFile = join(dir, EVIDENCE_DIR, 'log-checkpoint');
+  const logCheckpoint = existsSync(checkpointFile) ? readFileSync(checkpointFile, 'utf8') : undefined;
+  let evidence: Buffer;
+  if (o.submit !== undefined) {
+    if (o.kind !== 'transparency-log') throw new GspcError('witness_invalid', '--submit sends the log checkpoint to a transparency-log witness; use --kind transparency-log');
+    if (logCheckpoint === undefined) throw new GspcError('witness_invalid', 'the current release has no signed log checkpoint to submit');
+    const entries = (JSON.parse(readFileSync(join(dir, EVIDENCE_DIR, 'log-entries.json'), 'utf8')) as { entries: string[] }).entries;
+    evidence = await submitCheckpoint(o.submit, logCheckpoint, new MerkleTree(logLeaves(entries)));
+  } else {
+    evidence = readFileSync(o.evidence!);
+  }
+  const entry = recordWitness(dataDir, o.kind as WitnessKind, evidence, { rootSha256, ...(logCheckpoint !== undefined && { logCheckpoint }), witnessKeys: o.witnessKeys, now: o.now });
+  return `${o.kind}: ${entry.state} for root ${rootSha256}${entry.log ? ` (cosigned by ${entry.log.cosigners.map((c) => c.name).join(', ')})` : ''}; a running gspc serve picks it up on its next check or on SIGHUP`;
+}
+
+/**
+ * C2SP tlog-witness add-checkpoint: first from the size the witness is assumed to know (0); on
+ * 409 the witness answers the size it last cosigned and the request is repeated once with a
+ * consistency proof from there. A witness that has cosigned a larger tree than this log is a
+ * fork alarm, never retried.
+ */
+async function submitCheckpoint(witnessUrl: string, checkpoint: string, tree: MerkleTree): Promise<Buffer> {
+  const url = `${witnessUrl.replace(/\/$/, '')}/add-checkpoint`;
+  let oldSize = 0;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const proof = oldSize > 0 && oldSize < tree.size ? tree.consistencyProof(oldSize) : [];
+    const body = formatAddCheckpointRequest({ oldSize, proof, checkpoint });
+    let res: Response;
+    try {
+      res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'text/plain; charset=utf-8' }, signal: AbortSignal.timeout(30_000) });
+    } catch (err) {
+      throw new GspcError('witness_invalid', `the witness at ${url} could not be reached: ${(err as Error).message}`);
+    }
+    const text = await res.text();
+    if (res.status === 200) return Buffer.from(text, 'utf8');
+    if (res.status === 409 && /^(0|[1-9][0-9]*)\n?$/.test(text) && attempt === 0) {
+      const known = Number(text.trim());
+      if (known > tree.size) throw new GspcError('witness_invalid', `the witness has cosigned size ${known}, larger than this log (${tree.size}): the log may have forked; investigate before publishing`);
+      oldSize = known;
+      continue;
+    }
+    throw new GspcError('witness_invalid', `the witness answered HTTP ${res.status}: ${text.trim().slice(0, 300)}`);
+  }
+  throw new GspcError('witness_invalid', 'the witness kept answering 409');
 }

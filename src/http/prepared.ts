@@ -2,8 +2,7 @@
  * Pre-serialised responses. The board for every selection (all axes, and each axis) is built
  * and serialised once per release and live state; a request copies bytes and compares ETags.
  */
-import { createHash } from 'node:crypto';
-import { BASE_HEADERS } from './errors.js';
+import { prepare, type Prepared } from './prepared-bytes.js';
 import type { LiveState } from '../core/board/board.js';
 import { publishedUrl } from '../core/board/peritem-manifest.js';
 import type { LoadedRelease } from '../release/load.js';
@@ -18,22 +17,10 @@ import { dupInclusionProof } from '../core/evidence/merkle/dup-root.js';
 import { DupTree } from '../core/evidence/merkle/dup-tree.js';
 import { rootLeaves } from '../core/evidence/public-root.js';
 import { witnessRecord, type WitnessEvidence } from '../core/evidence/witness.js';
+import { BOARD_KEY } from '../core/evidence/signer.js';
+import { prepareLog, type PreparedLog } from './prepared-log.js';
 
-export interface Prepared {
-  body: Buffer;
-  etag: string;
-  /** Every response header, built once: building it per request cost ~7 µs (docs/performance.md). */
-  headers: Readonly<Record<string, string>>;
-}
-
-/** Published documents may be cached for 300 seconds (the specification's limit for the board). */
-export const CACHE_CONTROL = 'public, max-age=300';
-
-export function prepare(body: Buffer, contentType: string, sha256?: string): Prepared {
-  const digest = sha256 ?? createHash('sha256').update(body).digest('hex');
-  const etag = `"${digest.slice(0, 32)}"`;
-  return { body, etag, headers: { ...BASE_HEADERS, 'content-type': contentType, 'cache-control': CACHE_CONTROL, etag } };
-}
+export { CACHE_CONTROL, prepare, type Prepared } from './prepared-bytes.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -54,6 +41,8 @@ export interface PreparedRelease {
   cardById(id: string): CardFile | undefined;
   /** What the card verifier checks against (the root signature is checked once, lazily). */
   verification(): Promise<CardVerificationContext>;
+  /** The card log: checkpoint, entries, proofs. */
+  log: PreparedLog;
 }
 
 export function prepareRelease(release: LoadedRelease, live: LiveState, signing: SigningLive, witnesses: readonly WitnessEvidence[] = []): PreparedRelease {
@@ -71,15 +60,18 @@ export function prepareRelease(release: LoadedRelease, live: LiveState, signing:
   }
   for (const [path, bytes] of release.evidence.files) {
     const url = evidenceUrl(path);
-    // The keys of a release are served from the DID document, not as a file.
-    if (url && url !== '/release/public-keys.json') files.set(url, prepare(bytes, JSON_TYPE));
+    // The keys of a release are served from the DID document, not as a file; the checkpoint
+    // is served by the log, with its witness cosignatures.
+    if (url && url !== '/release/public-keys.json' && url !== '/log/checkpoint') files.set(url, prepare(bytes, JSON_TYPE));
   }
   const json = (v: unknown) => prepare(Buffer.from(`${JSON.stringify(v, null, 2)}\n`), JSON_TYPE);
   const doc = didDocument(signing.did, signing.published);
+  const log = prepareLog(release, signing.published.find((k) => k.fragment === BOARD_KEY)?.publicKey, witnesses);
+  for (const [url, p] of log.files) files.set(url, p);
   files.set('/.well-known/did.json', prepare(Buffer.from(`${JSON.stringify(doc, null, 2)}\n`), 'application/did+json'));
   const { rootBytes, root } = release.evidence;
   files.set('/interop/root-witness-latest.json', json(witnessRecord(rootBytes, root, witnesses)));
-  const { proofFor, proofObject } = proofs(release, json);
+  const { proofFor, proofObject } = proofs(release, json, log);
   // Built once per release: a request naming 1,000 ids must not scan every card for each.
   const byPrefix = new Map([...release.evidence.cards.values()].map((c) => [c.sha256.slice(0, 16), c]));
   const cardById = (id: string) => (id.length === 64 ? release.evidence.cards.get(id) : byPrefix.get(id));
@@ -91,13 +83,14 @@ export function prepareRelease(release: LoadedRelease, live: LiveState, signing:
       keys, root: { merkle_root: root.merkle_root, leaf_count: root.leaf_count, as_of: root.as_of }, rootSignatureValid: rootCheck.ok,
       withdrawn: release.evidence.withdrawn, superseded: release.evidence.superseded,
       proofFor: (sha: string) => proofObject(sha),
+      log: await log.verification(),
     };
   })());
-  return { release, boards, knownAxes, files, proofFor, didDocument: doc, rootSha256: release.evidence.rootSha256, cardById, verification };
+  return { release, boards, knownAxes, files, proofFor, didDocument: doc, rootSha256: release.evidence.rootSha256, cardById, verification, log };
 }
 
 /** Proofs are computed on first request and kept as bytes. */
-function proofs(release: LoadedRelease, json: (v: unknown) => Prepared) {
+function proofs(release: LoadedRelease, json: (v: unknown) => Prepared, log: PreparedLog) {
   const { root, superseded, withdrawn } = release.evidence;
   const active = [...release.evidence.cards.keys()].filter((h) => !withdrawn.has(h) && !superseded.has(h)).sort();
   const byPrefix = new Map(active.map((h, i) => [h.slice(0, 16), i]));
@@ -113,6 +106,7 @@ function proofs(release: LoadedRelease, json: (v: unknown) => Prepared) {
       merkle_root: root.merkle_root, root_url: '/root.json',
       proof: dupInclusionProof(tree, index).map((h: Uint8Array) => Buffer.from(h).toString('hex')),
       verify: 'leaf = SHA-256(0x00 || card sha256 bytes); walk up with node = SHA-256(0x01 || left || right), a lone last node combined with itself (consumes no proof element); compare with merkle_root and the signed leaf_count of /root.json',
+      log: log.inclusion(active[index]!) ?? null,
     };
   };
   const proofFor = (id16: string): Prepared | undefined => {

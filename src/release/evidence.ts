@@ -10,6 +10,7 @@ import { cardMatrix, cardIndex, supersessionLedger, withdrawalLedger, activeCard
 import { sealCard } from '../core/evidence/card.js';
 import { planCards, type CardSourceFile } from '../core/evidence/measurement-cards.js';
 import { buildRoot } from '../core/evidence/public-root.js';
+import { extendLog, logEntriesDocument, logHistoryDocument, logOrigin, type PreviousLog } from '../core/evidence/card-log.js';
 import type { SignerState } from '../core/evidence/signer.js';
 import { publishedUrl } from '../core/board/peritem-manifest.js';
 import type { Corpus } from '../corpus/read-corpus.js';
@@ -30,6 +31,9 @@ export const EVIDENCE_URL_BY_FILE: Readonly<Record<string, string>> = {
   'withdrawals.json': '/ledgers/withdrawals.json',
   'supersessions.json': '/ledgers/supersessions.json',
   'public-keys.json': '/release/public-keys.json',
+  'log-entries.json': '/log/entries.json',
+  'log-history.json': '/log/history.json',
+  'log-checkpoint': '/log/checkpoint',
 };
 
 /** The public URL of a release's evidence file (path relative to the release), if it is served. */
@@ -52,6 +56,8 @@ export interface EvidenceInputs {
   boardKey: SignerState;
   publishedKeys: readonly PublishedKey[];
   previous?: PreviousEvidence;
+  /** The largest card log published before (the log only grows, whichever release is current). */
+  previousLog?: PreviousLog;
 }
 
 const json = (v: unknown) => Buffer.from(`${JSON.stringify(v, null, 2)}\n`);
@@ -91,6 +97,10 @@ export function buildEvidence(corpus: Corpus, derived: DerivedRelease, inputs: E
     root_bytes: root.length, merkle_root: rootRecord.merkle_root, leaf_count: rootRecord.leaf_count, as_of: rootRecord.as_of,
     witness_url: '/interop/root-witness-latest.json', cards_bundle_url: '/cards-bundle.json', card_matrix_url: '/signed/card-matrix.json',
   }));
+  const log = extendLog(inputs.previousLog, active.map((c) => c.card.sha256), logOrigin(inputs.did), inputs.boardKey);
+  out.set(`${EVIDENCE_DIR}/log-entries.json`, json(logEntriesDocument(log, kid)));
+  out.set(`${EVIDENCE_DIR}/log-history.json`, json(logHistoryDocument(log)));
+  if (log.checkpoint !== undefined) out.set(`${EVIDENCE_DIR}/log-checkpoint`, Buffer.from(log.checkpoint, 'utf8'));
   out.set(`${EVIDENCE_DIR}/public-keys.json`, json({ did: inputs.did, keys: inputs.publishedKeys.map((k) => ({ fragment: k.fragment, x: Buffer.from(k.publicKey).toString('base64url') })) }));
   return out;
 }

@@ -10,6 +10,7 @@ import type { CardFile } from '../core/evidence/card.js';
 import type { RootRecord } from '../core/evidence/public-root.js';
 import { GspcError } from '../core/errors.js';
 import { EVIDENCE_DIR } from './evidence.js';
+import type { LogHistoryEntry } from '../core/evidence/card-log.js';
 
 export interface LoadedEvidence {
   /** Evidence files by their path relative to the release (`evidence/...`). */
@@ -25,6 +26,8 @@ export interface LoadedEvidence {
   superseded: Map<string, string>;
   /** Cells (model + NUL + axis) whose active card carries a signature. */
   signedCells: Set<string>;
+  /** The card log: entries (hex, log order), the signed checkpoint note if any, the history. */
+  log: { origin: string; entries: string[]; checkpoint?: string; history: LogHistoryEntry[] };
 }
 
 export function loadEvidence(releaseDir: string, paths: readonly { path: string; sha256: string }[], sha256: (b: Buffer) => string): LoadedEvidence {
@@ -55,5 +58,8 @@ export function loadEvidence(releaseDir: string, paths: readonly { path: string;
     if (i.model !== null && i.withdrawn === undefined && card?.sig_ed25519) signedCells.add(cellKey(i.model, i.axis));
   }
   const rootBytes = files.get(`${EVIDENCE_DIR}/root.json`)!;
-  return { files, cards, root: read<RootRecord>('root.json'), rootBytes, rootSha256: sha256(rootBytes), withdrawn, superseded, signedCells };
+  const entries = read<{ origin: string; entries: string[] }>('log-entries.json');
+  const checkpoint = files.get(`${EVIDENCE_DIR}/log-checkpoint`)?.toString('utf8');
+  const log = { origin: entries.origin, entries: entries.entries, history: read<{ checkpoints: LogHistoryEntry[] }>('log-history.json').checkpoints, ...(checkpoint !== undefined && { checkpoint }) };
+  return { files, cards, root: read<RootRecord>('root.json'), rootBytes, rootSha256: sha256(rootBytes), withdrawn, superseded, signedCells, log };
 }

@@ -12,6 +12,7 @@ import { readCorpus, sha256Hex, type Corpus } from '../corpus/read-corpus.js';
 import { deriveRelease } from './derive.js';
 import { buildEvidence, EVIDENCE_DIR, type EvidenceInputs, type PreviousEvidence } from './evidence.js';
 import { currentReleaseDir, fsyncDir, switchCurrent } from './data-dir.js';
+import { previousLog } from './previous-log.js';
 
 export const RELEASE_SCHEMA = 'svc.gspc-release/1';
 
@@ -63,10 +64,11 @@ export function previousEvidence(dataDir: string): PreviousEvidence | undefined 
   };
 }
 
-export function publishRelease(corpusDir: string, dataDir: string, signing: Omit<EvidenceInputs, 'previous'>, onStep?: (s: PublishStep) => void): PublishResult {
+export function publishRelease(corpusDir: string, dataDir: string, signing: Omit<EvidenceInputs, 'previous' | 'previousLog'>, onStep?: (s: PublishStep) => void): PublishResult {
   const corpus = readCorpus(corpusDir);
   const previous = previousEvidence(dataDir);
-  const { descriptor, manifestBytes, evidence } = describeRelease(corpus, { ...signing, ...(previous && { previous }) });
+  const log = previousLog(dataDir);
+  const { descriptor, manifestBytes, evidence } = describeRelease(corpus, { ...signing, ...(previous && { previous }), ...(log && { previousLog: log }) });
   const releases = join(dataDir, 'releases');
   mkdirSync(releases, { recursive: true });
   const dir = join(releases, descriptor.id);

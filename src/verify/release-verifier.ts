@@ -1,6 +1,7 @@
 /**
  * `gspc verify`: checks a whole release without trusting the server. The DID document's keys,
- * the root signature and its recomputation from the card bundle, every card (content address,
+ * the root signature and its recomputation from the card bundle, the card log (checkpoint,
+ * recomputation, history consistency), every card (content address,
  * signature, ledgers, inclusion under the signed root), the witness or pointer binding to the
  * exact root bytes, the per-item manifest hashes, the board attestation, and a re-derivation of
  * every card figure (and, from a running service, every board row and total) from the rows.
@@ -23,6 +24,8 @@ import { verifyRootRecord } from '../core/verify/root-verifier.js';
 import { readCorpus } from '../corpus/read-corpus.js';
 import { deriveRelease } from '../release/derive.js';
 import { nodeVerifyCrypto } from './node-crypto.js';
+import { verifyLog } from './log-verifier.js';
+import { BOARD_KEY } from '../core/evidence/signer.js';
 import type { ReleaseSource } from './release-source.js';
 
 export interface ReleaseCheck { check: string; ok: boolean; detail: string }
@@ -44,6 +47,7 @@ export async function verifyRelease(src: ReleaseSource): Promise<ReleaseReport> 
     doc = pk && didDocument(pk.did, pk.keys.map((k) => ({ fragment: k.fragment, publicKey: Buffer.from(k.x, 'base64url') })));
   }
   const keys = keysOfDidDocument(doc);
+  const did = (doc as { id?: unknown } | undefined)?.id;
   if (!add('did_document', keys.size > 0, keys.size > 0 ? `${keys.size} Ed25519 verification methods` : 'no DID document with Ed25519 keys')) return report();
 
   // 2. The root: its signature, then its recomputation from the active cards.
@@ -61,6 +65,9 @@ export async function verifyRelease(src: ReleaseSource): Promise<ReleaseReport> 
   add('root_recomputed', rootMatches,
     recomputed === root.merkle_root && active.length === root.leaf_count ? `merkle_root recomputed from ${active.length} active cards` : `recomputed ${recomputed} over ${active.length} cards; the root says ${root.merkle_root} over ${root.leaf_count}`);
 
+  // 2b. The card log: checkpoint, recomputation, the root's cards among its entries, history.
+  const log = typeof did === 'string' ? await verifyLog(src, did, keys.get(`${did}#${BOARD_KEY}`), active, add) : undefined;
+
   // 3. Witness record (from a service) or root pointer (in a release): bound to the exact root bytes.
   for (const path of src.live ? ['/interop/root-witness-latest.json', '/interop/card-root-latest.json'] : ['/interop/card-root-latest.json']) {
     const w = parse<{ root_sha256: string; root_bytes: number; merkle_root: string; leaf_count: number; as_of: string }>(await src.get(path));
@@ -76,6 +83,7 @@ export async function verifyRelease(src: ReleaseSource): Promise<ReleaseReport> 
     withdrawn: await ledger('/ledgers/withdrawals.json', 'reason'), superseded: await ledger('/ledgers/supersessions.json', 'superseded_by'),
     // With the root recomputed from every active card, each of them is under the signed root.
     ...(rootMatches && rootSig.ok && { knownIncluded: new Set(active) }),
+    ...(log && { log }),
     proofFor: (h: string) => { const i = index.get(h); return i === undefined ? undefined : { leaf_index: i, leaf_count: tree.size, proof: dupInclusionProof(tree, i).map((p) => Buffer.from(p).toString('hex')) }; },
   };
   const invalid: CardVerdict[] = [];

@@ -6,9 +6,10 @@
  */
 import canonicalize from 'canonicalize';
 import { verifyDupProof } from './dup-proof.js';
+import { verifyLogInclusion } from './log-proof.js';
 import { base64urlToBytes as base64url, bytesToHex, hexToBytes, utf8, type VerifyCrypto } from './verify-crypto.js';
 
-export type CheckName = 'shape' | 'content_address' | 'signature' | 'not_withdrawn' | 'not_superseded' | 'under_root';
+export type CheckName = 'shape' | 'content_address' | 'signature' | 'not_withdrawn' | 'not_superseded' | 'under_root' | 'in_log';
 export interface Check { check: CheckName; ok: boolean; detail: string }
 export interface CardVerdict { sha256: string | null; result: 'VALID' | 'INVALID'; reasons: string[]; checks: Check[] }
 
@@ -29,7 +30,22 @@ export interface CardVerificationContext {
    * is then redundant and skipped.
    */
   knownIncluded?: ReadonlySet<string>;
+  /**
+   * The card log, when the verifier has it: its checkpoint (already opened with the board key,
+   * `checkpointValid`) and an inclusion proof per card. Cards in `knownLogged` were shown to be
+   * in the log by recomputing its root from all entries.
+   */
+  log?: {
+    origin: string;
+    tree_size: number;
+    root_hash: string;
+    checkpointValid: boolean;
+    proofFor(sha256: string): Promise<LogInclusionProof | undefined> | LogInclusionProof | undefined;
+    knownLogged?: ReadonlySet<string>;
+  };
 }
+
+export interface LogInclusionProof { leaf_index: number; tree_size: number; proof: string[] }
 
 const OUTER = new Set(['sha256', 'url', 'sig_ed25519', 'unsigned_reason']);
 
@@ -76,7 +92,16 @@ export async function verifyCard(input: unknown, ctx: CardVerificationContext, c
       && await verifyDupProof(crypto, claimed, proof.leaf_index, ctx.root.leaf_count, proof.proof, ctx.root.merkle_root);
     add('under_root', included, included ? `included under merkle_root ${ctx.root.merkle_root.slice(0, 16)}… (${ctx.root.leaf_count} leaves, as of ${ctx.root.as_of})` : 'not under the current root');
   }
+  if (ctx.log) await checkLog(claimed, ctx.log, crypto, add);
   return done(claimed);
+}
+
+async function checkLog(sha: string, log: NonNullable<CardVerificationContext['log']>, crypto: VerifyCrypto, add: (c: CheckName, ok: boolean, d: string) => void): Promise<void> {
+  if (!log.checkpointValid) { add('in_log', false, 'the log checkpoint does not verify under the board key'); return; }
+  if (log.knownLogged?.has(sha)) { add('in_log', true, `in the log: its root recomputed from all ${log.tree_size} entries equals the signed checkpoint`); return; }
+  const proof = await log.proofFor(sha);
+  const ok = proof !== undefined && proof.tree_size === log.tree_size && await verifyLogInclusion(crypto, sha, proof.leaf_index, log.tree_size, proof.proof, log.root_hash);
+  add('in_log', ok, ok ? `entry ${proof!.leaf_index} of the log ${log.origin} (checkpoint size ${log.tree_size})` : `not in the log ${log.origin} at checkpoint size ${log.tree_size}`);
 }
 
 /** The raw Ed25519 keys a DID document lists, by verification-method id. */

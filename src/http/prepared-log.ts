@@ -1,0 +1,65 @@
+/**
+ * The card log as served: `/log/checkpoint` (the signed note plus recorded witness
+ * cosignatures, text/plain), `/log/vkey`, `/log/entries.json`, `/log/history.json`, and on
+ * demand consistency proofs and per-card inclusion proofs from a tree built once per release.
+ */
+import { logLeaves, logVerifierKey } from '../core/evidence/card-log.js';
+import { cosignedCheckpoint } from '../core/evidence/log-witness.js';
+import { MerkleTree } from '../core/evidence/merkle/merkle-tree.js';
+import type { WitnessEvidence } from '../core/evidence/witness.js';
+import type { LoadedRelease } from '../release/load.js';
+import { verifyCheckpointNote } from '../core/verify/log-proof.js';
+import type { CardVerificationContext } from '../core/verify/card-verifier.js';
+import { nodeVerifyCrypto } from '../verify/node-crypto.js';
+import { prepare, type Prepared } from './prepared-bytes.js';
+
+const TEXT = 'text/plain; charset=utf-8';
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+export interface PreparedLog {
+  files: Map<string, Prepared>;
+  /** The log block of a card's proof document, or undefined if the card is not in the log. */
+  inclusion(sha256: string): { origin: string; tree_size: number; root_hash: string; leaf_index: number; proof: string[]; checkpoint_url: string } | undefined;
+  /** RFC 9162 consistency proof from `from` to the current size. */
+  consistency(from: number): { origin: string; old_size: number; new_size: number; root_hash: string; proof: string[] };
+  size: number;
+  /** The card verifier's log context (the checkpoint opened once, with the board key). */
+  verification(): Promise<NonNullable<CardVerificationContext['log']>>;
+}
+
+export function prepareLog(release: LoadedRelease, boardKey: Uint8Array | undefined, witnesses: readonly WitnessEvidence[]): PreparedLog {
+  const { origin, entries, checkpoint } = release.evidence.log;
+  let tree: MerkleTree | undefined;
+  let index: Map<string, number> | undefined;
+  // Built on first use: a release whose log nobody reads costs nothing.
+  const logTree = () => (tree ??= new MerkleTree(logLeaves(entries)));
+  const indexOf = (sha: string) => (index ??= new Map(entries.map((h, i) => [h, i]))).get(sha);
+  const files = new Map<string, Prepared>();
+  if (checkpoint !== undefined) {
+    const witnessing = witnesses.find((w) => w.kind === 'transparency-log')?.log;
+    const matches = witnessing !== undefined && checkpoint.split('\n')[1] === String(witnessing.checkpoint.tree_size) && checkpoint.split('\n')[2] === witnessing.checkpoint.root_hash;
+    files.set('/log/checkpoint', prepare(Buffer.from(cosignedCheckpoint(checkpoint, matches ? witnessing : undefined), 'utf8'), TEXT));
+  }
+  if (boardKey) files.set('/log/vkey', prepare(Buffer.from(`${logVerifierKey(origin, boardKey)}\n`, 'utf8'), TEXT));
+  const rootHex = () => hex(logTree().root());
+  return {
+    files,
+    size: entries.length,
+    inclusion(sha) {
+      const i = indexOf(sha);
+      if (i === undefined) return undefined;
+      return { origin, tree_size: entries.length, root_hash: rootHex(), leaf_index: i, proof: logTree().inclusionProof(i).map(hex), checkpoint_url: '/log/checkpoint' };
+    },
+    consistency(from) {
+      return { origin, old_size: from, new_size: entries.length, root_hash: rootHex(), proof: logTree().consistencyProof(from).map(hex) };
+    },
+    async verification() {
+      const opened = checkpoint !== undefined && boardKey !== undefined ? await verifyCheckpointNote(nodeVerifyCrypto, checkpoint, origin, boardKey) : undefined;
+      const valid = opened?.ok === true && opened.size === entries.length && opened.rootHex === rootHex();
+      return {
+        origin, tree_size: entries.length, root_hash: rootHex(), checkpointValid: valid,
+        proofFor: (sha: string) => { const i = indexOf(sha); return i === undefined ? undefined : { leaf_index: i, tree_size: entries.length, proof: logTree().inclusionProof(i).map(hex) }; },
+      };
+    },
+  };
+}
