@@ -5,6 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { canonicalBytes, canonicalBytesStrict, canonicalJson, canonicalJsonStrict } from '../../src/core/crypto/canonical-json.js';
 import { sharedPath } from '../helpers/shared.js';
+import fc from 'fast-check';
+import canonicalize from 'canonicalize';
 
 const NAMES = ['arrays', 'french', 'structures', 'unicode', 'values', 'weird'];
 
@@ -87,5 +89,32 @@ describe('JCS: the strict form refuses what canonicalize@4 gets wrong', () => {
     const nullProto = Object.assign(Object.create(null) as Record<string, unknown>, { b: 2, a: [shared, shared] });
     assert.equal(canonicalJsonStrict(nullProto), '{"a":[{"k":1},{"k":1}],"b":2}');
     assert.equal(canonicalJsonStrict({ z: null, y: true, x: -0, w: 'é\u2028' }), '{"w":"é\u2028","x":0,"y":true,"z":null}');
+  });
+
+  it('refuses lone surrogates in strings and member names (RFC 8785 §3.2.2.2), accepts pairs', () => {
+    assert.throws(() => canonicalJsonStrict({ a: 'x\ud800' }), /\$\.a: a string has a lone surrogate/);
+    assert.throws(() => canonicalJsonStrict({ ['\udc00']: 1 }), /a member name has a lone surrogate/);
+    assert.equal(canonicalJsonStrict(['\ud83d\ude00']), '["\ud83d\ude00"]');
+  });
+
+  it('orders integer-like and __proto__ member names as RFC 8785 does (UTF-16 order, not engine order)', () => {
+    const withProto = JSON.parse('{"b":1,"__proto__":{"x":1},"10":2,"9":3,"a":4}') as unknown;
+    assert.equal(canonicalJsonStrict({ 10: 'a', 9: 'b', x: 'c' }), '{"10":"a","9":"b","x":"c"}');
+    assert.equal(canonicalJsonStrict(withProto), '{"10":2,"9":3,"__proto__":{"x":1},"a":4,"b":1}');
+  });
+
+  it('equals canonicalize on arbitrary JSON, and refuses exactly the values with a lone surrogate (property)', () => {
+    const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    const wellFormed = (v: unknown): boolean => (typeof v === 'string' ? !LONE.test(v)
+      : Array.isArray(v) ? v.every(wellFormed)
+        : v !== null && typeof v === 'object' ? Object.entries(v).every(([k, x]) => !LONE.test(k) && wellFormed(x)) : true);
+    const agree = (v: unknown) => {
+      if (wellFormed(v)) assert.equal(canonicalJsonStrict(v), canonicalize(v));
+      else assert.throws(() => canonicalJsonStrict(v), /lone surrogate/);
+    };
+    fc.assert(fc.property(fc.jsonValue({ maxDepth: 4 }), agree), { numRuns: 2000 });
+    const halves = fc.string({ unit: fc.oneof(fc.constantFrom('a', '9', '\u00e9', '\ud83d\ude00'), fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c))) });
+    const keys = fc.oneof(halves, fc.constantFrom('0', '1', '10', '9', '__proto__', '', 'a'), fc.string({ unit: 'binary' }));
+    fc.assert(fc.property(fc.dictionary(keys, fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), halves, fc.array(halves, { maxLength: 3 }))), agree), { numRuns: 2000 });
   });
 });

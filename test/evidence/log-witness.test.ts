@@ -33,6 +33,7 @@ const signing = testSigning();
 const boardKey = signing.inputs.boardKey;
 assert.ok(boardKey.healthy);
 const origin = logOrigin(signing.did);
+const boardPublicKey = boardKey.signer.publicKey;
 const NOW = 1_800_000_000;
 
 /** A tlog-witness: POST /add-checkpoint, state per origin, cosignature/v1 answers. */
@@ -47,7 +48,7 @@ function startWitness(name: string, seed: number, latest: { size: number; rootHa
     req.on('end', () => {
       requests.push(body);
       if (req.method !== 'POST' || req.url !== '/add-checkpoint') { res.writeHead(404).end(); return; }
-      const d = decideAddCheckpoint(body, (o) => (o === origin ? { verifiers: [ed25519NoteVerifier(origin, boardKey.signer.publicKey)], latest: state } : undefined));
+      const d = decideAddCheckpoint(body, (o) => (o === origin ? { verifiers: [ed25519NoteVerifier(origin, boardPublicKey)], latest: state } : undefined));
       if (d.status === 200) {
         state = { size: d.checkpoint.size, rootHash: d.checkpoint.rootHash };
         res.writeHead(200, { 'content-type': 'text/plain' }).end(formatSignatureLine(signCosignature(d.text, { name, privateKey: Buffer.alloc(32, seed) }, NOW)));

@@ -4,7 +4,7 @@
  * the service's DID document lists, not withdrawn, not superseded, and included under the
  * signed public root. Each check reports its own reason.
  */
-import canonicalize from 'canonicalize';
+import { canonicalJsonStrict } from '../crypto/canonical-json.js';
 import { verifyDupProof } from './dup-proof.js';
 import { verifyLogInclusion } from './log-proof.js';
 import { base64urlToBytes as base64url, bytesToHex, hexToBytes, utf8, type VerifyCrypto } from './verify-crypto.js';
@@ -65,7 +65,7 @@ export async function verifyCard(input: unknown, ctx: CardVerificationContext, c
   const body: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(card)) if (!OUTER.has(k)) body[k] = v;
   let bodyBytes: Uint8Array;
-  try { bodyBytes = utf8(canonicalize(body) ?? ''); } catch { add('content_address', false, 'the body cannot be canonicalised (RFC 8785)'); return done(claimed); }
+  try { bodyBytes = utf8(canonicalJsonStrict(body)); } catch { add('content_address', false, 'the body cannot be canonicalised (RFC 8785)'); return done(claimed); }
   const actual = bytesToHex(await crypto.sha256(bodyBytes));
   const urlOk = card.url === undefined || card.url === `/cards/${claimed.slice(0, 16)}.json`;
   add('content_address', actual === claimed && urlOk, actual !== claimed ? `hash mismatch: the body hashes to ${actual}` : urlOk ? 'SHA-256 of the RFC 8785 body matches' : 'url does not name the card id');
