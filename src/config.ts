@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { GspcError } from './core/errors.js';
+import { didForHost } from './core/evidence/did.js';
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -16,6 +17,7 @@ const envSchema = z.object({
   GSPC_RELOAD_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
   GSPC_KEY_DIR: z.string().min(1).optional(),
   GSPC_DID_HOST: z.string().min(1).optional(),
+  GSPC_TRUSTED_DID_HOSTS: z.string().optional(),
 });
 
 export interface Config {
@@ -30,6 +32,8 @@ export interface Config {
   keyDir: string;
   /** did:web host (default: the host and port of the base URL). */
   didHost: string;
+  /** did:web hosts whose DID documents receipt verification may fetch (empty: own DID only). */
+  trustedDidHosts: string[];
 }
 
 export function readConfig(env: NodeJS.ProcessEnv, overrides: { port?: number; host?: string; dataDir?: string } = {}): Config {
@@ -52,5 +56,7 @@ export function readConfig(env: NodeJS.ProcessEnv, overrides: { port?: number; h
     reloadIntervalMs: e.GSPC_RELOAD_INTERVAL_MS,
     keyDir: resolve(e.GSPC_KEY_DIR ?? `${dataDir}/keys`),
     didHost: e.GSPC_DID_HOST ?? new URL(baseUrl).host,
+    // Each entry is checked now (didForHost throws config_invalid), not at the first receipt.
+    trustedDidHosts: (e.GSPC_TRUSTED_DID_HOSTS ?? '').split(',').map((h) => h.trim()).filter((h) => h !== '').map((h) => { didForHost(h); return h; }),
   };
 }

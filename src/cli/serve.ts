@@ -39,7 +39,7 @@ export async function serve(config: Config, opts: ServeOptions): Promise<Fastify
   const state = new ServedState(loadRelease(dir), { boardKey: signing.inputs.boardKey, published: signing.keys.published, did: signing.did }, witnesses);
   const witnessState = () => JSON.stringify(witnesses(state.current().rootSha256));
   let lastWitnesses = witnessState();
-  const app = buildApp({ state, logLevel: config.logLevel, accessLog: config.accessLog });
+  const app = buildApp({ state, logLevel: config.logLevel, accessLog: config.accessLog, trustedDidHosts: config.trustedDidHosts });
   for (const h of signing.keys.health.filter((k) => !k.healthy)) app.log.warn({ key: h.fragment, reason: h.reason }, 'key is unhealthy: what it signs is served unsigned');
 
   let servedDir = dir;

@@ -8,11 +8,14 @@ import { registerEvidenceRoutes } from './evidence-routes.js';
 import { registerVerifyRoutes } from './verify-routes.js';
 import { BASE_HEADERS, installErrorHandling } from './errors.js';
 import type { ServedState } from './served-state.js';
+import { didKeyResolver } from '../keys/did-resolver.js';
 
 export interface AppOptions {
   state: ServedState;
   logLevel?: string;
   accessLog?: boolean;
+  /** did:web hosts whose DID documents may be fetched to verify receipts (GSPC_TRUSTED_DID_HOSTS). */
+  trustedDidHosts?: readonly string[];
 }
 
 export function buildApp(opts: AppOptions): FastifyInstance {
@@ -28,7 +31,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   installErrorHandling(app);
   registerBoardRoutes(app, opts.state);
   registerEvidenceRoutes(app, opts.state);
-  registerVerifyRoutes(app, opts.state);
+  const state = opts.state;
+  registerVerifyRoutes(app, state, didKeyResolver(() => ({ did: state.signingLive().did, doc: state.current().didDocument }), { trustedHosts: opts.trustedDidHosts ?? [] }));
   app.get('/healthz', (_req, reply) => {
     const r = opts.state.current().release;
     reply.headers(BASE_HEADERS).send({ status: 'ok', release: r.id, as_of: r.descriptor.as_of });

@@ -1,11 +1,13 @@
 /**
  * Free verification (specification, "POST /api/verify", "POST /api/receipts/verify").
- * Keys resolve only from this service's own DID document; no request makes the service fetch a
- * URL. Bodies are JSON (docs/formats.md §5); malformed ones get 400 `bad_body` with a reason.
+ * Receipt keys resolve from this service's own DID document or, for did:web hosts the operator
+ * allow-lists, theirs (src/keys/did-resolver.ts); no request makes the service fetch a URL of
+ * its choosing. Bodies are JSON (docs/formats.md §5); malformed ones get 400 `bad_body` with a reason.
  */
 import type { FastifyInstance } from 'fastify';
 import { GspcError } from '../core/errors.js';
-import { verifyCompactJws, type KeyResolution } from '../core/crypto/receipt-verifier.js';
+import { verifyCompactJws } from '../core/crypto/receipt-verifier.js';
+import type { KeyResolver } from '../keys/did-resolver.js';
 import { verifyCard } from '../core/verify/card-verifier.js';
 import type { ServedState } from './served-state.js';
 import { BASE_HEADERS } from './errors.js';
@@ -33,7 +35,7 @@ function cardsOf(body: unknown, lookup: (id: string) => unknown): unknown[] {
   return cards;
 }
 
-export function registerVerifyRoutes(app: FastifyInstance, state: ServedState): void {
+export function registerVerifyRoutes(app: FastifyInstance, state: ServedState, resolve: KeyResolver): void {
   app.post('/api/verify', { bodyLimit: VERIFY_BODY_LIMIT }, async (req, reply) => {
     const current = state.current();
     const ctx = await current.verification();
@@ -54,13 +56,6 @@ export function registerVerifyRoutes(app: FastifyInstance, state: ServedState): 
     const jws = typeof body === 'string' ? body.trim() : (body as { jws?: unknown } | null)?.jws;
     if (typeof jws !== 'string' || jws === '') throw new GspcError('bad_body', 'send {"jws": "<compact JWS>"} as JSON, or the compact JWS as text/plain');
     if (jws.length > 64 * 1024) throw new GspcError('bad_body', 'the JWS is longer than 64 KiB');
-    const { did } = state.signingLive();
-    const doc = state.current().didDocument;
-    const resolve = async (kid: string): Promise<KeyResolution> => {
-      if (!kid.startsWith(`${did}#`)) return { state: 'unresolvable', reason: `the kid's DID is not this service's (${did}); no other DID is resolved` };
-      const method = doc.verificationMethod.find((m) => m.id === kid);
-      return method ? { state: 'found', jwk: method.publicKeyJwk } : { state: 'not-listed' };
-    };
     const v = await verifyCompactJws(jws, resolve);
     reply.headers(BASE_HEADERS).send({ schema: 'svc.receipt-verification/1', result: v.result, reason: v.reason, ...(v.header && { header: v.header }), ...(v.payload !== undefined && { payload: v.payload }) });
   });
