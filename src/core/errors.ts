@@ -16,6 +16,11 @@ export type GspcErrorCode =
   | 'witness_invalid'
   | 'bad_body'
   | 'payload_too_large'
+  | 'bad_payment'
+  | 'payment_conflict'
+  | 'rail_unconfigured'
+  | 'facilitator_unavailable'
+  | 'ledger_transition'
   | 'internal';
 
 export interface CorpusProblem {

@@ -17,6 +17,11 @@ export const STATUS_BY_CODE: Record<GspcErrorCode, number> = {
   witness_invalid: 422,
   bad_body: 400,
   payload_too_large: 413,
+  bad_payment: 400,
+  payment_conflict: 409,
+  rail_unconfigured: 503,
+  facilitator_unavailable: 502,
+  ledger_transition: 500,
   internal: 500,
 };
 
