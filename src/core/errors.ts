@@ -20,7 +20,12 @@ export type GspcErrorCode =
   | 'payment_conflict'
   | 'rail_unconfigured'
   | 'facilitator_unavailable'
-  | 'ledger_transition'
+  | 'ledger_input_invalid'
+  | 'ledger_not_found'
+  | 'ledger_transition_invalid'
+  | 'ledger_conflict'
+  | 'ledger_unavailable'
+  | 'ledger_schema_unsupported'
   | 'internal';
 
 export interface CorpusProblem {

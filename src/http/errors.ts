@@ -21,7 +21,12 @@ export const STATUS_BY_CODE: Record<GspcErrorCode, number> = {
   payment_conflict: 409,
   rail_unconfigured: 503,
   facilitator_unavailable: 502,
-  ledger_transition: 500,
+  ledger_input_invalid: 400,
+  ledger_not_found: 404,
+  ledger_transition_invalid: 409,
+  ledger_conflict: 409,
+  ledger_unavailable: 503,
+  ledger_schema_unsupported: 500,
   internal: 500,
 };
 

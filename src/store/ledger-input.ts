@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import { ledgerError } from './ledger-errors.js';
+import {
+  SETTLEMENT_STATES,
+  type ArtefactAttachment,
+  type NewInvoice,
+  type NewReservation,
+  type PaymentKey,
+  type SettlementState,
+} from './ledger.js';
+
+/**
+ * Validation and normalisation shared by both backends, run before any SQL. Doing it here (not
+ * in column constraints alone) keeps the two databases byte-identical: PostgreSQL rejects NUL
+ * in TEXT and rewrites lone surrogates, SQLite stores both; so neither reaches either.
+ */
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const NONCE = /^0x[0-9a-fA-F]{64}$/;
+const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
+// uint256 has at most 78 decimal digits; no sign, no leading zeros, so equal amounts are equal strings.
+const AMOUNT = /^(0|[1-9][0-9]{0,77})$/;
+// RFC 3339 UTC with optional fraction: the form `Date.prototype.toISOString` writes.
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+$/;
+const INVOICE_REF = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+const CURRENCY = /^[A-Za-z0-9]{2,12}$/;
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL_BUT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const LONE_SURROGATE = /\p{Cs}/u;
+
+function invalid(field: string, reason: string): never {
+  throw ledgerError('ledger_input_invalid', `ledger: ${field} ${reason}`, { field });
+}
+
+function text(field: string, v: unknown, max: number, multiline = false): string {
+  if (typeof v !== 'string' || v.length === 0) invalid(field, 'must be a non-empty string');
+  if (v.length > max) invalid(field, `must be at most ${max} characters`);
+  if ((multiline ? CONTROL_BUT_WHITESPACE : CONTROL).test(v)) invalid(field, 'must not contain control characters');
+  if (LONE_SURROGATE.test(v)) invalid(field, 'must be well-formed Unicode');
+  return v;
+}
+
+function matching(field: string, v: unknown, shape: RegExp, what: string): string {
+  if (typeof v !== 'string' || !shape.test(v)) invalid(field, `must be ${what}`);
+  return v;
+}
+
+/** Lowercase EVM addresses, so checksummed and plain forms name the same payer. */
+function lowerIfEvm(v: string): string {
+  return EVM_ADDRESS.test(v) ? v.toLowerCase() : v;
+}
+
+export function paymentKey(k: PaymentKey): PaymentKey {
+  if (typeof k !== 'object' || k === null) invalid('key', 'must be { payer, nonce }');
+  return {
+    payer: matching('payer', k.payer, EVM_ADDRESS, 'an EVM address (0x + 40 hex digits)').toLowerCase(),
+    nonce: matching('nonce', k.nonce, NONCE, 'a 0x-prefixed 32-byte hex nonce').toLowerCase(),
+  };
+}
+
+export function amountAtomic(field: string, v: unknown): string {
+  return matching(field, v, AMOUNT, 'a decimal integer string without sign or leading zeros (e.g. "0", "250000000")');
+}
+
+export function sha256Hex(field: string, v: unknown): string {
+  return matching(field, v, SHA256_HEX, 'a 64-digit hex SHA-256').toLowerCase();
+}
+
+export function isoTime(field: string, v: unknown): string {
+  const s = matching(field, v, ISO_UTC, 'an ISO 8601 UTC time like 2025-01-31T12:00:00.000Z');
+  // The shape alone admits 2025-02-30 or 24:00; a parse-and-print round trip (not a clock read)
+  // rejects every impossible date or time, since they would print as another one.
+  const parsed = Date.parse(s);
+  if (Number.isNaN(parsed) || new Date(parsed).toISOString().slice(0, 19) !== s.slice(0, 19)) invalid(field, 'must be a real calendar time');
+  return s;
+}
+
+export function errorText(v: unknown): string {
+  return text('error', v, 16_384, true);
+}
+
+export function transactionRef(v: unknown): string {
+  return text('transaction', v, 256);
+}
+
+export function settlementState(v: unknown): SettlementState {
+  if (!SETTLEMENT_STATES.includes(v as SettlementState)) invalid('state', `must be one of ${SETTLEMENT_STATES.join(', ')}`);
+  return v as SettlementState;
+}
+
+export function newReservation(r: NewReservation): NewReservation {
+  if (typeof r !== 'object' || r === null) invalid('reservation', 'must be an object');
+  if (typeof r.self_funded !== 'boolean') invalid('self_funded', 'must be a boolean');
+  return {
+    ...paymentKey(r),
+    product_id: text('product_id', r.product_id, 256),
+    sku_id: text('sku_id', r.sku_id, 256),
+    resource: text('resource', r.resource, 4096),
+    amount_atomic: amountAtomic('amount_atomic', r.amount_atomic),
+    asset: lowerIfEvm(text('asset', r.asset, 256)),
+    network: text('network', r.network, 128),
+    pay_to: lowerIfEvm(text('pay_to', r.pay_to, 256)),
+    payment_sha256: sha256Hex('payment_sha256', r.payment_sha256),
+    self_funded: r.self_funded,
+    at: isoTime('at', r.at),
+  };
+}
+
+/** Checks the bytes against their claimed hash, so a record can never carry a wrong one. */
+export function artefactAttachment(a: ArtefactAttachment): ArtefactAttachment {
+  if (!Buffer.isBuffer(a.artefact)) invalid('artefact', 'must be a Buffer');
+  const artefact_sha256 = sha256Hex('artefact_sha256', a.artefact_sha256);
+  if (createHash('sha256').update(a.artefact).digest('hex') !== artefact_sha256) invalid('artefact_sha256', 'does not match the artefact bytes');
+  const receipt = a.receipt === null ? null : matching('receipt', a.receipt, COMPACT_JWS, 'a compact JWS or null');
+  return { artefact: a.artefact, artefact_sha256, receipt };
+}
+
+export function invoiceRef(v: unknown): string {
+  return matching('ref', v, INVOICE_REF, 'a reference of letters, digits and . _ : - (at most 128)');
+}
+
+export function newInvoice(i: NewInvoice): NewInvoice {
+  if (typeof i !== 'object' || i === null) invalid('invoice', 'must be an object');
+  return {
+    ref: invoiceRef(i.ref),
+    product_id: text('product_id', i.product_id, 256),
+    sku_id: text('sku_id', i.sku_id, 256),
+    resource: text('resource', i.resource, 4096),
+    commissioned_by: text('commissioned_by', i.commissioned_by, 512),
+    amount_atomic: amountAtomic('amount_atomic', i.amount_atomic),
+    currency: matching('currency', i.currency, CURRENCY, 'a currency code of 2 to 12 letters or digits'),
+    at: isoTime('at', i.at),
+  };
+}

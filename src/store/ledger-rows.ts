@@ -1,0 +1,120 @@
+import type { TransitionPatch } from './ledger-rules.js';
+import type { InvoiceRecord, InvoiceState, SettlementEvent, SettlementRecord, SettlementState } from './ledger.js';
+
+/**
+ * Table rows as both drivers return them, and their mapping to records. The drivers differ in
+ * small ways (SQLite has no boolean: self_funded is 0/1), which are absorbed here so the two
+ * backends return identical records.
+ */
+
+export interface SettlementRow {
+  payer: string;
+  nonce: string;
+  product_id: string;
+  sku_id: string;
+  resource: string;
+  amount_atomic: string;
+  asset: string;
+  network: string;
+  pay_to: string;
+  payment_sha256: string;
+  self_funded: number | boolean;
+  state: string;
+  attempts: number;
+  transaction_ref: string | null;
+  error: string | null;
+  artefact: Buffer | null;
+  artefact_sha256: string | null;
+  receipt: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SettlementEventRow {
+  from_state: string | null;
+  to_state: string;
+  attempt: number;
+  transaction_ref: string | null;
+  error: string | null;
+  at: string;
+}
+
+export interface InvoiceRow {
+  ref: string;
+  product_id: string;
+  sku_id: string;
+  resource: string;
+  commissioned_by: string;
+  amount_atomic: string;
+  currency: string;
+  state: string;
+  created_at: string;
+  paid_at: string | null;
+}
+
+/** Record field → column for the fields a transition may set. */
+export const PATCH_COLUMNS: Record<keyof TransitionPatch, string> = {
+  transaction: 'transaction_ref',
+  error: 'error',
+  artefact: 'artefact',
+  artefact_sha256: 'artefact_sha256',
+  receipt: 'receipt',
+};
+
+/** The patch as (column, value) pairs in a fixed order; column names come only from code. */
+export function patchColumns(patch: TransitionPatch): Array<[string, unknown]> {
+  return (Object.keys(PATCH_COLUMNS) as Array<keyof TransitionPatch>)
+    .filter((k) => patch[k] !== undefined)
+    .map((k) => [PATCH_COLUMNS[k], patch[k]]);
+}
+
+export function settlementRecord(r: SettlementRow): SettlementRecord {
+  return {
+    payer: r.payer,
+    nonce: r.nonce,
+    product_id: r.product_id,
+    sku_id: r.sku_id,
+    resource: r.resource,
+    amount_atomic: String(r.amount_atomic),
+    asset: r.asset,
+    network: r.network,
+    pay_to: r.pay_to,
+    payment_sha256: r.payment_sha256,
+    self_funded: r.self_funded === true || r.self_funded === 1,
+    at: r.created_at,
+    state: r.state as SettlementState,
+    attempts: Number(r.attempts),
+    transaction: r.transaction_ref,
+    error: r.error,
+    artefact: r.artefact,
+    artefact_sha256: r.artefact_sha256,
+    receipt: r.receipt,
+    updated_at: r.updated_at,
+  };
+}
+
+export function settlementEvent(r: SettlementEventRow): SettlementEvent {
+  return {
+    from: r.from_state as SettlementState | null,
+    to: r.to_state as SettlementState,
+    attempt: Number(r.attempt),
+    transaction: r.transaction_ref,
+    error: r.error,
+    at: r.at,
+  };
+}
+
+export function invoiceRecord(r: InvoiceRow): InvoiceRecord {
+  return {
+    ref: r.ref,
+    product_id: r.product_id,
+    sku_id: r.sku_id,
+    resource: r.resource,
+    commissioned_by: r.commissioned_by,
+    amount_atomic: String(r.amount_atomic),
+    currency: r.currency,
+    at: r.created_at,
+    state: r.state as InvoiceState,
+    paid_at: r.paid_at,
+  };
+}

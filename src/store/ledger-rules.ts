@@ -1,0 +1,123 @@
+import { ledgerError } from './ledger-errors.js';
+import {
+  artefactAttachment,
+  errorText,
+  isoTime,
+  transactionRef,
+} from './ledger-input.js';
+import type {
+  ArtefactAttachment,
+  InvoiceRecord,
+  NewInvoice,
+  PaymentKey,
+  ReserveOutcome,
+  SettlementRecord,
+  SettlementState,
+  UnknownResolution,
+} from './ledger.js';
+
+/**
+ * The state machine, written once for both backends. Each backend runs a plan as one
+ * conditional update (`... WHERE state = plan.from`) plus an appended event, inside one
+ * transaction; when the update matches no row, `afterRefusal` says why. Because the condition
+ * is checked by the database at write time, two racing callers cannot both move a record.
+ */
+
+/** Columns a transition may set besides state and updated_at (record field names). */
+export interface TransitionPatch {
+  transaction?: string | null;
+  error?: string | null;
+  artefact?: Buffer | null;
+  artefact_sha256?: string | null;
+  receipt?: string | null;
+}
+
+export interface TransitionPlan {
+  op: 'markSettled' | 'markFailed' | 'markUnknown' | 'resolveUnknown' | 'attachArtefact';
+  from: SettlementState;
+  to: SettlementState;
+  patch: TransitionPatch;
+  /** Only attachArtefact: the record must not carry an artefact yet. */
+  requireNoArtefact: boolean;
+  at: string;
+}
+
+const settledPatch = (tx: string, a: ArtefactAttachment | undefined): TransitionPatch => ({
+  transaction: tx,
+  error: null,
+  ...(a ? { artefact: a.artefact, artefact_sha256: a.artefact_sha256, receipt: a.receipt } : {}),
+});
+
+export function planMarkSettled(s: ArtefactAttachment & { transaction: string; at: string }): TransitionPlan {
+  const patch = settledPatch(transactionRef(s.transaction), artefactAttachment(s));
+  return { op: 'markSettled', from: 'RESERVED', to: 'SETTLED', patch, requireNoArtefact: false, at: isoTime('at', s.at) };
+}
+
+export function planMarkFailed(f: { error: string; at: string }): TransitionPlan {
+  return { op: 'markFailed', from: 'RESERVED', to: 'FAILED', patch: { error: errorText(f.error) }, requireNoArtefact: false, at: isoTime('at', f.at) };
+}
+
+export function planMarkUnknown(f: { error: string; at: string }): TransitionPlan {
+  return { op: 'markUnknown', from: 'RESERVED', to: 'UNKNOWN', patch: { error: errorText(f.error) }, requireNoArtefact: false, at: isoTime('at', f.at) };
+}
+
+export function planResolveUnknown(o: UnknownResolution): TransitionPlan {
+  const at = isoTime('at', o?.at);
+  if (o.state === 'SETTLED') {
+    const patch = settledPatch(transactionRef(o.transaction), o.artefact === undefined ? undefined : artefactAttachment(o.artefact));
+    return { op: 'resolveUnknown', from: 'UNKNOWN', to: 'SETTLED', patch, requireNoArtefact: false, at };
+  }
+  if (o.state === 'FAILED') {
+    return { op: 'resolveUnknown', from: 'UNKNOWN', to: 'FAILED', patch: { error: errorText(o.error) }, requireNoArtefact: false, at };
+  }
+  throw ledgerError('ledger_input_invalid', 'ledger: an UNKNOWN settlement resolves only to SETTLED or FAILED', { field: 'state' });
+}
+
+export function planAttachArtefact(a: ArtefactAttachment & { at: string }): TransitionPlan {
+  const { artefact, artefact_sha256, receipt } = artefactAttachment(a);
+  return { op: 'attachArtefact', from: 'SETTLED', to: 'SETTLED', patch: { artefact, artefact_sha256, receipt }, requireNoArtefact: true, at: isoTime('at', a.at) };
+}
+
+/**
+ * The conditional update matched nothing. Returns the current record when the call was an
+ * idempotent repeat (attaching the same artefact again); otherwise throws the reason.
+ */
+export function afterRefusal(plan: TransitionPlan, key: PaymentKey, current: SettlementRecord | undefined): SettlementRecord {
+  if (current === undefined) {
+    throw ledgerError('ledger_not_found', `ledger: ${plan.op}: no settlement for payer ${key.payer} nonce ${key.nonce}`, { ...key });
+  }
+  if (plan.requireNoArtefact && current.state === plan.from) {
+    if (current.artefact_sha256 === plan.patch.artefact_sha256) return current;
+    throw ledgerError('ledger_conflict', `ledger: ${plan.op}: the settlement already carries another artefact`, { ...key, artefact_sha256: current.artefact_sha256 });
+  }
+  throw ledgerError(
+    'ledger_transition_invalid',
+    `ledger: ${plan.op} moves ${plan.from} → ${plan.to}, but the settlement is ${current.state}`,
+    { ...key, op: plan.op, state: current.state, expected: plan.from },
+  );
+}
+
+/**
+ * reserve(): the insert found a record and the FAILED-reopen did not apply. 'retry' means the
+ * record was reopened and failed again by someone else between our statements (PostgreSQL
+ * only; SQLite runs the whole reserve in one transaction), so run reserve again.
+ */
+export function existingOutcome(record: SettlementRecord, payment_sha256: string): ReserveOutcome | 'retry' {
+  if (record.payment_sha256 !== payment_sha256) return { outcome: 'conflict', record };
+  if (record.state === 'FAILED') return 'retry';
+  return { outcome: 'exists', record };
+}
+
+/** createInvoice(): an existing ref is a retried request only when every field is the same. */
+export function sameInvoice(a: NewInvoice, b: InvoiceRecord): boolean {
+  return a.product_id === b.product_id && a.sku_id === b.sku_id && a.resource === b.resource && a.commissioned_by === b.commissioned_by
+    && a.amount_atomic === b.amount_atomic && a.currency === b.currency;
+}
+
+export function invoiceConflict(ref: string): never {
+  throw ledgerError('ledger_conflict', `ledger: invoice ${ref} already exists with other fields`, { ref });
+}
+
+export function invoiceNotFound(ref: string): never {
+  throw ledgerError('ledger_not_found', `ledger: no invoice ${ref}`, { ref });
+}

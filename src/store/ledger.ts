@@ -1,0 +1,176 @@
+/**
+ * The payment ledger: the one piece of mutable state behind the x402 rail (ARCHITECTURE §2, §5
+ * "Payments are exactly-once per authorization"). Two real implementations share this contract
+ * and one test suite: SQLite (embedded default) and PostgreSQL (several replicas).
+ *
+ * Lifecycle of a payment, keyed by (payer, nonce):
+ *
+ *   reserve ─► RESERVED ─┬─ markSettled ─► SETTLED ─(attachArtefact, if settled without one)
+ *                        ├─ markFailed ──► FAILED ──(reserve again, same payload)──► RESERVED
+ *                        └─ markUnknown ─► UNKNOWN ─ resolveUnknown ─► SETTLED | FAILED
+ *
+ * Nothing is deleted: every transition is also appended to an event history, so a reopened
+ * FAILED record keeps the audit trail of its earlier attempts. The store reads no clock; every
+ * time (`at`) is passed in as ISO 8601 UTC. Broken contracts (bad input shapes, an illegal
+ * transition) throw `GspcError`; expected outcomes (a replay, a conflicting payload) are values.
+ */
+
+export type SettlementState = 'RESERVED' | 'SETTLED' | 'FAILED' | 'UNKNOWN';
+export const SETTLEMENT_STATES: readonly SettlementState[] = ['RESERVED', 'SETTLED', 'FAILED', 'UNKNOWN'];
+
+/** A payment authorization: payer = EVM address, nonce = 0x + 32-byte hex. Stored lowercase. */
+export interface PaymentKey {
+  payer: string;
+  nonce: string;
+}
+
+export interface NewReservation extends PaymentKey {
+  product_id: string;
+  sku_id: string;
+  /** Path and query of the paid request. */
+  resource: string;
+  /** Decimal integer string in the asset's smallest unit; "0" allowed; never a float. */
+  amount_atomic: string;
+  asset: string;
+  network: string;
+  pay_to: string;
+  /** SHA-256 (hex) of the payment payload: the same nonce with another payload is a conflict. */
+  payment_sha256: string;
+  self_funded: boolean;
+  /** When the reservation was first made (ISO 8601 UTC). */
+  at: string;
+}
+
+export interface SettlementRecord extends NewReservation {
+  state: SettlementState;
+  /** 1 on first reservation; +1 each time a FAILED record is reopened. */
+  attempts: number;
+  /** The facilitator's transaction reference once SETTLED. */
+  transaction: string | null;
+  /** The error of the latest FAILED or UNKNOWN outcome; null once reserved again or settled. */
+  error: string | null;
+  artefact: Buffer | null;
+  artefact_sha256: string | null;
+  /** Compact JWS receipt delivered with the artefact, when one was signed. */
+  receipt: string | null;
+  updated_at: string;
+}
+
+/** The artefact a settled payment delivers; replays return exactly these bytes. */
+export interface ArtefactAttachment {
+  artefact: Buffer;
+  /** Hex SHA-256 of `artefact`; checked by the store so a mismatch never gets recorded. */
+  artefact_sha256: string;
+  receipt: string | null;
+}
+
+export type ReserveOutcome =
+  /** This caller owns the attempt: produce the artefact, settle, then record the outcome. */
+  | { outcome: 'reserved'; record: SettlementRecord }
+  /** Someone already holds or finished it: replay a SETTLED artefact, never settle again. */
+  | { outcome: 'exists'; record: SettlementRecord }
+  /** The same (payer, nonce) with another payment payload: refuse, do not settle. */
+  | { outcome: 'conflict'; record: SettlementRecord };
+
+/** How `gspc reconcile` resolves an UNKNOWN settlement after asking the chain. */
+export type UnknownResolution =
+  | { state: 'SETTLED'; transaction: string; at: string; artefact?: ArtefactAttachment }
+  | { state: 'FAILED'; error: string; at: string };
+
+/** One appended line of a payment's audit history. */
+export interface SettlementEvent {
+  /** null for the first reservation. */
+  from: SettlementState | null;
+  to: SettlementState;
+  /** The record's attempt number when the transition happened. */
+  attempt: number;
+  transaction: string | null;
+  error: string | null;
+  at: string;
+}
+
+export type InvoiceState = 'ISSUED' | 'PAID';
+
+export interface NewInvoice {
+  /** The reference the buyer quotes when paying; chosen by the service. */
+  ref: string;
+  product_id: string;
+  sku_id: string;
+  resource: string;
+  /** Who commissioned the work (an organisation or contact), as the invoice names them. */
+  commissioned_by: string;
+  amount_atomic: string;
+  /** The invoice's currency code, e.g. "USD" or "EUR". */
+  currency: string;
+  at: string;
+}
+
+export interface InvoiceRecord extends NewInvoice {
+  state: InvoiceState;
+  paid_at: string | null;
+}
+
+export type LedgerBackend = 'sqlite' | 'postgres';
+
+export interface Ledger {
+  readonly backend: LedgerBackend;
+  /** The schema version the open store is at (the last migration applied). */
+  readonly schemaVersion: number;
+
+  /**
+   * Atomically claim (payer, nonce) before any artefact is produced, so concurrent duplicates
+   * settle at most once. Inserts RESERVED, or reopens a FAILED record with the same payload
+   * (attempts + 1) → 'reserved'. A RESERVED, SETTLED or UNKNOWN record with the same payload →
+   * 'exists' (in flight, replay, or awaiting reconcile). Any record with another
+   * payment_sha256 → 'conflict'. Exactly one of any number of concurrent callers gets 'reserved'.
+   */
+  reserve(r: NewReservation): Promise<ReserveOutcome>;
+
+  /** RESERVED → SETTLED after the facilitator settled; stores the artefact for replays. */
+  markSettled(key: PaymentKey, s: ArtefactAttachment & { transaction: string; at: string }): Promise<SettlementRecord>;
+
+  /** RESERVED → FAILED: the facilitator refused and nothing moved, so the payer may retry. */
+  markFailed(key: PaymentKey, f: { error: string; at: string }): Promise<SettlementRecord>;
+
+  /**
+   * RESERVED → UNKNOWN: the facilitator was unreachable or timed out mid-settle, so money may
+   * have moved. Never retried automatically; also how reconcile parks a RESERVED record whose
+   * process died.
+   */
+  markUnknown(key: PaymentKey, f: { error: string; at: string }): Promise<SettlementRecord>;
+
+  /** UNKNOWN → SETTLED (the chain shows the transfer) or FAILED (it does not); `gspc reconcile`. */
+  resolveUnknown(key: PaymentKey, outcome: UnknownResolution): Promise<SettlementRecord>;
+
+  /**
+   * Attach the artefact to a SETTLED record that has none (resolved by reconcile), so replays
+   * can deliver it. Attaching identical bytes again is a no-op; other bytes throw.
+   */
+  attachArtefact(key: PaymentKey, a: ArtefactAttachment & { at: string }): Promise<SettlementRecord>;
+
+  /** The record for a key (replay lookups, reconcile). */
+  get(key: PaymentKey): Promise<SettlementRecord | undefined>;
+
+  /** All records, optionally of one state, in the order they were first reserved (audit). */
+  list(filter?: { state?: SettlementState }): Promise<SettlementRecord[]>;
+
+  /** Every transition of one payment, oldest first: the audit trail a reopen does not erase. */
+  history(key: PaymentKey): Promise<SettlementEvent[]>;
+
+  /**
+   * Record an issued invoice (a buyer who cannot pay in the token). Creating the same ref with
+   * identical fields again returns the existing record (a retried request); other fields throw.
+   */
+  createInvoice(i: NewInvoice): Promise<InvoiceRecord>;
+
+  getInvoice(ref: string): Promise<InvoiceRecord | undefined>;
+
+  /** ISSUED → PAID when the operator sees the money; idempotent (keeps the first paid_at). */
+  markInvoicePaid(ref: string, at: string): Promise<InvoiceRecord>;
+
+  /** All invoices in the order they were issued. */
+  listInvoices(): Promise<InvoiceRecord[]>;
+
+  /** Release the connection or pool; further calls fail. Safe to call twice. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,184 @@
+import pg from 'pg';
+import { GspcError } from '../../core/errors.js';
+import { ledgerError } from '../ledger-errors.js';
+import { invoiceRef, isoTime, newInvoice, newReservation, paymentKey, settlementState } from '../ledger-input.js';
+import {
+  afterRefusal, existingOutcome, invoiceConflict, invoiceNotFound, planAttachArtefact, planMarkFailed,
+  planMarkSettled, planMarkUnknown, planResolveUnknown, sameInvoice, type TransitionPlan,
+} from '../ledger-rules.js';
+import {
+  invoiceRecord, patchColumns, settlementEvent, settlementRecord,
+  type InvoiceRow, type SettlementEventRow, type SettlementRow,
+} from '../ledger-rows.js';
+import type {
+  ArtefactAttachment, InvoiceRecord, Ledger, NewInvoice, NewReservation, PaymentKey, ReserveOutcome,
+  SettlementEvent, SettlementRecord, SettlementState, UnknownResolution,
+} from '../ledger.js';
+import { migratePostgres } from './postgres-migrate.js';
+import { redactedUrl, unavailableIfConnection } from './postgres-errors.js';
+
+const COLUMNS = `payer, nonce, product_id, sku_id, resource, amount_atomic::text AS amount_atomic, asset, network, pay_to,
+  payment_sha256, self_funded, state, attempts, transaction_ref, error, artefact, artefact_sha256, receipt, created_at, updated_at`;
+const INVOICE_COLUMNS = 'ref, product_id, sku_id, resource, commissioned_by, amount_atomic::text AS amount_atomic, currency, state, created_at, paid_at';
+
+/** Appends the history line of the row a data-modifying CTE named `changed` produced. */
+const EVENT_FROM_CHANGED = (fromSql: string, atParam: string) => `ev AS (
+  INSERT INTO settlement_events (payer, nonce, from_state, to_state, attempt, transaction_ref, error, at)
+  SELECT payer, nonce, ${fromSql}, state, attempts, transaction_ref, error, ${atParam}::text FROM changed)`;
+
+// A reserve can lose a race to a reopen-then-fail by someone else; a few rounds always settle it.
+const RESERVE_ROUNDS = 5;
+
+/**
+ * The replicated ledger: a pg.Pool, and every change is ONE statement (a data-modifying CTE:
+ * the conditional insert or update plus its history line), so it is atomic without a
+ * client-held transaction. Exactly-once comes from the database: `INSERT ... ON CONFLICT DO
+ * NOTHING` lets one of any number of concurrent reservers insert, and `UPDATE ... WHERE state =
+ * <from>` is re-checked on the latest row version under READ COMMITTED, so one mover wins.
+ */
+export class PostgresLedger implements Ledger {
+  readonly backend = 'postgres' as const;
+  private closed = false;
+
+  private constructor(private readonly pool: pg.Pool, readonly schemaVersion: number, private readonly where: string) {}
+
+  static async open(databaseUrl: string, poolMax = 10): Promise<PostgresLedger> {
+    const where = `PostgreSQL ${redactedUrl(databaseUrl)}`;
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: poolMax });
+    // An idle client losing its connection emits 'error' on the pool; unhandled, that would
+    // crash the process. The next query gets a fresh connection and reports any real outage.
+    pool.on('error', () => undefined);
+    try {
+      return new PostgresLedger(pool, await migratePostgres(pool, where), where);
+    } catch (e) {
+      await pool.end().catch(() => undefined);
+      throw e instanceof GspcError ? e : unavailableIfConnection(e, where, true);
+    }
+  }
+
+  async reserve(r: NewReservation): Promise<ReserveOutcome> {
+    const n = newReservation(r);
+    for (let round = 0; round < RESERVE_ROUNDS; round++) {
+      const inserted = await this.one<SettlementRow>(`WITH changed AS (
+          INSERT INTO settlements (payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network,
+            pay_to, payment_sha256, self_funded, state, attempts, created_at, updated_at)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'RESERVED', 1, $12, $12)
+          ON CONFLICT (payer, nonce) DO NOTHING RETURNING *),
+        ${EVENT_FROM_CHANGED('NULL', '$12')}
+        SELECT ${COLUMNS} FROM changed`,
+      [n.payer, n.nonce, n.product_id, n.sku_id, n.resource, n.amount_atomic, n.asset, n.network, n.pay_to, n.payment_sha256, n.self_funded, n.at]);
+      if (inserted) return { outcome: 'reserved', record: settlementRecord(inserted) };
+      // A FAILED attempt of the same payload may be retried: nothing moved the first time.
+      const reopened = await this.one<SettlementRow>(`WITH changed AS (
+          UPDATE settlements SET state = 'RESERVED', attempts = attempts + 1, error = NULL, updated_at = $4
+          WHERE payer = $1 AND nonce = $2 AND state = 'FAILED' AND payment_sha256 = $3 RETURNING *),
+        ${EVENT_FROM_CHANGED(`'FAILED'`, '$4')}
+        SELECT ${COLUMNS} FROM changed`, [n.payer, n.nonce, n.payment_sha256, n.at]);
+      if (reopened) return { outcome: 'reserved', record: settlementRecord(reopened) };
+      const existing = await this.get(n);
+      if (existing === undefined) continue; // cannot happen (nothing is deleted); try again rather than guess
+      const outcome = existingOutcome(existing, n.payment_sha256);
+      if (outcome !== 'retry') return outcome;
+    }
+    throw ledgerError('ledger_unavailable', `ledger: reserve of ${n.payer} ${n.nonce} kept racing other writers`, { payer: n.payer, nonce: n.nonce });
+  }
+
+  async markSettled(key: PaymentKey, s: ArtefactAttachment & { transaction: string; at: string }): Promise<SettlementRecord> {
+    return this.transition(key, planMarkSettled(s));
+  }
+
+  async markFailed(key: PaymentKey, f: { error: string; at: string }): Promise<SettlementRecord> {
+    return this.transition(key, planMarkFailed(f));
+  }
+
+  async markUnknown(key: PaymentKey, f: { error: string; at: string }): Promise<SettlementRecord> {
+    return this.transition(key, planMarkUnknown(f));
+  }
+
+  async resolveUnknown(key: PaymentKey, outcome: UnknownResolution): Promise<SettlementRecord> {
+    return this.transition(key, planResolveUnknown(outcome));
+  }
+
+  async attachArtefact(key: PaymentKey, a: ArtefactAttachment & { at: string }): Promise<SettlementRecord> {
+    return this.transition(key, planAttachArtefact(a));
+  }
+
+  async get(key: PaymentKey): Promise<SettlementRecord | undefined> {
+    const k = paymentKey(key);
+    const row = await this.one<SettlementRow>(`SELECT ${COLUMNS} FROM settlements WHERE payer = $1 AND nonce = $2`, [k.payer, k.nonce]);
+    return row && settlementRecord(row);
+  }
+
+  async list(filter: { state?: SettlementState } = {}): Promise<SettlementRecord[]> {
+    const rows = filter.state === undefined
+      ? await this.all<SettlementRow>(`SELECT ${COLUMNS} FROM settlements ORDER BY id`, [])
+      : await this.all<SettlementRow>(`SELECT ${COLUMNS} FROM settlements WHERE state = $1 ORDER BY id`, [settlementState(filter.state)]);
+    return rows.map(settlementRecord);
+  }
+
+  async history(key: PaymentKey): Promise<SettlementEvent[]> {
+    const k = paymentKey(key);
+    const rows = await this.all<SettlementEventRow>(`SELECT from_state, to_state, attempt, transaction_ref, error, at FROM settlement_events
+      WHERE payer = $1 AND nonce = $2 ORDER BY id`, [k.payer, k.nonce]);
+    return rows.map(settlementEvent);
+  }
+
+  async createInvoice(i: NewInvoice): Promise<InvoiceRecord> {
+    const n = newInvoice(i);
+    const inserted = await this.one<InvoiceRow>(`INSERT INTO invoices (ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, 'ISSUED', $8) ON CONFLICT (ref) DO NOTHING RETURNING ${INVOICE_COLUMNS}`,
+    [n.ref, n.product_id, n.sku_id, n.resource, n.commissioned_by, n.amount_atomic, n.currency, n.at]);
+    if (inserted) return invoiceRecord(inserted);
+    const existing = (await this.getInvoice(n.ref))!;
+    return sameInvoice(n, existing) ? existing : invoiceConflict(n.ref);
+  }
+
+  async getInvoice(ref: string): Promise<InvoiceRecord | undefined> {
+    const row = await this.one<InvoiceRow>(`SELECT ${INVOICE_COLUMNS} FROM invoices WHERE ref = $1`, [invoiceRef(ref)]);
+    return row && invoiceRecord(row);
+  }
+
+  async markInvoicePaid(ref: string, at: string): Promise<InvoiceRecord> {
+    const r = invoiceRef(ref);
+    const paid = await this.one<InvoiceRow>(`UPDATE invoices SET state = 'PAID', paid_at = $2 WHERE ref = $1 AND state = 'ISSUED'
+      RETURNING ${INVOICE_COLUMNS}`, [r, isoTime('at', at)]);
+    return paid ? invoiceRecord(paid) : (await this.getInvoice(r)) ?? invoiceNotFound(r);
+  }
+
+  async listInvoices(): Promise<InvoiceRecord[]> {
+    return (await this.all<InvoiceRow>(`SELECT ${INVOICE_COLUMNS} FROM invoices ORDER BY id`, [])).map(invoiceRecord);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+
+  /** One conditional UPDATE (the state machine's `from` in the WHERE) plus its history line. */
+  private async transition(key: PaymentKey, plan: TransitionPlan): Promise<SettlementRecord> {
+    const k = paymentKey(key);
+    const cols = patchColumns(plan.patch);
+    const params: unknown[] = [k.payer, k.nonce, plan.from, plan.to, plan.at, ...cols.map(([, v]) => v)];
+    const set = ['state = $4', 'updated_at = $5', ...cols.map(([c], i) => `${c} = $${i + 6}`)].join(', ');
+    const extra = plan.requireNoArtefact ? ' AND artefact IS NULL' : '';
+    const row = await this.one<SettlementRow>(`WITH changed AS (
+        UPDATE settlements SET ${set} WHERE payer = $1 AND nonce = $2 AND state = $3${extra} RETURNING *),
+      ${EVENT_FROM_CHANGED('$3::text', '$5')}
+      SELECT ${COLUMNS} FROM changed`, params);
+    return row ? settlementRecord(row) : afterRefusal(plan, k, await this.get(k));
+  }
+
+  private async one<R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<R | undefined> {
+    return (await this.all<R>(sql, params))[0];
+  }
+
+  private async all<R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<R[]> {
+    if (this.closed) throw ledgerError('ledger_unavailable', `ledger: the ${this.where} ledger is closed`);
+    try {
+      return (await this.pool.query<R>(sql, params)).rows;
+    } catch (e) {
+      throw unavailableIfConnection(e, this.where, false);
+    }
+  }
+}

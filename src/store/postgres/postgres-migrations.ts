@@ -1,0 +1,83 @@
+import type { Migration } from '../migration.js';
+
+/**
+ * PostgreSQL schema steps; same versions and meaning as sqlite-migrations.ts. Amounts are
+ * NUMERIC(78, 0) (exact, fits uint256, can be summed for revenue; read back as text); times
+ * are the ISO text the caller passed, so both backends return the same bytes; artefacts BYTEA.
+ */
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'settlements, settlement events and invoices; nothing deleted',
+    sql: `
+CREATE TABLE settlements (
+  id              BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  payer           TEXT NOT NULL,
+  nonce           TEXT NOT NULL,
+  product_id      TEXT NOT NULL,
+  sku_id          TEXT NOT NULL,
+  resource        TEXT NOT NULL,
+  amount_atomic   NUMERIC(78, 0) NOT NULL CHECK (amount_atomic >= 0),
+  asset           TEXT NOT NULL,
+  network         TEXT NOT NULL,
+  pay_to          TEXT NOT NULL,
+  payment_sha256  TEXT NOT NULL,
+  self_funded     BOOLEAN NOT NULL,
+  state           TEXT NOT NULL CHECK (state IN ('RESERVED', 'SETTLED', 'FAILED', 'UNKNOWN')),
+  attempts        INTEGER NOT NULL CHECK (attempts >= 1),
+  transaction_ref TEXT,
+  error           TEXT,
+  artefact        BYTEA,
+  artefact_sha256 TEXT,
+  receipt         TEXT,
+  created_at      TEXT NOT NULL,
+  updated_at      TEXT NOT NULL,
+  UNIQUE (payer, nonce),
+  CHECK (state <> 'SETTLED' OR transaction_ref IS NOT NULL),
+  CHECK ((artefact IS NULL) = (artefact_sha256 IS NULL))
+);
+CREATE INDEX settlements_state ON settlements (state, id);
+
+CREATE TABLE settlement_events (
+  id              BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  payer           TEXT NOT NULL,
+  nonce           TEXT NOT NULL,
+  from_state      TEXT,
+  to_state        TEXT NOT NULL,
+  attempt         INTEGER NOT NULL,
+  transaction_ref TEXT,
+  error           TEXT,
+  at              TEXT NOT NULL,
+  FOREIGN KEY (payer, nonce) REFERENCES settlements (payer, nonce)
+);
+CREATE INDEX settlement_events_key ON settlement_events (payer, nonce, id);
+
+CREATE TABLE invoices (
+  id              BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  ref             TEXT NOT NULL UNIQUE,
+  product_id      TEXT NOT NULL,
+  sku_id          TEXT NOT NULL,
+  resource        TEXT NOT NULL,
+  commissioned_by TEXT NOT NULL,
+  amount_atomic   NUMERIC(78, 0) NOT NULL CHECK (amount_atomic >= 0),
+  currency        TEXT NOT NULL,
+  state           TEXT NOT NULL CHECK (state IN ('ISSUED', 'PAID')),
+  created_at      TEXT NOT NULL,
+  paid_at         TEXT,
+  CHECK ((state = 'PAID') = (paid_at IS NOT NULL))
+);
+
+-- Audit records are never deleted, and history lines never change.
+CREATE FUNCTION gspc_ledger_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'ledger %: % is not allowed (nothing is deleted; history is append-only)', TG_TABLE_NAME, TG_OP;
+END $$;
+CREATE TRIGGER settlements_keep BEFORE DELETE OR TRUNCATE ON settlements
+  FOR EACH STATEMENT EXECUTE FUNCTION gspc_ledger_refuse();
+CREATE TRIGGER invoices_keep BEFORE DELETE OR TRUNCATE ON invoices
+  FOR EACH STATEMENT EXECUTE FUNCTION gspc_ledger_refuse();
+CREATE TRIGGER settlement_events_keep BEFORE UPDATE OR DELETE OR TRUNCATE ON settlement_events
+  FOR EACH STATEMENT EXECUTE FUNCTION gspc_ledger_refuse();
+`,
+  },
+];

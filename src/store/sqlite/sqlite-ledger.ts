@@ -1,0 +1,206 @@
+import Database from 'better-sqlite3';
+import { GspcError } from '../../core/errors.js';
+import { ledgerError } from '../ledger-errors.js';
+import { invoiceRef, isoTime, newInvoice, newReservation, paymentKey, settlementState } from '../ledger-input.js';
+import {
+  afterRefusal, existingOutcome, invoiceConflict, invoiceNotFound, planAttachArtefact, planMarkFailed,
+  planMarkSettled, planMarkUnknown, planResolveUnknown, sameInvoice, type TransitionPlan,
+} from '../ledger-rules.js';
+import {
+  invoiceRecord, patchColumns, settlementEvent, settlementRecord,
+  type InvoiceRow, type SettlementEventRow, type SettlementRow,
+} from '../ledger-rows.js';
+import type {
+  ArtefactAttachment, InvoiceRecord, Ledger, NewInvoice, NewReservation, PaymentKey, ReserveOutcome,
+  SettlementEvent, SettlementRecord, SettlementState, UnknownResolution,
+} from '../ledger.js';
+import { migrateSqlite } from './sqlite-migrate.js';
+
+const COLUMNS = `payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network, pay_to, payment_sha256,
+  self_funded, state, attempts, transaction_ref, error, artefact, artefact_sha256, receipt, created_at, updated_at`;
+const INVOICE_COLUMNS = 'ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at, paid_at';
+
+/**
+ * The embedded ledger: one better-sqlite3 connection in WAL mode with synchronous=FULL (a
+ * committed settlement survives power loss). better-sqlite3 is synchronous, so each method is a
+ * short IMMEDIATE transaction: within this process nothing can interleave, and the write lock
+ * taken up front serialises other processes on the same file (waiting up to the busy timeout).
+ */
+export class SqliteLedger implements Ledger {
+  readonly backend = 'sqlite' as const;
+  private closed = false;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  private constructor(private readonly db: Database.Database, readonly schemaVersion: number) {}
+
+  static open(path: string, busyTimeoutMs = 5000): SqliteLedger {
+    let db: Database.Database;
+    try {
+      db = new Database(path);
+    } catch (e) {
+      throw ledgerError('ledger_unavailable', `ledger: cannot open SQLite file ${path}: ${(e as Error).message}`, { path });
+    }
+    try {
+      db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      db.pragma('foreign_keys = ON');
+      return new SqliteLedger(db, migrateSqlite(db, path));
+    } catch (e) {
+      db.close();
+      // Not a database, a read-only or corrupt file: the ledger cannot be used as configured.
+      throw e instanceof GspcError ? e : ledgerError('ledger_unavailable', `ledger: cannot use SQLite file ${path}: ${(e as Error).message}`, { path });
+    }
+  }
+
+  async reserve(r: NewReservation): Promise<ReserveOutcome> {
+    const n = newReservation(r);
+    return this.write(() => {
+      const row = { ...n, self_funded: n.self_funded ? 1 : 0 };
+      const inserted = this.stmt(`INSERT INTO settlements (payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network,
+          pay_to, payment_sha256, self_funded, state, attempts, created_at, updated_at)
+        VALUES (@payer, @nonce, @product_id, @sku_id, @resource, @amount_atomic, @asset, @network,
+          @pay_to, @payment_sha256, @self_funded, 'RESERVED', 1, @at, @at)
+        ON CONFLICT (payer, nonce) DO NOTHING RETURNING ${COLUMNS}`).get(row) as SettlementRow | undefined;
+      if (inserted) return { outcome: 'reserved', record: this.appendEvent(null, inserted, n.at) };
+      // A FAILED attempt of the same payload may be retried: nothing moved the first time.
+      const reopened = this.stmt(`UPDATE settlements SET state = 'RESERVED', attempts = attempts + 1, error = NULL, updated_at = @at
+        WHERE payer = @payer AND nonce = @nonce AND state = 'FAILED' AND payment_sha256 = @payment_sha256
+        RETURNING ${COLUMNS}`).get({ payer: n.payer, nonce: n.nonce, payment_sha256: n.payment_sha256, at: n.at }) as SettlementRow | undefined;
+      if (reopened) return { outcome: 'reserved', record: this.appendEvent('FAILED', reopened, n.at) };
+      const outcome = existingOutcome(this.read(n)!, n.payment_sha256);
+      if (outcome === 'retry') throw ledgerError('ledger_transition_invalid', 'ledger: a FAILED record was not reopened inside one transaction', { payer: n.payer, nonce: n.nonce });
+      return outcome;
+    });
+  }
+
+  async markSettled(key: PaymentKey, s: ArtefactAttachment & { transaction: string; at: string }): Promise<SettlementRecord> {
+    return this.transition(key, planMarkSettled(s));
+  }
+
+  async markFailed(key: PaymentKey, f: { error: string; at: string }): Promise<SettlementRecord> {
+    return this.transition(key, planMarkFailed(f));
+  }
+
+  async markUnknown(key: PaymentKey, f: { error: string; at: string }): Promise<SettlementRecord> {
+    return this.transition(key, planMarkUnknown(f));
+  }
+
+  async resolveUnknown(key: PaymentKey, outcome: UnknownResolution): Promise<SettlementRecord> {
+    return this.transition(key, planResolveUnknown(outcome));
+  }
+
+  async attachArtefact(key: PaymentKey, a: ArtefactAttachment & { at: string }): Promise<SettlementRecord> {
+    return this.transition(key, planAttachArtefact(a));
+  }
+
+  async get(key: PaymentKey): Promise<SettlementRecord | undefined> {
+    const k = paymentKey(key);
+    const row = this.stmt(`SELECT ${COLUMNS} FROM settlements WHERE payer = ? AND nonce = ?`).get(k.payer, k.nonce) as SettlementRow | undefined;
+    return row && settlementRecord(row);
+  }
+
+  async list(filter: { state?: SettlementState } = {}): Promise<SettlementRecord[]> {
+    const rows = filter.state === undefined
+      ? this.stmt(`SELECT ${COLUMNS} FROM settlements ORDER BY id`).all()
+      : this.stmt(`SELECT ${COLUMNS} FROM settlements WHERE state = ? ORDER BY id`).all(settlementState(filter.state));
+    return (rows as SettlementRow[]).map(settlementRecord);
+  }
+
+  async history(key: PaymentKey): Promise<SettlementEvent[]> {
+    const k = paymentKey(key);
+    const rows = this.stmt(`SELECT from_state, to_state, attempt, transaction_ref, error, at FROM settlement_events
+      WHERE payer = ? AND nonce = ? ORDER BY id`).all(k.payer, k.nonce) as SettlementEventRow[];
+    return rows.map(settlementEvent);
+  }
+
+  async createInvoice(i: NewInvoice): Promise<InvoiceRecord> {
+    const n = newInvoice(i);
+    return this.write(() => {
+      const inserted = this.stmt(`INSERT INTO invoices (ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at)
+        VALUES (@ref, @product_id, @sku_id, @resource, @commissioned_by, @amount_atomic, @currency, 'ISSUED', @at)
+        ON CONFLICT (ref) DO NOTHING RETURNING ${INVOICE_COLUMNS}`).get(n) as InvoiceRow | undefined;
+      if (inserted) return invoiceRecord(inserted);
+      const existing = this.readInvoice(n.ref)!;
+      return sameInvoice(n, existing) ? existing : invoiceConflict(n.ref);
+    });
+  }
+
+  async getInvoice(ref: string): Promise<InvoiceRecord | undefined> {
+    return this.readInvoice(invoiceRef(ref));
+  }
+
+  async markInvoicePaid(ref: string, at: string): Promise<InvoiceRecord> {
+    const r = invoiceRef(ref);
+    const when = isoTime('at', at);
+    return this.write(() => {
+      const paid = this.stmt(`UPDATE invoices SET state = 'PAID', paid_at = ? WHERE ref = ? AND state = 'ISSUED'
+        RETURNING ${INVOICE_COLUMNS}`).get(when, r) as InvoiceRow | undefined;
+      return paid ? invoiceRecord(paid) : this.readInvoice(r) ?? invoiceNotFound(r);
+    });
+  }
+
+  async listInvoices(): Promise<InvoiceRecord[]> {
+    return (this.stmt(`SELECT ${INVOICE_COLUMNS} FROM invoices ORDER BY id`).all() as InvoiceRow[]).map(invoiceRecord);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  /** One conditional UPDATE (the state machine's `from` in the WHERE) plus its history line. */
+  private transition(key: PaymentKey, plan: TransitionPlan): SettlementRecord {
+    const k = paymentKey(key);
+    const cols = patchColumns(plan.patch);
+    const set = ['state = ?', 'updated_at = ?', ...cols.map(([c]) => `${c} = ?`)].join(', ');
+    const extra = plan.requireNoArtefact ? ' AND artefact IS NULL' : '';
+    const sql = `UPDATE settlements SET ${set} WHERE payer = ? AND nonce = ? AND state = ?${extra} RETURNING ${COLUMNS}`;
+    return this.write(() => {
+      const row = this.stmt(sql).get(plan.to, plan.at, ...cols.map(([, v]) => v), k.payer, k.nonce, plan.from) as SettlementRow | undefined;
+      return row ? this.appendEvent(plan.from, row, plan.at) : afterRefusal(plan, k, this.read(k));
+    });
+  }
+
+  private appendEvent(from: SettlementState | null, row: SettlementRow, at: string): SettlementRecord {
+    this.stmt(`INSERT INTO settlement_events (payer, nonce, from_state, to_state, attempt, transaction_ref, error, at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(row.payer, row.nonce, from, row.state, row.attempts, row.transaction_ref, row.error, at);
+    return settlementRecord(row);
+  }
+
+  private read(k: PaymentKey): SettlementRecord | undefined {
+    const row = this.stmt(`SELECT ${COLUMNS} FROM settlements WHERE payer = ? AND nonce = ?`).get(k.payer, k.nonce) as SettlementRow | undefined;
+    return row && settlementRecord(row);
+  }
+
+  private readInvoice(ref: string): InvoiceRecord | undefined {
+    const row = this.stmt(`SELECT ${INVOICE_COLUMNS} FROM invoices WHERE ref = ?`).get(ref) as InvoiceRow | undefined;
+    return row && invoiceRecord(row);
+  }
+
+  /** Runs `fn` in an IMMEDIATE transaction; a lock held past the busy timeout is "unavailable". */
+  private write<T>(fn: () => T): T {
+    try {
+      return this.live().transaction(fn).immediate();
+    } catch (e) {
+      if ((e as { code?: string }).code === 'SQLITE_BUSY') {
+        throw ledgerError('ledger_unavailable', `ledger: SQLite file is locked by another writer: ${(e as Error).message}`);
+      }
+      throw e;
+    }
+  }
+
+  private live(): Database.Database {
+    if (this.closed) throw ledgerError('ledger_unavailable', 'ledger: the SQLite ledger is closed');
+    return this.db;
+  }
+
+  /** Prepared once per SQL text: better-sqlite3 does not cache statements itself. */
+  private stmt(sql: string): Database.Statement {
+    const db = this.live();
+    let s = this.statements.get(sql);
+    if (!s) this.statements.set(sql, s = db.prepare(sql));
+    return s;
+  }
+}

@@ -1,0 +1,81 @@
+import type { Migration } from '../migration.js';
+
+/**
+ * SQLite schema steps; same versions and meaning as postgres-migrations.ts. Amounts are TEXT
+ * (uint256 does not fit SQLite's 64-bit INTEGER, and REAL would round); times are the ISO text
+ * the caller passed, so they round-trip byte for byte; artefacts are BLOBs.
+ */
+export const SQLITE_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'settlements, settlement events and invoices; nothing deleted',
+    sql: `
+CREATE TABLE settlements (
+  id              INTEGER PRIMARY KEY AUTOINCREMENT,
+  payer           TEXT NOT NULL,
+  nonce           TEXT NOT NULL,
+  product_id      TEXT NOT NULL,
+  sku_id          TEXT NOT NULL,
+  resource        TEXT NOT NULL,
+  amount_atomic   TEXT NOT NULL CHECK (amount_atomic <> '' AND amount_atomic NOT GLOB '*[^0-9]*'),
+  asset           TEXT NOT NULL,
+  network         TEXT NOT NULL,
+  pay_to          TEXT NOT NULL,
+  payment_sha256  TEXT NOT NULL,
+  self_funded     INTEGER NOT NULL CHECK (self_funded IN (0, 1)),
+  state           TEXT NOT NULL CHECK (state IN ('RESERVED', 'SETTLED', 'FAILED', 'UNKNOWN')),
+  attempts        INTEGER NOT NULL CHECK (attempts >= 1),
+  transaction_ref TEXT,
+  error           TEXT,
+  artefact        BLOB,
+  artefact_sha256 TEXT,
+  receipt         TEXT,
+  created_at      TEXT NOT NULL,
+  updated_at      TEXT NOT NULL,
+  UNIQUE (payer, nonce),
+  CHECK (state <> 'SETTLED' OR transaction_ref IS NOT NULL),
+  CHECK ((artefact IS NULL) = (artefact_sha256 IS NULL))
+);
+CREATE INDEX settlements_state ON settlements (state, id);
+
+CREATE TABLE settlement_events (
+  id              INTEGER PRIMARY KEY AUTOINCREMENT,
+  payer           TEXT NOT NULL,
+  nonce           TEXT NOT NULL,
+  from_state      TEXT,
+  to_state        TEXT NOT NULL,
+  attempt         INTEGER NOT NULL,
+  transaction_ref TEXT,
+  error           TEXT,
+  at              TEXT NOT NULL,
+  FOREIGN KEY (payer, nonce) REFERENCES settlements (payer, nonce)
+);
+CREATE INDEX settlement_events_key ON settlement_events (payer, nonce, id);
+
+CREATE TABLE invoices (
+  id              INTEGER PRIMARY KEY AUTOINCREMENT,
+  ref             TEXT NOT NULL UNIQUE,
+  product_id      TEXT NOT NULL,
+  sku_id          TEXT NOT NULL,
+  resource        TEXT NOT NULL,
+  commissioned_by TEXT NOT NULL,
+  amount_atomic   TEXT NOT NULL CHECK (amount_atomic <> '' AND amount_atomic NOT GLOB '*[^0-9]*'),
+  currency        TEXT NOT NULL,
+  state           TEXT NOT NULL CHECK (state IN ('ISSUED', 'PAID')),
+  created_at      TEXT NOT NULL,
+  paid_at         TEXT,
+  CHECK ((state = 'PAID') = (paid_at IS NOT NULL))
+);
+
+-- Audit records are never deleted, and history lines never change.
+CREATE TRIGGER settlements_keep BEFORE DELETE ON settlements
+  BEGIN SELECT RAISE(ABORT, 'ledger settlements are never deleted'); END;
+CREATE TRIGGER invoices_keep BEFORE DELETE ON invoices
+  BEGIN SELECT RAISE(ABORT, 'ledger invoices are never deleted'); END;
+CREATE TRIGGER settlement_events_keep BEFORE DELETE ON settlement_events
+  BEGIN SELECT RAISE(ABORT, 'ledger history is append-only'); END;
+CREATE TRIGGER settlement_events_frozen BEFORE UPDATE ON settlement_events
+  BEGIN SELECT RAISE(ABORT, 'ledger history is append-only'); END;
+`,
+  },
+];

@@ -1,0 +1,69 @@
+/**
+ * The ledger contract on SQLite (a fresh file in a temporary directory per store), and a race
+ * between threads with their own connections, which one event loop alone cannot produce.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { openLedger } from '../../src/store/open-ledger.js';
+import { tempDir } from '../helpers/tmp.js';
+import { ledgerContract } from './ledger-contract.js';
+import type { LedgerHarness, LedgerStore } from './ledger-harness.js';
+import { newKey, reservation } from './ledger-fixtures.js';
+
+const dir = tempDir('gspc-ledger-');
+let count = 0;
+
+function sqliteStore(path: string): LedgerStore {
+  return {
+    open: () => openLedger({ sqlitePath: path }),
+    async raw(sql) {
+      const db = new Database(path);
+      try {
+        const stmt = db.prepare(sql);
+        return stmt.reader ? (stmt.all() as Array<Record<string, unknown>>) : (stmt.run(), []);
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+const nextPath = () => join(dir, `ledger-${++count}.sqlite`);
+const sqliteHarness: LedgerHarness = { fresh: async () => sqliteStore(nextPath()) };
+
+ledgerContract('SQLite', sqliteHarness);
+
+/**
+ * Worker threads do not inherit tsx's loader hooks on Node 20, so each worker first registers
+ * tsx, then imports the TypeScript worker module.
+ */
+function tsWorker(file: string, workerData: unknown): Worker {
+  const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(new URL(file, import.meta.url).href)}); })`;
+  return new Worker(boot, { eval: true, workerData });
+}
+
+describe('ledger: SQLite across threads', () => {
+  it('4 threads, each with its own connection, racing 5 reserves each on one key: exactly one "reserved"', async () => {
+    const path = nextPath();
+    await (await sqliteStore(path).open()).close(); // migrate first, so the race is about reserve alone
+    const start = new SharedArrayBuffer(8);
+    const gate = new Int32Array(start); // [0]: go signal, [1]: threads ready
+    const data = { path, reservation: reservation(newKey()), tries: 5, start };
+    const workers = Array.from({ length: 4 }, () => tsWorker('./sqlite-reserve-worker.ts', data));
+    let failure: unknown;
+    const results = workers.map((w) => new Promise<string[]>((resolve, reject) => {
+      w.once('message', resolve);
+      w.once('error', (e) => reject(failure = e));
+    }));
+    while (Atomics.load(gate, 1) < workers.length && failure === undefined) await new Promise((r) => setTimeout(r, 5));
+    Atomics.store(gate, 0, 1);
+    Atomics.notify(gate, 0);
+    const outcomes = (await Promise.all(results)).flat();
+    assert.equal(outcomes.length, 20);
+    assert.equal(outcomes.filter((o) => o === 'reserved').length, 1);
+    assert.equal(outcomes.filter((o) => o === 'exists').length, 19);
+  });
+});
