@@ -17,7 +17,12 @@ export interface AnvilProcess {
 
 const ARCH: Partial<Record<string, string>> = { x64: 'amd64', arm64: 'arm64' };
 
-/** Path of the anvil binary shipped by @foundry-rs/anvil's platform package, or a clear Error. */
+/**
+ * Path of the anvil binary in its platform package, or a clear Error. package.json pins
+ * `@foundry-rs/anvil-linux-amd64` as an optional dependency (the wrapper `@foundry-rs/anvil`
+ * lists every platform, and `npm ci` then needs them all in the lock file, which a registry
+ * mirror carrying only one platform cannot give); other platforms install their own package.
+ */
 export function anvilBinaryPath(): string {
   const pkg = `@foundry-rs/anvil-${process.platform}-${ARCH[process.arch] ?? process.arch}`;
   const file = process.platform === 'win32' ? 'anvil.exe' : 'anvil';
@@ -25,8 +30,8 @@ export function anvilBinaryPath(): string {
     return createRequire(import.meta.url).resolve(`${pkg}/bin/${file}`);
   } catch {
     throw new Error(
-      `anvil binary not found (looked for ${pkg}/bin/${file}). Install the dev dependency "@foundry-rs/anvil" ` +
-        `(npm install --save-dev @foundry-rs/anvil), which pulls ${pkg} for this platform.`,
+      `anvil binary not found (looked for ${pkg}/bin/${file}). Install the package for this platform ` +
+        `(npm install --no-save ${pkg}@1.7.1) or the wrapper @foundry-rs/anvil, which pulls it.`,
     );
   }
 }
