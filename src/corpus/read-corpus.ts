@@ -7,12 +7,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ItemTable } from '../core/board/item-table.js';
-import type { AxisDefinition, BoardMeta, LaneEntry } from '../core/board/model.js';
+import type { AxisDefinition, BoardMeta, LaneEntry, Obligation } from '../core/board/model.js';
 import type { EvidenceFile } from '../core/board/facts-row.js';
 import { GspcError, type CorpusProblem } from '../core/errors.js';
 import { parseJsonFile } from './json-file.js';
 import { readPerItemRows } from './peritem-rows.js';
-import { axisFileSchema, boardFileSchema, laneFileSchema } from './schemas.js';
+import { axisFileSchema, boardFileSchema, laneFileSchema, obligationsFileSchema } from './schemas.js';
 import { checkAxisRules } from './axis-rules.js';
 
 /** A file of the corpus, by its path relative to the corpus root ('/' separated). */
@@ -28,6 +28,8 @@ export interface Corpus {
   tables: Map<string, ItemTable>;
   evidence: Map<string, EvidenceFile>;
   lane: LaneEntry[];
+  /** Obligations the evidence bundle serves (`obligations.json`; none when absent). */
+  obligations: Obligation[];
   /** Every file the corpus consists of, sorted by path: what a release copies and publishes. */
   files: CorpusFile[];
 }
@@ -105,9 +107,17 @@ export function readCorpus(root: string): Corpus {
     if (parsed.ok) lane = parsed.value as LaneEntry[];
     else problems.push(...parsed.problems);
   }
+  let obligations: Obligation[] = [];
+  if (existsSync(join(root, 'obligations.json'))) {
+    const parsed = parseJsonFile('obligations.json', utf8(load('obligations.json')), obligationsFileSchema);
+    if (parsed.ok) {
+      obligations = parsed.value as Obligation[];
+      problems.push(...obligationProblems(obligations, new Set(definitions.map((d) => d.axis))));
+    } else problems.push(...parsed.problems);
+  }
   if (problems.length > 0) throw invalid(problems);
   files.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
-  return { meta, definitions, tables, evidence, lane, files };
+  return { meta, definitions, tables, evidence, lane, obligations, files };
 }
 
 function listDir(root: string, dir: string): string[] {
@@ -118,4 +128,17 @@ function listDir(root: string, dir: string): string[] {
 
 function invalid(problems: CorpusProblem[]): GspcError {
   return new GspcError('corpus_invalid', `the corpus has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was loaded`, { problems });
+}
+
+/** Ids are unique, axes are the corpus's, and `article-50` is control EU-AI-ACT-50 (specification). */
+function obligationProblems(obligations: readonly Obligation[], axes: ReadonlySet<string>): CorpusProblem[] {
+  const out: CorpusProblem[] = [];
+  const seen = new Set<string>();
+  obligations.forEach((o, i) => {
+    if (seen.has(o.id)) out.push({ file: 'obligations.json', field: `[${i}].id`, reason: `duplicate obligation id '${o.id}'` });
+    seen.add(o.id);
+    if (o.id === 'article-50' && o.control_id !== 'EU-AI-ACT-50') out.push({ file: 'obligations.json', field: `[${i}].control_id`, reason: 'article-50 is control EU-AI-ACT-50' });
+    o.axes.forEach((a, j) => { if (!axes.has(a)) out.push({ file: 'obligations.json', field: `[${i}].axes[${j}]`, reason: `'${a}' is not an axis of board.json` }); });
+  });
+  return out;
 }

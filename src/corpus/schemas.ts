@@ -80,4 +80,16 @@ export const laneFileSchema = z.array(z.looseObject({
   title: text,
 }));
 
+export const obligationsFileSchema = z.array(z.strictObject({
+  id: z.string().regex(SLUG),
+  control_id: z.string().regex(/^[A-Z0-9]+(?:-[A-Z0-9]+)*$/),
+  title: text,
+  obligation: text,
+  regulator: text,
+  counsel_confirmed: z.boolean(),
+  honesty: text,
+  existing_pack: text.nullable(),
+  axes: z.array(z.string().regex(SLUG)),
+}));
+
 export { fileName as evidenceFileNameSchema };

@@ -102,6 +102,23 @@ export interface LaneEntry {
   [extra: string]: unknown;
 }
 
+/**
+ * A regulatory obligation the evidence bundle can be asked for (corpus `obligations.json`):
+ * which control it is, who regulates it, and which axes' signed cards are relevant to it.
+ * Relevant-to, never a determination of conformity.
+ */
+export interface Obligation {
+  id: string;
+  control_id: string;
+  title: string;
+  obligation: string;
+  regulator: string;
+  counsel_confirmed: boolean;
+  honesty: string;
+  existing_pack: string | null;
+  axes: string[];
+}
+
 /** One per-item result row, as published in `/peritem/<axis>.jsonl`. */
 export interface PerItemRow {
   item: string;
