@@ -16,6 +16,7 @@ import { signingContext, type SigningContext } from '../keys/signing.js';
 import { currentReleaseDir, loadRelease } from '../release/load.js';
 import { publishRelease } from '../release/publish.js';
 import { readWitnesses } from '../release/witness-store.js';
+import { readRailConfig } from '../payments/rail-config.js';
 
 export interface ServeOptions {
   releaseDir?: string;
@@ -39,7 +40,9 @@ export async function serve(config: Config, opts: ServeOptions): Promise<Fastify
   const state = new ServedState(loadRelease(dir), { boardKey: signing.inputs.boardKey, published: signing.keys.published, did: signing.did }, witnesses);
   const witnessState = () => JSON.stringify(witnesses(state.current().rootSha256));
   let lastWitnesses = witnessState();
-  const app = buildApp({ state, logLevel: config.logLevel, accessLog: config.accessLog, trustedDidHosts: config.trustedDidHosts });
+  // The rail is not read from the environment until settlement is wired (docs/decisions.md P8).
+  const products = { baseUrl: config.baseUrl, rail: readRailConfig({}), now: () => new Date() };
+  const app = buildApp({ state, logLevel: config.logLevel, accessLog: config.accessLog, trustedDidHosts: config.trustedDidHosts, products });
   for (const h of signing.keys.health.filter((k) => !k.healthy)) app.log.warn({ key: h.fragment, reason: h.reason }, 'key is unhealthy: what it signs is served unsigned');
 
   let servedDir = dir;

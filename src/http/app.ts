@@ -9,6 +9,7 @@ import { registerVerifyRoutes } from './verify-routes.js';
 import { BASE_HEADERS, installErrorHandling } from './errors.js';
 import type { ServedState } from './served-state.js';
 import { didKeyResolver } from '../keys/did-resolver.js';
+import { registerProductRoutes, type ProductRouteOptions } from './product-routes.js';
 
 export interface AppOptions {
   state: ServedState;
@@ -16,6 +17,8 @@ export interface AppOptions {
   accessLog?: boolean;
   /** did:web hosts whose DID documents may be fetched to verify receipts (GSPC_TRUSTED_DID_HOSTS). */
   trustedDidHosts?: readonly string[];
+  /** The metered products (402 challenges and previews); not registered when absent. */
+  products?: ProductRouteOptions;
 }
 
 export function buildApp(opts: AppOptions): FastifyInstance {
@@ -33,6 +36,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   registerEvidenceRoutes(app, opts.state);
   const state = opts.state;
   registerVerifyRoutes(app, state, didKeyResolver(() => ({ did: state.signingLive().did, doc: state.current().didDocument }), { trustedHosts: opts.trustedDidHosts ?? [] }));
+  if (opts.products) registerProductRoutes(app, state, opts.products);
   app.get('/healthz', (_req, reply) => {
     const r = opts.state.current().release;
     reply.headers(BASE_HEADERS).send({ status: 'ok', release: r.id, as_of: r.descriptor.as_of });
