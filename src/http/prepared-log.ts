@@ -37,18 +37,23 @@ export function prepareLog(release: LoadedRelease, boardKey: Uint8Array | undefi
   const files = new Map<string, Prepared>();
   if (checkpoint !== undefined) {
     const witnessing = witnesses.find((w) => w.kind === 'transparency-log')?.log;
-    const matches = witnessing !== undefined && checkpoint.split('\n')[1] === String(witnessing.checkpoint.tree_size) && checkpoint.split('\n')[2] === witnessing.checkpoint.root_hash;
+    const [, size, root] = checkpoint.split('\n');
+    // Cosignatures recorded for another checkpoint of the same root are not this note's.
+    const matches = witnessing !== undefined && size === String(witnessing.checkpoint.tree_size) && root === witnessing.checkpoint.root_hash;
     files.set('/log/checkpoint', prepare(Buffer.from(cosignedCheckpoint(checkpoint, matches ? witnessing : undefined), 'utf8'), TEXT));
   }
   if (boardKey) files.set('/log/vkey', prepare(Buffer.from(`${logVerifierKey(origin, boardKey)}\n`, 'utf8'), TEXT));
   const rootHex = () => hex(logTree().root());
+  const proofOf = (sha: string) => {
+    const i = indexOf(sha);
+    return i === undefined ? undefined : { leaf_index: i, tree_size: entries.length, proof: logTree().inclusionProof(i).map(hex) };
+  };
   return {
     files,
     size: entries.length,
     inclusion(sha) {
-      const i = indexOf(sha);
-      if (i === undefined) return undefined;
-      return { origin, tree_size: entries.length, root_hash: rootHex(), leaf_index: i, proof: logTree().inclusionProof(i).map(hex), checkpoint_url: '/log/checkpoint' };
+      const p = proofOf(sha);
+      return p && { origin, tree_size: p.tree_size, root_hash: rootHex(), leaf_index: p.leaf_index, proof: p.proof, checkpoint_url: '/log/checkpoint' };
     },
     consistency(from) {
       return { origin, old_size: from, new_size: entries.length, root_hash: rootHex(), proof: logTree().consistencyProof(from).map(hex) };
@@ -58,7 +63,7 @@ export function prepareLog(release: LoadedRelease, boardKey: Uint8Array | undefi
       const valid = opened?.ok === true && opened.size === entries.length && opened.rootHex === rootHex();
       return {
         origin, tree_size: entries.length, root_hash: rootHex(), checkpointValid: valid,
-        proofFor: (sha: string) => { const i = indexOf(sha); return i === undefined ? undefined : { leaf_index: i, tree_size: entries.length, proof: logTree().inclusionProof(i).map(hex) }; },
+        proofFor: proofOf,
       };
     },
   };

@@ -20,8 +20,6 @@ import { witnessRecord, type WitnessEvidence } from '../core/evidence/witness.js
 import { BOARD_KEY } from '../core/evidence/signer.js';
 import { prepareLog, type PreparedLog } from './prepared-log.js';
 
-export { CACHE_CONTROL, prepare, type Prepared } from './prepared-bytes.js';
-
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 

@@ -76,7 +76,10 @@ export function extendLog(previous: PreviousLog | undefined, activeCards: readon
   // The previous checkpoint joins the history only when the tree grew past it (and it was signed).
   const older: { tree_size: number; root_hash: string; checkpoint: string }[] = (previous?.history ?? []).map(({ consistency_proof: _p, ...h }) => h);
   if (grew && previous.checkpoint !== undefined && previous.entries.length > 0) {
-    older.push({ tree_size: previous.entries.length, root_hash: Buffer.from(new MerkleTree(logLeaves(previous.entries)).root()).toString('hex'), checkpoint: previous.checkpoint });
+    // The root as that release signed it (no need to rebuild the old tree); gspc verify checks
+    // it against the entries through the consistency proof.
+    const signedRoot = previous.checkpoint.split('\n')[2]!;
+    older.push({ tree_size: previous.entries.length, root_hash: Buffer.from(signedRoot, 'base64').toString('hex'), checkpoint: previous.checkpoint });
   }
   const history = older.map((h) => ({ ...h, consistency_proof: tree.consistencyProof(h.tree_size).map((p) => Buffer.from(p).toString('hex')) }));
   const text = formatCheckpoint({ origin, size: tree.size, rootHash: tree.root(), extensions: [] });
