@@ -6,6 +6,8 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { GspcError } from './core/errors.js';
 import { didForHost } from './core/evidence/did.js';
+import { readRailConfig, type RailConfig } from './payments/rail-config.js';
+import type { OpenLedgerOptions } from './store/open-ledger.js';
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -18,6 +20,10 @@ const envSchema = z.object({
   GSPC_KEY_DIR: z.string().min(1).optional(),
   GSPC_DID_HOST: z.string().min(1).optional(),
   GSPC_TRUSTED_DID_HOSTS: z.string().optional(),
+  GSPC_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// or postgresql:// URL').optional(),
+  GSPC_LEDGER_PATH: z.string().min(1).optional(),
+  GSPC_FACILITATOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  GSPC_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export interface Config {
@@ -34,6 +40,14 @@ export interface Config {
   didHost: string;
   /** did:web hosts whose DID documents receipt verification may fetch (empty: own DID only). */
   trustedDidHosts: string[];
+  /** The payment ledger: PostgreSQL when GSPC_DATABASE_URL is set, else SQLite in the data directory. */
+  ledger: OpenLedgerOptions;
+  /** The x402 rail (GSPC_PAY_TO, GSPC_FACILITATOR_URL, GSPC_NETWORK, GSPC_ASSET, ...). */
+  rail: RailConfig;
+  /** How long a facilitator call may take before the payment is recorded as unknown. */
+  facilitatorTimeoutMs: number;
+  /** JSON-RPC endpoint of the payment network, read by `gspc reconcile` only. */
+  rpcUrl: string | null;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv, overrides: { port?: number; host?: string; dataDir?: string } = {}): Config {
@@ -43,6 +57,10 @@ export function readConfig(env: NodeJS.ProcessEnv, overrides: { port?: number; h
     throw new GspcError('config_invalid', `invalid configuration: ${issues.join('; ')}`, { issues });
   }
   const e = parsed.data;
+  if (e.GSPC_DATABASE_URL !== undefined && e.GSPC_LEDGER_PATH !== undefined) {
+    // Guessing which of two configured stores holds the money is worse than refusing to start.
+    throw new GspcError('config_invalid', 'invalid configuration: set GSPC_DATABASE_URL (PostgreSQL) or GSPC_LEDGER_PATH (SQLite), not both');
+  }
   const port = overrides.port ?? e.PORT;
   const dataDir = resolve(overrides.dataDir ?? e.GSPC_DATA_DIR);
   const baseUrl = (e.GSPC_BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
@@ -57,6 +75,10 @@ export function readConfig(env: NodeJS.ProcessEnv, overrides: { port?: number; h
     keyDir: resolve(e.GSPC_KEY_DIR ?? `${dataDir}/keys`),
     didHost: e.GSPC_DID_HOST ?? new URL(baseUrl).host,
     // Each entry is checked now (didForHost throws config_invalid), not at the first receipt.
+    ledger: e.GSPC_DATABASE_URL !== undefined ? { databaseUrl: e.GSPC_DATABASE_URL } : { sqlitePath: resolve(e.GSPC_LEDGER_PATH ?? `${dataDir}/ledger.sqlite`) },
+    rail: readRailConfig(env),
+    facilitatorTimeoutMs: e.GSPC_FACILITATOR_TIMEOUT_MS,
+    rpcUrl: e.GSPC_RPC_URL ?? null,
     trustedDidHosts: (e.GSPC_TRUSTED_DID_HOSTS ?? '').split(',').map((h) => h.trim()).filter((h) => h !== '').map((h) => { didForHost(h); return h; }),
   };
 }

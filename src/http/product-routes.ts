@@ -15,6 +15,7 @@ import { eunomiaPreview, freeDoorPreview, freeDoorSvc, outputExample } from '../
 import { readPaymentHeader } from '../payments/payment-header.js';
 import { parseProductQuery, queryParameters } from '../payments/product-queries.js';
 import type { RailConfig } from '../payments/rail-config.js';
+import type { Ledger } from '../store/ledger.js';
 import { BASE_HEADERS } from './errors.js';
 import type { PreparedRelease } from './prepared.js';
 import { readQuery } from './query.js';
@@ -24,6 +25,10 @@ export interface ProductRouteOptions {
   baseUrl: string;
   rail: RailConfig;
   now: () => Date;
+  /** Settlements, reservations and invoices; required once the rail is configured. */
+  ledger?: Ledger;
+  /** How long a facilitator call may take before the outcome is recorded as unknown. */
+  facilitatorTimeoutMs?: number;
 }
 
 const PAYMENT_HEADERS = { ...BASE_HEADERS, 'access-control-expose-headers': 'PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE' };
