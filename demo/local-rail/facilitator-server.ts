@@ -16,10 +16,13 @@ import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/
  * - normal: the real facilitator answers.
  * - down: every request gets 503 (or, with `down: 'reset'`, the connection is destroyed unanswered).
  * - slow: every answer is delayed by `delayMs` (default 2000).
+ * - settle-slow: /verify answers at once; /settle waits `delayMs` and then really settles (the
+ *   transfer happens, but a caller that timed out never hears of it: an unknown outcome).
+ * - settle-down: /verify answers; /settle gets 503 (or a reset connection) and settles nothing.
  * - settle-fails: /verify and /supported answer normally; /settle answers success:false with
  *   `reason` (default `unexpected_settle_error`) and moves no money.
  */
-export type FacilitatorMode = 'normal' | 'down' | 'slow' | 'settle-fails';
+export type FacilitatorMode = 'normal' | 'down' | 'slow' | 'settle-fails' | 'settle-slow' | 'settle-down';
 
 export interface FacilitatorModeOptions {
   delayMs?: number;
@@ -62,6 +65,11 @@ export async function serveFacilitator(facilitator: x402Facilitator): Promise<Fa
     const { paymentPayload, paymentRequirements } = body;
     if (!paymentPayload || !paymentRequirements) return send(res, 400, { error: 'Missing paymentPayload or paymentRequirements' });
     if (path === '/verify') return send(res, 200, await facilitator.verify(paymentPayload, paymentRequirements));
+    if (mode === 'settle-down') {
+      if (options.down === 'reset') return void req.socket.destroy();
+      return void res.writeHead(503, { 'content-type': 'text/plain' }).end('facilitator settle down (local rail test mode)');
+    }
+    if (mode === 'settle-slow') await sleep(options.delayMs ?? 2000, undefined, { signal: closing.signal });
     if (mode === 'settle-fails') {
       const failed: SettleResponse = {
         success: false,

@@ -12,6 +12,7 @@ import { signingContext } from '../keys/signing.js';
 import { readConfig } from '../config.js';
 import { serve } from './serve.js';
 import { runVerify } from './verify.js';
+import { registerLedgerCommands } from './ledger-commands.js';
 import { runWitness } from './witness.js';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -97,6 +98,8 @@ export async function main(argv: string[]): Promise<void> {
       });
       process.stdout.write(`${message}\n`);
     });
+
+  registerLedgerCommands(program);
 
   try {
     await program.parseAsync(argv);

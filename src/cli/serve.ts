@@ -16,7 +16,7 @@ import { signingContext, type SigningContext } from '../keys/signing.js';
 import { currentReleaseDir, loadRelease } from '../release/load.js';
 import { publishRelease } from '../release/publish.js';
 import { readWitnesses } from '../release/witness-store.js';
-import { readRailConfig } from '../payments/rail-config.js';
+import { openLedger } from '../store/open-ledger.js';
 
 export interface ServeOptions {
   releaseDir?: string;
@@ -40,9 +40,13 @@ export async function serve(config: Config, opts: ServeOptions): Promise<Fastify
   const state = new ServedState(loadRelease(dir), { boardKey: signing.inputs.boardKey, published: signing.keys.published, did: signing.did }, witnesses);
   const witnessState = () => JSON.stringify(witnesses(state.current().rootSha256));
   let lastWitnesses = witnessState();
-  // The rail is not read from the environment until settlement is wired (docs/decisions.md P8).
-  const products = { baseUrl: config.baseUrl, rail: readRailConfig({}), now: () => new Date() };
+  const ledger = await openLedger(config.ledger);
+  const products = { baseUrl: config.baseUrl, rail: config.rail, now: () => new Date(), ledger, facilitatorTimeoutMs: config.facilitatorTimeoutMs };
   const app = buildApp({ state, logLevel: config.logLevel, accessLog: config.accessLog, trustedDidHosts: config.trustedDidHosts, products });
+  app.addHook('onClose', () => ledger.close());
+  const rail = config.rail;
+  if (rail.payTo === null || rail.facilitatorUrl === null) app.log.warn({ pay_to_configured: rail.payTo !== null, facilitator_configured: rail.facilitatorUrl !== null }, 'payment rail not configured: challenges are served, payments are refused with 503 and nothing is charged');
+  else app.log.info({ network: rail.network, asset: rail.asset, pay_to: rail.payTo, facilitator: rail.facilitatorUrl, ledger: ledger.backend }, 'payment rail configured');
   for (const h of signing.keys.health.filter((k) => !k.healthy)) app.log.warn({ key: h.fragment, reason: h.reason }, 'key is unhealthy: what it signs is served unsigned');
 
   let servedDir = dir;

@@ -10,6 +10,7 @@ import { BASE_HEADERS, installErrorHandling } from './errors.js';
 import type { ServedState } from './served-state.js';
 import { didKeyResolver } from '../keys/did-resolver.js';
 import { registerProductRoutes, type ProductRouteOptions } from './product-routes.js';
+import { registerCatalogueRoutes } from './catalogue-routes.js';
 
 export interface AppOptions {
   state: ServedState;
@@ -37,6 +38,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   const state = opts.state;
   registerVerifyRoutes(app, state, didKeyResolver(() => ({ did: state.signingLive().did, doc: state.current().didDocument }), { trustedHosts: opts.trustedDidHosts ?? [] }));
   if (opts.products) registerProductRoutes(app, state, opts.products);
+  if (opts.products) registerCatalogueRoutes(app, opts.state, opts.products);
   app.get('/healthz', (_req, reply) => {
     const r = opts.state.current().release;
     reply.headers(BASE_HEADERS).send({ status: 'ok', release: r.id, as_of: r.descriptor.as_of });

@@ -8,6 +8,9 @@ import type { Obligation } from '../core/board/model.js';
 import type { CardFile } from '../core/evidence/card.js';
 import type { PreviewRelease } from './attestation-preview.js';
 
+/** At most this many cards are listed in the preview (the count is always the total). */
+export const PREVIEW_CARDS = 24;
+
 export function relevantCards(release: PreviewRelease, obligation: Obligation, subject: string | undefined): CardFile[] {
   const axes = new Set(obligation.axes);
   const s = subject?.toLowerCase();
@@ -21,7 +24,9 @@ export function bundlePreview(release: PreviewRelease & { merkle_root: string },
     obligation: described,
     subject: subject ?? null,
     relevant_signed_cards: cards.length,
-    cards: cards.map((c) => ({ sha256: c.sha256, surface: c.surface, subject: c.subject, as_of: c.as_of, url: c.url })),
+    // Listed up to the reserve size: the preview rides in every PAYMENT-REQUIRED header, which
+    // clients cap at 16 KiB; the count above is the whole.
+    cards: cards.slice(0, PREVIEW_CARDS).map((c) => ({ sha256: c.sha256, surface: c.surface, subject: c.subject, as_of: c.as_of, url: c.url })),
     corpus: { as_of: release.as_of, merkle_root: release.merkle_root, read_from: `${baseUrl}/cards/index.json`, signed_cards_total: release.active.filter((c) => c.sig_ed25519 !== null).length },
     relation: `These signed measurements are relevant to ${obligation.control_id} (${obligation.title}); the bundle is evidence to consider, never a determination that the obligation is met.`,
     free_verify: `${baseUrl}/api/verify`,

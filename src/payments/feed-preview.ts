@@ -4,6 +4,7 @@
  * bazaar. A stream whose source this service does not publish yet says so in `unreadable`, with a
  * null value: a null is an unread value, never an empty one.
  */
+import { CARD_V0_SCHEMA } from '../core/evidence/commission-receipt.js';
 import type { ProductKey } from '../core/pricing/products.js';
 import type { PreviewRelease } from './attestation-preview.js';
 
@@ -34,12 +35,42 @@ export function freeDoorSvc(baseUrl: string): Record<string, unknown> {
   };
 }
 
-/** The shape of each product's paid response, for `extensions.bazaar.info.output.example`. */
+/**
+ * The shape of each product's paid response, for `extensions.bazaar.info.output.example`: the
+ * artefact's top-level members exactly as src/core/evidence builds them, nested members only in
+ * part (test/artefacts checks both against a produced artefact): the example rides in every
+ * challenge and its base64 PAYMENT-REQUIRED header, which clients cap (Node: 16 KiB).
+ */
 export function outputExample(key: ProductKey, baseUrl: string): Record<string, unknown> {
+  const hex = '<64 hex>';
+  const sig = '<hex or null>';
+  const at = '<ISO 8601 UTC>';
+  const signer = '<did>#board-attestation-1';
+  const root = { url: '/root.json', merkle_root: hex, leaf_count: 1 };
+  const commissioned = { resource: '<path and query>', payer: '<address>' };
   switch (key) {
     case 'free_door': return freeDoorPreview(baseUrl);
-    case 'request_attestation': return { schema: 'card-v0', surface: 'ras.commission', subject: '<subject>', payload: { status: 'COMMISSIONED', reserve: [{ sha256: '<card sha256>', url: '/cards/<id>.json', inclusion_proof: {} }], fresh_run: 'UNMEASURED' }, sig_ed25519: '<hex or null>', unmeasured: ['fresh_run'] };
-    case 'evidence_bundle': return { schema: 'svc.evidence-bundle/0.1', kind: 'bundle', oscal: { 'assessment-results': {} }, cards: [], bench: {}, bench_sig_ed25519: '<hex>', manifest_card: { surface: 'evidence.bundle', sig_ed25519: '<hex or null>' } };
-    case 'eunomia_data': return { schema: 'svc.eunomia-data/0.2', kind: 'feed', blocks: { signals: null, first_fine_watch: null, root: {}, card_index: {} } };
+    case 'request_attestation': return {
+      sha256: hex, schema: CARD_V0_SCHEMA, surface: 'ras.commission', subject: '<subject>', as_of: at, signer,
+      payload: { status: 'COMMISSIONED', axis: null, root, reserve: [{ sha256: hex, url: '/cards/<id>.json', root_inclusion: { leaf_index: 0, leaf_count: 1, proof: [hex] } }], fresh_run: 'UNMEASURED', commissioned_for: commissioned },
+      unmeasured: ['fresh_run'], sig_ed25519: sig,
+    };
+    case 'evidence_bundle': return {
+      schema: 'svc.evidence-bundle/0.1', kind: 'bundle', as_of: at, obligation: { id: '<id>', control_id: '<control id>' }, subject: null,
+      relation: 'relevant-to, never a determination', oscal: { 'assessment-results': { metadata: { 'oscal-version': '1.1.0' }, results: [] } },
+      cards: [{ schema: 'card-v1', sha256: hex }], root_inclusion: [{ leaf_index: 0, proof: [hex] }], root,
+      bench: { json: {}, sha256: hex, sig_ed25519: sig, kid: signer, preimage: 'RFC 8785 of bench.json' },
+      manifest_card: { sha256: hex, surface: 'evidence.bundle', payload: { components: {} }, sig_ed25519: sig },
+      unmeasured: ['fresh_run', 'conformity_determination'],
+    };
+    case 'eunomia_data': return {
+      sha256: hex, schema: 'svc.eunomia-data/0.2', kind: 'feed', as_of: at, lane: 'commercial-data', data_only: true, signer,
+      blocks: {
+        signals: { value: null, unreadable: '<reason>' }, first_fine_watch: { value: null, unreadable: '<reason>' },
+        root: { value: { root_sha256: hex, merkle_root: hex, leaf_count: 1, sig_ed25519: sig }, unreadable: null },
+        card_index: { value: { active_cards: 1, cards: [{ sha256: hex, url: '/cards/<id>.json', signed: true }] }, unreadable: null },
+      },
+      commissioned_for: commissioned, sig_ed25519: sig,
+    };
   }
 }

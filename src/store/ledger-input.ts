@@ -6,6 +6,7 @@ import {
   type NewInvoice,
   type NewReservation,
   type PaymentKey,
+  type SettlementFilter,
   type SettlementState,
 } from './ledger.js';
 
@@ -63,6 +64,12 @@ export function amountAtomic(field: string, v: unknown): string {
   return matching(field, v, AMOUNT, 'a decimal integer string without sign or leading zeros (e.g. "0", "250000000")');
 }
 
+/** EIP-3009 validBefore: a uint256 of unix seconds, as the same decimal form as amounts, or null. */
+export function validBefore(v: unknown): string | null {
+  if (v === null) return null;
+  return matching('valid_before', v, AMOUNT, 'null or a decimal integer string of unix seconds without sign or leading zeros');
+}
+
 export function sha256Hex(field: string, v: unknown): string {
   return matching(field, v, SHA256_HEX, 'a 64-digit hex SHA-256').toLowerCase();
 }
@@ -103,12 +110,14 @@ export function newReservation(r: NewReservation): NewReservation {
     pay_to: lowerIfEvm(text('pay_to', r.pay_to, 256)),
     payment_sha256: sha256Hex('payment_sha256', r.payment_sha256),
     self_funded: r.self_funded,
+    valid_before: validBefore(r.valid_before),
     at: isoTime('at', r.at),
   };
 }
 
 /** Checks the bytes against their claimed hash, so a record can never carry a wrong one. */
 export function artefactAttachment(a: ArtefactAttachment): ArtefactAttachment {
+  if (typeof a !== 'object' || a === null) invalid('artefact', 'must be { artefact, artefact_sha256, receipt }');
   if (!Buffer.isBuffer(a.artefact)) invalid('artefact', 'must be a Buffer');
   const artefact_sha256 = sha256Hex('artefact_sha256', a.artefact_sha256);
   if (createHash('sha256').update(a.artefact).digest('hex') !== artefact_sha256) invalid('artefact_sha256', 'does not match the artefact bytes');
@@ -131,5 +140,14 @@ export function newInvoice(i: NewInvoice): NewInvoice {
     amount_atomic: amountAtomic('amount_atomic', i.amount_atomic),
     currency: matching('currency', i.currency, CURRENCY, 'a currency code of 2 to 12 letters or digits'),
     at: isoTime('at', i.at),
+    ...(i.artefact !== undefined && { artefact: artefactAttachment(i.artefact) }),
   };
+}
+
+/** list()/listInvoices() filters; artefacts are loaded unless `withArtefacts` is false. */
+export function listFilter(f: SettlementFilter | undefined): { state: SettlementState | undefined; withArtefacts: boolean } {
+  if (f === undefined) return { state: undefined, withArtefacts: true };
+  if (typeof f !== 'object' || f === null) invalid('filter', 'must be an object');
+  if (f.withArtefacts !== undefined && typeof f.withArtefacts !== 'boolean') invalid('withArtefacts', 'must be a boolean');
+  return { state: f.state === undefined ? undefined : settlementState(f.state), withArtefacts: f.withArtefacts ?? true };
 }

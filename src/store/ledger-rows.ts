@@ -19,6 +19,7 @@ export interface SettlementRow {
   pay_to: string;
   payment_sha256: string;
   self_funded: number | boolean;
+  valid_before: string | null;
   state: string;
   attempts: number;
   transaction_ref: string | null;
@@ -50,6 +51,9 @@ export interface InvoiceRow {
   state: string;
   created_at: string;
   paid_at: string | null;
+  artefact: Buffer | null;
+  artefact_sha256: string | null;
+  receipt: string | null;
 }
 
 /** Record field → column for the fields a transition may set. */
@@ -81,6 +85,7 @@ export function settlementRecord(r: SettlementRow): SettlementRecord {
     pay_to: r.pay_to,
     payment_sha256: r.payment_sha256,
     self_funded: r.self_funded === true || r.self_funded === 1,
+    valid_before: r.valid_before === null ? null : String(r.valid_before),
     at: r.created_at,
     state: r.state as SettlementState,
     attempts: Number(r.attempts),
@@ -116,5 +121,8 @@ export function invoiceRecord(r: InvoiceRow): InvoiceRecord {
     at: r.created_at,
     state: r.state as InvoiceState,
     paid_at: r.paid_at,
+    artefact: r.artefact,
+    artefact_sha256: r.artefact_sha256,
+    receipt: r.receipt,
   };
 }

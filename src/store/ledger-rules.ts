@@ -108,10 +108,15 @@ export function existingOutcome(record: SettlementRecord, payment_sha256: string
   return { outcome: 'exists', record };
 }
 
-/** createInvoice(): an existing ref is a retried request only when every field is the same. */
+/**
+ * createInvoice(): an existing ref is a retried request only when every field is the same,
+ * the artefact (by its checked hash) and receipt included: an invoice must release exactly
+ * what it was issued for.
+ */
 export function sameInvoice(a: NewInvoice, b: InvoiceRecord): boolean {
   return a.product_id === b.product_id && a.sku_id === b.sku_id && a.resource === b.resource && a.commissioned_by === b.commissioned_by
-    && a.amount_atomic === b.amount_atomic && a.currency === b.currency;
+    && a.amount_atomic === b.amount_atomic && a.currency === b.currency
+    && (a.artefact?.artefact_sha256 ?? null) === b.artefact_sha256 && (a.artefact?.receipt ?? null) === b.receipt;
 }
 
 export function invoiceConflict(ref: string): never {

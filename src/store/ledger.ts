@@ -37,6 +37,12 @@ export interface NewReservation extends PaymentKey {
   /** SHA-256 (hex) of the payment payload: the same nonce with another payload is a conflict. */
   payment_sha256: string;
   self_funded: boolean;
+  /**
+   * The EIP-3009 authorization's validBefore (unix seconds, decimal string), or null when not
+   * known (records from before schema v2). Once the chain's time has passed it with the
+   * authorization unused, the payment can never settle: that is how reconcile closes an UNKNOWN.
+   */
+  valid_before: string | null;
   /** When the reservation was first made (ISO 8601 UTC). */
   at: string;
 }
@@ -103,11 +109,27 @@ export interface NewInvoice {
   /** The invoice's currency code, e.g. "USD" or "EUR". */
   currency: string;
   at: string;
+  /**
+   * The artefact the invoice releases once paid, built when it was issued (so what the buyer
+   * is billed for is fixed); its hash is checked like markSettled's.
+   */
+  artefact?: ArtefactAttachment;
 }
 
-export interface InvoiceRecord extends NewInvoice {
+export interface InvoiceRecord extends Omit<NewInvoice, 'artefact'> {
   state: InvoiceState;
   paid_at: string | null;
+  /** null when issued without one, or when listed with `withArtefacts: false`. */
+  artefact: Buffer | null;
+  artefact_sha256: string | null;
+  receipt: string | null;
+}
+
+/** What `list` returns; `withArtefacts: false` leaves `artefact` null (the hash stays) to skip the blobs. */
+export interface SettlementFilter {
+  state?: SettlementState;
+  /** Default true. */
+  withArtefacts?: boolean;
 }
 
 export type LedgerBackend = 'sqlite' | 'postgres';
@@ -152,14 +174,15 @@ export interface Ledger {
   get(key: PaymentKey): Promise<SettlementRecord | undefined>;
 
   /** All records, optionally of one state, in the order they were first reserved (audit). */
-  list(filter?: { state?: SettlementState }): Promise<SettlementRecord[]>;
+  list(filter?: SettlementFilter): Promise<SettlementRecord[]>;
 
   /** Every transition of one payment, oldest first: the audit trail a reopen does not erase. */
   history(key: PaymentKey): Promise<SettlementEvent[]>;
 
   /**
    * Record an issued invoice (a buyer who cannot pay in the token). Creating the same ref with
-   * identical fields again returns the existing record (a retried request); other fields throw.
+   * identical fields (artefact hash and receipt included) again returns the existing record (a
+   * retried request); other fields throw.
    */
   createInvoice(i: NewInvoice): Promise<InvoiceRecord>;
 
@@ -168,8 +191,8 @@ export interface Ledger {
   /** ISSUED → PAID when the operator sees the money; idempotent (keeps the first paid_at). */
   markInvoicePaid(ref: string, at: string): Promise<InvoiceRecord>;
 
-  /** All invoices in the order they were issued. */
-  listInvoices(): Promise<InvoiceRecord[]>;
+  /** All invoices in the order they were issued; `withArtefacts: false` as for `list`. */
+  listInvoices(filter?: { withArtefacts?: boolean }): Promise<InvoiceRecord[]>;
 
   /** Release the connection or pool; further calls fail. Safe to call twice. */
   close(): Promise<void>;

@@ -70,7 +70,8 @@ describe('metered product routes', () => {
     assert.equal((await get('/api/request-attestation')).statusCode, 400);
   });
 
-  it('refuses to start with a configured rail until settlement is wired', () => {
-    assert.throws(() => buildApp({ state, logLevel: 'silent', products: { baseUrl: 'http://x', rail: readRailConfig({ GSPC_PAY_TO: `0x${'33'.repeat(20)}` }), now: () => new Date() } }), /not wired/);
+  it('refuses to start with a configured rail but no ledger to record settlements', () => {
+    const rail = readRailConfig({ GSPC_PAY_TO: `0x${'33'.repeat(20)}`, GSPC_FACILITATOR_URL: 'http://127.0.0.1:9' });
+    assert.throws(() => buildApp({ state, logLevel: 'silent', products: { baseUrl: 'http://x', rail, now: () => new Date() } }), /needs a ledger/);
   });
 });

@@ -19,7 +19,7 @@ export function recordContract(ctx: ContractContext): void {
       const ledger = ctx.ledger();
       const ref = newRef();
       const issued = await ledger.createInvoice(invoice(ref));
-      assert.deepEqual(issued, { ...invoice(ref), state: 'ISSUED', paid_at: null });
+      assert.deepEqual(issued, { ...invoice(ref), state: 'ISSUED', paid_at: null, artefact: null, artefact_sha256: null, receipt: null });
       assert.deepEqual(await ledger.getInvoice(ref), issued);
       assert.deepEqual(await ledger.createInvoice(invoice(ref, { at: t(1) })), issued, 'a retried request gets the same invoice');
       await rejectsWith(ledger.createInvoice(invoice(ref, { amount_atomic: '1' })), 'ledger_conflict');
@@ -104,6 +104,13 @@ export function recordContract(ctx: ContractContext): void {
         [{ product_id: '' }, 'product_id'],
         [{ sku_id: 'a\uD800' }, 'sku_id'],
         [{ self_funded: 'yes' as never }, 'self_funded'],
+        [{ valid_before: undefined as never }, 'valid_before'],
+        [{ valid_before: 1735689900 as never }, 'valid_before'],
+        [{ valid_before: '' }, 'valid_before'],
+        [{ valid_before: '01' }, 'valid_before'],
+        [{ valid_before: '-1' }, 'valid_before'],
+        [{ valid_before: '1735689900.5' }, 'valid_before'],
+        [{ valid_before: '1' + '0'.repeat(78) }, 'valid_before'],
       ];
       for (const [over, field] of bad) await rejectsWith(ledger.reserve(reservation(key, over)), 'ledger_input_invalid', new RegExp(`^ledger: ${field} `));
       assert.equal(await ledger.get(key), undefined);

@@ -16,14 +16,51 @@ export function storageContract(ctx: ContractContext, harness: LedgerHarness): v
       const [a, b] = await Promise.all([store.open(), store.open()]);
       const c = await store.open();
       try {
-        for (const l of [a, b, c]) assert.equal(l.schemaVersion, 1);
+        const all = harness.migrations.map((m) => m.version);
+        assert.deepEqual(all, [1, 2]);
+        for (const l of [a, b, c]) assert.equal(l.schemaVersion, 2);
         const versions = (await store.raw('SELECT version FROM schema_migrations ORDER BY version')).map((r) => Number(r.version));
-        assert.deepEqual(versions, [1]);
+        assert.deepEqual(versions, all);
         const key = newKey();
         assert.equal((await a.reserve(reservation(key))).outcome, 'reserved');
         assert.equal((await c.reserve(reservation(key))).outcome, 'exists', 'all three see one schema and one table');
       } finally {
         await Promise.all([a.close(), b.close(), c.close()]);
+      }
+    });
+
+    it('a version-1 store left by an older service migrates to 2: old rows get valid_before null and no invoice artefact, and carry on', async () => {
+      const store = await harness.fresh();
+      const v1 = harness.migrations.find((m) => m.version === 1)!;
+      await store.exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL);
+${v1.sql}
+INSERT INTO schema_migrations (version, name) VALUES (1, '${v1.name}');`);
+      const key = newKey();
+      const r = reservation(key);
+      const ref = `INV-v1-${key.nonce.slice(2, 14)}`;
+      // The columns version 1 had, as the older service wrote them (FALSE is 0 in SQLite).
+      await store.exec(`INSERT INTO settlements (payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network, pay_to,
+  payment_sha256, self_funded, state, attempts, created_at, updated_at)
+VALUES ('${key.payer}', '${key.nonce}', '${r.product_id}', '${r.sku_id}', '${r.resource}', '${r.amount_atomic}', '${r.asset.toLowerCase()}',
+  '${r.network}', '${r.pay_to.toLowerCase()}', '${r.payment_sha256}', FALSE, 'RESERVED', 1, '${t(0)}', '${t(0)}');
+INSERT INTO invoices (ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at)
+VALUES ('${ref}', 'p', 's', '/r', 'Example Ltd', '100', 'GBP', 'ISSUED', '${t(0)}');`);
+      const ledger = await store.open();
+      try {
+        assert.equal(ledger.schemaVersion, 2);
+        const versions = (await store.raw('SELECT version FROM schema_migrations ORDER BY version')).map((row) => Number(row.version));
+        assert.deepEqual(versions, [1, 2]);
+        const old = (await ledger.get(key))!;
+        assert.equal(old.valid_before, null);
+        assert.equal(old.amount_atomic, r.amount_atomic);
+        const replay = await ledger.reserve(reservation(key, { valid_before: null, at: t(1) }));
+        assert.equal(replay.outcome, 'exists');
+        assert.equal((await ledger.markUnknown(key, { error: 'timeout', at: t(2) })).valid_before, null);
+        const invoice = (await ledger.getInvoice(ref))!;
+        assert.deepEqual([invoice.artefact, invoice.artefact_sha256, invoice.receipt, invoice.state], [null, null, null, 'ISSUED']);
+        assert.equal((await ledger.markInvoicePaid(ref, t(3))).paid_at, t(3));
+      } finally {
+        await ledger.close();
       }
     });
 
@@ -45,7 +82,8 @@ export function storageContract(ctx: ContractContext, harness: LedgerHarness): v
       await first.reserve(reservation(failed));
       await first.markFailed(failed, { error: 'declined', at: t(2) });
       const ref = `INV-reopen-${settled.nonce.slice(2, 14)}`;
-      await first.createInvoice(invoice(ref, { amount_atomic: '250000000' }));
+      const released = artefact(50_000);
+      await first.createInvoice(invoice(ref, { amount_atomic: '250000000', artefact: released }));
       await first.markInvoicePaid(ref, t(3));
       const before = { s: await first.get(settled), f: await first.get(failed), h: await first.history(settled), i: await first.getInvoice(ref) };
       await first.close();
@@ -57,6 +95,7 @@ export function storageContract(ctx: ContractContext, harness: LedgerHarness): v
         const after = { s: await second.get(settled), f: await second.get(failed), h: await second.history(settled), i: await second.getInvoice(ref) };
         assert.deepEqual(after, before);
         assert.ok(after.s!.artefact!.equals(a.artefact));
+        assert.ok(after.i!.artefact!.equals(released.artefact));
         assert.equal(after.s!.amount_atomic, '0');
         assert.equal((await second.reserve(reservation(settled))).outcome, 'exists');
       } finally {

@@ -6,6 +6,7 @@ import { after, before, describe } from 'node:test';
 import type { Ledger } from '../../src/store/ledger.js';
 import type { LedgerHarness, LedgerStore } from './ledger-harness.js';
 import { recordContract } from './ledger-contract-records.js';
+import { schemaV2Contract } from './ledger-contract-schema-v2.js';
 import { settlementContract, type ContractContext } from './ledger-contract-settlements.js';
 import { storageContract } from './ledger-contract-storage.js';
 
@@ -24,6 +25,7 @@ export function ledgerContract(backend: string, harness: LedgerHarness): void {
     const ctx: ContractContext = { ledger: () => ledger!, store: () => store! };
     settlementContract(ctx);
     recordContract(ctx);
+    schemaV2Contract(ctx);
     storageContract(ctx, harness);
   });
 }

@@ -23,6 +23,8 @@ export function reservation(key: PaymentKey, over: Partial<NewReservation> = {})
     pay_to: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
     payment_sha256: sha256(`payload:${key.payer}:${key.nonce}`),
     self_funded: false,
+    // x402's exact client signs validBefore = now + maxTimeoutSeconds; t(0) + 300 s.
+    valid_before: String(Date.UTC(2025, 0, 1) / 1000 + 300),
     at: t(0),
     ...over,
   };

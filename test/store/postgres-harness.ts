@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { after } from 'node:test';
 import pg from 'pg';
 import { openLedger } from '../../src/store/open-ledger.js';
+import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/postgres-migrations.js';
 import type { LedgerHarness } from './ledger-harness.js';
 
 /** The server the PostgreSQL half runs against; override with GSPC_TEST_POSTGRES_URL. */
@@ -55,7 +56,10 @@ export function postgresHarness(): LedgerHarness {
       return {
         open: () => openLedger({ databaseUrl: url }),
         raw: (sql) => admin(async (c) => (await c.query(sql)).rows, url),
+        // Without parameters pg uses the simple query protocol, which runs several statements.
+        exec: (script) => admin(async (c) => { await c.query(script); }, url),
       };
     },
+    migrations: POSTGRES_MIGRATIONS,
   };
 }

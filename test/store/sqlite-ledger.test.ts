@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { openLedger } from '../../src/store/open-ledger.js';
+import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/sqlite-migrations.js';
 import { tempDir } from '../helpers/tmp.js';
 import { ledgerContract } from './ledger-contract.js';
 import type { LedgerHarness, LedgerStore } from './ledger-harness.js';
@@ -28,11 +29,19 @@ function sqliteStore(path: string): LedgerStore {
         db.close();
       }
     },
+    async exec(script) {
+      const db = new Database(path);
+      try {
+        db.exec(script);
+      } finally {
+        db.close();
+      }
+    },
   };
 }
 
 const nextPath = () => join(dir, `ledger-${++count}.sqlite`);
-const sqliteHarness: LedgerHarness = { fresh: async () => sqliteStore(nextPath()) };
+const sqliteHarness: LedgerHarness = { fresh: async () => sqliteStore(nextPath()), migrations: SQLITE_MIGRATIONS };
 
 ledgerContract('SQLite', sqliteHarness);
 

@@ -4,6 +4,8 @@
  * specification names; prices are integers in atomic units, kept as bigint so no float touches
  * an amount.
  */
+import { CARD_V0_SCHEMA } from '../evidence/commission-receipt.js';
+
 export type ProductKey = 'free_door' | 'request_attestation' | 'evidence_bundle' | 'eunomia_data';
 
 export interface Product {
@@ -35,7 +37,7 @@ export const PRODUCTS: readonly Product[] = [
   },
   {
     key: 'request_attestation', path: '/api/request-attestation', product_id: 'gspc.request_attestation', sku_id: 'request_attestation', per: 'request',
-    schema: 'https://gspc.example/schemas/card-v0/commission-receipt.json', normalAtomic: 20_000n, promoAtomic: 10_000n, promoEligible: true,
+    schema: CARD_V0_SCHEMA, normalAtomic: 20_000n, promoAtomic: 10_000n, promoEligible: true,
     description: 'A commission receipt for one subject plus up to 24 card-v1 references from the dated card matrix.',
     deliverable: 'a signed commission receipt (card-v0, COMMISSIONED) for one subject, reserving up to 24 already-signed card-v1 references with their inclusion proofs; no fresh run',
   },

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { GspcError } from '../../core/errors.js';
 import { ledgerError } from '../ledger-errors.js';
-import { invoiceRef, isoTime, newInvoice, newReservation, paymentKey, settlementState } from '../ledger-input.js';
+import { invoiceRef, isoTime, listFilter, newInvoice, newReservation, paymentKey } from '../ledger-input.js';
 import {
   afterRefusal, existingOutcome, invoiceConflict, invoiceNotFound, planAttachArtefact, planMarkFailed,
   planMarkSettled, planMarkUnknown, planResolveUnknown, sameInvoice, type TransitionPlan,
@@ -12,14 +12,21 @@ import {
 } from '../ledger-rows.js';
 import type {
   ArtefactAttachment, InvoiceRecord, Ledger, NewInvoice, NewReservation, PaymentKey, ReserveOutcome,
-  SettlementEvent, SettlementRecord, SettlementState, UnknownResolution,
+  SettlementEvent, SettlementFilter, SettlementRecord, UnknownResolution,
 } from '../ledger.js';
 import { migratePostgres } from './postgres-migrate.js';
 import { redactedUrl, unavailableIfConnection } from './postgres-errors.js';
 
-const COLUMNS = `payer, nonce, product_id, sku_id, resource, amount_atomic::text AS amount_atomic, asset, network, pay_to,
-  payment_sha256, self_funded, state, attempts, transaction_ref, error, artefact, artefact_sha256, receipt, created_at, updated_at`;
-const INVOICE_COLUMNS = 'ref, product_id, sku_id, resource, commissioned_by, amount_atomic::text AS amount_atomic, currency, state, created_at, paid_at';
+const columns = (artefact: string) => `payer, nonce, product_id, sku_id, resource, amount_atomic::text AS amount_atomic, asset, network, pay_to,
+  payment_sha256, self_funded, valid_before::text AS valid_before, state, attempts, transaction_ref, error, ${artefact}, artefact_sha256, receipt,
+  created_at, updated_at`;
+const COLUMNS = columns('artefact');
+// Listings without artefacts never read the blobs (the hash stays, so callers see one exists).
+const COLUMNS_NO_BLOB = columns('NULL::bytea AS artefact');
+const invoiceColumns = (artefact: string) => `ref, product_id, sku_id, resource, commissioned_by, amount_atomic::text AS amount_atomic, currency, state,
+  created_at, paid_at, ${artefact}, artefact_sha256, receipt`;
+const INVOICE_COLUMNS = invoiceColumns('artefact');
+const INVOICE_COLUMNS_NO_BLOB = invoiceColumns('NULL::bytea AS artefact');
 
 /** Appends the history line of the row a data-modifying CTE named `changed` produced. */
 const EVENT_FROM_CHANGED = (fromSql: string, atParam: string) => `ev AS (
@@ -61,12 +68,12 @@ export class PostgresLedger implements Ledger {
     for (let round = 0; round < RESERVE_ROUNDS; round++) {
       const inserted = await this.one<SettlementRow>(`WITH changed AS (
           INSERT INTO settlements (payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network,
-            pay_to, payment_sha256, self_funded, state, attempts, created_at, updated_at)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'RESERVED', 1, $12, $12)
+            pay_to, payment_sha256, self_funded, valid_before, state, attempts, created_at, updated_at)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, 'RESERVED', 1, $12, $12)
           ON CONFLICT (payer, nonce) DO NOTHING RETURNING *),
         ${EVENT_FROM_CHANGED('NULL', '$12')}
         SELECT ${COLUMNS} FROM changed`,
-      [n.payer, n.nonce, n.product_id, n.sku_id, n.resource, n.amount_atomic, n.asset, n.network, n.pay_to, n.payment_sha256, n.self_funded, n.at]);
+      [n.payer, n.nonce, n.product_id, n.sku_id, n.resource, n.amount_atomic, n.asset, n.network, n.pay_to, n.payment_sha256, n.self_funded, n.at, n.valid_before]);
       if (inserted) return { outcome: 'reserved', record: settlementRecord(inserted) };
       // A FAILED attempt of the same payload may be retried: nothing moved the first time.
       const reopened = await this.one<SettlementRow>(`WITH changed AS (
@@ -109,10 +116,12 @@ export class PostgresLedger implements Ledger {
     return row && settlementRecord(row);
   }
 
-  async list(filter: { state?: SettlementState } = {}): Promise<SettlementRecord[]> {
-    const rows = filter.state === undefined
-      ? await this.all<SettlementRow>(`SELECT ${COLUMNS} FROM settlements ORDER BY id`, [])
-      : await this.all<SettlementRow>(`SELECT ${COLUMNS} FROM settlements WHERE state = $1 ORDER BY id`, [settlementState(filter.state)]);
+  async list(filter?: SettlementFilter): Promise<SettlementRecord[]> {
+    const { state, withArtefacts } = listFilter(filter);
+    const cols = withArtefacts ? COLUMNS : COLUMNS_NO_BLOB;
+    const rows = state === undefined
+      ? await this.all<SettlementRow>(`SELECT ${cols} FROM settlements ORDER BY id`, [])
+      : await this.all<SettlementRow>(`SELECT ${cols} FROM settlements WHERE state = $1 ORDER BY id`, [state]);
     return rows.map(settlementRecord);
   }
 
@@ -125,9 +134,11 @@ export class PostgresLedger implements Ledger {
 
   async createInvoice(i: NewInvoice): Promise<InvoiceRecord> {
     const n = newInvoice(i);
-    const inserted = await this.one<InvoiceRow>(`INSERT INTO invoices (ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, 'ISSUED', $8) ON CONFLICT (ref) DO NOTHING RETURNING ${INVOICE_COLUMNS}`,
-    [n.ref, n.product_id, n.sku_id, n.resource, n.commissioned_by, n.amount_atomic, n.currency, n.at]);
+    const inserted = await this.one<InvoiceRow>(`INSERT INTO invoices (ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at,
+        artefact, artefact_sha256, receipt)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, 'ISSUED', $8, $9, $10, $11) ON CONFLICT (ref) DO NOTHING RETURNING ${INVOICE_COLUMNS}`,
+    [n.ref, n.product_id, n.sku_id, n.resource, n.commissioned_by, n.amount_atomic, n.currency, n.at,
+      n.artefact?.artefact ?? null, n.artefact?.artefact_sha256 ?? null, n.artefact?.receipt ?? null]);
     if (inserted) return invoiceRecord(inserted);
     const existing = (await this.getInvoice(n.ref))!;
     return sameInvoice(n, existing) ? existing : invoiceConflict(n.ref);
@@ -145,8 +156,9 @@ export class PostgresLedger implements Ledger {
     return paid ? invoiceRecord(paid) : (await this.getInvoice(r)) ?? invoiceNotFound(r);
   }
 
-  async listInvoices(): Promise<InvoiceRecord[]> {
-    return (await this.all<InvoiceRow>(`SELECT ${INVOICE_COLUMNS} FROM invoices ORDER BY id`, [])).map(invoiceRecord);
+  async listInvoices(filter?: { withArtefacts?: boolean }): Promise<InvoiceRecord[]> {
+    const cols = listFilter(filter).withArtefacts ? INVOICE_COLUMNS : INVOICE_COLUMNS_NO_BLOB;
+    return (await this.all<InvoiceRow>(`SELECT ${cols} FROM invoices ORDER BY id`, [])).map(invoiceRecord);
   }
 
   async close(): Promise<void> {

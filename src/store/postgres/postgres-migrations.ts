@@ -80,4 +80,19 @@ CREATE TRIGGER settlement_events_keep BEFORE UPDATE OR DELETE OR TRUNCATE ON set
   FOR EACH STATEMENT EXECUTE FUNCTION gspc_ledger_refuse();
 `,
   },
+  {
+    version: 2,
+    name: 'settlements keep the authorization validBefore; invoices carry the artefact they release',
+    // Existing rows get NULL: their validBefore was never recorded, and they carry no artefact.
+    // validBefore is a uint256 like amounts, so NUMERIC(78, 0), read back as text.
+    sql: `
+ALTER TABLE settlements ADD COLUMN valid_before NUMERIC(78, 0) CHECK (valid_before >= 0);
+ALTER TABLE invoices
+  ADD COLUMN artefact BYTEA,
+  ADD COLUMN artefact_sha256 TEXT,
+  ADD COLUMN receipt TEXT,
+  ADD CONSTRAINT invoices_artefact_hashed CHECK ((artefact IS NULL) = (artefact_sha256 IS NULL)),
+  ADD CONSTRAINT invoices_receipt_with_artefact CHECK (receipt IS NULL OR artefact IS NOT NULL);
+`,
+  },
 ];

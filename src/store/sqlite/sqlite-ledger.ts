@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { GspcError } from '../../core/errors.js';
 import { ledgerError } from '../ledger-errors.js';
-import { invoiceRef, isoTime, newInvoice, newReservation, paymentKey, settlementState } from '../ledger-input.js';
+import { invoiceRef, isoTime, listFilter, newInvoice, newReservation, paymentKey } from '../ledger-input.js';
 import {
   afterRefusal, existingOutcome, invoiceConflict, invoiceNotFound, planAttachArtefact, planMarkFailed,
   planMarkSettled, planMarkUnknown, planResolveUnknown, sameInvoice, type TransitionPlan,
@@ -12,13 +12,19 @@ import {
 } from '../ledger-rows.js';
 import type {
   ArtefactAttachment, InvoiceRecord, Ledger, NewInvoice, NewReservation, PaymentKey, ReserveOutcome,
-  SettlementEvent, SettlementRecord, SettlementState, UnknownResolution,
+  SettlementEvent, SettlementFilter, SettlementRecord, SettlementState, UnknownResolution,
 } from '../ledger.js';
 import { migrateSqlite } from './sqlite-migrate.js';
 
-const COLUMNS = `payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network, pay_to, payment_sha256,
-  self_funded, state, attempts, transaction_ref, error, artefact, artefact_sha256, receipt, created_at, updated_at`;
-const INVOICE_COLUMNS = 'ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at, paid_at';
+const columns = (artefact: string) => `payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network, pay_to, payment_sha256,
+  self_funded, valid_before, state, attempts, transaction_ref, error, ${artefact}, artefact_sha256, receipt, created_at, updated_at`;
+const COLUMNS = columns('artefact');
+// Listings without artefacts never read the blobs (the hash stays, so callers see one exists).
+const COLUMNS_NO_BLOB = columns('NULL AS artefact');
+const invoiceColumns = (artefact: string) => `ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at, paid_at,
+  ${artefact}, artefact_sha256, receipt`;
+const INVOICE_COLUMNS = invoiceColumns('artefact');
+const INVOICE_COLUMNS_NO_BLOB = invoiceColumns('NULL AS artefact');
 
 /**
  * The embedded ledger: one better-sqlite3 connection in WAL mode with synchronous=FULL (a
@@ -58,9 +64,9 @@ export class SqliteLedger implements Ledger {
     return this.write(() => {
       const row = { ...n, self_funded: n.self_funded ? 1 : 0 };
       const inserted = this.stmt(`INSERT INTO settlements (payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network,
-          pay_to, payment_sha256, self_funded, state, attempts, created_at, updated_at)
+          pay_to, payment_sha256, self_funded, valid_before, state, attempts, created_at, updated_at)
         VALUES (@payer, @nonce, @product_id, @sku_id, @resource, @amount_atomic, @asset, @network,
-          @pay_to, @payment_sha256, @self_funded, 'RESERVED', 1, @at, @at)
+          @pay_to, @payment_sha256, @self_funded, @valid_before, 'RESERVED', 1, @at, @at)
         ON CONFLICT (payer, nonce) DO NOTHING RETURNING ${COLUMNS}`).get(row) as SettlementRow | undefined;
       if (inserted) return { outcome: 'reserved', record: this.appendEvent(null, inserted, n.at) };
       // A FAILED attempt of the same payload may be retried: nothing moved the first time.
@@ -100,10 +106,12 @@ export class SqliteLedger implements Ledger {
     return row && settlementRecord(row);
   }
 
-  async list(filter: { state?: SettlementState } = {}): Promise<SettlementRecord[]> {
-    const rows = filter.state === undefined
-      ? this.stmt(`SELECT ${COLUMNS} FROM settlements ORDER BY id`).all()
-      : this.stmt(`SELECT ${COLUMNS} FROM settlements WHERE state = ? ORDER BY id`).all(settlementState(filter.state));
+  async list(filter?: SettlementFilter): Promise<SettlementRecord[]> {
+    const { state, withArtefacts } = listFilter(filter);
+    const cols = withArtefacts ? COLUMNS : COLUMNS_NO_BLOB;
+    const rows = state === undefined
+      ? this.stmt(`SELECT ${cols} FROM settlements ORDER BY id`).all()
+      : this.stmt(`SELECT ${cols} FROM settlements WHERE state = ? ORDER BY id`).all(state);
     return (rows as SettlementRow[]).map(settlementRecord);
   }
 
@@ -117,9 +125,12 @@ export class SqliteLedger implements Ledger {
   async createInvoice(i: NewInvoice): Promise<InvoiceRecord> {
     const n = newInvoice(i);
     return this.write(() => {
-      const inserted = this.stmt(`INSERT INTO invoices (ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at)
-        VALUES (@ref, @product_id, @sku_id, @resource, @commissioned_by, @amount_atomic, @currency, 'ISSUED', @at)
-        ON CONFLICT (ref) DO NOTHING RETURNING ${INVOICE_COLUMNS}`).get(n) as InvoiceRow | undefined;
+      const row = { ...n, artefact: n.artefact?.artefact ?? null, artefact_sha256: n.artefact?.artefact_sha256 ?? null, receipt: n.artefact?.receipt ?? null };
+      const inserted = this.stmt(`INSERT INTO invoices (ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at,
+          artefact, artefact_sha256, receipt)
+        VALUES (@ref, @product_id, @sku_id, @resource, @commissioned_by, @amount_atomic, @currency, 'ISSUED', @at,
+          @artefact, @artefact_sha256, @receipt)
+        ON CONFLICT (ref) DO NOTHING RETURNING ${INVOICE_COLUMNS}`).get(row) as InvoiceRow | undefined;
       if (inserted) return invoiceRecord(inserted);
       const existing = this.readInvoice(n.ref)!;
       return sameInvoice(n, existing) ? existing : invoiceConflict(n.ref);
@@ -140,8 +151,9 @@ export class SqliteLedger implements Ledger {
     });
   }
 
-  async listInvoices(): Promise<InvoiceRecord[]> {
-    return (this.stmt(`SELECT ${INVOICE_COLUMNS} FROM invoices ORDER BY id`).all() as InvoiceRow[]).map(invoiceRecord);
+  async listInvoices(filter?: { withArtefacts?: boolean }): Promise<InvoiceRecord[]> {
+    const cols = listFilter(filter).withArtefacts ? INVOICE_COLUMNS : INVOICE_COLUMNS_NO_BLOB;
+    return (this.stmt(`SELECT ${cols} FROM invoices ORDER BY id`).all() as InvoiceRow[]).map(invoiceRecord);
   }
 
   async close(): Promise<void> {

@@ -78,4 +78,16 @@ CREATE TRIGGER settlement_events_frozen BEFORE UPDATE ON settlement_events
   BEGIN SELECT RAISE(ABORT, 'ledger history is append-only'); END;
 `,
   },
+  {
+    version: 2,
+    name: 'settlements keep the authorization validBefore; invoices carry the artefact they release',
+    // Existing rows get NULL: their validBefore was never recorded, and they carry no artefact.
+    sql: `
+ALTER TABLE settlements ADD COLUMN valid_before TEXT
+  CHECK (valid_before IS NULL OR (valid_before <> '' AND valid_before NOT GLOB '*[^0-9]*'));
+ALTER TABLE invoices ADD COLUMN artefact BLOB;
+ALTER TABLE invoices ADD COLUMN artefact_sha256 TEXT CHECK ((artefact IS NULL) = (artefact_sha256 IS NULL));
+ALTER TABLE invoices ADD COLUMN receipt TEXT CHECK (receipt IS NULL OR artefact IS NOT NULL);
+`,
+  },
 ];
