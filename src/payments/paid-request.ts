@@ -119,7 +119,16 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
       throw new GspcError('settlement_unknown', `the facilitator did not confirm the settlement (${settled.error}); the outcome is recorded as unknown and will be reconciled against the chain. Retry the same payment later: it is never charged twice, and once settled the artefact is delivered`, { payer: key.payer, nonce: key.nonce });
     case 'settled': {
       const receipt = signedReceipt(req.resourceUrl, key.payer, settled.transaction, req.requirements.network, deps);
-      const record = await deps.ledger.markSettled(key, { artefact: artefact.body, artefact_sha256: artefact.sha256, receipt, transaction: settled.transaction, at });
+      const attachment = { artefact: artefact.body, artefact_sha256: artefact.sha256, receipt };
+      let record: SettlementRecord;
+      try {
+        record = await deps.ledger.markSettled(key, { ...attachment, transaction: settled.transaction, at });
+      } catch (e) {
+        // A settle slower than `gspc reconcile --stale-after` may find its reservation parked as
+        // UNKNOWN; the facilitator's answer is the better evidence, so it resolves the record.
+        if (!(e instanceof GspcError && e.code === 'ledger_transition_invalid') || (await deps.ledger.get(key))?.state !== 'UNKNOWN') throw e;
+        record = await deps.ledger.resolveUnknown(key, { state: 'SETTLED', transaction: settled.transaction, at, artefact: attachment });
+      }
       return { kind: 'delivered', body: artefact.body, settle: settleBody(record), replay: false, record };
     }
   }

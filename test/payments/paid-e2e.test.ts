@@ -10,6 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import { extractReceiptFromResponse, verifyReceiptSignatureJWS, type JWSSignedReceipt } from '@x402/extensions/offer-receipt';
 import { payingFetch, startLocalRail, type LocalRail, type RailAccount } from '../../demo/local-rail/index.js';
 import { privateKeyToAccount } from 'viem/accounts';
+import { reconcile } from '../../src/payments/reconcile.js';
+import { createChainReader } from '../../src/payments/chain-reader.js';
 import { challengeOf, decodeHeader, handPayment, noAnvil, officialPayment, startPaidService, type PaidService } from './paid-harness.js';
 
 const skip = noAnvil();
@@ -154,7 +156,7 @@ describe('paid requests on the local rail', { skip }, () => {
     assert.deepEqual(await balances(), b0);
   });
 
-  it('a settle whose answer never comes is recorded UNKNOWN (502), a retry is 409 pending, never a second charge', async () => {
+  it('a settle whose answer never comes is recorded UNKNOWN (502), a retry is 409 pending; gspc reconcile finds the transfer and the retry then gets the artefact, charged once', async () => {
     const slow = await startPaidService(rail, { timeoutMs: 500, railEnv: { GSPC_PAY_TO: rail.payTo.address, GSPC_FACILITATOR_URL: rail.facilitatorUrl!, GSPC_ASSET: rail.usdc, GSPC_PROMO: 'none' } });
     after(() => slow.close());
     const slowUrl = `${slow.baseUrl}/api/request-attestation?subject=${encodeURIComponent(subject)}`;
@@ -174,6 +176,16 @@ describe('paid requests on the local rail', { skip }, () => {
     const retry = await fetch(slowUrl, { headers: { 'payment-signature': header } });
     assert.equal(retry.status, 409);
     assert.equal((await retry.json() as { code: string }).code, 'payment_pending');
+
+    const report = await reconcile({ ledger: slow.ledger, chain: createChainReader(rail.rpcUrl), now: new Date(), staleAfterMs: 900_000 });
+    const settledEntry = report.entries.find((e) => e.nonce === nonce)!;
+    assert.equal(settledEntry.action, 'settled', settledEntry.detail);
+    const delivered = await fetch(slowUrl, { headers: { 'payment-signature': header } });
+    assert.equal(delivered.status, 200);
+    assert.equal(delivered.headers.get('x-gspc-replay'), '1');
+    assert.equal((await delivered.json() as { surface: string }).surface, 'ras.commission');
+    assert.equal(decodeHeader<{ transaction: string }>(delivered.headers.get('payment-response')).transaction, settledEntry.transaction);
+    assert.equal(b0.payer - (await balances()).payer, PRICE, 'still charged once');
   });
 
   it('the evidence bundle and the feed are delivered for their prices', async () => {
