@@ -10,8 +10,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { PaymentRequirements } from '@x402/core/types';
 import { GspcError } from '../core/errors.js';
 import { PRODUCTS, type Product } from '../core/pricing/products.js';
-import { attestationPreview, previewReleaseOf, type PreviewRelease } from '../payments/attestation-preview.js';
-import { bundlePreview } from '../payments/bundle-preview.js';
+import { attestationPreview, matchingCards, previewReleaseOf, type PreviewRelease } from '../payments/attestation-preview.js';
+import { bundlePreview, relevantCards } from '../payments/bundle-preview.js';
+import type { Obligation } from '../core/board/model.js';
 import { buildChallenge, paymentRequiredHeader } from '../payments/challenge.js';
 import { eunomiaPreview, freeDoorPreview, freeDoorSvc, outputExample } from '../payments/feed-preview.js';
 import { readPaymentHeader, type ReadPayment } from '../payments/payment-header.js';
@@ -93,6 +94,8 @@ async function answer(product: Product, url: string, headers: Record<string, str
   if (!paid) {
     throw new GspcError('rail_unconfigured', `a payment was sent, but this service's payment rail is not configured (${[opts.rail.payTo === null && 'GSPC_PAY_TO', opts.rail.facilitatorUrl === null && 'GSPC_FACILITATOR_URL'].filter(Boolean).join(' and ')} unset); nothing was charged`);
   }
+  const empty = nothingToDeliver(product, query, view, obligations);
+  if (empty !== undefined) return sendChallenge(reply, challengeFor(empty));
   const offer = challengeFor();
   const outcome = await payForArtefact({
     product_id: product.product_id, sku_id: product.sku_id, resourcePath: url, resourceUrl: `${base}${url}`,
@@ -106,6 +109,20 @@ async function answer(product: Product, url: string, headers: Record<string, str
     case 'settle_failed':
       return reply.code(402).headers({ ...PAYMENT_HEADERS, 'cache-control': 'no-store', ...paymentResponseHeaders(payment, outcome.settle) }).send({ error: 'settlement failed; nothing was delivered and nothing was charged', code: 'settlement_failed', reason: outcome.settle.errorReason, message: outcome.settle.errorMessage ?? null });
   }
+}
+
+/**
+ * A commission or bundle with no signed card to reserve would charge for an empty artefact: such
+ * a payment is refused before the facilitator is asked (402 with the reason), nothing charged.
+ */
+function nothingToDeliver(product: Product, query: Record<string, string | undefined>, view: ReleaseView, obligations: readonly Obligation[]): string | undefined {
+  if (product.key === 'request_attestation' && matchingCards(view.preview, query.subject!, query.axis).length === 0) {
+    return `no signed card of this release matches subject '${query.subject}'${query.axis ? ` on axis '${query.axis}'` : ''}: there is nothing to reserve, so the payment was not taken`;
+  }
+  if (product.key === 'evidence_bundle' && relevantCards(view.preview, obligations.find((o) => o.id === query.obligation)!, query.subject).length === 0) {
+    return `no signed card of this release is relevant to obligation '${query.obligation}'${query.subject ? ` for subject '${query.subject}'` : ''}: the bundle would be empty, so the payment was not taken`;
+  }
+  return undefined;
 }
 
 function challenge(product: Product, url: string, query: Record<string, string | undefined>, view: ReleaseView, state: ServedState, opts: ProductRouteOptions, error?: string) {

@@ -91,7 +91,7 @@ describe('paid requests on the local rail', { skip }, () => {
     assert.equal(new Set(records.map((r) => r.transaction)).size, records.length, 'one transaction per payment');
   });
 
-  it('a payment for another amount, an expired authorization and an unfunded payer are refused with a fresh 402 and the reason', async () => {
+  it('a payment for another amount, an expired authorization, an unfunded payer, and a commission with nothing to reserve are refused with a fresh 402 and the reason', async () => {
     const challenge = await challengeOf(url);
     const b0 = await balances();
     const cheap = await handPayment(rail, challenge, { value: '1' });
@@ -115,6 +115,12 @@ describe('paid requests on the local rail', { skip }, () => {
     const r4 = await fetch(url, { headers: { 'payment-signature': broke.header } });
     assert.equal(r4.status, 402);
     assert.match((await r4.json() as { error: string }).error, /insufficient/);
+
+    const nobodyUrl = `${svc.baseUrl}/api/request-attestation?subject=no-such-model`;
+    const nobody = await handPayment(rail, await challengeOf(nobodyUrl));
+    const r5 = await fetch(nobodyUrl, { headers: { 'payment-signature': nobody.header } });
+    assert.equal(r5.status, 402);
+    assert.match((await r5.json() as { error: string }).error, /nothing to reserve, so the payment was not taken/);
     assert.deepEqual(await balances(), b0);
   });
 
