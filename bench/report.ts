@@ -84,21 +84,13 @@ export function derivationSection(d: DerivationFigures): string {
   ].join('\n');
 }
 
-export function resultsBlock(date: string, t: ThroughputFigures, s: LoadSettings, d: DerivationFigures, extra: readonly [string, string][] = []): string {
+export function resultsBlock(date: string, sections: readonly [string, string][]): string {
   return [
     BEGIN,
     `### Run of ${date}`,
     '',
     `Machine: ${machine()}.`,
-    '',
-    '#### Board throughput',
-    '',
-    throughputSection(t, s),
-    '',
-    '#### Derivation at scale',
-    '',
-    derivationSection(d),
-    ...extra.flatMap(([title, body]) => ['', `#### ${title}`, '', body]),
+    ...sections.flatMap(([title, body]) => ['', `#### ${title}`, '', body]),
     END,
   ].join('\n');
 }
@@ -110,4 +102,28 @@ export function writeResults(docPath: string, block: string): void {
   const b = text.indexOf(END);
   const next = a !== -1 && b > a ? `${text.slice(0, a)}${block}${text.slice(b + END.length)}` : `${text.trimEnd()}\n\n## Results\n\n${block}\n`;
   writeFileSync(docPath, next);
+}
+
+/**
+ * A partial run (BENCH_ONLY): replaces only the subsections it measured inside the existing
+ * results block (added at the end of the block when missing), each marked with its own date
+ * and machine, since the block's heading dates the last full run. Without a block, writes one.
+ */
+export function writeSections(docPath: string, date: string, how: string, sections: readonly [string, string][]): void {
+  let text = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '';
+  if (text.indexOf(BEGIN) === -1 || text.indexOf(END) < text.indexOf(BEGIN)) return writeResults(docPath, resultsBlock(date, sections));
+  for (const [title, body] of sections) {
+    const sub = [`#### ${title}`, '', `Measured on its own (${how}) on ${date}; machine: ${machine()}.`, '', body, ''].join('\n');
+    const a = text.indexOf(BEGIN);
+    const end = text.indexOf(END);
+    const head = text.indexOf(`\n#### ${title}\n`, a);
+    if (head === -1 || head > end) {
+      text = `${text.slice(0, end)}\n${sub}${text.slice(end)}`;
+      continue;
+    }
+    const next = text.indexOf('\n#### ', head + 1);
+    const stop = next === -1 || next > end ? end : next + 1;
+    text = `${text.slice(0, head + 1)}${sub}${text.slice(stop)}`;
+  }
+  writeFileSync(docPath, text);
 }

@@ -1,11 +1,16 @@
 /**
- * `npm run bench`: the two performance measurements of docs/performance.md, printed as tables
+ * `npm run bench`: the performance measurements of docs/performance.md, printed as tables
  * and written into that document.
  *
  *   1. Board throughput: GET /api/gspc from the real app against a bare node:http anchor
  *      (throughput.ts); goal app/anchor ≥ 0.85.
  *   2. Derivation at scale: readCorpus + deriveRelease over 1,000,000 per-item rows
  *      (derivation.ts); goal under 10 s, also given as a ratio of a JSON.parse anchor.
+ *   3. Signed cards: sealing and verifying against raw node:crypto loops (evidence.ts).
+ *   4. Public root and transparency log against raw hashing (tree-bench.ts).
+ *   5. Metered products (payments.ts): the 402 challenge's throughput as a ratio of
+ *      GET /api/gspc on the same app (goal ≥ 0.5), and the latency a paid request adds on the
+ *      local rail over the facilitator's own time (goal: added p50 ≤ 25 ms).
  *
  * Goals are reported (PASS / BELOW GOAL), never enforced: timings vary by machine. The process
  * fails only when a measurement is invalid (a wrong response, a row count that does not match).
@@ -17,6 +22,10 @@
  * pairs, default 2), BENCH_EXTRA_ROUNDS (rounds allowed in addition to replace rounds disturbed
  * by other load on the machine, default 2), BENCH_ITEMS (scale corpus items, × 5 models; default 200000),
  * BENCH_CARDS (cards sealed and verified, default 100000), BENCH_LEAVES (tree leaves, default 1000000),
+ * BENCH_PAYMENTS (paid requests timed on the local rail, default 50), BENCH_PAYMENTS_CPU_PROF
+ * (a directory: the challenge-run servers of §5 write V8 CPU profiles there),
+ * BENCH_ONLY (comma-separated sections to run: throughput, derivation, evidence, trees,
+ * payments; default all; a partial run rewrites only its own subsections of the results),
  * BENCH_WRITE_DOCS=0 to leave docs/performance.md untouched.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,7 +34,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, type BenchChild } from './child.js';
 import { measureDerivation } from './derivation.js';
-import { derivationSection, machine, resultsBlock, throughputSection, writeResults } from './report.js';
+import { derivationSection, machine, PAYMENTS_TITLE, paymentsSection, resultsBlock, throughputSection, writeResults, writeSections } from './report.js';
+import { measurePayments } from './payments.js';
 import { measureThroughput, type LoadSettings } from './throughput.js';
 import { evidenceSection, measureEvidence } from './evidence.js';
 import { benchTrees, treeSection } from './tree-bench.js';
@@ -44,6 +54,18 @@ function setting(name: string, fallback: number, max: number, integer = true): n
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
+const SECTIONS = ['throughput', 'derivation', 'evidence', 'trees', 'payments'] as const;
+type Section = (typeof SECTIONS)[number];
+
+/** BENCH_ONLY: the sections to run (all when unset). */
+function onlySections(): Set<Section> {
+  const raw = process.env.BENCH_ONLY?.trim();
+  if (!raw) return new Set(SECTIONS);
+  const names = raw.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  for (const n of names) if (!(SECTIONS as readonly string[]).includes(n)) throw new Error(`BENCH_ONLY=${raw}: '${n}' is not a section (${SECTIONS.join(', ')})`);
+  return new Set(names as Section[]);
+}
+
 async function main(tmp: string, children: BenchChild[]): Promise<number> {
   const load: LoadSettings = {
     seconds: setting('BENCH_SECONDS', 5, 120, false),
@@ -53,34 +75,52 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
     extraRounds: process.env.BENCH_EXTRA_ROUNDS === '0' ? 0 : setting('BENCH_EXTRA_ROUNDS', 2, 10),
   };
   const items = setting('BENCH_ITEMS', 200_000, 2_000_000);
+  const cardCount = setting('BENCH_CARDS', 100_000, 1_000_000);
+  const leaves = setting('BENCH_LEAVES', 1_000_000, 4_000_000);
+  const paidCount = setting('BENCH_PAYMENTS', 50, 1000);
+  const cpuProfDir = process.env.BENCH_PAYMENTS_CPU_PROF?.trim() || undefined;
+  const only = onlySections();
   const writeDocs = process.env.BENCH_WRITE_DOCS !== '0';
   const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
-  log(`gspc-board bench, ${date}\n${machine()}\n`);
+  log(`gspc-board bench, ${date}\n${machine()}${only.size < SECTIONS.length ? `\nBENCH_ONLY: ${[...only].join(', ')}` : ''}\n`);
 
-  log('1. Board throughput (one server at a time, each in its own process; autocannon here)');
-  const t = await measureThroughput(join(ROOT, 'demo', 'corpus'), tmp, load, children, log);
-  log('');
-  log('2. Derivation at scale (in a fresh child process)');
-  const d = await measureDerivation(tmp, items, children, log);
+  // [title in the results, body], in section order; `invalid` collects what makes the run invalid.
+  const sections: [string, string][] = [];
+  const invalid: string[] = [];
 
-  log('3. Signed evidence: cards sealed and verified against raw node:crypto loops');
-  const cardCount = setting('BENCH_CARDS', 100_000, 1_000_000);
-  const e = await measureEvidence(cardCount, log);
-  log('4. Root and log over 1,000,000 leaves against raw hashing');
-  const trees = await benchTrees(setting('BENCH_LEAVES', 1_000_000, 4_000_000));
-  const extra: [string, string][] = [['Signed cards: publish and verify', evidenceSection(e)], ['Public root and transparency log', treeSection(trees)]];
+  if (only.has('throughput')) {
+    log('1. Board throughput (one server at a time, each in its own process; autocannon here)');
+    const t = await measureThroughput(join(ROOT, 'demo', 'corpus'), tmp, load, children, log);
+    sections.push(['Board throughput', throughputSection(t, load)]);
+    invalid.push(...t.runs.flatMap((r) => r.problems.map((p) => `throughput round ${r.round} ${r.server}: ${p}`)));
+    log('');
+  }
+  if (only.has('derivation')) {
+    log('2. Derivation at scale (in a fresh child process)');
+    const d = await measureDerivation(tmp, items, children, log);
+    sections.push(['Derivation at scale', derivationSection(d)]);
+    invalid.push(...d.problems.map((p) => `derivation: ${p}`));
+  }
+  if (only.has('evidence')) {
+    log('3. Signed evidence: cards sealed and verified against raw node:crypto loops');
+    const e = await measureEvidence(cardCount, log);
+    sections.push(['Signed cards: publish and verify', evidenceSection(e)]);
+    if (e.invalid > 0) invalid.push(`evidence: ${e.invalid} cards did not verify`);
+  }
+  if (only.has('trees')) {
+    log('4. Root and log over 1,000,000 leaves against raw hashing');
+    sections.push(['Public root and transparency log', treeSection(await benchTrees(leaves))]);
+  }
+  if (only.has('payments')) {
+    log('5. Metered products: 402 challenges against the board, and paid requests on the local rail');
+    const p = await measurePayments(tmp, load, paidCount, children, log, cpuProfDir);
+    sections.push([PAYMENTS_TITLE, paymentsSection(p, load)]);
+    invalid.push(...p.challenge.runs.flatMap((r) => r.problems.map((x) => `payments round ${r.round} ${r.side}: ${x}`)));
+    if (!('skipped' in p.paid)) invalid.push(...p.paid.problems.map((x) => `paid requests: ${x}`));
+  }
 
-  log('\n## Board throughput\n');
-  log(throughputSection(t, load));
-  log('\n## Derivation at scale\n');
-  log(derivationSection(d));
-  for (const [title, body] of extra) log(`\n## ${title}\n\n${body}`);
+  for (const [title, body] of sections) log(`\n## ${title}\n\n${body}`);
 
-  const invalid = [
-    ...t.runs.flatMap((r) => r.problems.map((p) => `throughput round ${r.round} ${r.server}: ${p}`)),
-    ...d.problems.map((p) => `derivation: ${p}`),
-    ...(e.invalid > 0 ? [`evidence: ${e.invalid} cards did not verify`] : []),
-  ];
   // Warnings repeat once per child and differ only in the pid prefix, which is dropped.
   const notes = [...new Set(children.flatMap((c) => c.stderr.split('\n').map((l) => l.replace(/^\(node:\d+\) /, '').trim()).filter((l) => l !== '')))];
   if (notes.length > 0) log(`\nChild processes wrote to stderr (shown once each):\n${notes.map((n) => `  ${n}`).join('\n')}`);
@@ -90,8 +130,10 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
     return 1;
   }
   if (writeDocs) {
-    writeResults(join(ROOT, 'docs', 'performance.md'), resultsBlock(date, t, load, d, extra));
-    log('\nFigures written to docs/performance.md');
+    const doc = join(ROOT, 'docs', 'performance.md');
+    if (only.size === SECTIONS.length) writeResults(doc, resultsBlock(date, sections));
+    else writeSections(doc, date, `BENCH_ONLY=${[...only].join(',')}`, sections);
+    log(`\nFigures written to docs/performance.md${only.size < SECTIONS.length ? ` (only the subsections of ${[...only].join(', ')})` : ''}`);
   }
   return 0;
 }

@@ -12,9 +12,14 @@ import { payingFetch, startLocalRail, type LocalRail, type RailAccount } from '.
 import { privateKeyToAccount } from 'viem/accounts';
 import { reconcile } from '../../src/payments/reconcile.js';
 import { createChainReader } from '../../src/payments/chain-reader.js';
+import { ADMIN_URL, postgresHarness, probePostgres } from '../store/postgres-harness.js';
 import { challengeOf, decodeHeader, handPayment, noAnvil, officialPayment, startPaidService, type PaidService } from './paid-harness.js';
 
 const skip = noAnvil();
+// The same paid flow on the PostgreSQL ledger (several replicas share one), when a server answers.
+const pgProbe = await probePostgres();
+if (!pgProbe.ok) process.stderr.write(`\n*** SKIPPED (PostgreSQL half of the paid flow): no server at ${ADMIN_URL}: ${pgProbe.reason} ***\n`);
+const pgHarness = pgProbe.ok ? postgresHarness() : undefined;
 const PRICE = 20_000n; // request_attestation, outside any promo (GSPC_PROMO=none)
 // Anvil dev account 5: known key, never funded with USDC.
 const BROKE: RailAccount = { address: privateKeyToAccount('0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba').address, privateKey: '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba' };
@@ -60,6 +65,25 @@ describe('paid requests on the local rail', { skip }, () => {
     const record = (await svc.ledger.list({ state: 'SETTLED' })).find((r) => r.transaction === settle.transaction)!;
     assert.equal(record.amount_atomic, String(PRICE));
     assert.equal(record.artefact_sha256, createHash('sha256').update(Buffer.from(JSON.stringify(body) + '\n')).digest('hex'));
+  });
+
+  it('on PostgreSQL too: concurrent duplicates of one payment settle once and a replay settles nothing', { skip: pgProbe.ok ? false : `no PostgreSQL: ${pgProbe.reason}` }, async () => {
+    const ledger = await (await pgHarness!.fresh()).open();
+    const pgSvc = await startPaidService(rail, { ledger, railEnv: { GSPC_PAY_TO: rail.payTo.address, GSPC_FACILITATOR_URL: rail.facilitatorUrl!, GSPC_ASSET: rail.usdc, GSPC_PROMO: 'none' } });
+    after(() => pgSvc.close());
+    assert.equal(pgSvc.ledger.backend, 'postgres');
+    const pgUrl = `${pgSvc.baseUrl}/api/request-attestation?subject=${encodeURIComponent(subject)}`;
+    const { header } = await officialPayment(rail, await challengeOf(pgUrl));
+    const b0 = await balances();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => fetch(pgUrl, { headers: { 'payment-signature': header } }).then(async (r) => ({ status: r.status, body: await r.text() }))));
+    assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200, 200]);
+    assert.equal(new Set(answers.map((a) => a.body)).size, 1);
+    const replay = await fetch(pgUrl, { headers: { 'x-payment': header } });
+    assert.equal(await replay.text(), answers[0]!.body);
+    assert.equal(b0.payer - (await balances()).payer, PRICE);
+    const records = await pgSvc.ledger.list({ state: 'SETTLED', withArtefacts: false });
+    assert.equal(records.length, 1);
+    assert.equal((await pgSvc.ledger.history(records[0]!)).length, 2, 'RESERVED then SETTLED, once');
   });
 
   it('a replay returns the same artefact and settles nothing; the same payment as X-PAYMENT is the same payment', async () => {

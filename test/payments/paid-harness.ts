@@ -46,7 +46,7 @@ export interface PaidService {
   close(): Promise<void>;
 }
 
-export async function startPaidService(rail: LocalRail | undefined, opts: { timeoutMs?: number; now?: () => Date; railEnv?: Record<string, string> } = {}): Promise<PaidService> {
+export async function startPaidService(rail: LocalRail | undefined, opts: { timeoutMs?: number; now?: () => Date; railEnv?: Record<string, string>; ledger?: Ledger } = {}): Promise<PaidService> {
   const port = await freePort();
   // Removed by close(): tempDir()'s after() inside a before() hook would run when the hook ends.
   const dir = mkdtempSync(join(tmpdir(), 'gspc-paid-'));
@@ -55,7 +55,7 @@ export async function startPaidService(rail: LocalRail | undefined, opts: { time
   const signing = signingContext(keyDir, `localhost:${port}`);
   const { dir: releaseDir } = publishRelease(demoCorpus, join(dir, 'data'), signing.inputs);
   const state = new ServedState(loadRelease(releaseDir), liveSigning(signing));
-  const ledger = await openLedger({ sqlitePath: join(dir, 'ledger.sqlite') });
+  const ledger = opts.ledger ?? await openLedger({ sqlitePath: join(dir, 'ledger.sqlite') });
   const railConfig = readRailConfig(opts.railEnv ?? (rail ? { GSPC_PAY_TO: rail.payTo.address, GSPC_FACILITATOR_URL: rail.facilitatorUrl!, GSPC_ASSET: rail.usdc } : {}));
   const baseUrl = `http://localhost:${port}`;
   const app = buildApp({ state, logLevel: 'silent', products: { baseUrl, rail: railConfig, now: opts.now ?? (() => new Date()), ledger, facilitatorTimeoutMs: opts.timeoutMs ?? 5_000 } });
