@@ -114,6 +114,9 @@ export interface PaidFigures {
   replay: Spread;
   /** The challenge fetched before each payment (not part of the paid request). */
   challenge: Spread;
+  /** Time in the ledger's methods during each paid request (part of the added latency), and the most calls seen in one. */
+  ledger: Spread;
+  ledgerCalls: number;
   /** USDC (atomic) the payer paid and the payee received over the whole run, warm-up included. */
   paid: bigint;
   received: bigint;
@@ -132,7 +135,7 @@ export const isDisturbed = (r: ChallengeRun) => (r.otherCpu ?? 0) > DISTURBED_OT
 
 interface Prepared { dataDir: string; ledgerPath: string; subject: string; challengePath: string; board: Expected; challenge: Expected; boardKey: Uint8Array }
 
-const offerKey = (c: Record<string, unknown>) => ((c.extensions as Record<string, { info: { offers: { signature: string }[] } }>)['offer-receipt']!.info.offers);
+const offersOf = (c: Record<string, unknown>) => ((c.extensions as Record<string, { info: { offers: { signature: string }[] } }>)['offer-receipt']!.info.offers);
 
 /** A signed card's model id from the release: the subject a commission receipt would be bought for. */
 function signedSubject(release: LoadedRelease): string {
@@ -190,7 +193,7 @@ async function checkChallenge(body: Buffer, header: string | undefined, ref: Exp
   try { c = JSON.parse(body.toString('utf8')) as Record<string, unknown>; } catch { return ['body is not JSON']; }
   if (header === undefined) problems.push('no PAYMENT-REQUIRED header');
   else if (!isDeepStrictEqual(JSON.parse(Buffer.from(header, 'base64').toString('utf8')), c)) problems.push('PAYMENT-REQUIRED does not decode to the body');
-  const offers = offerKey(c);
+  const offers = offersOf(c);
   if (offers.length !== 1) return [...problems, `${offers.length} offers (expected 1 signed offer)`];
   const checked = await verifyJwsSignature(offers[0]!.signature, boardKey);
   if (!checked.ok) return [...problems, `offer: ${checked.reason}`];
@@ -200,7 +203,7 @@ async function checkChallenge(body: Buffer, header: string | undefined, ref: Exp
     problems.push(`offer terms ${JSON.stringify(terms)} do not match the resource and accepts entry`);
   }
   if (!isReference) {
-    const strip = (x: Record<string, unknown>) => { const y = structuredClone(x); for (const o of offerKey(y)) o.signature = ''; return y; };
+    const strip = (x: Record<string, unknown>) => { const y = structuredClone(x); for (const o of offersOf(y)) o.signature = ''; return y; };
     if (!isDeepStrictEqual(strip(c), strip(JSON.parse(ref.body.toString('utf8')) as Record<string, unknown>))) problems.push('body differs from the reference (offer aside)');
   }
   return problems;
@@ -401,11 +404,23 @@ async function startService(dir: string, rail: LocalRail, facilitatorUrl: string
   const releaseDir = publishRelease(DEMO_CORPUS, join(dir, 'data'), signing.inputs).dir;
   const state = new ServedState(loadRelease(releaseDir), { did: signing.did, boardKey: signing.inputs.boardKey, published: signing.keys.published });
   const ledger = await openLedger({ sqlitePath: join(dir, 'ledger.sqlite') });
+  // Every ledger call is timed (the ledger is the service's own, so its time is part of "added").
+  const ledgerMs: number[] = [];
+  const timedLedger = new Proxy(ledger, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop) as unknown;
+      if (typeof v !== 'function' || prop === 'close') return v;
+      return async (...args: unknown[]) => {
+        const t0 = performance.now();
+        try { return await (v as (...a: unknown[]) => Promise<unknown>).apply(target, args); } finally { ledgerMs.push(performance.now() - t0); }
+      };
+    },
+  });
   const rc = readRailConfig({ GSPC_PAY_TO: rail.payTo.address, GSPC_FACILITATOR_URL: facilitatorUrl, GSPC_ASSET: rail.usdc, GSPC_PROMO: 'none' });
   const baseUrl = `http://localhost:${port}`;
-  const app = buildApp({ state, logLevel: 'silent', products: { baseUrl, rail: rc, now: () => new Date(), ledger, facilitatorTimeoutMs: 15_000 } });
+  const app = buildApp({ state, logLevel: 'silent', products: { baseUrl, rail: rc, now: () => new Date(), ledger: timedLedger, facilitatorTimeoutMs: 15_000 } });
   await app.listen({ port, host: HOST });
-  return { baseUrl, subject: signedSubject(state.current().release), close: async () => { await app.close(); await ledger.close(); } };
+  return { baseUrl, subject: signedSubject(state.current().release), ledgerMs, close: async () => { await app.close(); await ledger.close(); } };
 }
 
 function spread(xs: number[]): Spread {
@@ -437,7 +452,7 @@ export async function measurePaid(tmp: string, count: number, log: (line: string
     const payer0 = await rail.balanceOf(rail.payer.address);
     const payee0 = await rail.balanceOf(rail.payTo.address);
     const problems: string[] = [];
-    const rows: { total: number; verify: number; settle: number; replay: number; challenge: number }[] = [];
+    const rows: { total: number; verify: number; settle: number; replay: number; challenge: number; ledger: number; ledgerCalls: number }[] = [];
     let price: string | undefined;
     for (let i = 0; i < PAID_WARMUP + count; i++) {
       const c0 = performance.now();
@@ -447,11 +462,14 @@ export async function measurePaid(tmp: string, count: number, log: (line: string
       const { header } = await officialPayment(rail, challenge);
 
       proxy.calls.length = 0;
+      svc.ledgerMs.length = 0;
       const t0 = performance.now();
       const res = await fetch(url, { headers: { 'payment-signature': header } });
       const body = Buffer.from(await res.arrayBuffer());
       const total = performance.now() - t0;
       const calls = [...proxy.calls];
+      const ledgerMs = svc.ledgerMs.reduce((a, b) => a + b, 0);
+      const ledgerCalls = svc.ledgerMs.length;
       const why = (what: string) => problems.push(`payment ${i + 1}: ${what}`);
       if (res.status !== 200) { why(`status ${res.status}: ${body.toString('utf8').slice(0, 200)}`); continue; }
       if (res.headers.get('x-gspc-replay') !== '0') why(`x-gspc-replay ${res.headers.get('x-gspc-replay')} (expected 0)`);
@@ -469,7 +487,7 @@ export async function measurePaid(tmp: string, count: number, log: (line: string
       if (again.status !== 200 || again.headers.get('x-gspc-replay') !== '1' || !replayBody.equals(body)) why(`replay: status ${again.status}, x-gspc-replay ${again.headers.get('x-gspc-replay')}, ${replayBody.equals(body) ? 'same' : 'different'} bytes`);
       if (proxy.calls.length > 0) why(`replay called the facilitator (${proxy.calls.map((c) => c.path).join(', ')})`);
 
-      if (i >= PAID_WARMUP) rows.push({ total, verify: verify[0]?.ms ?? NaN, settle: settled[0]?.ms ?? NaN, replay, challenge: challengeMs });
+      if (i >= PAID_WARMUP) rows.push({ total, verify: verify[0]?.ms ?? NaN, settle: settled[0]?.ms ?? NaN, replay, challenge: challengeMs, ledger: ledgerMs, ledgerCalls });
     }
     const paid = payer0 - (await rail.balanceOf(rail.payer.address));
     const received = (await rail.balanceOf(rail.payTo.address)) - payee0;
@@ -487,6 +505,8 @@ export async function measurePaid(tmp: string, count: number, log: (line: string
       added: spread(rows.map((r, i) => r.total - fac[i]!)),
       replay: spread(rows.map((r) => r.replay)),
       challenge: spread(rows.map((r) => r.challenge)),
+      ledger: spread(rows.map((r) => r.ledger)),
+      ledgerCalls: Math.max(...rows.map((r) => r.ledgerCalls)),
     };
   } finally {
     await svc?.close();

@@ -10,9 +10,15 @@ import { describeOther, isDisturbed as deriveDisturbed, type DerivationFigures }
 import { MODEL_COUNT } from './scale-corpus.js';
 import { DISTURBED_OTHER_CPU } from './machine-load.js';
 import { isDisturbed, type LoadSettings, type ThroughputFigures } from './throughput.js';
+import { isDisturbed as challengeDisturbed, PAID_WARMUP, type PaymentsFigures, type Spread } from './payments.js';
 
 export const THROUGHPUT_GOAL = 0.85;
 export const DERIVE_GOAL_MS = 10_000;
+/** §5: challenge req/s ÷ board req/s on the same app. */
+export const CHALLENGE_GOAL = 0.5;
+/** §5: p50 of (paid request latency − facilitator time), ms. */
+export const ADDED_P50_GOAL_MS = 25;
+export const PAYMENTS_TITLE = 'Metered products';
 
 const BEGIN = '<!-- bench:results:begin (written by npm run bench; edits inside are overwritten) -->';
 const END = '<!-- bench:results:end -->';
@@ -84,6 +90,55 @@ export function derivationSection(d: DerivationFigures): string {
   ].join('\n');
 }
 
+export function paymentsSection(p: PaymentsFigures, s: LoadSettings): string {
+  const c = p.challenge;
+  const rows = c.runs.map((r) => [String(r.round), r.side, int(r.rps), r.latencyP50.toFixed(0), r.latencyP99.toFixed(0), pct(r.serverCpu), pct(r.clientCpu),
+    r.otherCpu === undefined ? 'n/a' : pct(r.otherCpu), int(r.responses), r.problems.length === 0 ? 'yes' : 'NO']);
+  const disturbed = c.runs.filter(challengeDisturbed).length;
+  const allRounds = new Set(c.runs.map((r) => r.round)).size;
+  const basis = c.usedRounds.length === allRounds ? 'all rounds' : `undisturbed round${c.usedRounds.length === 1 ? '' : 's'} ${c.usedRounds.join(', ')} only`;
+  const perRound = [...new Set(c.runs.map((r) => r.round))].map((round) => {
+    const a = c.runs.find((r) => r.round === round && r.side === 'board');
+    const b = c.runs.find((r) => r.round === round && r.side === 'challenge');
+    return a && b ? (b.rps / a.rps).toFixed(3) : '-';
+  });
+  const partA = [
+    `Board: GET ${c.board.path}, ${int(c.board.length)}-byte body. Challenge: GET ${c.challengePath}, 402 with a ${int(c.challenge.length)}-byte body, a ${int(c.challenge.paymentRequiredLength ?? 0)}-character PAYMENT-REQUIRED header and a signed offer. Same app and rail (payee set, promo none), ${s.connections} connections, pipelining 1, ${s.warmupSeconds} s warm-up + ${s.seconds} s measured per run, runs alternating.`,
+    '',
+    table(['Round', 'Path', 'req/s', 'p50 ms', 'p99 ms', 'Server CPU', 'Client CPU', 'Other CPU', 'Responses', 'All valid'], rows, [true, false, true, true, true, true, true, true, true, false]),
+    '',
+    ...(disturbed > 0 ? [`Note: ${disturbed} of ${c.runs.length} runs had more than ${DISTURBED_OTHER_CPU} % of a core of other CPU load${c.usedRounds.length === allRounds ? '; every round was disturbed, so the figures below are unreliable: re-run on a quiet machine' : '; their rounds are left out of the figures below'}.`, ''] : []),
+    `Ratio challenge/board (mean req/s, ${basis}): **${c.ratio.toFixed(3)}** (${int(c.challengeRps)} / ${int(c.boardRps)}; per round ${perRound.join(', ')}). Goal ≥ ${CHALLENGE_GOAL}: **${verdict(c.ratio >= CHALLENGE_GOAL)}**.`,
+    '',
+    `Server CPU per request (${basis}): board ${c.boardCpuUs.toFixed(1)} µs, challenge ${c.challengeCpuUs.toFixed(1)} µs; ratio board/challenge **${c.cpuRatio.toFixed(3)}** (informational: the req/s ratio a CPU-bound server would show).`,
+  ];
+  if ('skipped' in p.paid) return [...partA, '', `**Paid requests: SKIPPED**: ${p.paid.skipped}.`].join('\n');
+  const q = p.paid;
+  const f = (x: number) => x.toFixed(1);
+  const row = (name: string, x: Spread, strong = false) => (strong ? [`**${name}**`, `**${f(x.p50)}**`, f(x.p95), f(x.max), f(x.mean)] : [name, f(x.p50), f(x.p95), f(x.max), f(x.mean)]);
+  return [
+    ...partA,
+    '',
+    `Paid requests: ${q.count} sequential GET ${c.challengePath.split('?')[0]} paid with PAYMENT-SIGNATURE (official @x402 client, price ${q.price} atomic USDC), after ${PAID_WARMUP} unmeasured ones; local rail (anvil, USDC, official facilitator) behind a timing proxy; the service in the bench process on 127.0.0.1 with a SQLite ledger.`,
+    '',
+    table(['Latency (ms)', 'p50', 'p95', 'max', 'mean'], [
+      row('paid request, client-observed (total)', q.total),
+      row('facilitator /verify (at the proxy)', q.verify),
+      row('facilitator /settle (at the proxy)', q.settle),
+      row('facilitator, verify + settle', q.facilitator),
+      row('added by the service (total − facilitator)', q.added, true),
+      row(`of which in the ledger (SQLite, WAL, synchronous=FULL; ≤ ${q.ledgerCalls} calls)`, q.ledger),
+      row('anchor: replay of the same payment (stored artefact, no facilitator)', q.replay),
+      row('context: the 402 challenge fetched before paying', q.challenge),
+    ], [false, true, true, true, true]),
+    '',
+    `Added latency p50: **${f(q.added.p50)} ms** (${Math.round((q.added.p50 / q.total.p50) * 100)} % of the total p50). Goal ≤ ${ADDED_P50_GOAL_MS} ms: **${verdict(q.added.p50 <= ADDED_P50_GOAL_MS)}**. ` +
+      (q.problems.length === 0
+        ? `Every payment returned 200 with a settled PAYMENT-RESPONSE after exactly one /verify and one /settle, every replay the same bytes without a facilitator call; the payer paid ${q.paid} and the payee received ${q.received} atomic USDC (${q.count + PAID_WARMUP} × ${q.price}).`
+        : `**INVALID**: ${q.problems.join('; ')}.`),
+  ].join('\n');
+}
+
 export function resultsBlock(date: string, sections: readonly [string, string][]): string {
   return [
     BEGIN,
@@ -113,7 +168,7 @@ export function writeSections(docPath: string, date: string, how: string, sectio
   let text = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '';
   if (text.indexOf(BEGIN) === -1 || text.indexOf(END) < text.indexOf(BEGIN)) return writeResults(docPath, resultsBlock(date, sections));
   for (const [title, body] of sections) {
-    const sub = [`#### ${title}`, '', `Measured on its own (${how}) on ${date}; machine: ${machine()}.`, '', body, ''].join('\n');
+    const sub = [`#### ${title}`, '', `Measured on its own (${how}) on ${date}; machine: ${machine()}.`, '', body, '', ''].join('\n');
     const a = text.indexOf(BEGIN);
     const end = text.indexOf(END);
     const head = text.indexOf(`\n#### ${title}\n`, a);
