@@ -64,11 +64,12 @@ export function registerProductRoutes(app: FastifyInstance, state: ServedState, 
   if (live && !opts.ledger) throw new GspcError('config_invalid', 'a configured payment rail needs a ledger to record settlements');
   const facilitator = live ? (opts.facilitator ?? httpFacilitator(rail.facilitatorUrl!, opts.facilitatorTimeoutMs ?? 15_000)) : undefined;
   const paid = (): Omit<PaidDeps, 'boardKey'> | undefined => (facilitator && opts.ledger ? { ledger: opts.ledger, facilitator, rail, now: opts.now, inFlightWaitMs: opts.facilitatorTimeoutMs ?? 15_000 } : undefined);
-  for (const product of PRODUCTS) app.get(product.path, (req, reply) => answer(product, req.url, req.headers, reply, state, opts, paid()));
+  const cache = new ChallengeCache();
+  for (const product of PRODUCTS) app.get(product.path, (req, reply) => answer(product, req.url, req.headers, reply, state, opts, paid(), cache));
   registerInvoiceRoutes(app, opts);
 }
 
-async function answer(product: Product, url: string, headers: Record<string, string | string[] | undefined>, reply: FastifyReply, state: ServedState, opts: ProductRouteOptions, paid: Omit<PaidDeps, 'boardKey'> | undefined) {
+async function answer(product: Product, url: string, headers: Record<string, string | string[] | undefined>, reply: FastifyReply, state: ServedState, opts: ProductRouteOptions, paid: Omit<PaidDeps, 'boardKey'> | undefined, cache: ChallengeCache) {
   const current = state.current();
   const obligations = current.release.corpus.obligations;
   const query = parseProductQuery(product.key, readQuery(url, queryParameters(product.key)), obligations.map((o) => o.id)) as Record<string, string | undefined>;
@@ -89,17 +90,18 @@ async function answer(product: Product, url: string, headers: Record<string, str
     if (!opts.ledger) throw new GspcError('rail_unconfigured', 'an invoice was requested, but this service has no ledger to record it; nothing was issued');
     return issueInvoice(reply, { product, url, query, baseUrl: base, ledger: opts.ledger, rail: opts.rail, now: opts.now, ref: opts.invoiceRef, produce: (ref) => produce({ resource: url, invoice_ref: ref, commissioned_by: query.commissioned_by! }) });
   }
-  const challengeFor = (error?: string) => challenge(product, url, query, view, state, opts, error);
-  if (payment === undefined) return sendChallenge(reply, challengeFor());
+  const challengeFor = (error?: string) => serialised(challenge(product, url, query, view, state, opts, error));
+  // The plain challenge is identical within a second for one release and signer state: cached.
+  const offered = () => cache.get(current, url, opts.now(), () => challengeFor());
+  if (payment === undefined) return sendChallenge(reply, offered());
   if (!paid) {
     throw new GspcError('rail_unconfigured', `a payment was sent, but this service's payment rail is not configured (${[opts.rail.payTo === null && 'GSPC_PAY_TO', opts.rail.facilitatorUrl === null && 'GSPC_FACILITATOR_URL'].filter(Boolean).join(' and ')} unset); nothing was charged`);
   }
   const empty = nothingToDeliver(product, query, view, obligations);
   if (empty !== undefined) return sendChallenge(reply, challengeFor(empty));
-  const offer = challengeFor();
   const outcome = await payForArtefact({
     product_id: product.product_id, sku_id: product.sku_id, resourcePath: url, resourceUrl: `${base}${url}`,
-    requirements: requirementsOf(offer), payment, produce: () => produce({ resource: url, payer: payment.payer }),
+    requirements: requirementsOf(offered().challenge), payment, produce: () => produce({ resource: url, payer: payment.payer }),
   }, { ...paid, boardKey: signing.boardKey });
   switch (outcome.kind) {
     case 'delivered':
@@ -145,8 +147,44 @@ function challenge(product: Product, url: string, query: Record<string, string |
   return c;
 }
 
-function sendChallenge(reply: FastifyReply, c: Record<string, unknown>) {
-  return reply.code(402).headers({ ...PAYMENT_HEADERS, 'cache-control': 'no-store', 'payment-required': paymentRequiredHeader(c) }).send(c);
+interface SerialisedChallenge { challenge: Record<string, unknown>; json: string; header: string }
+
+/** The challenge as body and `PAYMENT-REQUIRED` value, stringified once for both. */
+function serialised(challenge: Record<string, unknown>): SerialisedChallenge {
+  const json = JSON.stringify(challenge);
+  return { challenge, json, header: paymentRequiredHeader(json) };
+}
+
+function sendChallenge(reply: FastifyReply, c: SerialisedChallenge) {
+  return reply.code(402).headers({ ...PAYMENT_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'payment-required': c.header }).send(c.json);
+}
+
+/**
+ * Challenges by URL for the current second. Within one second a challenge's bytes cannot change
+ * for one prepared release: the offer's `validUntil` and the price are whole seconds, Ed25519
+ * signatures are deterministic, and a new release or key state is a new PreparedRelease. Building
+ * one costs ~0.6 ms (docs/performance.md §5). The map is dropped each second and capped, so
+ * many distinct URLs cannot grow it.
+ */
+class ChallengeCache {
+  private release: PreparedRelease | undefined;
+  private second = -1;
+  private byUrl = new Map<string, SerialisedChallenge>();
+
+  get(release: PreparedRelease, url: string, now: Date, build: () => SerialisedChallenge): SerialisedChallenge {
+    const second = Math.floor(now.getTime() / 1000);
+    if (release !== this.release || second !== this.second || this.byUrl.size >= 1000) {
+      this.release = release;
+      this.second = second;
+      this.byUrl = new Map();
+    }
+    let c = this.byUrl.get(url);
+    if (!c) {
+      c = build();
+      this.byUrl.set(url, c);
+    }
+    return c;
+  }
 }
 
 /** The x402 v2 requirements of the challenge's one accepts entry (what the facilitator is given). */

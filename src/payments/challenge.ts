@@ -130,6 +130,6 @@ function freePreviewUrl(c: ChallengeInputs): string {
 }
 
 /** `PAYMENT-REQUIRED`: standard base64 of the JSON (what @x402/core's header codec reads). */
-export function paymentRequiredHeader(challenge: Record<string, unknown>): string {
-  return Buffer.from(JSON.stringify(challenge), 'utf8').toString('base64');
+export function paymentRequiredHeader(challenge: Record<string, unknown> | string): string {
+  return Buffer.from(typeof challenge === 'string' ? challenge : JSON.stringify(challenge), 'utf8').toString('base64');
 }
