@@ -89,3 +89,23 @@ export class BenchChild {
 export function killAllChildren(): void {
   for (const c of live) c.kill();
 }
+
+/**
+ * The child's side of the protocol BenchChild speaks: start the server, report its port (or the
+ * error), answer `cpu` with process.cpuUsage(), close on `stop`, exit when the parent goes.
+ */
+export async function serveAsBenchChild(listen: () => Promise<{ port: number; close(): Promise<void> }>): Promise<void> {
+  process.on('disconnect', () => process.exit(0));
+  try {
+    const server = await listen();
+    process.on('message', (m: { type?: string }) => {
+      if (m.type === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+      else if (m.type === 'stop') void server.close().finally(() => process.exit(0));
+    });
+    process.send?.({ port: server.port });
+  } catch (e) {
+    process.send?.({ error: (e as Error).stack ?? String(e) });
+    process.exitCode = 1;
+    process.disconnect?.();
+  }
+}

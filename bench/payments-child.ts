@@ -18,6 +18,7 @@
 import { readdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { serveAsBenchChild } from './child.js';
 import { pathToFileURL } from 'node:url';
 import { buildApp } from '../src/http/app.js';
 import { ServedState } from '../src/http/served-state.js';
@@ -49,17 +50,5 @@ async function listen(dataDir: string, ledgerPath: string): Promise<{ port: numb
 // Only when run as the child script (payments.ts imports the constants above).
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [dataDir = '', ledgerPath = ''] = process.argv.slice(2);
-  process.on('disconnect', () => process.exit(0));
-  try {
-    const server = await listen(dataDir, ledgerPath);
-    process.on('message', (m: { type?: string }) => {
-      if (m.type === 'cpu') process.send?.({ cpu: process.cpuUsage() });
-      else if (m.type === 'stop') void server.close().finally(() => process.exit(0));
-    });
-    process.send?.({ port: server.port });
-  } catch (e) {
-    process.send?.({ error: (e as Error).stack ?? String(e) });
-    process.exitCode = 1;
-    process.disconnect?.();
-  }
+  await serveAsBenchChild(() => listen(dataDir, ledgerPath));
 }

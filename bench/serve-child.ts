@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { serveAsBenchChild } from './child.js';
 import { buildApp } from '../src/http/app.js';
 import { ServedState } from '../src/http/served-state.js';
 import { signingContext } from '../src/keys/signing.js';
@@ -48,16 +49,4 @@ async function listen(mode: string, dir: string): Promise<{ port: number; close:
 }
 
 const [mode = '', dir = ''] = process.argv.slice(2);
-process.on('disconnect', () => process.exit(0));
-try {
-  const server = await listen(mode, dir);
-  process.on('message', (m: { type?: string }) => {
-    if (m.type === 'cpu') process.send?.({ cpu: process.cpuUsage() });
-    else if (m.type === 'stop') void server.close().finally(() => process.exit(0));
-  });
-  process.send?.({ port: server.port });
-} catch (e) {
-  process.send?.({ error: (e as Error).stack ?? String(e) });
-  process.exitCode = 1;
-  process.disconnect?.();
-}
+await serveAsBenchChild(() => listen(mode, dir));
