@@ -45,9 +45,9 @@ import { anvilBinaryPath, startLocalRail, type LocalRail } from '../demo/local-r
 import { challengeOf, officialPayment } from '../test/payments/paid-harness.js';
 import { freePort } from '../test/helpers/process.js';
 import { BenchChild } from './child.js';
-import { DISTURBED_OTHER_CPU, machineBusy, machineJiffies } from './machine-load.js';
+import { DISTURBED_OTHER_CPU } from './machine-load.js';
 import { BASE_URL, DID_HOST, RAIL_ENV } from './payments-child.js';
-import type { LoadSettings } from './throughput.js';
+import { measureRun, type Load, type LoadSettings } from './throughput.js';
 
 const HOST = '127.0.0.1';
 const CHILD = fileURLToPath(new URL('./payments-child.ts', import.meta.url));
@@ -233,8 +233,6 @@ function verifyOnce(port: number, exp: Expected, boardKey: Uint8Array): Promise<
   });
 }
 
-interface Load { result: autocannon.Result; checked: number; bad: number; firstBad: string | undefined }
-
 /** One autocannon run; every response's status and framing headers are checked as they arrive. */
 function load(port: number, seconds: number, connections: number, exp: Expected): Promise<Load> {
   const length = String(exp.length);
@@ -269,44 +267,18 @@ function load(port: number, seconds: number, connections: number, exp: Expected)
   });
 }
 
-const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
-
 async function runOne(round: number, side: Side, p: Prepared, s: LoadSettings, children: BenchChild[], execArgv: string[]): Promise<ChallengeRun> {
   const exp = side === 'board' ? p.board : p.challenge;
   const child = new BenchChild(`payments ${side} server`, CHILD, [p.dataDir, p.ledgerPath], execArgv);
   children.push(child);
   try {
     const { port } = await child.next<{ port: number }>(60_000, 'listening port');
-    const problems = (await verifyOnce(port, exp, p.boardKey)).map((x) => `before: ${x}`);
-    const warm = await load(port, s.warmupSeconds, s.connections, exp);
-    const cpu0 = (await child.request<{ cpu: NodeJS.CpuUsage }>({ type: 'cpu' }, 5000, 'cpu usage')).cpu;
-    const client0 = process.cpuUsage();
-    const machine0 = machineJiffies();
-    const t0 = performance.now();
-    const run = await load(port, s.seconds, s.connections, exp);
-    const wall = performance.now() - t0;
-    const busy = machineBusy(machine0, machineJiffies());
-    const clientCpu = (cpuMs(process.cpuUsage(client0)) / wall) * 100;
-    const cpu1 = (await child.request<{ cpu: NodeJS.CpuUsage }>({ type: 'cpu' }, 5000, 'cpu usage')).cpu;
-    problems.push(...(await verifyOnce(port, exp, p.boardKey)).map((x) => `after: ${x}`));
-    for (const [phase, l] of [['warm-up', warm], ['measured', run]] as const) {
-      const r = l.result;
-      if (l.bad > 0) problems.push(`${phase}: ${l.bad} bad responses (first: ${l.firstBad})`);
-      // A 402 counts as non-2xx for autocannon; the status itself is checked per response above.
-      if (r.errors > 0 || r.timeouts > 0 || (side === 'board' && r.non2xx > 0)) problems.push(`${phase}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
-      if (l.checked < r.requests.total) problems.push(`${phase}: ${r.requests.total} responses counted but only ${l.checked} checked`);
-    }
-    if (run.result.requests.total === 0) problems.push('measured: no responses at all');
-    const serverCpu = ((cpuMs(cpu1) - cpuMs(cpu0)) / wall) * 100;
-    return {
-      round, side, problems,
-      rps: run.result.requests.total / run.result.duration,
-      responses: run.result.requests.total,
-      latencyP50: run.result.latency.p50,
-      latencyP99: run.result.latency.p99,
-      serverCpu, clientCpu,
-      otherCpu: busy === undefined ? undefined : Math.max(0, busy - serverCpu - clientCpu),
-    };
+    // A 402 counts as non-2xx for autocannon; the status itself is checked per response in load().
+    const figures = await measureRun(child, {
+      verify: () => verifyOnce(port, exp, p.boardKey), load: (seconds) => load(port, seconds, s.connections, exp),
+      warmupSeconds: s.warmupSeconds, seconds: s.seconds, non2xxExpected: side === 'challenge',
+    });
+    return { round, side, ...figures };
   } finally {
     await child.stop();
   }

@@ -121,8 +121,6 @@ function verifyOnce(port: number, ref: Reference): Promise<string[]> {
   });
 }
 
-interface Load { result: autocannon.Result; checked: number; bad: number; firstBad: string | undefined }
-
 /**
  * One autocannon run. Each response's status, content-length and ETag are checked as the
  * headers arrive; the HTTP parser then only completes a response after exactly content-length
@@ -161,40 +159,55 @@ function load(port: number, seconds: number, connections: number, ref: Reference
 
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 
+/** One autocannon run's outcome, with the per-response checks of the caller's `load`. */
+export interface Load { result: autocannon.Result; checked: number; bad: number; firstBad: string | undefined }
+
+export type MeasuredRun = Omit<RunFigures, 'round' | 'server'>;
+
+/**
+ * The run protocol both throughput benches share, against a started BenchChild server: check one
+ * response in full, warm up, measure (server, client and machine CPU over the window), check
+ * again, and list every problem. `non2xxExpected`: a 402 challenge is non-2xx for autocannon.
+ */
+export async function measureRun(child: BenchChild, o: { verify: () => Promise<string[]>; load: (seconds: number) => Promise<Load>; warmupSeconds: number; seconds: number; non2xxExpected?: boolean }): Promise<MeasuredRun> {
+  const problems = (await o.verify()).map((p) => `before: ${p}`);
+  const warm = await o.load(o.warmupSeconds);
+  const cpu0 = (await child.request<{ cpu: NodeJS.CpuUsage }>({ type: 'cpu' }, 5000, 'cpu usage')).cpu;
+  const client0 = process.cpuUsage();
+  const machine0 = machineJiffies();
+  const t0 = performance.now();
+  const run = await o.load(o.seconds);
+  const wall = performance.now() - t0;
+  const busy = machineBusy(machine0, machineJiffies());
+  const clientCpu = (cpuMs(process.cpuUsage(client0)) / wall) * 100;
+  const cpu1 = (await child.request<{ cpu: NodeJS.CpuUsage }>({ type: 'cpu' }, 5000, 'cpu usage')).cpu;
+  problems.push(...(await o.verify()).map((p) => `after: ${p}`));
+  for (const [phase, l] of [['warm-up', warm], ['measured', run]] as const) {
+    const r = l.result;
+    if (l.bad > 0) problems.push(`${phase}: ${l.bad} bad responses (first: ${l.firstBad})`);
+    if (r.errors > 0 || r.timeouts > 0 || (!o.non2xxExpected && r.non2xx > 0)) problems.push(`${phase}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
+    if (l.checked < r.requests.total) problems.push(`${phase}: ${r.requests.total} responses counted but only ${l.checked} checked`);
+  }
+  if (run.result.requests.total === 0) problems.push('measured: no responses at all');
+  const serverCpu = ((cpuMs(cpu1) - cpuMs(cpu0)) / wall) * 100;
+  return {
+    problems,
+    rps: run.result.requests.total / run.result.duration,
+    responses: run.result.requests.total,
+    latencyP50: run.result.latency.p50,
+    latencyP99: run.result.latency.p99,
+    serverCpu, clientCpu,
+    otherCpu: busy === undefined ? undefined : Math.max(0, busy - serverCpu - clientCpu),
+  };
+}
+
 async function runOne(round: number, server: 'anchor' | 'app', dir: string, ref: Reference, s: LoadSettings, children: BenchChild[]): Promise<RunFigures> {
   const child = new BenchChild(`${server} server`, SERVE_CHILD, [server, dir]);
   children.push(child);
   try {
     const { port } = await child.next<{ port: number }>(60_000, 'listening port');
-    const problems = (await verifyOnce(port, ref)).map((p) => `before: ${p}`);
-    const warm = await load(port, s.warmupSeconds, s.connections, ref);
-    const cpu0 = (await child.request<{ cpu: NodeJS.CpuUsage }>({ type: 'cpu' }, 5000, 'cpu usage')).cpu;
-    const client0 = process.cpuUsage();
-    const machine0 = machineJiffies();
-    const t0 = performance.now();
-    const run = await load(port, s.seconds, s.connections, ref);
-    const wall = performance.now() - t0;
-    const busy = machineBusy(machine0, machineJiffies());
-    const clientCpu = (cpuMs(process.cpuUsage(client0)) / wall) * 100;
-    const cpu1 = (await child.request<{ cpu: NodeJS.CpuUsage }>({ type: 'cpu' }, 5000, 'cpu usage')).cpu;
-    problems.push(...(await verifyOnce(port, ref)).map((p) => `after: ${p}`));
-    for (const [phase, l] of [['warm-up', warm], ['measured', run]] as const) {
-      const r = l.result;
-      if (l.bad > 0) problems.push(`${phase}: ${l.bad} bad responses (first: ${l.firstBad})`);
-      if (r.errors > 0 || r.timeouts > 0 || r.non2xx > 0) problems.push(`${phase}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
-      if (l.checked < r.requests.total) problems.push(`${phase}: ${r.requests.total} responses counted but only ${l.checked} checked`);
-    }
-    if (run.result.requests.total === 0) problems.push('measured: no responses at all');
-    const serverCpu = ((cpuMs(cpu1) - cpuMs(cpu0)) / wall) * 100;
-    return {
-      round, server, problems,
-      rps: run.result.requests.total / run.result.duration,
-      responses: run.result.requests.total,
-      latencyP50: run.result.latency.p50,
-      latencyP99: run.result.latency.p99,
-      serverCpu, clientCpu,
-      otherCpu: busy === undefined ? undefined : Math.max(0, busy - serverCpu - clientCpu),
-    };
+    const figures = await measureRun(child, { verify: () => verifyOnce(port, ref), load: (seconds) => load(port, seconds, s.connections, ref), warmupSeconds: s.warmupSeconds, seconds: s.seconds });
+    return { round, server, ...figures };
   } finally {
     await child.stop();
   }

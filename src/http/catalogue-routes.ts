@@ -6,14 +6,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { GspcError } from '../core/errors.js';
-import { previewReleaseOf } from '../payments/attestation-preview.js';
 import { buildCatalogue, catalogueMaxAge, exampleRequests, type ExampleRequest } from '../payments/catalogue.js';
 import { observeQuotes, quoteManifest, QUOTES_PATH, QUOTES_TTL_SECONDS } from '../payments/quote-manifest.js';
 import { listedSettlements, paymentId, revenueDocument, unreadRevenue } from '../payments/revenue.js';
 import type { Ledger } from '../store/ledger.js';
 import { BASE_HEADERS } from './errors.js';
 import type { PreparedRelease } from './prepared.js';
-import type { ProductRouteOptions } from './product-routes.js';
+import { releaseView, type ProductRouteOptions } from './product-routes.js';
 import { readQuery } from './query.js';
 import type { ServedState } from './served-state.js';
 
@@ -22,7 +21,7 @@ const examplesByRelease = new WeakMap<PreparedRelease, ExampleRequest[]>();
 function examplesOf(p: PreparedRelease): ExampleRequest[] {
   let e = examplesByRelease.get(p);
   if (!e) {
-    e = exampleRequests(previewReleaseOf(p.release).active, p.release.corpus.obligations.map((o) => o.id));
+    e = exampleRequests(releaseView(p).preview.active, p.release.corpus.obligations.map((o) => o.id));
     examplesByRelease.set(p, e);
   }
   return e;

@@ -32,6 +32,8 @@ export interface PreparedRelease {
   files: Map<string, Prepared>;
   /** The inclusion proof of an active card (by 16-hex id) under the signed root. */
   proofFor(id16: string): Prepared | undefined;
+  /** The same proof as an object, by 16-hex id or full sha256 (what paid artefacts embed). */
+  proofObject(id: string): Record<string, unknown> | undefined;
   didDocument: DidDocument;
   /** SHA-256 of the exact /root.json bytes (what witnesses and timestamp proofs cover). */
   rootSha256: string;
@@ -84,7 +86,7 @@ export function prepareRelease(release: LoadedRelease, live: LiveState, signing:
       log: await log.verification(),
     };
   })());
-  return { release, boards, knownAxes, files, proofFor, didDocument: doc, rootSha256: release.evidence.rootSha256, cardById, verification, log };
+  return { release, boards, knownAxes, files, proofFor, proofObject, didDocument: doc, rootSha256: release.evidence.rootSha256, cardById, verification, log };
 }
 
 /** Proofs are computed on first request and kept as bytes. */

@@ -63,9 +63,9 @@ export function registerProductRoutes(app: FastifyInstance, state: ServedState, 
   const live = rail.payTo !== null && rail.facilitatorUrl !== null;
   if (live && !opts.ledger) throw new GspcError('config_invalid', 'a configured payment rail needs a ledger to record settlements');
   const facilitator = live ? (opts.facilitator ?? httpFacilitator(rail.facilitatorUrl!, opts.facilitatorTimeoutMs ?? 15_000)) : undefined;
-  const paid = (): Omit<PaidDeps, 'boardKey'> | undefined => (facilitator && opts.ledger ? { ledger: opts.ledger, facilitator, rail, now: opts.now, inFlightWaitMs: opts.facilitatorTimeoutMs ?? 15_000 } : undefined);
+  const paid: Omit<PaidDeps, 'boardKey'> | undefined = facilitator && opts.ledger ? { ledger: opts.ledger, facilitator, rail, now: opts.now, inFlightWaitMs: opts.facilitatorTimeoutMs ?? 15_000 } : undefined;
   const cache = new ChallengeCache();
-  for (const product of PRODUCTS) app.get(product.path, (req, reply) => answer(product, req.url, req.headers, reply, state, opts, paid(), cache));
+  for (const product of PRODUCTS) app.get(product.path, (req, reply) => answer(product, req.url, req.headers, reply, state, opts, paid, cache));
   registerInvoiceRoutes(app, opts);
 }
 
@@ -84,7 +84,7 @@ async function answer(product: Product, url: string, headers: Record<string, str
   const produce = (commissionedFor: { resource: string; payer?: string; invoice_ref?: string; commissioned_by?: string }) => produceArtefact(product.key, query, {
     release: view.preview, obligations, boardJson: view.board, boardKey: signing.boardKey, did: signing.did, baseUrl: base,
     asOf: opts.now().toISOString(), commissionedFor,
-    proofOf: (sha: string) => { const p = current.proofFor(sha.slice(0, 16)); return p ? JSON.parse(p.body.toString('utf8')) as Record<string, unknown> : undefined; },
+    proofOf: (sha: string) => current.proofObject(sha),
   });
   if (query.invoice !== undefined) {
     if (!opts.ledger) throw new GspcError('rail_unconfigured', 'an invoice was requested, but this service has no ledger to record it; nothing was issued');
