@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { statusFiles } from './status/index.js';
 
 const ATLAS = 'demo/atlas-70b';
 const BOREALIS = 'demo/borealis-34b';
@@ -187,6 +188,7 @@ export function generate(outDir: string): void {
     { id: 'lane-regrade-stability', lane: 'instrument-honesty', title: 'Re-grading the governance responses twice gives identical labels', n: 400, agreement: 1, note: 'checks the grader, not any model' },
     { id: 'lane-human-baseline', lane: 'human-vs-ai', title: 'Two human annotators on a 40-item safety subset', n: 40, human_accuracy: 0.85, note: 'synthetic; a human baseline is not a board result' },
   ]));
+  for (const [path, text] of statusFiles()) write(path, text);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

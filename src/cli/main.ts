@@ -14,6 +14,8 @@ import { serve } from './serve.js';
 import { runVerify } from './verify.js';
 import { registerLedgerCommands } from './ledger-commands.js';
 import { runWitness } from './witness.js';
+import { registerCorrectionsCommands } from './corrections-commands.js';
+import { registerStatusCommands } from './status-commands.js';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -100,6 +102,8 @@ export async function main(argv: string[]): Promise<void> {
     });
 
   registerLedgerCommands(program);
+  registerCorrectionsCommands(program);
+  registerStatusCommands(program);
 
   try {
     await program.parseAsync(argv);

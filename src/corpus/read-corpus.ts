@@ -14,6 +14,7 @@ import { parseJsonFile } from './json-file.js';
 import { readPerItemRows } from './peritem-rows.js';
 import { axisFileSchema, boardFileSchema, laneFileSchema, obligationsFileSchema } from './schemas.js';
 import { checkAxisRules } from './axis-rules.js';
+import { readStatus, type CorpusStatus } from './status/index.js';
 
 /** A file of the corpus, by its path relative to the corpus root ('/' separated). */
 export interface CorpusFile {
@@ -30,6 +31,8 @@ export interface Corpus {
   lane: LaneEntry[];
   /** Obligations the evidence bundle serves (`obligations.json`; none when absent). */
   obligations: Obligation[];
+  /** The optional status files (regulation feed, corrections ledger, census, ...): §7 of formats.md. */
+  status: CorpusStatus;
   /** Every file the corpus consists of, sorted by path: what a release copies and publishes. */
   files: CorpusFile[];
 }
@@ -115,9 +118,16 @@ export function readCorpus(root: string): Corpus {
       problems.push(...obligationProblems(obligations, new Set(definitions.map((d) => d.axis))));
     } else problems.push(...parsed.problems);
   }
+  const statusRead = readStatus({
+    exists: (path) => existsSync(join(root, path)),
+    load,
+    list: (dir) => listDir(root, dir),
+    axes: listed,
+  });
+  problems.push(...statusRead.problems);
   if (problems.length > 0) throw invalid(problems);
   files.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
-  return { meta, definitions, tables, evidence, lane, obligations, files };
+  return { meta, definitions, tables, evidence, lane, obligations, status: statusRead.status, files };
 }
 
 function listDir(root: string, dir: string): string[] {

@@ -11,6 +11,7 @@ import type { ServedState } from './served-state.js';
 import { didKeyResolver } from '../keys/did-resolver.js';
 import { registerProductRoutes, type ProductRouteOptions } from './product-routes.js';
 import { registerCatalogueRoutes } from './catalogue-routes.js';
+import { NO_SOURCES, registerStatusRoutes, type StatusContext } from './status/index.js';
 
 export interface AppOptions {
   state: ServedState;
@@ -20,6 +21,8 @@ export interface AppOptions {
   trustedDidHosts?: readonly string[];
   /** The metered products (402 challenges and previews); not registered when absent. */
   products?: ProductRouteOptions;
+  /** Sources of the status documents; defaults: the products' clock, ledger and base URL, no configured sources. */
+  status?: Partial<Omit<StatusContext, 'state'>>;
 }
 
 export function buildApp(opts: AppOptions): FastifyInstance {
@@ -39,6 +42,15 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   registerVerifyRoutes(app, state, didKeyResolver(() => ({ did: state.signingLive().did, doc: state.current().didDocument }), { trustedHosts: opts.trustedDidHosts ?? [] }));
   if (opts.products) registerProductRoutes(app, state, opts.products);
   if (opts.products) registerCatalogueRoutes(app, opts.state, opts.products);
+  const p = opts.products;
+  registerStatusRoutes(app, {
+    state,
+    now: opts.status?.now ?? p?.now ?? (() => new Date()),
+    baseUrl: opts.status?.baseUrl ?? p?.baseUrl ?? 'http://localhost:8080',
+    sources: opts.status?.sources ?? NO_SOURCES,
+    ...((opts.status?.ledger ?? p?.ledger) !== undefined && { ledger: (opts.status?.ledger ?? p?.ledger)! }),
+    ...((opts.status?.rail ?? p?.rail) !== undefined && { rail: (opts.status?.rail ?? p?.rail)! }),
+  });
   app.get('/healthz', (_req, reply) => {
     const r = opts.state.current().release;
     reply.headers(BASE_HEADERS).send({ status: 'ok', release: r.id, as_of: r.descriptor.as_of });

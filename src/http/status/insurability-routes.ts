@@ -1,0 +1,5 @@
+/** Routes of the insurability status document (stub: filled in by issue 5 work). */
+import type { FastifyInstance } from 'fastify';
+import type { StatusContext } from './context.js';
+
+export function registerInsurabilityRoutes(_app: FastifyInstance, _ctx: StatusContext): void {}
