@@ -11,7 +11,7 @@ import type { ServedState } from './served-state.js';
 import { didKeyResolver } from '../keys/did-resolver.js';
 import { registerProductRoutes, type ProductRouteOptions } from './product-routes.js';
 import { registerCatalogueRoutes } from './catalogue-routes.js';
-import { NO_SOURCES, registerStatusRoutes, type StatusContext } from './status/index.js';
+import { NO_SOURCES, registerStatusRoutes, type StatusContext, type StatusReaders } from './status/index.js';
 
 export interface AppOptions {
   state: ServedState;
@@ -22,7 +22,7 @@ export interface AppOptions {
   /** The metered products (402 challenges and previews); not registered when absent. */
   products?: ProductRouteOptions;
   /** Sources of the status documents; defaults: the products' clock, ledger and base URL, no configured sources. */
-  status?: Partial<Omit<StatusContext, 'state'>>;
+  status?: Partial<Omit<StatusContext, 'state'>> & StatusReaders;
 }
 
 export function buildApp(opts: AppOptions): FastifyInstance {
@@ -50,7 +50,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     sources: opts.status?.sources ?? NO_SOURCES,
     ...((opts.status?.ledger ?? p?.ledger) !== undefined && { ledger: (opts.status?.ledger ?? p?.ledger)! }),
     ...((opts.status?.rail ?? p?.rail) !== undefined && { rail: (opts.status?.rail ?? p?.rail)! }),
-  });
+  }, { ...(opts.status?.fabric && { fabric: opts.status.fabric }), ...(opts.status?.hubs && { hubs: opts.status.hubs }) });
   app.get('/healthz', (_req, reply) => {
     const r = opts.state.current().release;
     reply.headers(BASE_HEADERS).send({ status: 'ok', release: r.id, as_of: r.descriptor.as_of });

@@ -13,8 +13,26 @@ import { registerEastWestRoutes } from './east-west-routes.js';
 import { registerInsurabilityRoutes } from './insurability-routes.js';
 import { registerComputeRoutes } from './compute-routes.js';
 import { registerXrplRoutes } from './xrpl-routes.js';
+import { registerFabricRoutes } from './fabric-routes.js';
+import { registerAggregateRoutes } from './aggregate-routes.js';
+import { FabricObserver } from '../../status/fabric-observer.js';
+import { HubIndexReader } from '../../status/hub-index.js';
+import { ACTION_TIMEOUT_MS } from '../../core/fabric/actions.js';
 
-export function registerStatusRoutes(app: FastifyInstance, ctx: StatusContext): void {
+/** The long-lived readers of the status routes; built from the context unless given (tests). */
+export interface StatusReaders {
+  fabric?: FabricObserver;
+  hubs?: HubIndexReader;
+}
+
+/** How often the fabric probes its rails again by default (GSPC_FABRIC_REFRESH_SECONDS). */
+export const DEFAULT_FABRIC_REFRESH_MS = 60_000;
+
+export function registerStatusRoutes(app: FastifyInstance, ctx: StatusContext, readers: StatusReaders = {}): void {
+  const fabric = readers.fabric ?? new FabricObserver({ origin: ctx.baseUrl, timeoutMs: ACTION_TIMEOUT_MS, fetch: (url, init) => fetch(url, init), now: ctx.now, refreshMs: DEFAULT_FABRIC_REFRESH_MS });
+  const hubs = readers.hubs ?? new HubIndexReader({ peers: ctx.sources.hubPeers, timeoutMs: ACTION_TIMEOUT_MS, now: ctx.now });
+  registerFabricRoutes(app, ctx, fabric);
+  registerAggregateRoutes(app, ctx, hubs);
   registerCorrectionsRoutes(app, ctx);
   registerActionJobsRoutes(app, ctx);
   registerOracleFleetRoutes(app, ctx);
