@@ -10,6 +10,7 @@ import { describeOther, isDisturbed as deriveDisturbed, type DerivationFigures }
 import { MODEL_COUNT } from './scale-corpus.js';
 import { DISTURBED_OTHER_CPU } from './machine-load.js';
 import { isDisturbed, type LoadSettings, type ThroughputFigures } from './throughput.js';
+import type { FabricFigures } from './fabric.js';
 import { isDisturbed as challengeDisturbed, PAID_WARMUP, type PaymentsFigures, type Spread } from './payments.js';
 
 export const THROUGHPUT_GOAL = 0.85;
@@ -19,6 +20,9 @@ export const CHALLENGE_GOAL = 0.5;
 /** §5: p50 of (paid request latency − facilitator time), ms. */
 export const ADDED_P50_GOAL_MS = 25;
 export const PAYMENTS_TITLE = 'Metered products';
+export const FABRIC_TITLE = 'Capability fabric under a slow probe target';
+/** §6: fabric req/s with a hanging probe target ÷ with every target fast. */
+export const FABRIC_GOAL = 0.9;
 
 const BEGIN = '<!-- bench:results:begin (written by npm run bench; edits inside are overwritten) -->';
 const END = '<!-- bench:results:end -->';
@@ -136,6 +140,17 @@ export function paymentsSection(p: PaymentsFigures, s: LoadSettings): string {
       (q.problems.length === 0
         ? `Every payment returned 200 with a settled PAYMENT-RESPONSE after exactly one /verify and one /settle, every replay the same bytes without a facilitator call; the payer paid ${q.paid} and the payee received ${q.received} atomic USDC (${q.count + PAID_WARMUP} × ${q.price}).`
         : `**INVALID**: ${q.problems.join('; ')}.`),
+  ].join('\n');
+}
+
+export function fabricSection(f: FabricFigures, s: LoadSettings): string {
+  const rows = f.runs.map((r) => [String(r.round), r.condition, int(r.rps), r.p50.toFixed(0), r.p99.toFixed(0), int(r.responses), r.regulationRail]);
+  return [
+    `GET /api/capability-fabric (${int(f.bodyBytes)}-byte body), 10 connections, ${s.warmupSeconds} s warm-up + ${s.seconds} s measured per run, conditions alternating. The observer re-probes all 17 rails every second through a proxy; "slow": the proxy holds GET /api/regulation for 10 s (the probe times out at 3,500 ms, so one probe is always hanging).`,
+    '',
+    table(['Round', 'Probe targets', 'req/s', 'p50 ms', 'p99 ms', 'Responses', 'Regulation rail after the run'], rows, [true, false, true, true, true, true, false]),
+    '',
+    `Ratio slow/fast: req/s **${f.rpsRatio.toFixed(3)}**, p50 latency ${f.p50Ratio.toFixed(3)}. Goal req/s ratio ≥ ${FABRIC_GOAL} (unaffected): **${verdict(f.rpsRatio >= FABRIC_GOAL)}**.${f.problems.length > 0 ? ` **INVALID**: ${f.problems.join('; ')}.` : ''}`,
   ].join('\n');
 }
 

@@ -11,6 +11,9 @@
  *   5. Metered products (payments.ts): the 402 challenge's throughput as a ratio of
  *      GET /api/gspc on the same app (goal ≥ 0.5), and the latency a paid request adds on the
  *      local rail over the facilitator's own time (goal: added p50 ≤ 25 ms).
+ *   6. Capability fabric (fabric.ts): GET /api/capability-fabric while one probe target hangs,
+ *      against the same with every target fast, alternating in the same run (goal: unaffected,
+ *      req/s ratio ≥ 0.9).
  *
  * Goals are reported (PASS / BELOW GOAL), never enforced: timings vary by machine. The process
  * fails only when a measurement is invalid (a wrong response, a row count that does not match).
@@ -25,7 +28,7 @@
  * BENCH_PAYMENTS (paid requests timed on the local rail, default 50), BENCH_PAYMENTS_CPU_PROF
  * (a directory: the challenge-run servers of §5 write V8 CPU profiles there),
  * BENCH_ONLY (comma-separated sections to run: throughput, derivation, evidence, trees,
- * payments; default all; a partial run rewrites only its own subsections of the results),
+ * payments, fabric; default all; a partial run rewrites only its own subsections of the results),
  * BENCH_WRITE_DOCS=0 to leave docs/performance.md untouched.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,11 +37,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, type BenchChild } from './child.js';
 import { measureDerivation } from './derivation.js';
-import { derivationSection, machine, PAYMENTS_TITLE, paymentsSection, resultsBlock, throughputSection, writeResults, writeSections } from './report.js';
+import { derivationSection, fabricSection, FABRIC_TITLE, machine, PAYMENTS_TITLE, paymentsSection, resultsBlock, throughputSection, writeResults, writeSections } from './report.js';
 import { measurePayments } from './payments.js';
 import { measureThroughput, type LoadSettings } from './throughput.js';
 import { evidenceSection, measureEvidence } from './evidence.js';
 import { benchTrees, treeSection } from './tree-bench.js';
+import { measureFabric } from './fabric.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -54,7 +58,7 @@ function setting(name: string, fallback: number, max: number, integer = true): n
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-const SECTIONS = ['throughput', 'derivation', 'evidence', 'trees', 'payments'] as const;
+const SECTIONS = ['throughput', 'derivation', 'evidence', 'trees', 'payments', 'fabric'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: the sections to run (all when unset). */
@@ -117,6 +121,13 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
     sections.push([PAYMENTS_TITLE, paymentsSection(p, load)]);
     invalid.push(...p.challenge.runs.flatMap((r) => r.problems.map((x) => `payments round ${r.round} ${r.side}: ${x}`)));
     if (!('skipped' in p.paid)) invalid.push(...p.paid.problems.map((x) => `paid requests: ${x}`));
+  }
+
+  if (only.has('fabric')) {
+    log('6. Capability fabric: the document while a probe target hangs, against all targets fast');
+    const f = await measureFabric(join(ROOT, 'demo', 'corpus'), tmp, load, log);
+    sections.push([FABRIC_TITLE, fabricSection(f, load)]);
+    invalid.push(...f.problems.map((p) => `fabric: ${p}`));
   }
 
   for (const [title, body] of sections) log(`\n## ${title}\n\n${body}`);

@@ -8,6 +8,7 @@ import { GspcError } from './core/errors.js';
 import { didForHost } from './core/evidence/did.js';
 import { readRailConfig, type RailConfig } from './payments/rail-config.js';
 import type { OpenLedgerOptions } from './store/open-ledger.js';
+import type { StatusSources } from './http/status/context.js';
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -24,6 +25,12 @@ const envSchema = z.object({
   GSPC_LEDGER_PATH: z.string().min(1).optional(),
   GSPC_FACILITATOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   GSPC_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  GSPC_FABRIC_REFRESH_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
+  GSPC_HUB_PEERS: z.string().optional(),
+  GSPC_XRPL_URL: z.url({ protocol: /^https?$/ }).optional(),
+  GSPC_XRPL_ACCOUNT: z.string().regex(/^r[1-9A-HJ-NP-Za-km-z]{24,34}$/, 'a classic XRPL address (r...)').optional(),
+  GSPC_XRPL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3500),
+  GSPC_PROVIDER_CANARY_FILE: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -48,6 +55,26 @@ export interface Config {
   facilitatorTimeoutMs: number;
   /** JSON-RPC endpoint of the payment network, read by `gspc reconcile` only. */
   rpcUrl: string | null;
+  /** How often the capability fabric probes its rails again. */
+  fabricRefreshMs: number;
+  /** The status documents' configured sources (hub peers, XRPL endpoint, provider canary file). */
+  sources: StatusSources;
+}
+
+/** `name=https://peer.example,other=https://…`: peer boards whose card indexes /api/hub-cards reads. */
+function hubPeers(v: string | undefined): { name: string; url: string }[] {
+  const peers = (v ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '').map((p) => {
+    const eq = p.indexOf('=');
+    const name = eq > 0 ? p.slice(0, eq) : '';
+    const url = p.slice(eq + 1);
+    if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(name) || name === 'self') throw new GspcError('config_invalid', `invalid configuration: GSPC_HUB_PEERS entry '${p}' needs a name (lower-case slug, not 'self') = an http(s) origin`);
+    let origin: URL;
+    try { origin = new URL(url); } catch { throw new GspcError('config_invalid', `invalid configuration: GSPC_HUB_PEERS entry '${p}' has no valid URL`); }
+    if (!/^https?:$/.test(origin.protocol)) throw new GspcError('config_invalid', `invalid configuration: GSPC_HUB_PEERS entry '${p}' must be http or https`);
+    return { name, url: origin.origin };
+  });
+  if (new Set(peers.map((p) => p.name)).size !== peers.length) throw new GspcError('config_invalid', 'invalid configuration: GSPC_HUB_PEERS names must be unique');
+  return peers;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv, overrides: { port?: number; host?: string; dataDir?: string } = {}): Config {
@@ -79,6 +106,17 @@ export function readConfig(env: NodeJS.ProcessEnv, overrides: { port?: number; h
     rail: readRailConfig(env),
     facilitatorTimeoutMs: e.GSPC_FACILITATOR_TIMEOUT_MS,
     rpcUrl: e.GSPC_RPC_URL ?? null,
+    fabricRefreshMs: e.GSPC_FABRIC_REFRESH_SECONDS * 1000,
+    sources: {
+      hubPeers: hubPeers(e.GSPC_HUB_PEERS),
+      xrpl: e.GSPC_XRPL_URL === undefined ? null : { url: e.GSPC_XRPL_URL, account: requireXrplAccount(e.GSPC_XRPL_ACCOUNT), timeoutMs: e.GSPC_XRPL_TIMEOUT_MS },
+      providerCanaryFile: e.GSPC_PROVIDER_CANARY_FILE === undefined ? null : resolve(e.GSPC_PROVIDER_CANARY_FILE),
+    },
     trustedDidHosts: (e.GSPC_TRUSTED_DID_HOSTS ?? '').split(',').map((h) => h.trim()).filter((h) => h !== '').map((h) => { didForHost(h); return h; }),
   };
+}
+
+function requireXrplAccount(account: string | undefined): string {
+  if (account === undefined) throw new GspcError('config_invalid', 'invalid configuration: GSPC_XRPL_URL needs GSPC_XRPL_ACCOUNT (the account whose assets /api/xrpl reads)');
+  return account;
 }

@@ -17,6 +17,8 @@ import { currentReleaseDir, loadRelease } from '../release/load.js';
 import { publishRelease } from '../release/publish.js';
 import { readWitnesses } from '../release/witness-store.js';
 import { openLedger } from '../store/open-ledger.js';
+import { FabricObserver } from '../status/fabric-observer.js';
+import { ACTION_TIMEOUT_MS } from '../core/fabric/actions.js';
 
 export interface ServeOptions {
   releaseDir?: string;
@@ -42,7 +44,9 @@ export async function serve(config: Config, opts: ServeOptions): Promise<Fastify
   let lastWitnesses = witnessState();
   const ledger = await openLedger(config.ledger);
   const products = { baseUrl: config.baseUrl, rail: config.rail, now: () => new Date(), ledger, facilitatorTimeoutMs: config.facilitatorTimeoutMs };
-  const app = buildApp({ state, logLevel: config.logLevel, accessLog: config.accessLog, trustedDidHosts: config.trustedDidHosts, products });
+  const now = () => new Date();
+  const fabric = new FabricObserver({ origin: config.baseUrl, timeoutMs: ACTION_TIMEOUT_MS, fetch: (url, init) => fetch(url, init), now, refreshMs: config.fabricRefreshMs });
+  const app = buildApp({ state, logLevel: config.logLevel, accessLog: config.accessLog, trustedDidHosts: config.trustedDidHosts, products, status: { now, sources: config.sources, fabric } });
   app.addHook('onClose', () => ledger.close());
   const rail = config.rail;
   if (rail.payTo === null || rail.facilitatorUrl === null) app.log.warn({ pay_to_configured: rail.payTo !== null, facilitator_configured: rail.facilitatorUrl !== null }, 'payment rail not configured: challenges are served, payments are refused with 503 and nothing is charged');
@@ -83,6 +87,10 @@ export async function serve(config: Config, opts: ServeOptions): Promise<Fastify
   await app.listen({ port: config.port, host: config.host });
   const { port } = app.server.address() as { port: number };
   const baseUrl = process.env.GSPC_BASE_URL ? config.baseUrl : `http://localhost:${port}`;
+  // The capability fabric observes the public origin; with the default base URL that is this
+  // process (the port may only be known now). The first round starts at once, in the background.
+  if (!process.env.GSPC_BASE_URL && port !== config.port) fabric.retarget(baseUrl);
+  fabric.start();
   app.log.info({ release: state.current().release.id, board: `${baseUrl}/api/gspc`, did: signing.did }, 'gspc board serving');
   return app;
 }

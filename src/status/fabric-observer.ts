@@ -19,9 +19,16 @@ export class FabricObserver {
   private readonly inFlight = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private readonly rails: readonly RailDefinition[];
+  private opts: FabricObserverOptions;
 
-  constructor(private readonly opts: FabricObserverOptions) {
+  constructor(opts: FabricObserverOptions) {
+    this.opts = opts;
     this.rails = opts.rails ?? RAILS;
+  }
+
+  /** Probe another origin from now on (`gspc serve --port 0` learns its port after listening). */
+  retarget(origin: string): void {
+    this.opts = { ...this.opts, origin };
   }
 
   /** Starts the background refresh (a first round now, then every refreshMs). Idempotent. */
