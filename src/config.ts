@@ -9,6 +9,7 @@ import { didForHost } from './core/evidence/did.js';
 import { readRailConfig, type RailConfig } from './payments/rail-config.js';
 import type { OpenLedgerOptions } from './store/open-ledger.js';
 import type { StatusSources } from './http/status/context.js';
+import { isClassicAddress } from './core/status/xrpl-address.js';
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -28,7 +29,7 @@ const envSchema = z.object({
   GSPC_FABRIC_REFRESH_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
   GSPC_HUB_PEERS: z.string().optional(),
   GSPC_XRPL_URL: z.url({ protocol: /^https?$/ }).optional(),
-  GSPC_XRPL_ACCOUNT: z.string().regex(/^r[1-9A-HJ-NP-Za-km-z]{24,34}$/, 'a classic XRPL address (r...)').optional(),
+  GSPC_XRPL_ACCOUNT: z.string().refine(isClassicAddress, 'a classic XRPL address (r..., with a valid checksum)').optional(),
   GSPC_XRPL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3500),
   GSPC_PROVIDER_CANARY_FILE: z.string().min(1).optional(),
 });

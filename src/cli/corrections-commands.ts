@@ -1,4 +1,75 @@
-/** `gspc corrections ...` (stub: filled in by issue 5 work). */
+/**
+ * `gspc corrections sign <corpus-dir>`: signs the corpus's corrections ledger with the board key
+ * (specification, "Corrections ledger": a ledger signature reads stale after any edit until
+ * re-issued; this is the re-issue). The ledger is validated first; the signature covers the
+ * exact bytes of ledger.json and of every entry file and is written to corrections/signature.json.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
+import { readConfig } from '../config.js';
+import { GspcError, type CorpusProblem } from '../core/errors.js';
+import type { SignerState } from '../core/evidence/signer.js';
+import { sealCorrectionsSignature, signaturePayload, type CorrectionsSignatureFile } from '../core/ledger/corrections-signature.js';
+import { readCorrections, SIGNATURE_FILE } from '../corpus/status/corrections.js';
+import { signingContext } from '../keys/signing.js';
 
-export function registerCorrectionsCommands(_program: Command): void {}
+export interface SignedLedger {
+  /** Where the signature was written. */
+  path: string;
+  file: CorrectionsSignatureFile;
+  /** False when the board key was unhealthy: the file records why it holds no signature. */
+  signed: boolean;
+}
+
+/**
+ * Validates `corpusDir`'s corrections ledger and writes its signature at `signedAt` under `key`.
+ * Throws `corpus_invalid` (with every problem) when the ledger does not read, and when the corpus
+ * has no corrections/ directory. An unhealthy key writes an unsigned record with its reason.
+ */
+export function signCorrections(corpusDir: string, key: SignerState, signedAt: Date): SignedLedger {
+  const read = readCorrections({
+    // The signature being replaced is not read: a broken one must not block its re-issue.
+    exists: (p) => p !== SIGNATURE_FILE && existsSync(join(corpusDir, p)),
+    load: (p) => {
+      const bytes = readFileSync(join(corpusDir, p));
+      return { path: p, bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+    },
+    list: (d) => (existsSync(join(corpusDir, d)) && statSync(join(corpusDir, d)).isDirectory() ? readdirSync(join(corpusDir, d)).sort() : []),
+    axes: new Set(),
+  });
+  if (read.problems.length > 0) throw invalid(read.problems, `the corrections ledger has ${read.problems.length} problem${read.problems.length === 1 ? '' : 's'}; nothing was signed`);
+  if (!read.value) throw invalid([{ file: 'corrections/ledger.json', field: '', reason: 'missing: there is no corrections ledger to sign' }], `no corrections ledger in ${corpusDir}`);
+  const ledger = read.value;
+  const payload = signaturePayload({ ledger_sha256: ledger.ledgerSha256, entries: ledger.entries.map((e) => ({ id: e.id, sha256: e.sha256 })) }, signedAt.toISOString());
+  const file = sealCorrectionsSignature(payload, key);
+  const path = join(corpusDir, SIGNATURE_FILE);
+  // Written aside and renamed: a reader never sees half a signature.
+  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`);
+  renameSync(tmp, path);
+  return { path, file, signed: file.sig_ed25519 !== null };
+}
+
+function invalid(problems: CorpusProblem[], message: string): GspcError {
+  return new GspcError('corpus_invalid', message, { problems });
+}
+
+export function registerCorrectionsCommands(program: Command): void {
+  const corrections = program.command('corrections').description('the public corrections ledger (corrections/ in a corpus)');
+  corrections.command('sign')
+    .description('sign the corrections ledger (ledger.json and every entry, byte for byte) with the board key; writes corrections/signature.json')
+    .argument('<corpus-dir>', 'the corpus directory whose corrections/ is signed')
+    .option('--data-dir <dir>', 'the data directory whose keys/ is used (default: $GSPC_DATA_DIR or ./data; GSPC_KEY_DIR takes precedence)')
+    .action((corpusDir: string, o: { dataDir?: string }) => {
+      const config = readConfig(process.env, o.dataDir ? { dataDir: o.dataDir } : {});
+      const key = signingContext(config.keyDir, config.didHost).inputs.boardKey;
+      const r = signCorrections(corpusDir, key, new Date());
+      process.stdout.write(`${r.signed ? 'signed' : 'unsigned'} ${r.file.entries.length} entries at ${r.file.signed_at} under ${r.file.kid}\n${r.path}\n`);
+      if (!r.signed) {
+        process.stderr.write(`gspc: the board key is unhealthy (${r.file.unsigned_reason}); the ledger reads UNSIGNED until signed with a healthy key\n`);
+        process.exitCode = 2;
+      }
+    });
+}

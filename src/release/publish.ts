@@ -13,6 +13,7 @@ import { deriveRelease } from './derive.js';
 import { buildEvidence, EVIDENCE_DIR, type EvidenceInputs, type PreviousEvidence } from './evidence.js';
 import { currentReleaseDir, fsyncDir, switchCurrent } from './data-dir.js';
 import { previousLog } from './previous-log.js';
+import { refuseEditedCorrections } from './corrections-guard.js';
 
 export const RELEASE_SCHEMA = 'svc.gspc-release/1';
 
@@ -66,6 +67,8 @@ export function previousEvidence(dataDir: string): PreviousEvidence | undefined 
 
 export function publishRelease(corpusDir: string, dataDir: string, signing: Omit<EvidenceInputs, 'previous' | 'previousLog'>, onStep?: (s: PublishStep) => void): PublishResult {
   const corpus = readCorpus(corpusDir);
+  // Published corrections are never edited: a changed or removed entry refuses the publish.
+  refuseEditedCorrections(corpus, dataDir);
   const previous = previousEvidence(dataDir);
   const log = previousLog(dataDir);
   const { descriptor, manifestBytes, evidence } = describeRelease(corpus, { ...signing, ...(previous && { previous }), ...(log && { previousLog: log }) });

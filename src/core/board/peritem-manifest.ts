@@ -31,7 +31,8 @@ export function publishedUrl(path: string): { url: string; role: string; axis?: 
   if (m && m[1] === 'axes') return { url: `/peritem/axes/${m[2]}.json`, role: 'axis-definition', axis: m[2]! };
   const ev = /^evidence\/([a-z0-9-]+)\/(.+)$/.exec(path);
   if (ev) return { url: `/${path}`, role: 'evidence', axis: ev[1]! };
-  const role = path === 'board.json' ? 'board-metadata' : path === 'obligations.json' ? 'obligations' : 'lane-entries';
+  const role = path === 'board.json' ? 'board-metadata' : path === 'obligations.json' ? 'obligations' : path === 'lane.json' ? 'lane-entries'
+    : path.startsWith('corrections/') ? 'corrections' : path.startsWith('status/') ? 'status' : 'corpus-file';
   return { url: `/peritem/${path}`, role };
 }
 

@@ -70,6 +70,8 @@ export function registerAggregateRoutes(app: FastifyInstance, ctx: StatusContext
     const sources: StatsSource[] = [
       { contributes: ['axes', 'measured_axes', 'unmeasured_axes', 'quotable_axes', 'items', 'separated_leads', 'ties', 'untested_separations'], read: { source: 'board', read: true, value: boardContribution(prepared) } },
       ...hubSources(reads),
+      // The corrections ledger is part of the release: read with it (no directory: zero entries, read).
+      { contributes: ['corrections'], read: { source: 'corrections ledger', read: true, value: { corrections: prepared.release.corpus.status.corrections?.entries.length ?? 0 } } },
       ...ledgers,
     ];
     reply.headers(HEADERS).send(JSON.stringify(dashboardStatsDocument(sources, ctx.now())));
