@@ -84,6 +84,7 @@ async function answer(product: Product, url: string, headers: Record<string, str
   const produce = (commissionedFor: { resource: string; payer?: string; invoice_ref?: string; commissioned_by?: string }) => produceArtefact(product.key, query, {
     release: view.preview, obligations, boardJson: view.board, boardKey: signing.boardKey, did: signing.did, baseUrl: base,
     asOf: opts.now().toISOString(), commissionedFor,
+    regulation: current.release.corpus.status.regulation ?? null,
     proofOf: (sha: string) => current.proofObject(sha),
   });
   if (query.invoice !== undefined) {
@@ -135,7 +136,7 @@ function challenge(product: Product, url: string, query: Record<string, string |
     case 'free_door': preview = freeDoorPreview(base); break;
     case 'request_attestation': preview = attestationPreview(view.preview, query.subject!, query.axis, base); break;
     case 'evidence_bundle': preview = bundlePreview(view.preview, obligations.find((o) => o.id === query.obligation)!, query.subject, base); break;
-    case 'eunomia_data': preview = eunomiaPreview(view.preview, base); break;
+    case 'eunomia_data': preview = eunomiaPreview(view.preview, base, state.current().release.corpus.status.regulation ?? null); break;
   }
   const c = buildChallenge({
     product, resourceUrl: `${base}${url}`, baseUrl: base, rail: opts.rail, boardKey: state.signingLive().boardKey, did: state.signingLive().did, lid: view.lid,

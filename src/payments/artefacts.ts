@@ -16,6 +16,8 @@ import { matchingCards, MAX_RESERVE, type PreviewRelease } from './attestation-p
 import { relevantCards } from './bundle-preview.js';
 import { freeDoorPreview } from './feed-preview.js';
 
+import type { RegulationFile } from '../core/status/regulation-feed.js';
+
 export interface ArtefactContext {
   /**
    * The served release as the previews read it. `root` is the signed root record at run time
@@ -25,6 +27,8 @@ export interface ArtefactContext {
   obligations: readonly Obligation[];
   /** The board document (`/api/gspc`, all axes), parsed from the served bytes: the bundle's bench.json. */
   boardJson: unknown;
+  /** The release's regulation feed (status/regulation.json), which fills the feed's signals and first-fine watch; null when none. */
+  regulation?: RegulationFile | null;
   /** A card's inclusion proof object (`/cards/<id>.proof.json`, parsed), or undefined. */
   proofOf(sha256: string): Record<string, unknown> | undefined;
   boardKey: SignerState;
@@ -93,6 +97,7 @@ function build(key: ProductKey, query: Readonly<Record<string, string | undefine
       return eunomiaFeed({
         as_of: ctx.asOf, baseUrl: ctx.baseUrl, active: release.active, commissioned_for: ctx.commissionedFor,
         root: { ...rootOf(release), sha256: release.rootSha256, sig_ed25519: typeof sig === 'string' ? sig : null },
+        ...(ctx.regulation !== undefined && { regulation: ctx.regulation }),
       }, ctx.boardKey);
     }
   }

@@ -1,21 +1,35 @@
 /**
  * The free previews of the free door and the `eunomia_data` feed (specification, "Product
  * eunomia_data", "Product free_door"), and the example output shape of every product for the
- * bazaar. A stream whose source this service does not publish yet says so in `unreadable`, with a
- * null value: a null is an unread value, never an empty one.
+ * bazaar. The regulation streams are read from the release's regulation feed when it is passed in;
+ * a stream whose source was not read says so in `unreadable`, with a null value: a null is an
+ * unread value, never an empty one.
  */
 import { CARD_V0_SCHEMA } from '../core/evidence/commission-receipt.js';
 import type { ProductKey } from '../core/pricing/products.js';
+import { regulationStreams, type RegulationFile, type RegulationStreamValue, type Stream } from '../core/status/regulation-feed.js';
 import type { PreviewRelease } from './attestation-preview.js';
 
-export function eunomiaPreview(release: PreviewRelease & { merkle_root: string }, baseUrl: string): Record<string, unknown> {
-  const notYet = (what: string) => ({ value: null, unreadable: `${what} is not published by this service yet, so the stream is not read` });
+/** A free summary of a regulation stream: where it is read, its version pin and how many entries the paid feed carries. */
+function summary<T>(s: Stream<RegulationStreamValue<T>>): Stream<Record<string, unknown>> {
+  if (s.value === null) return { value: null, unreadable: s.unreadable };
+  const { url, version, verified_as_of, entries } = s.value;
+  return { value: { url, version, verified_as_of, entries: entries.length }, unreadable: null };
+}
+
+/**
+ * The free preview of the feed. `regulation`: the release's regulation feed (corpus
+ * `status/regulation.json`), null when the release has none, absent when it was not read.
+ */
+export function eunomiaPreview(release: PreviewRelease & { merkle_root: string }, baseUrl: string, regulation?: RegulationFile | null): Record<string, unknown> {
+  const notRead = (what: string) => ({ value: null, unreadable: `unread: ${what} was not read, so it is not published in this preview` });
+  const streams = regulation === undefined ? undefined : regulationStreams(regulation, baseUrl);
   return {
     lane: 'commercial-data',
     data_only: true,
     streams: {
-      signals: notYet('the regulation feed (/api/regulation)'),
-      first_fine_watch: notYet('the first-fine watch of the regulation feed'),
+      signals: streams ? summary(streams.signals) : notRead('the regulation feed (/api/regulation)'),
+      first_fine_watch: streams ? summary(streams.first_fine_watch) : notRead('the first-fine watch of the regulation feed (/api/regulation)'),
       root: { value: { url: `${baseUrl}/root.json`, merkle_root: release.merkle_root, leaf_count: release.root.leaf_count, as_of: release.root.as_of }, unreadable: null },
       card_index: { value: { url: `${baseUrl}/cards/index.json`, active_cards: release.active.length }, unreadable: null },
     },

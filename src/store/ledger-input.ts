@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import { ledgerError } from './ledger-errors.js';
+import { receiptProblem, type ActionJobReceipt } from '../core/ledger/action-jobs-receipt.js';
+import { HEARTBEAT_SOURCE } from '../core/ledger/oracle-fleet.js';
+import { sealReceipt, type SealedReceipt } from '../core/ledger/receipt-chain.js';
 import {
   SETTLEMENT_STATES,
   type ArtefactAttachment,
+  type NewHeartbeat,
   type NewInvoice,
   type NewReservation,
   type PaymentKey,
@@ -150,4 +154,37 @@ export function listFilter(f: SettlementFilter | undefined): { state: Settlement
   if (typeof f !== 'object' || f === null) invalid('filter', 'must be an object');
   if (f.withArtefacts !== undefined && typeof f.withArtefacts !== 'boolean') invalid('withArtefacts', 'must be a boolean');
   return { state: f.state === undefined ? undefined : settlementState(f.state), withArtefacts: f.withArtefacts ?? true };
+}
+
+/**
+ * appendActionReceipt(): a well-formed receipt (core's rules) built on the head the caller
+ * expects. Only the receipt's own fields are copied into the sealed form, so what is hashed
+ * and stored is exactly the receipt, whatever object the caller passed.
+ */
+export function actionReceiptAppend(receipt: ActionJobReceipt, expectedHeadSha256: unknown): { sealed: SealedReceipt; expected: string } {
+  const problem = receiptProblem(receipt);
+  if (problem) invalid(problem.field, problem.reason);
+  const expected = sha256Hex('expectedHeadSha256', expectedHeadSha256);
+  if (receipt.prev_sha256 !== expected) invalid('prev_sha256', 'must be the expected head sha256: a receipt is built on the head its writer expects');
+  const { schema, seq, prev_sha256, job_id, kind, action_id, state, reason, recorded_at, recorded_by } = receipt;
+  return { sealed: sealReceipt({ schema, seq, prev_sha256, job_id, kind, action_id, state, reason, recorded_at, recorded_by }), expected };
+}
+
+/** listActionReceipts(): an optional positive limit. */
+export function receiptListLimit(f: { limit?: number } | undefined): number | null {
+  if (f === undefined) return null;
+  if (typeof f !== 'object' || f === null) invalid('filter', 'must be an object');
+  if (f.limit === undefined) return null;
+  if (typeof f.limit !== 'number' || !Number.isSafeInteger(f.limit) || f.limit < 1) invalid('limit', 'must be a whole number from 1');
+  return f.limit;
+}
+
+/** recordHeartbeat(): a slug source, an ISO time and an optional one-line note. */
+export function newHeartbeat(h: NewHeartbeat): { source: string; at: string; note: string | null } {
+  if (typeof h !== 'object' || h === null) invalid('heartbeat', 'must be { source, at, note? }');
+  return {
+    source: matching('source', h.source, HEARTBEAT_SOURCE, 'a lowercase slug of letters, digits and . _ - (at most 63, starting with a letter or digit)'),
+    at: isoTime('at', h.at),
+    note: h.note === undefined ? null : text('note', h.note, 500),
+  };
 }

@@ -1,5 +1,6 @@
+import type { HeartbeatLatest } from '../core/ledger/oracle-fleet.js';
 import type { TransitionPatch } from './ledger-rules.js';
-import type { InvoiceRecord, InvoiceState, SettlementEvent, SettlementRecord, SettlementState } from './ledger.js';
+import type { HeartbeatRecord, InvoiceRecord, InvoiceState, SettlementEvent, SettlementRecord, SettlementState, StoredActionReceipt } from './ledger.js';
 
 /**
  * Table rows as both drivers return them, and their mapping to records. The drivers differ in
@@ -126,3 +127,43 @@ export function invoiceRecord(r: InvoiceRow): InvoiceRecord {
     receipt: r.receipt,
   };
 }
+
+/** action_receipts rows; PostgreSQL returns BIGINT seq as a string. */
+export interface ActionReceiptRow {
+  seq: number | string;
+  job_id: string;
+  sha256: string;
+  body: string;
+}
+
+export function storedActionReceipt(r: ActionReceiptRow): StoredActionReceipt {
+  return { seq: Number(r.seq), job_id: r.job_id, sha256: r.sha256, body: r.body };
+}
+
+export interface HeartbeatRow {
+  source: string;
+  at: string;
+  note: string | null;
+}
+
+/** latestHeartbeats() rows; PostgreSQL returns count(*) as a string. */
+export interface HeartbeatLatestRow extends HeartbeatRow {
+  beats: number | string;
+}
+
+export function heartbeatRecord(r: HeartbeatRow): HeartbeatRecord {
+  return { source: r.source, at: r.at, note: r.note };
+}
+
+export function heartbeatLatest(r: HeartbeatLatestRow): HeartbeatLatest {
+  return { source: r.source, last_seen: r.at, beats: Number(r.beats), note: r.note };
+}
+
+/**
+ * The latest beat per source: the most recently RECORDED one (highest id), not the largest
+ * `at`, so one beat dated far ahead by a wrong clock is superseded by the next real one.
+ * The same SQL runs on both backends.
+ */
+export const LATEST_HEARTBEATS_SQL = `SELECT h.source, h.at, h.note, c.beats
+  FROM heartbeats h JOIN (SELECT source, MAX(id) AS id, COUNT(*) AS beats FROM heartbeats GROUP BY source) c ON h.id = c.id
+  ORDER BY h.source`;

@@ -5,6 +5,9 @@ import {
   isoTime,
   transactionRef,
 } from './ledger-input.js';
+import { isActionJobReceipt, type ActionJobReceipt } from '../core/ledger/action-jobs-receipt.js';
+import { transitionProblem } from '../core/ledger/action-jobs-states.js';
+import type { ChainHead, SealedReceipt } from '../core/ledger/receipt-chain.js';
 import type {
   ArtefactAttachment,
   InvoiceRecord,
@@ -125,4 +128,46 @@ export function invoiceConflict(ref: string): never {
 
 export function invoiceNotFound(ref: string): never {
   throw ledgerError('ledger_not_found', `ledger: no invoice ${ref}`, { ref });
+}
+
+/**
+ * A job's earlier receipts from their stored bodies, oldest first. A body that is not a
+ * receipt means the stored chain was altered: refuse to build on it rather than guess.
+ */
+export function jobHistory(jobId: string, rows: ReadonlyArray<{ seq: number | string; body: string }>): ActionJobReceipt[] {
+  return rows.map((row) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(row.body);
+    } catch {
+      parsed = undefined;
+    }
+    if (!isActionJobReceipt(parsed)) {
+      throw ledgerError('ledger_transition_invalid', `ledger: receipt seq ${row.seq} of job ${jobId} is unreadable, so the job's state is unknown; \`gspc action-jobs verify\` checks the chain`, { job_id: jobId, seq: Number(row.seq) });
+    }
+    return parsed;
+  });
+}
+
+/**
+ * appendActionReceipt(), given the head and the job's history read by the writer: refuses a
+ * moved head (another writer won: `ledger_conflict`, never a fork), a receipt not at head + 1,
+ * and a transition the job's history does not allow.
+ */
+export function checkAppend(sealed: SealedReceipt, expected: string, head: ChainHead, history: readonly ActionJobReceipt[]): void {
+  if (head.sha256 !== expected) {
+    throw ledgerError('ledger_conflict', `ledger: the action-job chain head moved (it is now seq ${head.seq}); another writer appended first, so nothing was written: re-read the chain and build on its head`,
+      { expected_head_sha256: expected, head_sha256: head.sha256, head_seq: head.seq });
+  }
+  const r = sealed.receipt;
+  if (r.seq !== head.seq + 1) {
+    throw ledgerError('ledger_input_invalid', `ledger: seq must be ${head.seq + 1} (the head is seq ${head.seq}), not ${r.seq}`, { field: 'seq' });
+  }
+  const illegal = transitionProblem(history, r);
+  if (illegal) throw ledgerError('ledger_transition_invalid', `ledger: ${illegal}`, { job_id: r.job_id, seq: r.seq });
+}
+
+/** The concurrent loser of an append whose head check passed: another writer took the seq. */
+export function appendRaced(seq: number): never {
+  throw ledgerError('ledger_conflict', `ledger: another writer appended action-job receipt seq ${seq} first, so nothing was written: re-read the chain and build on its head`, { seq });
 }

@@ -13,7 +13,13 @@
  * FAILED record keeps the audit trail of its earlier attempts. The store reads no clock; every
  * time (`at`) is passed in as ISO 8601 UTC. Broken contracts (bad input shapes, an illegal
  * transition) throw `GspcError`; expected outcomes (a replay, a conflicting payload) are values.
+ *
+ * Schema v3 adds two append-only records beside the payments: the action-job receipt chain
+ * and the oracle-fleet heartbeats (issue 5; docs/drafts/action-jobs.md).
  */
+import type { StoredReceiptRow } from '../core/ledger/receipt-chain.js';
+import type { ActionJobReceipt } from '../core/ledger/action-jobs-receipt.js';
+import type { HeartbeatLatest } from '../core/ledger/oracle-fleet.js';
 
 export type SettlementState = 'RESERVED' | 'SETTLED' | 'FAILED' | 'UNKNOWN';
 export const SETTLEMENT_STATES: readonly SettlementState[] = ['RESERVED', 'SETTLED', 'FAILED', 'UNKNOWN'];
@@ -134,6 +140,29 @@ export interface SettlementFilter {
 
 export type LedgerBackend = 'sqlite' | 'postgres';
 
+/**
+ * One stored action-job receipt (schema v3): the row's seq and job_id columns, the receipt's
+ * RFC 8785 canonical text and its hex SHA-256, exactly as stored, so the chain is verified
+ * from what the store holds (src/core/ledger/receipt-chain.ts).
+ */
+export type StoredActionReceipt = StoredReceiptRow;
+
+/** A heartbeat to record (schema v3): `gspc heartbeat --source <slug>`. */
+export interface NewHeartbeat {
+  /** A short lowercase slug naming who beats, e.g. `watchdog`. */
+  source: string;
+  /** When the beat was sent (ISO 8601 UTC). */
+  at: string;
+  /** Optional free text, served publicly on /api/oracle-fleet. */
+  note?: string;
+}
+
+export interface HeartbeatRecord {
+  source: string;
+  at: string;
+  note: string | null;
+}
+
 export interface Ledger {
   readonly backend: LedgerBackend;
   /** The schema version the open store is at (the last migration applied). */
@@ -193,6 +222,28 @@ export interface Ledger {
 
   /** All invoices in the order they were issued; `withArtefacts: false` as for `list`. */
   listInvoices(filter?: { withArtefacts?: boolean }): Promise<InvoiceRecord[]>;
+
+  /**
+   * Appends one action-job receipt (schema v3; specification, "Capability fabric": append-only
+   * receipt chain, single-writer staging). Optimistic: the caller built `receipt` on the head it
+   * read (`nextReceipt`), and `expectedHeadSha256` is that head's hash (64 zeros when empty). If
+   * another writer moved the head meanwhile, this throws `ledger_conflict` and writes nothing,
+   * so the chain never forks; of any number of concurrent appends on one head exactly one
+   * wins. A receipt that is malformed, not linked to `expectedHeadSha256` or not at head seq + 1
+   * is `ledger_input_invalid`; one its job's history does not allow (an intent for an existing
+   * job, a state after a final state) is `ledger_transition_invalid`. The store computes the
+   * canonical text and hash itself. There is no update or delete.
+   */
+  appendActionReceipt(receipt: ActionJobReceipt, expectedHeadSha256: string): Promise<StoredActionReceipt>;
+
+  /** Stored receipts by seq, the first `limit` of them (default all): rows as stored, unverified. */
+  listActionReceipts(filter?: { limit?: number }): Promise<StoredActionReceipt[]>;
+
+  /** Appends a heartbeat (schema v3); heartbeats are never changed or deleted. */
+  recordHeartbeat(h: NewHeartbeat): Promise<HeartbeatRecord>;
+
+  /** Per source, by name: its most recently recorded beat (time and note) and how many it has recorded. */
+  latestHeartbeats(): Promise<HeartbeatLatest[]>;
 
   /** Release the connection or pool; further calls fail. Safe to call twice. */
   close(): Promise<void>;

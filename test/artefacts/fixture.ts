@@ -47,7 +47,7 @@ export const proofOf = (sha: string) => {
 
 export function context(over: Partial<ArtefactContext> = {}): ArtefactContext {
   return {
-    release, obligations: loaded.corpus.obligations, boardJson: board, proofOf, boardKey, did, baseUrl: BASE, asOf: AS_OF,
+    release, obligations: loaded.corpus.obligations, boardJson: board, regulation: loaded.corpus.status.regulation ?? null, proofOf, boardKey, did, baseUrl: BASE, asOf: AS_OF,
     commissionedFor: { resource: '/api/request-attestation?subject=demo%2Fatlas-70b', payer: '0x70997970C51812dc3A010C7d01b50e518d4c79C8' },
     ...over,
   };

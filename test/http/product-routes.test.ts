@@ -48,13 +48,13 @@ describe('metered product routes', () => {
     assert.deepEqual(unknown.json().known, ['article-50', 'article-53', 'dora', 'cra']);
   });
 
-  it('the feed needs feed=1; its unread streams are null with a reason', async () => {
+  it('the feed needs feed=1; its preview pins the regulation feed the signals come from', async () => {
     assert.equal((await get('/api/eunomia-data')).statusCode, 400);
     const r = await get('/api/eunomia-data?feed=1');
     assert.equal(r.statusCode, 402);
     const streams = r.json().svc.preview.streams;
-    assert.equal(streams.signals.value, null);
-    assert.match(streams.signals.unreadable, /not published/);
+    const regulation = state.current().release.corpus.status.regulation!;
+    assert.equal(streams.signals.value.version, regulation.version);
     assert.equal(streams.root.value.merkle_root, state.current().release.evidence.root.merkle_root);
   });
 

@@ -115,7 +115,8 @@ describe('GET /api/dashboard/stats', () => {
     assert.equal(doc.totals_floor.cards, matrix.counts.cells);
     assert.equal(doc.totals_floor.settlements, null);
     assert.equal(doc.totals_floor.demand_settlements, null);
-    assert.deepEqual(doc.unread_sources.map((u: { source: string }) => u.source), ['revenue ledger']);
+    assert.equal(doc.totals_floor.action_job_receipts, null);
+    assert.deepEqual(doc.unread_sources.map((u: { source: string }) => u.source), ['revenue ledger', 'action-job ledger']);
     assert.ok(doc.unread_sources[0].reason.length > 0);
   });
 
@@ -128,6 +129,8 @@ describe('GET /api/dashboard/stats', () => {
     assert.equal(doc.totals_floor, null);
     assert.equal(doc.totals.settlements, 0);
     assert.equal(doc.totals.demand_settlements, 0);
+    assert.equal(doc.totals.action_job_receipts, 0);
+    assert.equal(doc.totals.corrections, state.current().release.corpus.status.corrections?.entries.length ?? 0);
     assert.equal(doc.totals.axes, board.totals.axes);
   });
 

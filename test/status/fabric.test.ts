@@ -17,6 +17,7 @@ import { FabricObserver } from '../../src/status/fabric-observer.js';
 import { sameOriginUrl } from '../../src/status/bounded-fetch.js';
 import { RAILS, NO_ENDPOINT, NO_BINDING } from '../../src/core/fabric/rails.js';
 import { ACTIONS } from '../../src/core/fabric/actions.js';
+import { ACTION_IDS } from '../../src/core/ledger/action-jobs-receipt.js';
 import { railObservation } from '../../src/core/fabric/rail-state.js';
 import { fabricDocument } from '../../src/core/fabric/fabric-document.js';
 import { liveSigning, testSigning } from '../helpers/app.js';
@@ -113,6 +114,10 @@ describe('the fabric document: shape against the specification', () => {
     }
     const dash = c.actions.flatMap((a) => a.definition.protocol_views).filter((v) => v.protocol === 'DASHBOARD' && v.mode !== 'UNBOUND');
     assert.ok(dash.every((v) => v.mode === 'PRESENTATION_ONLY' && /^\/dashboard\?tab=(measured|regulators|provenance|compute)$/.test(v.binding!)));
+  });
+
+  it('the action-job ledger accepts exactly the six actions of the contract', () => {
+    assert.deepEqual([...ACTION_IDS].sort(), ACTIONS.map((a) => a.id).sort());
   });
 
   it('output requirements are the specification\'s', () => {

@@ -17,8 +17,8 @@ export function storageContract(ctx: ContractContext, harness: LedgerHarness): v
       const c = await store.open();
       try {
         const all = harness.migrations.map((m) => m.version);
-        assert.deepEqual(all, [1, 2]);
-        for (const l of [a, b, c]) assert.equal(l.schemaVersion, 2);
+        assert.deepEqual(all, [1, 2, 3]);
+        for (const l of [a, b, c]) assert.equal(l.schemaVersion, 3);
         const versions = (await store.raw('SELECT version FROM schema_migrations ORDER BY version')).map((r) => Number(r.version));
         assert.deepEqual(versions, all);
         const key = newKey();
@@ -29,7 +29,7 @@ export function storageContract(ctx: ContractContext, harness: LedgerHarness): v
       }
     });
 
-    it('a version-1 store left by an older service migrates to 2: old rows get valid_before null and no invoice artefact, and carry on', async () => {
+    it('a version-1 store left by an older service migrates to the latest: old rows get valid_before null and no invoice artefact, and carry on', async () => {
       const store = await harness.fresh();
       const v1 = harness.migrations.find((m) => m.version === 1)!;
       await store.exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL);
@@ -47,9 +47,9 @@ INSERT INTO invoices (ref, product_id, sku_id, resource, commissioned_by, amount
 VALUES ('${ref}', 'p', 's', '/r', 'Example Ltd', '100', 'GBP', 'ISSUED', '${t(0)}');`);
       const ledger = await store.open();
       try {
-        assert.equal(ledger.schemaVersion, 2);
+        assert.equal(ledger.schemaVersion, 3);
         const versions = (await store.raw('SELECT version FROM schema_migrations ORDER BY version')).map((row) => Number(row.version));
-        assert.deepEqual(versions, [1, 2]);
+        assert.deepEqual(versions, [1, 2, 3]);
         const old = (await ledger.get(key))!;
         assert.equal(old.valid_before, null);
         assert.equal(old.amount_atomic, r.amount_atomic);

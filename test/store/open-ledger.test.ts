@@ -16,12 +16,12 @@ describe('openLedger', () => {
     const path = join(tempDir('gspc-ledger-'), 'ledger.sqlite');
     const ledger = await openLedger({ sqlitePath: path });
     assert.equal(ledger.backend, 'sqlite');
-    assert.equal(ledger.schemaVersion, 2);
+    assert.equal(ledger.schemaVersion, 3);
     await ledger.close();
     const db = new Database(path, { readonly: true });
     try {
       assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
-      assert.deepEqual(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all(), [{ version: 1 }, { version: 2 }]);
+      assert.deepEqual(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all(), [{ version: 1 }, { version: 2 }, { version: 3 }]);
     } finally {
       db.close();
     }

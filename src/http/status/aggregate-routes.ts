@@ -33,16 +33,21 @@ function boardContribution(p: PreparedRelease): StatsContribution {
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 async function ledgerSources(ctx: StatusContext): Promise<StatsSource[]> {
-  const settlements: StatsSource = { contributes: ['settlements', 'demand_settlements'], read: { source: 'revenue ledger', read: false, reason: 'this service runs without a ledger' } };
-  if (ctx.ledger === undefined) return [settlements];
-  try {
-    const records = await ctx.ledger.list({ state: 'SETTLED', withArtefacts: false });
-    const self = new Set([...(ctx.rail?.selfPayers ?? []), ...(ctx.rail?.payTo ? [ctx.rail.payTo] : [])].map((a) => a.toLowerCase()));
-    settlements.read = { source: 'revenue ledger', read: true, value: { settlements: records.length, demand_settlements: records.filter((r) => countedAs(r, self) === 'demand').length } };
-  } catch (err) {
-    settlements.read = { source: 'revenue ledger', read: false, reason: `the ledger could not be read: ${reasonOf(err)}` };
-  }
-  return [settlements];
+  const unread = (source: string, reason: string) => ({ source, read: false as const, reason });
+  const settlements: StatsSource = { contributes: ['settlements', 'demand_settlements'], read: unread('revenue ledger', 'this service runs without a ledger') };
+  const receipts: StatsSource = { contributes: ['action_job_receipts'], read: unread('action-job ledger', 'this service runs without a ledger') };
+  const ledger = ctx.ledger;
+  if (ledger === undefined) return [settlements, receipts];
+  const self = new Set([...(ctx.rail?.selfPayers ?? []), ...(ctx.rail?.payTo ? [ctx.rail.payTo] : [])].map((a) => a.toLowerCase()));
+  await Promise.all([
+    ledger.list({ state: 'SETTLED', withArtefacts: false }).then(
+      (records) => { settlements.read = { source: 'revenue ledger', read: true, value: { settlements: records.length, demand_settlements: records.filter((r) => countedAs(r, self) === 'demand').length } }; },
+      (err) => { settlements.read = unread('revenue ledger', `the ledger could not be read: ${reasonOf(err)}`); }),
+    ledger.listActionReceipts().then(
+      (rows) => { receipts.read = { source: 'action-job ledger', read: true, value: { action_job_receipts: rows.length } }; },
+      (err) => { receipts.read = unread('action-job ledger', `the ledger could not be read: ${reasonOf(err)}`); }),
+  ]);
+  return [settlements, receipts];
 }
 
 function hubSources(reads: readonly HubRead[]): StatsSource[] {

@@ -1,18 +1,23 @@
 import pg from 'pg';
 import { GspcError } from '../../core/errors.js';
 import { ledgerError } from '../ledger-errors.js';
-import { invoiceRef, isoTime, listFilter, newInvoice, newReservation, paymentKey } from '../ledger-input.js';
+import type { ActionJobReceipt } from '../../core/ledger/action-jobs-receipt.js';
+import type { HeartbeatLatest } from '../../core/ledger/oracle-fleet.js';
+import { GENESIS_SHA256, headOf } from '../../core/ledger/receipt-chain.js';
 import {
-  afterRefusal, existingOutcome, invoiceConflict, invoiceNotFound, planAttachArtefact, planMarkFailed,
-  planMarkSettled, planMarkUnknown, planResolveUnknown, sameInvoice, type TransitionPlan,
+  actionReceiptAppend, invoiceRef, isoTime, listFilter, newHeartbeat, newInvoice, newReservation, paymentKey, receiptListLimit,
+} from '../ledger-input.js';
+import {
+  afterRefusal, appendRaced, checkAppend, existingOutcome, invoiceConflict, invoiceNotFound, jobHistory, planAttachArtefact,
+  planMarkFailed, planMarkSettled, planMarkUnknown, planResolveUnknown, sameInvoice, type TransitionPlan,
 } from '../ledger-rules.js';
 import {
-  invoiceRecord, patchColumns, settlementEvent, settlementRecord,
-  type InvoiceRow, type SettlementEventRow, type SettlementRow,
+  heartbeatLatest, heartbeatRecord, invoiceRecord, LATEST_HEARTBEATS_SQL, patchColumns, settlementEvent, settlementRecord, storedActionReceipt,
+  type ActionReceiptRow, type HeartbeatLatestRow, type HeartbeatRow, type InvoiceRow, type SettlementEventRow, type SettlementRow,
 } from '../ledger-rows.js';
 import type {
-  ArtefactAttachment, InvoiceRecord, Ledger, NewInvoice, NewReservation, PaymentKey, ReserveOutcome,
-  SettlementEvent, SettlementFilter, SettlementRecord, UnknownResolution,
+  ArtefactAttachment, HeartbeatRecord, InvoiceRecord, Ledger, NewHeartbeat, NewInvoice, NewReservation, PaymentKey, ReserveOutcome,
+  SettlementEvent, SettlementFilter, SettlementRecord, StoredActionReceipt, UnknownResolution,
 } from '../ledger.js';
 import { migratePostgres } from './postgres-migrate.js';
 import { redactedUrl, unavailableIfConnection } from './postgres-errors.js';
@@ -159,6 +164,37 @@ export class PostgresLedger implements Ledger {
   async listInvoices(filter?: { withArtefacts?: boolean }): Promise<InvoiceRecord[]> {
     const cols = listFilter(filter).withArtefacts ? INVOICE_COLUMNS : INVOICE_COLUMNS_NO_BLOB;
     return (await this.all<InvoiceRow>(`SELECT ${cols} FROM invoices ORDER BY id`, [])).map(invoiceRecord);
+  }
+
+  async appendActionReceipt(receipt: ActionJobReceipt, expectedHeadSha256: string): Promise<StoredActionReceipt> {
+    const { sealed, expected } = actionReceiptAppend(receipt, expectedHeadSha256);
+    const r = sealed.receipt;
+    const head = await this.one<ActionReceiptRow>('SELECT seq, job_id, sha256, body FROM action_receipts ORDER BY seq DESC LIMIT 1', []);
+    const history = await this.all<ActionReceiptRow>('SELECT seq, body FROM action_receipts WHERE job_id = $1 ORDER BY seq', [r.job_id]);
+    checkAppend(sealed, expected, headOf(head && storedActionReceipt(head)), jobHistory(r.job_id, history));
+    // The history read above is still the job's history if the head has not moved (receipts
+    // are only appended), and the insert re-checks the head in the same statement; two writers
+    // on one head both aim at seq head + 1, and the primary key lets exactly one of them in.
+    const row = await this.one<ActionReceiptRow>(`INSERT INTO action_receipts (seq, job_id, sha256, body)
+        SELECT $1::bigint, $2::text, $3::text, $4::text
+        WHERE COALESCE((SELECT sha256 FROM action_receipts ORDER BY seq DESC LIMIT 1), $6::text) = $5::text
+      ON CONFLICT (seq) DO NOTHING RETURNING seq, job_id, sha256, body`, [r.seq, r.job_id, sealed.sha256, sealed.body, expected, GENESIS_SHA256]);
+    return row ? storedActionReceipt(row) : appendRaced(r.seq);
+  }
+
+  async listActionReceipts(filter?: { limit?: number }): Promise<StoredActionReceipt[]> {
+    // LIMIT NULL is PostgreSQL's "no limit".
+    const rows = await this.all<ActionReceiptRow>('SELECT seq, job_id, sha256, body FROM action_receipts ORDER BY seq LIMIT $1', [receiptListLimit(filter)]);
+    return rows.map(storedActionReceipt);
+  }
+
+  async recordHeartbeat(h: NewHeartbeat): Promise<HeartbeatRecord> {
+    const n = newHeartbeat(h);
+    return heartbeatRecord((await this.one<HeartbeatRow>('INSERT INTO heartbeats (source, at, note) VALUES ($1, $2, $3) RETURNING source, at, note', [n.source, n.at, n.note]))!);
+  }
+
+  async latestHeartbeats(): Promise<HeartbeatLatest[]> {
+    return (await this.all<HeartbeatLatestRow>(LATEST_HEARTBEATS_SQL, [])).map(heartbeatLatest);
   }
 
   async close(): Promise<void> {

@@ -95,4 +95,33 @@ ALTER TABLE invoices
   ADD CONSTRAINT invoices_receipt_with_artefact CHECK (receipt IS NULL OR artefact IS NOT NULL);
 `,
   },
+  {
+    version: 3,
+    name: 'action-job receipt chain and oracle-fleet heartbeats; both append-only',
+    // Receipts keep their canonical text as written (the chain hashes those bytes); seq is the
+    // chain position, so a second writer on the same head collides on the key instead of forking.
+    // gspc_ledger_refuse() is version 1's trigger function.
+    sql: `
+CREATE TABLE action_receipts (
+  seq     BIGINT PRIMARY KEY CHECK (seq >= 1),
+  job_id  TEXT NOT NULL,
+  sha256  TEXT NOT NULL CHECK (length(sha256) = 64),
+  body    TEXT NOT NULL
+);
+CREATE INDEX action_receipts_job ON action_receipts (job_id, seq);
+
+CREATE TABLE heartbeats (
+  id      BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  source  TEXT NOT NULL,
+  at      TEXT NOT NULL,
+  note    TEXT
+);
+CREATE INDEX heartbeats_source ON heartbeats (source, id);
+
+CREATE TRIGGER action_receipts_keep BEFORE UPDATE OR DELETE OR TRUNCATE ON action_receipts
+  FOR EACH STATEMENT EXECUTE FUNCTION gspc_ledger_refuse();
+CREATE TRIGGER heartbeats_keep BEFORE UPDATE OR DELETE OR TRUNCATE ON heartbeats
+  FOR EACH STATEMENT EXECUTE FUNCTION gspc_ledger_refuse();
+`,
+  },
 ];

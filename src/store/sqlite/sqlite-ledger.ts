@@ -1,18 +1,23 @@
 import Database from 'better-sqlite3';
 import { GspcError } from '../../core/errors.js';
 import { ledgerError } from '../ledger-errors.js';
-import { invoiceRef, isoTime, listFilter, newInvoice, newReservation, paymentKey } from '../ledger-input.js';
+import type { ActionJobReceipt } from '../../core/ledger/action-jobs-receipt.js';
+import type { HeartbeatLatest } from '../../core/ledger/oracle-fleet.js';
+import { headOf } from '../../core/ledger/receipt-chain.js';
 import {
-  afterRefusal, existingOutcome, invoiceConflict, invoiceNotFound, planAttachArtefact, planMarkFailed,
-  planMarkSettled, planMarkUnknown, planResolveUnknown, sameInvoice, type TransitionPlan,
+  actionReceiptAppend, invoiceRef, isoTime, listFilter, newHeartbeat, newInvoice, newReservation, paymentKey, receiptListLimit,
+} from '../ledger-input.js';
+import {
+  afterRefusal, appendRaced, checkAppend, existingOutcome, invoiceConflict, invoiceNotFound, jobHistory, planAttachArtefact,
+  planMarkFailed, planMarkSettled, planMarkUnknown, planResolveUnknown, sameInvoice, type TransitionPlan,
 } from '../ledger-rules.js';
 import {
-  invoiceRecord, patchColumns, settlementEvent, settlementRecord,
-  type InvoiceRow, type SettlementEventRow, type SettlementRow,
+  heartbeatLatest, heartbeatRecord, invoiceRecord, LATEST_HEARTBEATS_SQL, patchColumns, settlementEvent, settlementRecord, storedActionReceipt,
+  type ActionReceiptRow, type HeartbeatLatestRow, type HeartbeatRow, type InvoiceRow, type SettlementEventRow, type SettlementRow,
 } from '../ledger-rows.js';
 import type {
-  ArtefactAttachment, InvoiceRecord, Ledger, NewInvoice, NewReservation, PaymentKey, ReserveOutcome,
-  SettlementEvent, SettlementFilter, SettlementRecord, SettlementState, UnknownResolution,
+  ArtefactAttachment, HeartbeatRecord, InvoiceRecord, Ledger, NewHeartbeat, NewInvoice, NewReservation, PaymentKey, ReserveOutcome,
+  SettlementEvent, SettlementFilter, SettlementRecord, SettlementState, StoredActionReceipt, UnknownResolution,
 } from '../ledger.js';
 import { migrateSqlite } from './sqlite-migrate.js';
 
@@ -154,6 +159,36 @@ export class SqliteLedger implements Ledger {
   async listInvoices(filter?: { withArtefacts?: boolean }): Promise<InvoiceRecord[]> {
     const cols = listFilter(filter).withArtefacts ? INVOICE_COLUMNS : INVOICE_COLUMNS_NO_BLOB;
     return (this.stmt(`SELECT ${cols} FROM invoices ORDER BY id`).all() as InvoiceRow[]).map(invoiceRecord);
+  }
+
+  async appendActionReceipt(receipt: ActionJobReceipt, expectedHeadSha256: string): Promise<StoredActionReceipt> {
+    const { sealed, expected } = actionReceiptAppend(receipt, expectedHeadSha256);
+    const r = sealed.receipt;
+    // One IMMEDIATE transaction: the head and the job's history cannot change under the checks.
+    return this.write(() => {
+      const head = this.stmt('SELECT seq, job_id, sha256, body FROM action_receipts ORDER BY seq DESC LIMIT 1').get() as ActionReceiptRow | undefined;
+      const history = this.stmt('SELECT seq, body FROM action_receipts WHERE job_id = ? ORDER BY seq').all(r.job_id) as ActionReceiptRow[];
+      checkAppend(sealed, expected, headOf(head && storedActionReceipt(head)), jobHistory(r.job_id, history));
+      const row = this.stmt(`INSERT INTO action_receipts (seq, job_id, sha256, body) VALUES (?, ?, ?, ?)
+        ON CONFLICT (seq) DO NOTHING RETURNING seq, job_id, sha256, body`).get(r.seq, r.job_id, sealed.sha256, sealed.body) as ActionReceiptRow | undefined;
+      return row ? storedActionReceipt(row) : appendRaced(r.seq);
+    });
+  }
+
+  async listActionReceipts(filter?: { limit?: number }): Promise<StoredActionReceipt[]> {
+    // LIMIT -1 is SQLite's "no limit".
+    const rows = this.stmt('SELECT seq, job_id, sha256, body FROM action_receipts ORDER BY seq LIMIT ?').all(receiptListLimit(filter) ?? -1) as ActionReceiptRow[];
+    return rows.map(storedActionReceipt);
+  }
+
+  async recordHeartbeat(h: NewHeartbeat): Promise<HeartbeatRecord> {
+    const n = newHeartbeat(h);
+    return this.write(() => heartbeatRecord(this.stmt('INSERT INTO heartbeats (source, at, note) VALUES (?, ?, ?) RETURNING source, at, note')
+      .get(n.source, n.at, n.note) as HeartbeatRow));
+  }
+
+  async latestHeartbeats(): Promise<HeartbeatLatest[]> {
+    return (this.stmt(LATEST_HEARTBEATS_SQL).all() as HeartbeatLatestRow[]).map(heartbeatLatest);
   }
 
   async close(): Promise<void> {

@@ -90,4 +90,36 @@ ALTER TABLE invoices ADD COLUMN artefact_sha256 TEXT CHECK ((artefact IS NULL) =
 ALTER TABLE invoices ADD COLUMN receipt TEXT CHECK (receipt IS NULL OR artefact IS NOT NULL);
 `,
   },
+  {
+    version: 3,
+    name: 'action-job receipt chain and oracle-fleet heartbeats; both append-only',
+    // Receipts keep their canonical text as written (the chain hashes those bytes); seq is the
+    // chain position, so a second writer on the same head collides on the key instead of forking.
+    sql: `
+CREATE TABLE action_receipts (
+  seq     INTEGER PRIMARY KEY CHECK (seq >= 1),
+  job_id  TEXT NOT NULL,
+  sha256  TEXT NOT NULL CHECK (length(sha256) = 64),
+  body    TEXT NOT NULL
+);
+CREATE INDEX action_receipts_job ON action_receipts (job_id, seq);
+
+CREATE TABLE heartbeats (
+  id      INTEGER PRIMARY KEY AUTOINCREMENT,
+  source  TEXT NOT NULL,
+  at      TEXT NOT NULL,
+  note    TEXT
+);
+CREATE INDEX heartbeats_source ON heartbeats (source, id);
+
+CREATE TRIGGER action_receipts_keep BEFORE DELETE ON action_receipts
+  BEGIN SELECT RAISE(ABORT, 'action-job receipts are append-only'); END;
+CREATE TRIGGER action_receipts_frozen BEFORE UPDATE ON action_receipts
+  BEGIN SELECT RAISE(ABORT, 'action-job receipts are append-only'); END;
+CREATE TRIGGER heartbeats_keep BEFORE DELETE ON heartbeats
+  BEGIN SELECT RAISE(ABORT, 'heartbeats are append-only'); END;
+CREATE TRIGGER heartbeats_frozen BEFORE UPDATE ON heartbeats
+  BEGIN SELECT RAISE(ABORT, 'heartbeats are append-only'); END;
+`,
+  },
 ];
