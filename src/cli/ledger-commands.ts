@@ -10,7 +10,7 @@ import { GspcError } from '../core/errors.js';
 import { createChainReader } from '../payments/chain-reader.js';
 import { reconcile } from '../payments/reconcile.js';
 import { SETTLEMENT_STATES, type Ledger, type SettlementState } from '../store/ledger.js';
-import { openLedger } from '../store/open-ledger.js';
+import { json, print, withLedger } from './cli-io.js';
 import { formatInvoices, formatPayments, formatReconcile, withoutBytes } from './ledger-format.js';
 
 /**
@@ -43,17 +43,6 @@ function configFor(dataDir: string | undefined) {
   return readConfig(process.env, dataDir !== undefined ? { dataDir } : {});
 }
 
-async function withLedger<T>(ledgerOptions: ReturnType<typeof configFor>['ledger'], fn: (ledger: Ledger) => Promise<T>): Promise<T> {
-  const ledger = await openLedger(ledgerOptions);
-  try {
-    return await fn(ledger);
-  } finally {
-    await ledger.close();
-  }
-}
-
-const print = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-const json = (value: unknown) => print(JSON.stringify(value, null, 2));
 
 export function registerLedgerCommands(program: Command): void {
   program.command('reconcile')

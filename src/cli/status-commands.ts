@@ -18,7 +18,7 @@ import { ACTION_IDS, type ActionId, type ActionJobReceipt, type JobState } from 
 import { EXECUTION_REFUSED_REASON, jobsOf } from '../core/ledger/action-jobs-states.js';
 import { headOf, nextReceipt, verifyReceiptChain, type ChainCheck, type ChainHead } from '../core/ledger/receipt-chain.js';
 import type { Ledger, StoredActionReceipt } from '../store/ledger.js';
-import { openLedger } from '../store/open-ledger.js';
+import { json, print, withLedger } from './cli-io.js';
 
 /** Appends retried after another writer moved the head; more means the chain is contended. */
 const APPEND_ROUNDS = 3;
@@ -34,17 +34,7 @@ function actionId(v: string): ActionId {
   return v as ActionId;
 }
 
-async function withLedger<T>(dataDir: string | undefined, fn: (ledger: Ledger) => Promise<T>): Promise<T> {
-  const ledger = await openLedger(readConfig(process.env, dataDir !== undefined ? { dataDir } : {}).ledger);
-  try {
-    return await fn(ledger);
-  } finally {
-    await ledger.close();
-  }
-}
-
-const print = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-const json = (value: unknown) => print(JSON.stringify(value, null, 2));
+const ledgerOf = (dataDir: string | undefined) => readConfig(process.env, dataDir !== undefined ? { dataDir } : {}).ledger;
 
 /** The chain refused to be extended because it does not verify: an expected outcome, not a crash. */
 export class BrokenChain extends Error {
@@ -126,7 +116,7 @@ export function registerStatusCommands(program: Command): void {
     .option('--note <text>', 'one line of text, served publicly')
     .option(...DATA_DIR)
     .action(async (o: { source: string; note?: string; dataDir?: string }) => {
-      const beat = await withLedger(o.dataDir, (l) => l.recordHeartbeat({ source: o.source, at: new Date().toISOString(), ...(o.note !== undefined && { note: o.note }) }));
+      const beat = await withLedger(ledgerOf(o.dataDir), (l) => l.recordHeartbeat({ source: o.source, at: new Date().toISOString(), ...(o.note !== undefined && { note: o.note }) }));
       print(`heartbeat ${beat.source} recorded at ${beat.at}`);
     });
 
@@ -141,7 +131,7 @@ export function registerStatusCommands(program: Command): void {
     .action(async (o: { action: ActionId; reason: string; by: string; json?: boolean; dataDir?: string }) => {
       const jobId = `aj-${randomBytes(8).toString('hex')}`;
       await reportBroken(async () => {
-        const r = await withLedger(o.dataDir, (l) => recordActionJob(l, { action: o.action, reason: o.reason, by: o.by, jobId, now: () => new Date() }));
+        const r = await withLedger(ledgerOf(o.dataDir), (l) => recordActionJob(l, { action: o.action, reason: o.reason, by: o.by, jobId, now: () => new Date() }));
         if (o.json) json(r);
         else print(`job ${jobId} (${o.action}): intent recorded as seq ${r.intent.seq} (REQUESTED), refused as seq ${r.refusal.seq} (REFUSED: ${EXECUTION_REFUSED_REASON})`);
       });
@@ -154,7 +144,7 @@ export function registerStatusCommands(program: Command): void {
     .option(...DATA_DIR)
     .action(async (jobId: string, o: { reason: string; by: string; dataDir?: string }) => {
       await reportBroken(async () => {
-        const r = await withLedger(o.dataDir, (l) => cancelActionJob(l, { jobId, reason: o.reason, by: o.by, now: () => new Date() }));
+        const r = await withLedger(ledgerOf(o.dataDir), (l) => cancelActionJob(l, { jobId, reason: o.reason, by: o.by, now: () => new Date() }));
         print(`job ${jobId}: CANCELLED as seq ${r.seq}`);
       });
     });
@@ -163,7 +153,7 @@ export function registerStatusCommands(program: Command): void {
     .option('--json', 'print the check as JSON')
     .option(...DATA_DIR)
     .action(async (o: { json?: boolean; dataDir?: string }) => {
-      const { check } = verifyReceiptChain(await withLedger(o.dataDir, (l) => l.listActionReceipts()));
+      const { check } = verifyReceiptChain(await withLedger(ledgerOf(o.dataDir), (l) => l.listActionReceipts()));
       if (o.json) json(check);
       else print(formatCheck(check));
       if (check.state === 'BROKEN') process.exitCode = 1;
@@ -173,7 +163,7 @@ export function registerStatusCommands(program: Command): void {
     .option('--json', 'print the chain check, jobs and receipts as JSON')
     .option(...DATA_DIR)
     .action(async (o: { json?: boolean; dataDir?: string }) => {
-      const { check, receipts } = verifyReceiptChain(await withLedger(o.dataDir, (l) => l.listActionReceipts()));
+      const { check, receipts } = verifyReceiptChain(await withLedger(ledgerOf(o.dataDir), (l) => l.listActionReceipts()));
       if (o.json) json({ chain: check, jobs: jobsOf(receipts), receipts });
       else print(`${formatCheck(check)}\n${formatJobs(receipts)}`);
       if (check.state === 'BROKEN') process.exitCode = 1;

@@ -6,6 +6,7 @@
  */
 import { ItemTable } from '../core/board/item-table.js';
 import type { ModelComparisonAxis, PerItemRow } from '../core/board/model.js';
+import { forEachJsonlValue } from './jsonl-lines.js';
 import type { CorpusProblem } from '../core/errors.js';
 
 const MAX_ID = 512;
@@ -37,28 +38,16 @@ export function readPerItemRows(file: string, bytes: Buffer, def: ModelCompariso
   const problems: CorpusProblem[] = [];
   const menu = def.labels ? new Set(def.labels) : undefined;
   const report = (p: CorpusProblem) => { if (problems.length < MAX_PROBLEMS) problems.push(p); };
-  let start = 0;
-  let line = 0;
-  while (start < bytes.length) {
-    let end = bytes.indexOf(10, start);
-    if (end === -1) end = bytes.length;
-    line++;
-    let stop = end;
-    if (stop > start && bytes[stop - 1] === 13) stop--;
-    const text = bytes.toString('utf8', start, stop);
-    start = end + 1;
-    if (text.trim() === '') { report({ file, line, field: '', reason: 'blank line' }); continue; }
-    let value: unknown;
-    try { value = JSON.parse(text); } catch (e) { report({ file, line, field: '', reason: `invalid JSON (${(e as Error).message})` }); continue; }
+  const lines = forEachJsonlValue(bytes, file, report, (value, line) => {
     const checked = checkRow(value);
-    if ('field' in checked) { report({ file, line, ...checked }); continue; }
+    if ('field' in checked) { report({ file, line, ...checked }); return; }
     const golds = Array.isArray(checked.row.gold) ? checked.row.gold : [checked.row.gold];
     const offMenu = menu === undefined ? undefined : golds.find((x) => !menu.has(x));
-    if (offMenu !== undefined) { report({ file, line, field: 'gold', reason: `'${offMenu}' is not in the axis's exact-label menu` }); continue; }
+    if (offMenu !== undefined) { report({ file, line, field: 'gold', reason: `'${offMenu}' is not in the axis's exact-label menu` }); return; }
     const clash = table.add(checked.row, line);
     if (clash) report({ file, line, ...clash });
-    if (problems.length >= MAX_PROBLEMS) break;
-  }
-  if (line === 0) report({ file, field: '', reason: 'the per-item file is empty' });
+    return problems.length < MAX_PROBLEMS;
+  });
+  if (lines === 0) report({ file, field: '', reason: 'the per-item file is empty' });
   return { table, problems };
 }

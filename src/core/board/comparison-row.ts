@@ -5,7 +5,8 @@
  */
 import { confusionCounts, macroF1, mcnemarExact, SEPARATION_ALPHA, wilsonInterval } from '../stats/index.js';
 import type { AxisRow, CellFigures, ClassificationRow, DerivedAxis, ModelEvidence, SeparationEvidence } from './axis-row.js';
-import { OUTCOME_CORRECT, OUTCOME_WRONG, type ItemTable } from './item-table.js';
+import type { ItemTable } from './item-table.js';
+import { pairedOutcomes } from './paired-outcomes.js';
 import type { ModelComparisonAxis } from './model.js';
 import { rank, tallyResults, tallyTable, type ModelRoles, type ModelTally } from './model-tally.js';
 
@@ -105,21 +106,7 @@ function separate(def: ModelComparisonAxis, table: ItemTable | undefined, ranked
   const basis = rest.find((t) => t.base);
   if (!basis) return untested(rest.length === 0 ? 'only one public model was measured' : 'no base model besides the leader: no compatible basis');
 
-  const a = table.columns.get(leader.model)!.outcome;
-  const z = table.columns.get(basis.model)!.outcome;
-  let b = 0;
-  let c = 0;
-  let paired = 0;
-  let conflicts = 0;
-  for (let i = 0; i < table.items.length; i++) {
-    const x = a[i];
-    const y = z[i];
-    if ((x !== OUTCOME_CORRECT && x !== OUTCOME_WRONG) || (y !== OUTCOME_CORRECT && y !== OUTCOME_WRONG)) continue;
-    if (table.hashConflicts.has(i)) conflicts++;
-    paired++;
-    if (x === OUTCOME_CORRECT && y === OUTCOME_WRONG) b++;
-    else if (x === OUTCOME_WRONG && y === OUTCOME_CORRECT) c++;
-  }
+  const { b, c, paired, conflicts } = pairedOutcomes(table, leader.model, basis.model);
   if (conflicts > 0) return untested(`item content hashes differ between ${leader.model} and ${basis.model} on ${conflicts} paired items: the pairing is refused`);
   if (paired === 0) return untested(`no item was parsed by both ${leader.model} and ${basis.model}`);
   const m = mcnemarExact(b, c);

@@ -8,7 +8,8 @@
  * differ). Same ranking, tallies and statistics as the board (docs/methodology.md §3-§5).
  */
 import type { ModelEvidence, Separation } from '../board/axis-row.js';
-import { OUTCOME_CORRECT, OUTCOME_WRONG, type ItemTable } from '../board/item-table.js';
+import type { ItemTable } from '../board/item-table.js';
+import { pairedOutcomes } from '../board/paired-outcomes.js';
 import type { AxisDefinition, ModelComparisonAxis } from '../board/model.js';
 import { rank, tallyResults, tallyTable, type ModelRoles, type ModelTally } from '../board/model-tally.js';
 import { mcnemarExact, SEPARATION_ALPHA, wilsonInterval } from '../stats/index.js';
@@ -110,21 +111,7 @@ function axisEntry(def: ModelComparisonAxis, table: ItemTable | undefined, board
 
   const east = leaders.east!;
   const west = leaders.west!;
-  const a = table.columns.get(east.model)!.outcome;
-  const z = table.columns.get(west.model)!.outcome;
-  let b = 0;
-  let c = 0;
-  let paired = 0;
-  let conflicts = 0;
-  for (let i = 0; i < table.items.length; i++) {
-    const x = a[i];
-    const y = z[i];
-    if ((x !== OUTCOME_CORRECT && x !== OUTCOME_WRONG) || (y !== OUTCOME_CORRECT && y !== OUTCOME_WRONG)) continue;
-    if (table.hashConflicts.has(i)) conflicts++;
-    paired++;
-    if (x === OUTCOME_CORRECT && y === OUTCOME_WRONG) b++;
-    else if (x === OUTCOME_WRONG && y === OUTCOME_CORRECT) c++;
-  }
+  const { b, c, paired, conflicts } = pairedOutcomes(table, east.model, west.model);
   if (conflicts > 0) return untested(`item content hashes differ on ${conflicts} paired items: the pairing is refused`);
   if (paired === 0) return untested(`no item was parsed by both ${east.model} and ${west.model}`);
   const m = mcnemarExact(b, c);

@@ -5,6 +5,7 @@
  * (distinct ids, the SHA-256 of the bytes, the as-of) is computed here, never taken as typed.
  * A listing is DISCOVERED, never MEASURED: a line that claims a measurement rejects the corpus.
  */
+import { forEachJsonlValue } from '../jsonl-lines.js';
 import { z } from 'zod';
 import { CENSUS_JSONL_PATH, CENSUS_META_PATH, type CatalogueCensus } from '../../core/status/compute-bridge.js';
 import type { CorpusProblem } from '../../core/errors.js';
@@ -59,32 +60,20 @@ function countListings(bytes: Buffer, asOfField: string | undefined, report: (p:
   const ids = new Set<string>();
   let latest: ListingCount['latest'] = null;
   let carriers = 0;
-  let start = 0;
-  let line = 0;
-  while (start < bytes.length) {
-    let end = bytes.indexOf(10, start);
-    if (end === -1) end = bytes.length;
-    line++;
-    let stop = end;
-    if (stop > start && bytes[stop - 1] === 13) stop--;
-    const lineText = bytes.toString('utf8', start, stop);
-    start = end + 1;
-    if (lineText.trim() === '') { report({ file, line, field: '', reason: 'blank line' }); continue; }
-    let value: unknown;
-    try { value = JSON.parse(lineText); } catch (e) { report({ file, line, field: '', reason: `invalid JSON (${(e as Error).message})` }); continue; }
+  const lines = forEachJsonlValue(bytes, file, report, (value, line) => {
     const wrong = checkListing(value);
-    if (wrong) { report({ file, line, ...wrong }); continue; }
+    if (wrong) { report({ file, line, ...wrong }); return; }
     const r = value as Record<string, unknown>;
     ids.add(r.id as string);
     if (asOfField !== undefined && asOfField in r) {
       const v = r[asOfField];
       const at = typeof v === 'string' ? Date.parse(v) : Number.NaN;
-      if (Number.isNaN(at)) { report({ file, line, field: asOfField, reason: 'must be a datetime: the census as_of is read from this field' }); continue; }
+      if (Number.isNaN(at)) { report({ file, line, field: asOfField, reason: 'must be a datetime: the census as_of is read from this field' }); return; }
       carriers++;
       if (latest === null || at > latest.at) latest = { at, text: v as string };
     }
-  }
-  return { lines: line, ids: ids.size, latest, carriers };
+  });
+  return { lines, ids: ids.size, latest, carriers };
 }
 
 /**
