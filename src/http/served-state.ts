@@ -12,6 +12,7 @@ export type WitnessReader = (rootSha256: string) => WitnessEvidence[];
 
 export class ServedState {
   private prepared: PreparedRelease;
+  private readonly listeners = new Set<(next: PreparedRelease, previous: PreparedRelease) => void>();
 
   constructor(release: LoadedRelease, private signing: SigningLive, private readonly witnesses: WitnessReader = () => []) {
     this.prepared = this.prepareFor(release);
@@ -31,7 +32,20 @@ export class ServedState {
 
   /** Serves another release; everything is prepared before the one reference is replaced. */
   swap(release: LoadedRelease): void {
+    const previous = this.prepared;
     this.prepared = this.prepareFor(release);
+    for (const l of this.listeners) {
+      try { l(this.prepared, previous); } catch { /* a listener's failure never blocks serving */ }
+    }
+  }
+
+  /**
+   * Called after every swap (new release, new key health, new witness evidence) with the new and
+   * the previous prepared state; returns the function that stops it. Streams (AG-UI) use it.
+   */
+  onChange(listener: (next: PreparedRelease, previous: PreparedRelease) => void): () => void {
+    this.listeners.add(listener);
+    return () => { this.listeners.delete(listener); };
   }
 
   /** Re-reads recorded witness evidence (after `gspc witness`). */
