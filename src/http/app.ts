@@ -11,6 +11,7 @@ import type { ServedState } from './served-state.js';
 import { didKeyResolver } from '../keys/did-resolver.js';
 import { registerProductRoutes, type ProductRouteOptions } from './product-routes.js';
 import { registerCatalogueRoutes } from './catalogue-routes.js';
+import { registerSurfaces } from '../surfaces/index.js';
 import { NO_SOURCES, registerStatusRoutes, type StatusContext, type StatusReaders } from './status/index.js';
 
 export interface AppOptions {
@@ -39,7 +40,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   registerBoardRoutes(app, opts.state);
   registerEvidenceRoutes(app, opts.state);
   const state = opts.state;
-  registerVerifyRoutes(app, state, didKeyResolver(() => ({ did: state.signingLive().did, doc: state.current().didDocument }), { trustedHosts: opts.trustedDidHosts ?? [] }));
+  const resolveKey = didKeyResolver(() => ({ did: state.signingLive().did, doc: state.current().didDocument }), { trustedHosts: opts.trustedDidHosts ?? [] });
+  registerVerifyRoutes(app, state, resolveKey);
   if (opts.products) registerProductRoutes(app, state, opts.products);
   if (opts.products) registerCatalogueRoutes(app, opts.state, opts.products);
   const p = opts.products;
@@ -51,6 +53,18 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     ...((opts.status?.ledger ?? p?.ledger) !== undefined && { ledger: (opts.status?.ledger ?? p?.ledger)! }),
     ...((opts.status?.rail ?? p?.rail) !== undefined && { rail: (opts.status?.rail ?? p?.rail)! }),
   }, { ...(opts.status?.fabric && { fabric: opts.status.fabric }), ...(opts.status?.hubs && { hubs: opts.status.hubs }) });
+  registerSurfaces(app, {
+    state, resolveKey,
+    now: opts.status?.now ?? p?.now ?? (() => new Date()),
+    baseUrl: opts.status?.baseUrl ?? p?.baseUrl ?? 'http://localhost:8080',
+    ...(p !== undefined && { products: p }),
+    readRoute: async (path) => {
+      // In-process GET of one of our own routes: a fixed path chosen by the surface, never a URL.
+      if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`readRoute takes a path of this service, not ${path}`);
+      const r = await app.inject({ method: 'GET', url: path });
+      return { status: r.statusCode, headers: r.headers, body: r.body };
+    },
+  });
   app.get('/healthz', (_req, reply) => {
     const r = opts.state.current().release;
     reply.headers(BASE_HEADERS).send({ status: 'ok', release: r.id, as_of: r.descriptor.as_of });
