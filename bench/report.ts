@@ -11,6 +11,7 @@ import { MODEL_COUNT } from './scale-corpus.js';
 import { DISTURBED_OTHER_CPU } from './machine-load.js';
 import { isDisturbed, type LoadSettings, type ThroughputFigures } from './throughput.js';
 import type { FabricFigures } from './fabric.js';
+import { isDisturbed as mcpDisturbed, SIDES as MCP_SIDES, type McpFigures } from './mcp.js';
 import { isDisturbed as challengeDisturbed, PAID_WARMUP, type PaymentsFigures, type Spread } from './payments.js';
 
 export const THROUGHPUT_GOAL = 0.85;
@@ -23,6 +24,7 @@ export const PAYMENTS_TITLE = 'Metered products';
 export const FABRIC_TITLE = 'Capability fabric under a slow probe target';
 /** §6: fabric req/s with a hanging probe target ÷ with every target fast. */
 export const FABRIC_GOAL = 0.9;
+export const MCP_TITLE = 'MCP tools/call against the board';
 
 const BEGIN = '<!-- bench:results:begin (written by npm run bench; edits inside are overwritten) -->';
 const END = '<!-- bench:results:end -->';
@@ -151,6 +153,30 @@ export function fabricSection(f: FabricFigures, s: LoadSettings): string {
     table(['Round', 'Probe targets', 'req/s', 'p50 ms', 'p99 ms', 'Responses', 'Regulation rail after the run'], rows, [true, false, true, true, true, true, false]),
     '',
     `Ratio slow/fast: req/s **${f.rpsRatio.toFixed(3)}**, p50 latency ${f.p50Ratio.toFixed(3)}. Goal req/s ratio ≥ ${FABRIC_GOAL} (unaffected): **${verdict(f.rpsRatio >= FABRIC_GOAL)}**.${f.problems.length > 0 ? ` **INVALID**: ${f.problems.join('; ')}.` : ''}`,
+  ].join('\n');
+}
+
+export function mcpSection(f: McpFigures, s: LoadSettings): string {
+  const rows = f.runs.map((r) => [String(r.round), r.side, int(r.rps), r.latencyP50.toFixed(0), r.latencyP99.toFixed(0), pct(r.serverCpu), pct(r.clientCpu),
+    r.otherCpu === undefined ? 'n/a' : pct(r.otherCpu), int(r.responses), r.problems.length === 0 ? 'yes' : 'NO']);
+  const disturbed = f.runs.filter(mcpDisturbed).length;
+  const allRounds = new Set(f.runs.map((r) => r.round)).size;
+  const basis = f.usedRounds.length === allRounds ? 'all rounds' : `undisturbed round${f.usedRounds.length === 1 ? '' : 's'} ${f.usedRounds.join(', ')} only`;
+  const ref = (side: string) => f.requests.find((r) => r.side === side)!;
+  const perRound = (side: string) => [...new Set(f.runs.map((r) => r.round))].map((round) => {
+    const a = f.runs.find((r) => r.round === round && r.side === 'board');
+    const b = f.runs.find((r) => r.round === round && r.side === side);
+    return a && b ? (b.rps / a.rps).toFixed(3) : '-';
+  }).join(', ');
+  return [
+    `Board: GET /api/gspc (${int(ref('board').reference.length)}-byte body). MCP: POST /mcp, a raw JSON-RPC \`tools/call gspc_board\` whose structuredContent is that board: mcp-2026 with the 2026-07-28 envelope (answered as JSON, ${int(ref('mcp-2026').reference.length)} characters), mcp-2025 as a 2025-era client sends it (answered as SSE, ${int(ref('mcp-2025').reference.length)} characters). One app process per round serves the three runs in turn; ${s.connections} connections, pipelining 1, ${s.warmupSeconds} s warm-up + ${s.seconds} s measured per run; every response checked (status 200, body equal to the reference).`,
+    '',
+    table(['Round', 'Request', 'req/s', 'p50 ms', 'p99 ms', 'Server CPU', 'Client CPU', 'Other CPU', 'Responses', 'All valid'], rows, [true, false, true, true, true, true, true, true, true, false]),
+    '',
+    ...(disturbed > 0 ? [`Note: ${disturbed} of ${f.runs.length} runs had more than ${DISTURBED_OTHER_CPU} % of a core of other CPU load${f.usedRounds.length === allRounds ? '; every round was disturbed, so the figures below are unreliable: re-run on a quiet machine' : '; their rounds are left out of the figures below'}.`, ''] : []),
+    `Ratio MCP/board (mean req/s, ${basis}): 2026-07-28 **${f.ratio2026.toFixed(3)}** (${int(f.rps['mcp-2026'])} / ${int(f.rps.board)}; per round ${perRound('mcp-2026')}), 2025 era **${f.ratio2025.toFixed(3)}** (${int(f.rps['mcp-2025'])} / ${int(f.rps.board)}; per round ${perRound('mcp-2025')}). No goal is set; issue 6 asks for the figure.`,
+    '',
+    `Server CPU per request (${basis}): ${MCP_SIDES.map((side) => `${side} ${f.cpuUs[side].toFixed(1)} µs`).join(', ')}.`,
   ].join('\n');
 }
 

@@ -14,6 +14,8 @@
  *   6. Capability fabric (fabric.ts): GET /api/capability-fabric while one probe target hangs,
  *      against the same with every target fast, alternating in the same run (goal: unaffected,
  *      req/s ratio ≥ 0.9).
+ *   7. MCP (mcp.ts): POST /mcp `tools/call gspc_board` in both protocol eras as a ratio of
+ *      GET /api/gspc on the same app (no goal: the figure is reported).
  *
  * Goals are reported (PASS / BELOW GOAL), never enforced: timings vary by machine. The process
  * fails only when a measurement is invalid (a wrong response, a row count that does not match).
@@ -28,7 +30,7 @@
  * BENCH_PAYMENTS (paid requests timed on the local rail, default 50), BENCH_PAYMENTS_CPU_PROF
  * (a directory: the challenge-run servers of §5 write V8 CPU profiles there),
  * BENCH_ONLY (comma-separated sections to run: throughput, derivation, evidence, trees,
- * payments, fabric; default all; a partial run rewrites only its own subsections of the results),
+ * payments, fabric, mcp; default all; a partial run rewrites only its own subsections of the results),
  * BENCH_WRITE_DOCS=0 to leave docs/performance.md untouched.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -37,12 +39,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, type BenchChild } from './child.js';
 import { measureDerivation } from './derivation.js';
-import { derivationSection, fabricSection, FABRIC_TITLE, machine, PAYMENTS_TITLE, paymentsSection, resultsBlock, throughputSection, writeResults, writeSections } from './report.js';
+import { derivationSection, fabricSection, FABRIC_TITLE, machine, MCP_TITLE, mcpSection, PAYMENTS_TITLE, paymentsSection, resultsBlock, throughputSection, writeResults, writeSections } from './report.js';
 import { measurePayments } from './payments.js';
 import { measureThroughput, type LoadSettings } from './throughput.js';
 import { evidenceSection, measureEvidence } from './evidence.js';
 import { benchTrees, treeSection } from './tree-bench.js';
 import { measureFabric } from './fabric.js';
+import { measureMcp } from './mcp.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -58,7 +61,7 @@ function setting(name: string, fallback: number, max: number, integer = true): n
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-const SECTIONS = ['throughput', 'derivation', 'evidence', 'trees', 'payments', 'fabric'] as const;
+const SECTIONS = ['throughput', 'derivation', 'evidence', 'trees', 'payments', 'fabric', 'mcp'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: the sections to run (all when unset). */
@@ -128,6 +131,13 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
     const f = await measureFabric(join(ROOT, 'demo', 'corpus'), tmp, load, log);
     sections.push([FABRIC_TITLE, fabricSection(f, load)]);
     invalid.push(...f.problems.map((p) => `fabric: ${p}`));
+  }
+
+  if (only.has('mcp')) {
+    log('7. MCP: tools/call gspc_board (both protocol eras) against GET /api/gspc on the same app');
+    const m = await measureMcp(tmp, load, children, log);
+    sections.push([MCP_TITLE, mcpSection(m, load)]);
+    invalid.push(...m.runs.flatMap((r) => r.problems.map((x) => `mcp round ${r.round} ${r.side}: ${x}`)));
   }
 
   for (const [title, body] of sections) log(`\n## ${title}\n\n${body}`);

@@ -10,6 +10,7 @@ import { verifyCompactJws } from '../core/crypto/receipt-verifier.js';
 import type { KeyResolver } from '../keys/did-resolver.js';
 import { verifyCard } from '../core/verify/card-verifier.js';
 import type { ServedState } from './served-state.js';
+import type { PreparedRelease } from './prepared.js';
 import { BASE_HEADERS } from './errors.js';
 import { nodeVerifyCrypto } from '../verify/node-crypto.js';
 
@@ -35,20 +36,27 @@ function cardsOf(body: unknown, lookup: (id: string) => unknown): unknown[] {
   return cards;
 }
 
+/**
+ * The `svc.card-verification/1` document for cards checked against the served release: what
+ * POST /api/verify answers, and the MCP `verify_card` tool with it.
+ */
+export async function cardVerificationDocument(current: PreparedRelease, cards: readonly unknown[]) {
+  const ctx = await current.verification();
+  const results = [];
+  for (const card of cards) results.push(await verifyCard(card, ctx, nodeVerifyCrypto));
+  const valid = results.filter((r) => r.result === 'VALID').length;
+  return {
+    schema: 'svc.card-verification/1' as const,
+    root: ctx.root ? { ...ctx.root, signature: ctx.rootSignatureValid ? 'VALID' : 'INVALID' } : null,
+    summary: { checked: results.length, valid, invalid: results.length - valid },
+    results,
+  };
+}
+
 export function registerVerifyRoutes(app: FastifyInstance, state: ServedState, resolve: KeyResolver): void {
   app.post('/api/verify', { bodyLimit: VERIFY_BODY_LIMIT }, async (req, reply) => {
     const current = state.current();
-    const ctx = await current.verification();
-    const cards = cardsOf(req.body, (id) => current.cardById(id));
-    const results = [];
-    for (const card of cards) results.push(await verifyCard(card, ctx, nodeVerifyCrypto));
-    const valid = results.filter((r) => r.result === 'VALID').length;
-    reply.headers(BASE_HEADERS).send({
-      schema: 'svc.card-verification/1',
-      root: ctx.root ? { ...ctx.root, signature: ctx.rootSignatureValid ? 'VALID' : 'INVALID' } : null,
-      summary: { checked: results.length, valid, invalid: results.length - valid },
-      results,
-    });
+    reply.headers(BASE_HEADERS).send(await cardVerificationDocument(current, cardsOf(req.body, (id) => current.cardById(id))));
   });
 
   app.post('/api/receipts/verify', async (req, reply) => {

@@ -67,7 +67,9 @@ const JSON_RPC = { 'content-type': 'application/json', accept: 'application/json
 
 export const RAILS: readonly RailDefinition[] = [
   { id: 'mcp-tools', label: 'MCP tools', role: 'agent tool access (12 free readers, 4 metered evidence tools)', protocol: 'MCP (Streamable HTTP, JSON-RPC 2.0)', endpoint: '/mcp',
-    probe: { method: 'POST', headers: { ...JSON_RPC, 'mcp-protocol-version': '2025-06-18' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, expect: 'json',
+    // The 2026-07-28 form: stateless, answered as plain JSON (a 2025-era request is answered as SSE).
+    probe: { method: 'POST', headers: { ...JSON_RPC, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' }, expect: 'json',
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'gspc-board-fabric-probe', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } } },
       output_schema: schemaWith(['result'], { result: schemaWith(['tools'], { tools: { type: 'array' } }) }) } },
   { id: 'gspc-board', label: 'GSPC board', role: 'the public measurement board', protocol: 'HTTP JSON', endpoint: '/api/gspc', probe: get(OUTPUT_REQUIREMENTS.board) },
   { id: 'agui-gspc-state', label: 'AG-UI board state', role: 'presentation stream of the board', protocol: 'AG-UI (server-sent events)', endpoint: '/api/agui/gspc-state',

@@ -1,5 +1,85 @@
-/** The mcp surface (stub: filled in by issue 6 work). */
-import type { FastifyInstance } from 'fastify';
+/**
+ * `/mcp`: MCP over stateless Streamable HTTP, JSON-RPC 2.0, public and read-only (specification,
+ * "Other endpoints"; capability fabric rail `mcp-tools`). One handler serves both protocol eras
+ * (@modelcontextprotocol/server v2 `createMcpHandler`, protocols.md §1.6): 2026-07-28 requests
+ * (per-request `_meta` envelope; answered as JSON) and 2025-era requests (`initialize`, or a bare
+ * `tools/list`; answered through the SDK's stateless fallback, as SSE). No session, no
+ * authentication, no 403. GET and DELETE are answered by the SDK: 405 with a JSON-RPC error
+ * (there is no standalone stream and no session to delete). Fastify parses and bounds the body;
+ * its parser errors are answered in the JSON-RPC error format the SDK itself uses.
+ */
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
+import type { ServerResponse } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BASE_HEADERS } from '../../http/errors.js';
 import type { SurfaceContext } from '../context.js';
+import { mcpServerFor } from './mcp-server.js';
 
-export function registerMcpRoutes(_app: FastifyInstance, _ctx: SurfaceContext): void {}
+/** The endpoint the capability fabric's `mcp-tools` rail names. */
+export const MCP_PATH = '/mcp';
+/** The largest request body read (1 MiB, the service's bound); a larger one is a 413 JSON-RPC error. */
+export const MCP_MAX_BODY = 1024 * 1024;
+/** Open `subscriptions/listen` streams at most (the tool list never changes: they only carry keep-alives). */
+export const MCP_MAX_SUBSCRIPTIONS = 100;
+
+const isListen = (body: unknown) => (body as { method?: unknown } | null)?.method === 'subscriptions/listen';
+
+/** A JSON-RPC error response with no id (the request could not be read), as the SDK words them. */
+function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
+  return reply.code(status).headers({ ...BASE_HEADERS, 'content-type': 'application/json' }).send({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/** Fastify's body errors (before the handler runs), in the SDK's words for the same cases. */
+function bodyError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const status = err.statusCode ?? 500;
+  if (status === 413) return jsonRpcError(reply, 413, -32000, `Payload Too Large: Request body must not exceed ${MCP_MAX_BODY} bytes`);
+  if (status === 415) return jsonRpcError(reply, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+  if (status === 400) return jsonRpcError(reply, 400, -32700, 'Parse error: Invalid JSON');
+  if (status < 500) return jsonRpcError(reply, status, -32600, `Invalid Request: ${err.message}`);
+  req.log.error({ err }, 'mcp: unhandled error');
+  return jsonRpcError(reply, 500, -32603, 'Internal error');
+}
+
+/** Registers `POST|GET|DELETE /mcp` (module doc) and the shutdown hooks of its streams. */
+export function registerMcpRoutes(app: FastifyInstance, ctx: SurfaceContext): void {
+  const handler = createMcpHandler(() => mcpServerFor(ctx), {
+    legacy: 'stateless',
+    maxRequestBodySize: MCP_MAX_BODY,
+    maxSubscriptions: MCP_MAX_SUBSCRIPTIONS,
+    onerror: (err) => app.log.debug({ err }, 'mcp: request rejected or failed'),
+  });
+  const serve = toNodeHandler(handler, { maxRequestBodySize: MCP_MAX_BODY, onerror: (err) => app.log.error({ err }, 'mcp: handler failed') });
+  // A 2026-07-28 `subscriptions/listen` stream stays open until its client leaves, and the SDK's
+  // close() does not end it: without this, one listening client would hold up every shutdown.
+  const listening = new Set<ServerResponse>();
+  app.addHook('preClose', (done) => {
+    for (const res of listening) res.destroy();
+    done();
+  });
+  app.addHook('onClose', async () => { await handler.close(); });
+
+  app.route({
+    method: ['POST', 'GET', 'DELETE'],
+    url: MCP_PATH,
+    bodyLimit: MCP_MAX_BODY,
+    errorHandler: bodyError,
+    handler: async (req, reply) => {
+      // The SDK writes the response itself (JSON, or an SSE stream for 2025-era requests).
+      reply.hijack();
+      if (isListen(req.body)) {
+        listening.add(reply.raw);
+        reply.raw.on('close', () => listening.delete(reply.raw));
+      }
+      for (const [name, value] of Object.entries(BASE_HEADERS)) reply.raw.setHeader(name, value);
+      try {
+        // IncomingMessage is what the adapter takes; only exactOptionalPropertyTypes tells them apart.
+        await serve(req.raw as NodeIncomingMessageLike, reply.raw, req.body ?? undefined);
+      } catch (err) {
+        req.log.error({ err }, 'mcp: response failed');
+        if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+        else reply.raw.destroy();
+      }
+    },
+  });
+}
