@@ -39,7 +39,7 @@ export async function serve(config: Config, opts: ServeOptions): Promise<Fastify
   }
   let signing = signingContext(config.keyDir, config.didHost);
   const witnesses = (rootSha: string) => readWitnesses(config.dataDir, rootSha);
-  const state = new ServedState(loadRelease(dir), { boardKey: signing.inputs.boardKey, published: signing.keys.published, did: signing.did }, witnesses);
+  const state = new ServedState(loadRelease(dir), { boardKey: signing.inputs.boardKey, published: signing.keys.published, did: signing.did, cardKey: signing.keys.state('card-attestation-2') }, witnesses);
   const witnessState = () => JSON.stringify(witnesses(state.current().rootSha256));
   let lastWitnesses = witnessState();
   const ledger = await openLedger(config.ledger);
@@ -58,7 +58,7 @@ export async function serve(config: Config, opts: ServeOptions): Promise<Fastify
     const nextSigning = signingContext(config.keyDir, config.didHost);
     if (healthKey(nextSigning) !== healthKey(signing)) {
       signing = nextSigning;
-      state.setSigning({ boardKey: signing.inputs.boardKey, published: signing.keys.published, did: signing.did });
+      state.setSigning({ boardKey: signing.inputs.boardKey, published: signing.keys.published, did: signing.did, cardKey: signing.keys.state('card-attestation-2') });
       app.log.warn({ health: signing.keys.health }, 'key health changed');
     }
     const w = witnessState();

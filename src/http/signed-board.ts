@@ -14,6 +14,8 @@ export interface SigningLive {
   did: string;
   boardKey: SignerState;
   published: readonly PublishedKey[];
+  /** The agent card key (`#card-attestation-2`); the A2A card is served unsigned without it. */
+  cardKey?: SignerState;
 }
 
 export function liveStateFor(release: LoadedRelease, signing: SigningLive): LiveState {

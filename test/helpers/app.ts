@@ -18,7 +18,7 @@ export function testSigning(keyDir = join(tempDir(), 'keys')): SigningContext & 
   return { ...signingContext(keyDir, TEST_DID_HOST), keyDir };
 }
 
-export const liveSigning = (s: SigningContext): SigningLive => ({ did: s.did, boardKey: s.inputs.boardKey, published: s.keys.published });
+export const liveSigning = (s: SigningContext): SigningLive => ({ did: s.did, boardKey: s.inputs.boardKey, published: s.keys.published, cardKey: s.keys.state('card-attestation-2') });
 
 /** The real app over a freshly published, signed release of `corpus` (the demo by default). */
 export function demoApp(corpus = demoCorpus, signing = testSigning()): { app: FastifyInstance; state: ServedState; dataDir: string; dir: string; signing: SigningContext } {
