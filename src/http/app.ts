@@ -37,6 +37,13 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     routerOptions: { maxParamLength: 200 },
   });
   installErrorHandling(app);
+  // Streams (AG-UI, MCP) end in their own preClose hooks; what is left after a grace period is
+  // cut: an aborted fetch can leave a connection that never sends a request, and the server
+  // would otherwise wait for its headers timeout (about a minute) before closing.
+  app.addHook('preClose', (done) => {
+    setTimeout(() => app.server.closeAllConnections(), 2000).unref();
+    done();
+  });
   registerBoardRoutes(app, opts.state);
   registerEvidenceRoutes(app, opts.state);
   const state = opts.state;

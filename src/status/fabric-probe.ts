@@ -10,6 +10,7 @@ import type { RailDefinition } from '../core/fabric/rails.js';
 import type { ProbeOutcome } from '../core/fabric/rail-state.js';
 import { keysOfDidDocument } from '../core/verify/card-verifier.js';
 import { verifyRootRecord } from '../core/verify/root-verifier.js';
+import { verifyAgentCard } from '../core/verify/agent-card-signature.js';
 import { nodeVerifyCrypto } from '../verify/node-crypto.js';
 import { fetchFailure, readCapped, sameOriginUrl } from './bounded-fetch.js';
 
@@ -87,6 +88,12 @@ async function extraChecks(def: RailDefinition, json: unknown, o: ProbeOptions, 
     if (did.status !== 200) return [{ ok: false, detail: `the DID document answered HTTP ${did.status}` }];
     const keys = keysOfDidDocument(JSON.parse(did.bytes.toString('utf8')));
     const check = await verifyRootRecord(json, keys, nodeVerifyCrypto);
+    return [{ ok: check.ok, detail: check.detail }];
+  }
+  if (def.probe?.interpret === 'signed-agent-card') {
+    const did = await get('/.well-known/did.json');
+    if (did.status !== 200) return [{ ok: false, detail: `the DID document answered HTTP ${did.status}` }];
+    const check = verifyAgentCard(json, JSON.parse(did.bytes.toString('utf8')));
     return [{ ok: check.ok, detail: check.detail }];
   }
   if (def.probe?.interpret === 'witness-binds-root') {

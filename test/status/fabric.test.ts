@@ -187,6 +187,12 @@ describe('probing the service itself over HTTP', () => {
     assert.equal(railOf(doc, 'public-root').state, 'SIGNED', railOf(doc, 'public-root').last_error ?? '');
     assert.equal(railOf(doc, 'root-witness').state, 'RUNTIME_OBSERVED', railOf(doc, 'root-witness').last_error ?? '');
     assert.equal(railOf(doc, 'x402-settlement').state, 'RUNTIME_OBSERVED');
+    // The agent surfaces (issue 6): MCP answers tools/list, the agent card's JWS verifies, the
+    // A2A runtime answers SendMessage, the AG-UI stream answers with an event stream.
+    assert.equal(railOf(doc, 'mcp-tools').state, 'RUNTIME_OBSERVED', railOf(doc, 'mcp-tools').last_error ?? '');
+    assert.equal(railOf(doc, 'a2a-discovery').state, 'SIGNED', railOf(doc, 'a2a-discovery').last_error ?? '');
+    assert.equal(railOf(doc, 'a2a-runtime').state, 'RUNTIME_OBSERVED', railOf(doc, 'a2a-runtime').last_error ?? '');
+    assert.equal(railOf(doc, 'agui-gspc-state').state, 'RUNTIME_OBSERVED', railOf(doc, 'agui-gspc-state').last_error ?? '');
     for (const r of doc.rails.filter((x) => x.endpoint !== null)) {
       assert.ok(r.observed_at !== null && r.freshness_seconds !== null && r.freshness_seconds >= 0, r.id);
     }

@@ -18,7 +18,7 @@ import { ServedState } from '../../src/http/served-state.js';
 import { signingContext } from '../../src/keys/signing.js';
 import { loadRelease } from '../../src/release/load.js';
 import { agentCardBody } from '../../src/surfaces/a2a/agent-card.js';
-import { signAgentCard, verifyAgentCard } from '../../src/surfaces/a2a/card-signature.js';
+import { signAgentCard, verifyAgentCard } from '../../src/core/verify/agent-card-signature.js';
 import { routeMessage, SKILLS } from '../../src/surfaces/a2a/skills.js';
 import { demoApp, liveSigning, TEST_DID_HOST, testSigning } from '../helpers/app.js';
 import { demoCorpus } from '../helpers/tmp.js';

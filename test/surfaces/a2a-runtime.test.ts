@@ -21,7 +21,7 @@ import { loadRelease } from '../../src/release/load.js';
 import { publishRelease } from '../../src/release/publish.js';
 import { RAILS } from '../../src/core/fabric/rails.js';
 import { FabricObserver } from '../../src/status/fabric-observer.js';
-import { verifyAgentCard } from '../../src/surfaces/a2a/card-signature.js';
+import { verifyAgentCard } from '../../src/core/verify/agent-card-signature.js';
 import { liveSigning } from '../helpers/app.js';
 import { freePort } from '../helpers/process.js';
 import { demoCorpus, tempDir } from '../helpers/tmp.js';

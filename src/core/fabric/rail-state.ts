@@ -67,6 +67,13 @@ export function railObservation(def: RailDefinition, outcome: ProbeOutcome): Rai
       }
       return observation('SIGNED', at, ref, `${request}: ${outcome.checks.map((c) => c.detail).join('; ')}`);
     }
+    case 'signed-agent-card': {
+      if (failed) {
+        const unsigned = !Array.isArray(body.signatures) || body.signatures.length === 0;
+        return observation(unsigned ? 'RUNTIME_OBSERVED' : 'UNCHECKABLE', at, ref, `${request}: the agent card ${unsigned ? 'is served unsigned' : 'signature does not verify'}`, failed.detail);
+      }
+      return observation('SIGNED', at, ref, `${request}: ${outcome.checks.map((c) => c.detail).join('; ')}`);
+    }
     case 'self-reported': {
       const state = body.state;
       if (typeof state !== 'string' || !(RAIL_STATES as readonly string[]).includes(state)) return observation('UNCHECKABLE', at, ref, `${request} reported no rail state`, 'the endpoint reported no state');

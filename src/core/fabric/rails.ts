@@ -21,6 +21,7 @@ export type OutputSchema = Record<string, unknown>;
  * `output_schema`. The `interpret` step reads state the endpoint itself reports:
  * - `catalogued`: a catalogue that lists without measuring (success → CATALOGUED);
  * - `signed-root`: the root's signature is checked under the DID document (→ SIGNED);
+ * - `signed-agent-card`: the A2A card's JWS is checked under the DID document (→ SIGNED);
  * - `self-reported`: the endpoint reports its own `state` / `last_error` (the provider canary);
  * - `agui-binding`: the compute bridge's `agui.configured` says whether a wire is bound;
  * - `receipt-chain`: the action-job chain must not be BROKEN or UNREAD;
@@ -34,7 +35,7 @@ export interface HttpProbe {
   /** Streams are observed from their status and content type only. */
   expect: 'json' | 'event-stream';
   output_schema?: OutputSchema;
-  interpret?: 'catalogued' | 'signed-root' | 'self-reported' | 'agui-binding' | 'receipt-chain' | 'witness-binds-root';
+  interpret?: 'catalogued' | 'signed-root' | 'signed-agent-card' | 'self-reported' | 'agui-binding' | 'receipt-chain' | 'witness-binds-root';
 }
 
 export interface RailDefinition {
@@ -75,7 +76,7 @@ export const RAILS: readonly RailDefinition[] = [
   { id: 'agui-gspc-state', label: 'AG-UI board state', role: 'presentation stream of the board', protocol: 'AG-UI (server-sent events)', endpoint: '/api/agui/gspc-state',
     probe: { method: 'GET', headers: { accept: 'text/event-stream' }, expect: 'event-stream' } },
   { id: 'a2a-discovery', label: 'A2A agent card', role: 'agent discovery', protocol: 'A2A v1.0 agent card', endpoint: '/.well-known/agent-card.json',
-    probe: get(schemaWith(['name', 'skills'], { name: { type: 'string' }, skills: { type: 'array' } })) },
+    probe: get(schemaWith(['name', 'skills'], { name: { type: 'string' }, skills: { type: 'array' } }), 'signed-agent-card') },
   { id: 'a2a-runtime', label: 'A2A peer endpoint', role: 'peer-agent messages (SendMessage)', protocol: 'A2A v1.0 JSON-RPC', endpoint: '/api/a2a',
     probe: { method: 'POST', headers: { ...JSON_RPC, 'a2a-version': '1.0' }, expect: 'json',
       body: { jsonrpc: '2.0', id: 'fabric-probe', method: 'SendMessage', params: { message: { messageId: 'fabric-probe', role: 'ROLE_USER', parts: [{ text: 'board summary' }] } } },

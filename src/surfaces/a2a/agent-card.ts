@@ -6,7 +6,7 @@
  * `signatures` (protocols.md §2.3). Built from the live state: base URL, served release, key.
  */
 import type { SignerState } from '../../core/evidence/signer.js';
-import { signAgentCard, verifyAgentCard, type AgentCardSignature } from './card-signature.js';
+import { signAgentCard, verifyAgentCard, type AgentCardSignature } from '../../core/verify/agent-card-signature.js';
 import { SKILLS, type ExampleValues } from './skills.js';
 
 /** Where the JSON-RPC binding is served (specification, "Endpoints": `/api/a2a`). */

@@ -1,5 +1,112 @@
-/** The agui surface (stub: filled in by issue 6 work). */
-import type { FastifyInstance } from 'fastify';
+/**
+ * `/api/agui/gspc-state` (specification, "Endpoints" and "Events": a read-only AG-UI event
+ * stream of the board for presentation; "presentation transport only; does not prove provider
+ * execution"). POST a `RunAgentInput` (what `@ag-ui/client`'s HttpAgent sends) or GET; either
+ * way the answer is a `text/event-stream` of AG-UI events (board-run.ts). docs/drafts/agui.md.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { BASE_HEADERS } from '../../http/errors.js';
+import { readQuery } from '../../http/query.js';
 import type { SurfaceContext } from '../context.js';
+import { BoardRun, type BoardSource, type RunSink } from './board-run.js';
+import { readGetRun, readRunInput, type RunRequest } from './run-input.js';
 
-export function registerAguiRoutes(_app: FastifyInstance, _ctx: SurfaceContext): void {}
+export const AGUI_PATH = '/api/agui/gspc-state';
+
+/** Tunables; the defaults are what the service runs with (tests shorten them). */
+export interface AguiOptions {
+  /** Interval of keep-alive comments on a held run (default 15 s, G4). */
+  heartbeatMs?: number;
+  /** Held runs open at once; a run beyond it is answered at once with RUN_FINISHED `busy` (G6). */
+  maxHeldRuns?: number;
+}
+
+export const DEFAULT_HEARTBEAT_MS = 15_000;
+export const DEFAULT_MAX_HELD_RUNS = 100;
+/** A POST body: the client may send the board back as its `state`, so the app's 1 MiB limit. */
+export const AGUI_BODY_LIMIT = 1024 * 1024;
+// A client that stops reading while the run writes: past this, the stream is dropped.
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+/** Response headers of every stream: never cached, never buffered by a proxy, readable cross-origin. */
+export const STREAM_HEADERS = {
+  ...BASE_HEADERS,
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-store',
+  'x-accel-buffering': 'no',
+} as const;
+
+const PREFLIGHT_HEADERS = {
+  ...BASE_HEADERS,
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'content-type, accept',
+  'access-control-max-age': '86400',
+} as const;
+
+function sinkOf(res: ServerResponse): RunSink {
+  const open = () => !res.destroyed && !res.writableEnded;
+  return {
+    write: (chunk) => {
+      if (!open()) return;
+      res.write(chunk);
+      if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
+    },
+    end: () => { if (open()) res.end(); },
+  };
+}
+
+/** Registers POST, GET (and HEAD) and the CORS preflight of {@link AGUI_PATH}. */
+export function registerAguiRoutes(app: FastifyInstance, ctx: SurfaceContext, opts: AguiOptions = {}): void {
+  const heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  const maxHeld = opts.maxHeldRuns ?? DEFAULT_MAX_HELD_RUNS;
+  const held = new Set<BoardRun>();
+  const source: BoardSource = {
+    board: () => ctx.state.current().boards.get('')!,
+    onBoard: (listener) => ctx.state.onChange((next) => {
+      const board = next.boards.get('');
+      if (board) listener(board);
+    }),
+  };
+
+  const serve = (reply: FastifyReply, request: RunRequest, headOnly: boolean): void => {
+    // Everything that can be refused was checked before this point: from here on the response
+    // is ours (Fastify sends nothing for a hijacked reply).
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, STREAM_HEADERS);
+    if (headOnly || res.destroyed) {
+      res.end();
+      return;
+    }
+    const busy = request.holdMs > 0 && held.size >= maxHeld;
+    const run: BoardRun = new BoardRun(source, sinkOf(res), { ...request, heartbeatMs, busy, now: ctx.now, onStop: () => held.delete(run) });
+    res.on('close', () => run.abandon());
+    if (request.holdMs > 0 && !busy) held.add(run);
+    try {
+      run.start();
+    } catch (err) {
+      reply.log.error({ err }, 'AG-UI board run failed');
+      run.abandon();
+      res.destroy();
+    }
+  };
+
+  app.post(AGUI_PATH, { bodyLimit: AGUI_BODY_LIMIT }, (req, reply) => {
+    // Parameters belong in the RunAgentInput; a query string is refused rather than ignored.
+    readQuery(req.url, []);
+    serve(reply, readRunInput(req.body), false);
+  });
+  app.get(AGUI_PATH, (req, reply) => {
+    serve(reply, readGetRun(req.url, randomUUID), req.method === 'HEAD');
+  });
+  // Browsers preflight a cross-origin JSON POST; the stream is public, so any origin may.
+  app.options(AGUI_PATH, (_req, reply) => {
+    reply.code(204).headers(PREFLIGHT_HEADERS).send();
+  });
+  // Held runs end with RUN_FINISHED before the server closes, so close does not wait for them.
+  app.addHook('preClose', async () => {
+    for (const run of [...held]) run.finish('server_closing');
+  });
+}

@@ -9,12 +9,12 @@
  * Only core modules are imported: `verifyAgentCard` is pure and can be moved to src/core when
  * the capability fabric checks the served card.
  */
-import { encodeBase64url } from '../../core/crypto/base64url.js';
-import { canonicalJsonStrict } from '../../core/crypto/canonical-json.js';
-import { verify } from '../../core/crypto/ed25519.js';
-import { JWS_ALG, parseCompactJws, signCompactJws } from '../../core/crypto/jws.js';
-import type { Signer } from '../../core/evidence/signer.js';
-import { keysOfDidDocument } from '../../core/verify/card-verifier.js';
+import { encodeBase64url } from '../crypto/base64url.js';
+import { canonicalJsonStrict } from '../crypto/canonical-json.js';
+import { verify } from '../crypto/ed25519.js';
+import { JWS_ALG, parseCompactJws, signCompactJws } from '../crypto/jws.js';
+import type { Signer } from '../evidence/signer.js';
+import { keysOfDidDocument } from './card-verifier.js';
 
 /** The `typ` of a card signature's protected header (A2A v1.0 §8.4.2: SHOULD be "JOSE"). */
 export const CARD_JWS_TYP = 'JOSE';

@@ -1,0 +1,136 @@
+/**
+ * One AG-UI run over the served board (AG-UI 1.0 "Events" and "State Management"):
+ * RUN_STARTED → STATE_SNAPSHOT (the `/api/gspc` document) → a STATE_DELTA (RFC 6902) each time
+ * the served board changes while the run is held open → RUN_FINISHED, after which nothing is
+ * written. Presentation transport only (specification, "Other endpoints"): it reads the served
+ * bytes and proves nothing about provider execution. Transport-free: the route gives it a sink.
+ */
+import { EventType, PROTOCOL_VERSION, type BaseEvent } from '@ag-ui/core';
+import { EventEncoder } from '@ag-ui/encoder';
+import type { Prepared } from '../../http/prepared-bytes.js';
+import { diffJson, type JsonValue } from './json-patch.js';
+
+/** Where a run reads the board: the bytes GET /api/gspc sends, and their changes. */
+export interface BoardSource {
+  board(): Prepared;
+  /** Called with the newly served board after every swap; returns the function that stops it. */
+  onBoard(listener: (board: Prepared) => void): () => void;
+}
+
+/** Where a run writes its frames. */
+export interface RunSink {
+  write(chunk: string): void;
+  end(): void;
+}
+
+/** Why a run finished, reported in RUN_FINISHED's `result.ended`. */
+export type RunEnd = 'no_hold' | 'hold_elapsed' | 'server_closing' | 'busy';
+
+export interface BoardRunOptions {
+  threadId: string;
+  runId: string;
+  /** How long the run stays open after its snapshot; 0 (or `busy`) finishes at once. */
+  holdMs: number;
+  /** Interval of SSE keep-alive comments while held; 0 sends none. */
+  heartbeatMs: number;
+  /** The service is at its limit of held runs: snapshot, then RUN_FINISHED `busy`. */
+  busy?: boolean;
+  now: () => Date;
+  /** Called once when the run stops, whichever way (finished or abandoned). */
+  onStop?: () => void;
+}
+
+/** The SSE comment sent to keep idle proxies from closing a held stream; clients ignore it. */
+export const KEEP_ALIVE = ': keep-alive\n\n';
+/** What snapshots and deltas say they mirror. */
+export const BOARD_SOURCE = '/api/gspc';
+const NOTE = 'presentation transport only; does not prove provider execution';
+
+// One parse per served board, shared by every open run (the parsed value is never mutated).
+const parsed = new WeakMap<Prepared, JsonValue>();
+function boardDocument(p: Prepared): JsonValue {
+  let doc = parsed.get(p);
+  if (doc === undefined) {
+    doc = JSON.parse(p.body.toString('utf8')) as JsonValue;
+    parsed.set(p, doc);
+  }
+  return doc;
+}
+
+export class BoardRun {
+  private readonly encoder = new EventEncoder();
+  private stopped = false;
+  private last: Prepared | undefined;
+  private changes = 0;
+  private unsubscribe: (() => void) | undefined;
+  private holdTimer: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+
+  constructor(private readonly source: BoardSource, private readonly sink: RunSink, private readonly o: BoardRunOptions) {}
+
+  /** Writes RUN_STARTED and the snapshot, then holds (listening for board changes) or finishes. */
+  start(): void {
+    const { threadId, runId } = this.o;
+    this.emit({ type: EventType.RUN_STARTED, threadId, runId, protocolVersion: PROTOCOL_VERSION, metadata: { presentation_only: true, note: NOTE } });
+    // Subscribed in the same tick as the snapshot is read: swaps are synchronous, so no change
+    // can fall between the two.
+    this.last = this.source.board();
+    this.emit({ type: EventType.STATE_SNAPSHOT, snapshot: boardDocument(this.last), metadata: { source: BOARD_SOURCE, etag: this.last.etag } });
+    if (this.o.busy || this.o.holdMs <= 0) return this.finish(this.o.busy ? 'busy' : 'no_hold');
+    this.unsubscribe = this.source.onBoard((next) => this.changed(next));
+    // Timers stay referenced: a run that failed to clear them would keep the process alive, which
+    // tests notice; preClose finishes every held run, so they never delay a shutdown.
+    this.holdTimer = setTimeout(() => this.finish('hold_elapsed'), this.o.holdMs);
+    if (this.o.heartbeatMs > 0 && this.o.heartbeatMs < this.o.holdMs) {
+      this.heartbeat = setInterval(() => { if (!this.stopped) this.sink.write(KEEP_ALIVE); }, this.o.heartbeatMs);
+    }
+  }
+
+  /** Ends the run with RUN_FINISHED (the last frame) and closes the sink; idempotent. */
+  finish(ended: RunEnd): void {
+    if (this.stopped) return;
+    this.stop();
+    const { threadId, runId } = this.o;
+    this.emit({ type: EventType.RUN_FINISHED, threadId, runId, result: { ended, board_changes: this.changes } });
+    this.sink.end();
+  }
+
+  /** The client went away: stop listening and timing, write nothing; idempotent. */
+  abandon(): void {
+    if (!this.stopped) this.stop();
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  private stop(): void {
+    this.stopped = true;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    clearTimeout(this.holdTimer);
+    clearInterval(this.heartbeat);
+    this.o.onStop?.();
+  }
+
+  private changed(next: Prepared): void {
+    const last = this.last;
+    // A swap that leaves the board's bytes alone (witness evidence, a re-read) sends nothing.
+    if (this.stopped || last === undefined || next === last || next.body.equals(last.body)) return;
+    this.last = next;
+    const delta = diffJson(boardDocument(last), boardDocument(next));
+    if (delta.length === 0) return;
+    const metadata = { source: BOARD_SOURCE, etag: next.etag };
+    this.changes++;
+    // A patch larger than the board itself buys nothing: resynchronise with a snapshot (G5).
+    if (JSON.stringify(delta).length > next.body.length) {
+      this.emit({ type: EventType.STATE_SNAPSHOT, snapshot: boardDocument(next), metadata });
+    } else {
+      this.emit({ type: EventType.STATE_DELTA, delta, metadata });
+    }
+  }
+
+  private emit(event: BaseEvent): void {
+    this.sink.write(this.encoder.encodeSSE({ ...event, timestamp: this.o.now().getTime() }));
+  }
+}
