@@ -112,7 +112,9 @@ describe('verifyAgentCard refuses', () => {
     const changed = c();
     changed.skills[0]!.examples = [...changed.skills[0]!.examples, 'one more'];
     const sig = c();
-    sig.signatures![0]!.signature = `A${sig.signatures![0]!.signature.slice(1)}`;
+    // Another first character (never the same one: that would leave the signature unchanged).
+    const s0 = sig.signatures![0]!.signature;
+    sig.signatures![0]!.signature = `${s0[0] === 'A' ? 'B' : 'A'}${s0.slice(1)}`;
     const unasserted = { ...doc, assertionMethod: doc.assertionMethod.filter((k) => k !== kid) };
     const withHeader = (h: Record<string, unknown>) => {
       const x = c();

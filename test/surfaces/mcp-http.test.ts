@@ -92,6 +92,13 @@ describe('/mcp over plain HTTP', () => {
     await jsonRpcError(await post(LIST, { 'content-type': 'application/json', accept: 'application/json' }), 406, -32000, /^Not Acceptable/);
   });
 
+  it('answers the CORS preflight of a browser client', async () => {
+    const r = await fetch(`${origin}/mcp`, { method: 'OPTIONS', headers: { origin: 'https://reader.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' } });
+    assert.equal(r.status, 204);
+    assert.equal(r.headers.get('access-control-allow-origin'), '*');
+    assert.match(r.headers.get('access-control-allow-headers') ?? '', /mcp-protocol-version/);
+  });
+
   it('the fabric\'s mcp-tools probe (tools/list in the 2026-07-28 form) gets JSON with the tools: RUNTIME_OBSERVED', async () => {
     const def = railById('mcp-tools')!;
     const o = { origin, timeoutMs: 3500, fetch: (u: string | URL, i?: RequestInit) => fetch(u, i), now: () => new Date() };

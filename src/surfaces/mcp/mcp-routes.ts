@@ -59,6 +59,14 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: SurfaceContext): vo
   });
   app.addHook('onClose', async () => { await handler.close(); });
 
+  // The CORS preflight a browser client sends before a JSON POST (as /api/a2a and the AG-UI stream answer).
+  app.options(MCP_PATH, (_req, reply) => reply.code(204).headers({
+    ...BASE_HEADERS,
+    'access-control-allow-methods': 'POST, OPTIONS',
+    'access-control-allow-headers': 'content-type, accept, mcp-protocol-version, mcp-method, mcp-name, mcp-session-id, last-event-id',
+    'access-control-max-age': '86400',
+  }).send());
+
   app.route({
     method: ['POST', 'GET', 'DELETE'],
     url: MCP_PATH,
