@@ -13,6 +13,7 @@ import { isDisturbed, type LoadSettings, type ThroughputFigures } from './throug
 import type { FabricFigures } from './fabric.js';
 import { isDisturbed as mcpDisturbed, SIDES as MCP_SIDES, type McpFigures } from './mcp.js';
 import { isDisturbed as challengeDisturbed, PAID_WARMUP, type PaymentsFigures, type Spread } from './payments.js';
+import type { BrowserVerifyResult } from './browser-verify.js';
 
 export const THROUGHPUT_GOAL = 0.85;
 export const DERIVE_GOAL_MS = 10_000;
@@ -25,6 +26,7 @@ export const FABRIC_TITLE = 'Capability fabric under a slow probe target';
 /** §6: fabric req/s with a hanging probe target ÷ with every target fast. */
 export const FABRIC_GOAL = 0.9;
 export const MCP_TITLE = 'MCP tools/call against the board';
+export const BROWSER_VERIFY_TITLE = 'In-browser verification against gspc verify';
 
 const BEGIN = '<!-- bench:results:begin (written by npm run bench; edits inside are overwritten) -->';
 const END = '<!-- bench:results:end -->';
@@ -177,6 +179,26 @@ export function mcpSection(f: McpFigures, s: LoadSettings): string {
     `Ratio MCP/board (mean req/s, ${basis}): 2026-07-28 **${f.ratio2026.toFixed(3)}** (${int(f.rps['mcp-2026'])} / ${int(f.rps.board)}; per round ${perRound('mcp-2026')}), 2025 era **${f.ratio2025.toFixed(3)}** (${int(f.rps['mcp-2025'])} / ${int(f.rps.board)}; per round ${perRound('mcp-2025')}). No goal is set; issue 6 asks for the figure.`,
     '',
     `Server CPU per request (${basis}): ${MCP_SIDES.map((side) => `${side} ${f.cpuUs[side].toFixed(1)} µs`).join(', ')}.`,
+  ].join('\n');
+}
+
+export function browserVerifySection(r: BrowserVerifyResult): string {
+  if ('skipped' in r) return `**SKIPPED**: ${r.skipped}.`;
+  const s = (x: number) => `${(x / 1000).toFixed(2)} s`;
+  const rate = (ms: number) => int(r.cards / (ms / 1000));
+  const rows = r.runs.map((x) => [String(x.round), x.side, s(x.ms), rate(x.ms), x.wallMs === null ? '' : s(x.wallMs), `${int(x.valid)} of ${int(x.checked)}`]);
+  return [
+    `A release of ${int(r.cards)} signed cards (synthetic: 100 axes × 100 models of aggregate results, published and signed in ${(r.publishMs / 1000).toFixed(1)} s), served by the app on 127.0.0.1; the bundle is ${(r.bundleBytes / 1024 / 1024).toFixed(1)} MB. ` +
+      'Both sides read the DID document, the root, the ledgers and the card log from the service, check the root signature, recompute the root from the bundle and the log from its entries, open the checkpoint, then check every card. ' +
+      `Page: /gspc-verify in headless Chromium ${r.chromium}, the bundle given to its file input, timed by the page from the file's selection to the last verdict (page load excluded; the wall time seen by the bench also includes handing the file to the browser and drawing the result table), 16 cards in flight. gspc verify: its card checks (src/verify/release-verifier.ts steps 1-4) in the bench process, one card after another as it does. One warm-up each, then alternating rounds.`,
+    '',
+    table(['Round', 'Verifier', 'Time', 'cards/s', 'Wall time', 'VALID'], rows, [true, false, true, true, true, false]),
+    '',
+    `In-browser rate (median): **${int(r.pageCardsPerS)} cards/s** (${s(r.pageMs)}); gspc verify: **${int(r.nodeCardsPerS)} cards/s** (${s(r.nodeMs)}). ` +
+      `Ratio page/gspc verify: **${r.ratio.toFixed(3)}**. No goal is set; issue 7 asks for the figure.`,
+    '',
+    `The whole \`gspc verify\` of the same release (also the witness binding, the per-item manifest, every card figure and board row re-derived): ${s(r.full.ms)}, ${r.full.ok ? 'VALID' : `INVALID (${r.full.failed.join(', ')})`}, ${int(r.full.checked)} cards.` +
+      (r.problems.length > 0 ? ` **INVALID**: ${r.problems.join('; ')}.` : ''),
   ].join('\n');
 }
 

@@ -16,6 +16,9 @@
  *      req/s ratio ≥ 0.9).
  *   7. MCP (mcp.ts): POST /mcp `tools/call gspc_board` in both protocol eras as a ratio of
  *      GET /api/gspc on the same app (no goal: the figure is reported).
+ *   8. In-browser verification (browser-verify.ts): the /gspc-verify page checking a 10,000-card
+ *      bundle in headless Chromium, in cards/s, as a ratio of `gspc verify` on the same bundle
+ *      in the same run (no goal: the figure is reported; needs `npm run build` and Chromium).
  *
  * Goals are reported (PASS / BELOW GOAL), never enforced: timings vary by machine. The process
  * fails only when a measurement is invalid (a wrong response, a row count that does not match).
@@ -30,7 +33,7 @@
  * BENCH_PAYMENTS (paid requests timed on the local rail, default 50), BENCH_PAYMENTS_CPU_PROF
  * (a directory: the challenge-run servers of §5 write V8 CPU profiles there),
  * BENCH_ONLY (comma-separated sections to run: throughput, derivation, evidence, trees,
- * payments, fabric, mcp; default all; a partial run rewrites only its own subsections of the results),
+ * payments, fabric, mcp, browser-verify; default all; a partial run rewrites only its own subsections of the results),
  * BENCH_WRITE_DOCS=0 to leave docs/performance.md untouched.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,13 +42,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, type BenchChild } from './child.js';
 import { measureDerivation } from './derivation.js';
-import { derivationSection, fabricSection, FABRIC_TITLE, machine, MCP_TITLE, mcpSection, PAYMENTS_TITLE, paymentsSection, resultsBlock, throughputSection, writeResults, writeSections } from './report.js';
+import { BROWSER_VERIFY_TITLE, browserVerifySection, derivationSection, fabricSection, FABRIC_TITLE, machine, MCP_TITLE, mcpSection, PAYMENTS_TITLE, paymentsSection, resultsBlock, throughputSection, writeResults, writeSections } from './report.js';
 import { measurePayments } from './payments.js';
 import { measureThroughput, type LoadSettings } from './throughput.js';
 import { evidenceSection, measureEvidence } from './evidence.js';
 import { benchTrees, treeSection } from './tree-bench.js';
 import { measureFabric } from './fabric.js';
 import { measureMcp } from './mcp.js';
+import { measureBrowserVerify } from './browser-verify.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -61,7 +65,7 @@ function setting(name: string, fallback: number, max: number, integer = true): n
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-const SECTIONS = ['throughput', 'derivation', 'evidence', 'trees', 'payments', 'fabric', 'mcp'] as const;
+const SECTIONS = ['throughput', 'derivation', 'evidence', 'trees', 'payments', 'fabric', 'mcp', 'browser-verify'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: the sections to run (all when unset). */
@@ -138,6 +142,13 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
     const m = await measureMcp(tmp, load, children, log);
     sections.push([MCP_TITLE, mcpSection(m, load)]);
     invalid.push(...m.runs.flatMap((r) => r.problems.map((x) => `mcp round ${r.round} ${r.side}: ${x}`)));
+  }
+
+  if (only.has('browser-verify')) {
+    log('8. In-browser verification: /gspc-verify checking a 10,000-card bundle in headless Chromium against gspc verify');
+    const v = await measureBrowserVerify(tmp, log);
+    sections.push([BROWSER_VERIFY_TITLE, browserVerifySection(v)]);
+    if (!('skipped' in v)) invalid.push(...v.problems.map((p) => `browser-verify: ${p}`));
   }
 
   for (const [title, body] of sections) log(`\n## ${title}\n\n${body}`);

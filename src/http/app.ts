@@ -11,7 +11,8 @@ import type { ServedState } from './served-state.js';
 import { didKeyResolver } from '../keys/did-resolver.js';
 import { registerProductRoutes, type ProductRouteOptions } from './product-routes.js';
 import { registerCatalogueRoutes } from './catalogue-routes.js';
-import { registerSurfaces } from '../surfaces/index.js';
+import { registerSurfaces, type SurfaceContext } from '../surfaces/index.js';
+import { registerPageRoutes } from '../pages/page-routes.js';
 import { NO_SOURCES, registerStatusRoutes, type StatusContext, type StatusReaders } from './status/index.js';
 
 export interface AppOptions {
@@ -60,7 +61,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     ...((opts.status?.ledger ?? p?.ledger) !== undefined && { ledger: (opts.status?.ledger ?? p?.ledger)! }),
     ...((opts.status?.rail ?? p?.rail) !== undefined && { rail: (opts.status?.rail ?? p?.rail)! }),
   }, { ...(opts.status?.fabric && { fabric: opts.status.fabric }), ...(opts.status?.hubs && { hubs: opts.status.hubs }) });
-  registerSurfaces(app, {
+  const surfaces: SurfaceContext = {
     state, resolveKey,
     now: opts.status?.now ?? p?.now ?? (() => new Date()),
     baseUrl: opts.status?.baseUrl ?? p?.baseUrl ?? 'http://localhost:8080',
@@ -71,7 +72,9 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       const r = await app.inject({ method: 'GET', url: path });
       return { status: r.statusCode, headers: r.headers, body: r.body };
     },
-  });
+  };
+  registerSurfaces(app, surfaces);
+  registerPageRoutes(app, surfaces);
   app.get('/healthz', (_req, reply) => {
     const r = opts.state.current().release;
     reply.headers(BASE_HEADERS).send({ status: 'ok', release: r.id, as_of: r.descriptor.as_of });

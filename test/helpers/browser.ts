@@ -1,0 +1,54 @@
+/**
+ * Headless Debian Chromium through playwright-core (issue 7): never a downloaded browser build.
+ * `npm test` runs scripts/ensure-chromium.mjs first, which installs Debian's `chromium` when it
+ * can; without a browser, the browser tests skip and say why (never silently).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { repoRoot } from './shared.js';
+
+export const CHROMIUM = process.env.GSPC_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Why the browser tests cannot run here, or undefined when they can. */
+export function browserMissing(): string | undefined {
+  return existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (install Debian's chromium: apt-get install -y chromium; npm test does it when run as root)`;
+}
+
+let shared: Promise<Browser> | undefined;
+// Registered when a test file imports this helper (file level), so the browser outlives every
+// test of the file however deep its first use is, and is closed once at the end.
+after(async () => { if (shared) await (await shared).close(); });
+
+/** One headless browser per test file, launched at first use, closed when the file ends. */
+export function browser(): Promise<Browser> {
+  shared ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  return shared;
+}
+
+export const DESKTOP = { width: 1280, height: 900 } as const;
+export const PHONE = { width: 390, height: 844 } as const;
+
+/** A fresh page at a viewport; console errors and requests to other origins are collected. */
+export async function openPage(viewport: { width: number; height: number } = DESKTOP): Promise<{ page: Page; errors: string[]; offOrigin: string[] }> {
+  const context = await (await browser()).newContext({ viewport, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const offOrigin: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('request', (r) => { const u = new URL(r.url()); if (u.protocol !== 'data:' && u.hostname !== '127.0.0.1' && u.hostname !== 'localhost') offOrigin.push(r.url()); });
+  after(() => context.close());
+  return { page, errors, offOrigin };
+}
+
+/** Where the tests write their screenshots (build/screenshots/<name>-<desktop|phone>.png). */
+export const SCREENSHOT_DIR = join(repoRoot, 'build', 'screenshots');
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
