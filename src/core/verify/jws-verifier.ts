@@ -128,7 +128,7 @@ function canonicalPayload(bytes: Uint8Array): PayloadCheck {
   return { ok: true, value };
 }
 
-/** verifyCompactJws of src/core/crypto/receipt-verifier.ts over injected primitives. */
+/** The reference offer/receipt verifier (the order of checks is documented in src/core/crypto/receipt-verifier.ts) over injected Ed25519: node:crypto on the server and in gspc, WebCrypto in the browser. */
 export async function verifyCompactJwsWith(jws: string, resolveKey: (kid: string) => Promise<KeyResolution>, crypto: Pick<VerifyCrypto, 'ed25519Verify'>): Promise<ReceiptVerification> {
   const parsed = parseCompact(jws);
   if (!parsed.ok) return { result: 'INVALID', reason: parsed.reason };
