@@ -2,7 +2,8 @@
  * Ed25519 public keys as JSON Web Keys (RFC 8037 §2: `kty` `OKP`, `crv` `Ed25519`, `x` the
  * base64url of the 32-byte encoded key), the form DID documents publish as `publicKeyJwk`.
  */
-import { decodeBase64url, encodeBase64url } from './base64url.js';
+import { encodeBase64url } from './base64url.js';
+import { rawFromJwk as rawFromEd25519Jwk } from '../verify/jws-verifier.js';
 import { PUBLIC_KEY_LENGTH } from './ed25519.js';
 
 export interface Ed25519PublicJwk {
@@ -26,12 +27,7 @@ export function publicJwk(raw: Uint8Array): Ed25519PublicJwk {
  * trust), `use` other than `sig`, or `alg` other than `EdDSA`/`Ed25519` (RFC 9864). Never throws.
  */
 export function rawFromJwk(jwk: unknown): Buffer | undefined {
-  if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) return undefined;
-  const k = jwk as Record<string, unknown>;
-  if (k.kty !== 'OKP' || k.crv !== 'Ed25519' || typeof k.x !== 'string') return undefined;
-  if ('d' in k) return undefined;
-  if ('use' in k && k.use !== 'sig') return undefined;
-  if ('alg' in k && k.alg !== 'EdDSA' && k.alg !== 'Ed25519') return undefined;
-  const raw = decodeBase64url(k.x);
-  return raw !== undefined && raw.length === PUBLIC_KEY_LENGTH ? raw : undefined;
+  // One rule for the server and the browser verifier (src/core/verify/jws-verifier.ts).
+  const raw = rawFromEd25519Jwk(jwk);
+  return raw === undefined ? undefined : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
 }

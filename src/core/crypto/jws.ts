@@ -10,7 +10,8 @@
  */
 import { compactVerify, errors } from 'jose';
 import type { KeyObject } from 'node:crypto';
-import { decodeBase64url, encodeBase64url } from './base64url.js';
+import { encodeBase64url } from './base64url.js';
+import { parseCompact } from '../verify/jws-verifier.js';
 import { canonicalBytesStrict } from './canonical-json.js';
 import { publicKeyObject, sign, SIGNATURE_LENGTH } from './ed25519.js';
 
@@ -70,39 +71,16 @@ export interface ParsedCompactJws {
 
 export type JwsParseResult = { ok: true; jws: ParsedCompactJws } | { ok: false; reason: string };
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 /**
- * Structural checks of a compact JWS, without any key: a string of three `.`-separated parts,
- * each canonical unpadded base64url; a header that is a UTF-8 JSON object with a string `alg`
- * and no `crit` (this service understands no extension) and no `b64`; a 64-byte signature.
- * A failure is a value with a reason, never a throw. It does not check `alg`'s value, the
- * payload's form or the signature.
+ * Structural checks of a compact JWS, without any key (src/core/verify/jws-verifier.ts
+ * `parseCompact`, the one parser, which the browser verifier runs too), as Buffers. It does not
+ * check `alg`'s value, the payload's form or the signature.
  */
 export function parseCompactJws(jws: unknown): JwsParseResult {
-  if (typeof jws !== 'string') return { ok: false, reason: 'a compact JWS is a string' };
-  const parts = jws.split('.');
-  if (parts.length !== 3) return { ok: false, reason: `a compact JWS has 3 parts separated by '.', this has ${parts.length}` };
-  const [h, p, s] = parts as [string, string, string];
-  const headerBytes = decodeBase64url(h);
-  const payload = decodeBase64url(p);
-  const signature = decodeBase64url(s);
-  if (headerBytes === undefined || headerBytes.length === 0) return { ok: false, reason: 'the protected header is not non-empty unpadded base64url' };
-  if (payload === undefined) return { ok: false, reason: 'the payload is not unpadded base64url' };
-  if (signature === undefined) return { ok: false, reason: 'the signature is not unpadded base64url' };
-  let header: unknown;
-  try {
-    header = JSON.parse(utf8.decode(headerBytes));
-  } catch {
-    return { ok: false, reason: 'the protected header is not UTF-8 JSON' };
-  }
-  if (typeof header !== 'object' || header === null || Array.isArray(header)) return { ok: false, reason: 'the protected header is not a JSON object' };
-  const hdr = header as Record<string, unknown>;
-  if (typeof hdr.alg !== 'string') return { ok: false, reason: 'the protected header has no alg' };
-  if ('crit' in hdr) return { ok: false, reason: 'the protected header has crit, and no extension is supported' };
-  if ('b64' in hdr) return { ok: false, reason: 'the protected header has b64, which is not supported' };
-  if (signature.length !== SIGNATURE_LENGTH) return { ok: false, reason: `an Ed25519 signature is ${SIGNATURE_LENGTH} bytes, this one is ${signature.length}` };
-  return { ok: true, jws: { header: hdr as JwsHeader, payload, signature } };
+  const p = parseCompact(jws);
+  if (!p.ok) return p;
+  const buf = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+  return { ok: true, jws: { header: p.header, payload: buf(p.payload), signature: buf(p.signature) } };
 }
 
 export type JwsSignatureCheck = { ok: true; header: JwsHeader; payload: Uint8Array } | { ok: false; reason: string };

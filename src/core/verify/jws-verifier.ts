@@ -64,10 +64,15 @@ export function decodeBase64urlStrict(text: string): Uint8Array | undefined {
   return encodeBase64url(bytes) === text ? bytes : undefined;
 }
 
-type Parsed = { ok: true; header: JwsHeader; payload: Uint8Array; signature: Uint8Array; signingInput: Uint8Array } | { ok: false; reason: string };
+export type ParsedJwsBytes = { ok: true; header: JwsHeader; payload: Uint8Array; signature: Uint8Array; signingInput: Uint8Array } | { ok: false; reason: string };
 
-/** parseCompactJws of src/core/crypto/jws.ts, check for check. */
-function parseCompact(jws: unknown): Parsed {
+/**
+ * Structural checks of a compact JWS, without any key (the one parser: src/core/crypto/jws.ts
+ * `parseCompactJws` returns its result as Buffers): three `.`-separated parts, each canonical
+ * unpadded base64url; a header that is a UTF-8 JSON object with a string `alg`, no `crit` and no
+ * `b64`; a 64-byte signature. A failure is a value with a reason, never a throw.
+ */
+export function parseCompact(jws: unknown): ParsedJwsBytes {
   if (typeof jws !== 'string') return { ok: false, reason: 'a compact JWS is a string' };
   const parts = jws.split('.');
   if (parts.length !== 3) return { ok: false, reason: `a compact JWS has 3 parts separated by '.', this has ${parts.length}` };
@@ -94,7 +99,7 @@ function parseCompact(jws: unknown): Parsed {
   return { ok: true, header: hdr as JwsHeader, payload, signature, signingInput: encoder.encode(`${h}.${p}`) };
 }
 
-/** rawFromJwk of src/core/crypto/jwk.ts: the 32-byte key of an Ed25519 public JWK, else undefined. */
+/** The 32-byte key of an Ed25519 public JWK (no private part, `use` sig, `alg` EdDSA/Ed25519 when given), else undefined. */
 export function rawFromJwk(jwk: unknown): Uint8Array | undefined {
   if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) return undefined;
   const k = jwk as Record<string, unknown>;
