@@ -16,7 +16,7 @@
  *     timer runs from the file's selection to the last verdict (reading the file, JSON.parse, the
  *     checks), before the table is drawn; page load is excluded. The wall time seen from here,
  *     drawing included, is reported too.
- *   - gspc verify: steps 1-4 of src/verify/release-verifier.ts (the DID keys, the root signature
+ *   - gspc verify: `verifyReleaseCards` of src/verify/release-verifier.ts (the DID keys, the root signature
  *     and its recomputation from /cards-bundle.json, the card log with src/verify/log-verifier.ts,
  *     and the card loop), fetched from the same server with its urlSource. The whole
  *     `gspc verify` (which also checks the witness binding, the per-item manifest and re-derives
@@ -35,17 +35,8 @@ import { keygen } from '../src/keys/key-store.js';
 import { signingContext } from '../src/keys/signing.js';
 import { loadRelease } from '../src/release/load.js';
 import { publishRelease } from '../src/release/publish.js';
-import type { CardFile } from '../src/core/evidence/card.js';
-import { dupInclusionProof } from '../src/core/evidence/merkle/dup-root.js';
-import { DupTree } from '../src/core/evidence/merkle/dup-tree.js';
-import { rootLeaves } from '../src/core/evidence/public-root.js';
-import { BOARD_KEY } from '../src/core/evidence/signer.js';
-import { keysOfDidDocument, verifyCard } from '../src/core/verify/card-verifier.js';
-import { verifyRootRecord } from '../src/core/verify/root-verifier.js';
-import { nodeVerifyCrypto } from '../src/verify/node-crypto.js';
-import { verifyLog } from '../src/verify/log-verifier.js';
 import { urlSource } from '../src/verify/release-source.js';
-import { verifyRelease } from '../src/verify/release-verifier.js';
+import { verifyRelease, verifyReleaseCards } from '../src/verify/release-verifier.js';
 
 export const VERIFY_AXES = 100;
 export const VERIFY_MODELS = 100;
@@ -100,39 +91,15 @@ export function writeVerifyCorpus(dir: string, axes = VERIFY_AXES, models = VERI
 
 interface Counted { ms: number; checked: number; valid: number }
 
-/** `gspc verify`'s card checks (release-verifier.ts steps 1-4) against the running service. */
+/** `gspc verify`'s card checks (`verifyReleaseCards`: keys, root, log, every card) against the running service. */
 export async function gspcVerifyCards(base: string): Promise<Counted> {
   const t0 = performance.now();
-  const src = urlSource(base);
-  const parse = <T>(b: Buffer | undefined): T | undefined => (b === undefined ? undefined : JSON.parse(b.toString('utf8')) as T);
   const problems: string[] = [];
   const add = (check: string, ok: boolean, detail: string) => { if (!ok) problems.push(`${check}: ${detail}`); return ok; };
-  const doc = parse<{ id: string }>(await src.get('/.well-known/did.json'));
-  const keys = keysOfDidDocument(doc);
-  const did = doc!.id;
-  const root = parse<{ merkle_root: string; leaf_count: number; as_of: string }>(await src.get('/root.json'))!;
-  const rootSig = await verifyRootRecord(root, keys, nodeVerifyCrypto);
-  add('root_signature', rootSig.ok, rootSig.detail);
-  const bundle = parse<{ cards: CardFile[] }>(await src.get('/cards-bundle.json'))!;
-  const active = bundle.cards.map((c) => c.sha256).sort();
-  const tree = new DupTree(rootLeaves(active));
-  const rootMatches = Buffer.from(tree.root()).toString('hex') === root.merkle_root && active.length === root.leaf_count;
-  add('root_recomputed', rootMatches, 'the root does not recompute from the bundle');
-  const log = await verifyLog(src, did, keys.get(`${did}#${BOARD_KEY}`), active, add);
-  const ledger = async (path: string, field: string) => new Map((parse<{ entries: Record<string, string>[] }>(await src.get(path))?.entries ?? []).map((e) => [e.sha256!, e[field]!]));
-  const index = new Map(active.map((h, i) => [h, i]));
-  const ctx = {
-    keys, root, rootSignatureValid: rootSig.ok,
-    withdrawn: await ledger('/ledgers/withdrawals.json', 'reason'), superseded: await ledger('/ledgers/supersessions.json', 'superseded_by'),
-    ...(rootMatches && rootSig.ok && { knownIncluded: new Set(active) }),
-    ...(log && { log }),
-    proofFor: (h: string) => { const i = index.get(h); return i === undefined ? undefined : { leaf_index: i, leaf_count: tree.size, proof: dupInclusionProof(tree, i).map((p) => Buffer.from(p).toString('hex')) }; },
-  };
-  let valid = 0;
-  for (const card of bundle.cards) if ((await verifyCard(card, ctx, nodeVerifyCrypto)).result === 'VALID') valid++;
+  const cards = await verifyReleaseCards(urlSource(base), add);
   const ms = performance.now() - t0;
-  if (problems.length > 0) throw new Error(`gspc verify: ${problems.join('; ')}`);
-  return { ms, checked: bundle.cards.length, valid };
+  if (cards === undefined || problems.length > 0) throw new Error(`gspc verify: ${problems.join('; ')}`);
+  return { ms, checked: cards.bundle.cards.length, valid: cards.bundle.cards.length - cards.invalid.length };
 }
 
 /** One check of the whole bundle by the page, in a fresh browser context (page load not timed). */

@@ -190,7 +190,7 @@ export function browserVerifySection(r: BrowserVerifyResult): string {
   return [
     `A release of ${int(r.cards)} signed cards (synthetic: 100 axes × 100 models of aggregate results, published and signed in ${(r.publishMs / 1000).toFixed(1)} s), served by the app on 127.0.0.1; the bundle is ${(r.bundleBytes / 1024 / 1024).toFixed(1)} MB. ` +
       'Both sides read the DID document, the root, the ledgers and the card log from the service, check the root signature, recompute the root from the bundle and the log from its entries, open the checkpoint, then check every card. ' +
-      `Page: /gspc-verify in headless Chromium ${r.chromium}, the bundle given to its file input, timed by the page from the file's selection to the last verdict (page load excluded; the wall time seen by the bench also includes handing the file to the browser and drawing the result table), 16 cards in flight. gspc verify: its card checks (src/verify/release-verifier.ts steps 1-4) in the bench process, one card after another as it does. One warm-up each, then alternating rounds.`,
+      `Page: /gspc-verify in headless Chromium ${r.chromium}, the bundle given to its file input, timed by the page from the file's selection to the last verdict (page load excluded; the wall time seen by the bench also includes handing the file to the browser and drawing the result table), 16 cards in flight. gspc verify: its card checks (verifyReleaseCards of src/verify/release-verifier.ts) in the bench process, one card after another as it does. One warm-up each, then alternating rounds.`,
     '',
     table(['Round', 'Verifier', 'Time', 'cards/s', 'Wall time', 'VALID'], rows, [true, false, true, true, true, false]),
     '',

@@ -8,7 +8,7 @@ import { logLeaves, logOrigin, type LogHistoryEntry } from '../core/evidence/car
 import { MerkleTree } from '../core/evidence/merkle/merkle-tree.js';
 import { verifyConsistency } from '../core/evidence/merkle/rfc6962-verify.js';
 import type { CardVerificationContext } from '../core/verify/card-verifier.js';
-import { verifyCheckpointNote } from '../core/verify/log-proof.js';
+import { checkLogCheckpoint, verifyCheckpointNote } from '../core/verify/log-proof.js';
 import { nodeVerifyCrypto } from './node-crypto.js';
 import { parseNote } from '../core/evidence/note/signed-note.js';
 import { parseVerifierKey } from '../core/evidence/note/verifier-key.js';
@@ -29,16 +29,7 @@ export async function verifyLog(src: ReleaseSource, did: string, boardKey: Uint8
 
   const tree = new MerkleTree(logLeaves(entriesDoc.entries));
   const rootHex = Buffer.from(tree.root()).toString('hex');
-  let checkpointValid = false;
-  if (note === undefined) add('log_checkpoint', false, 'no /log/checkpoint (the log is unsigned)');
-  else if (!boardKey) add('log_checkpoint', false, 'no board key in the DID document to check the checkpoint with');
-  else {
-    const opened = await verifyCheckpointNote(nodeVerifyCrypto, note, origin, boardKey);
-    checkpointValid = opened.ok && opened.size === tree.size && opened.rootHex === rootHex;
-    add('log_checkpoint', checkpointValid, !opened.ok ? opened.detail
-      : checkpointValid ? `checkpoint signed by the board key; size ${tree.size} and root recompute from every entry`
-        : `the signed checkpoint says size ${opened.size} root ${opened.rootHex}; the entries give size ${tree.size} root ${rootHex}`);
-  }
+  const checkpointValid = await checkLogCheckpoint(nodeVerifyCrypto, note, origin, boardKey, tree.size, rootHex, add);
   if (note !== undefined && src.live) await checkCosigners(src, note, add);
   const logged = new Set(entriesDoc.entries);
   const missing = active.filter((h) => !logged.has(h));

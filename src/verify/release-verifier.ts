@@ -34,11 +34,23 @@ export interface ReleaseReport { source: string; ok: boolean; checks: ReleaseChe
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const parse = <T>(b: Buffer | undefined): T | undefined => (b === undefined ? undefined : JSON.parse(b.toString('utf8')) as T);
 
-export async function verifyRelease(src: ReleaseSource): Promise<ReleaseReport> {
-  const checks: ReleaseCheck[] = [];
-  const add = (check: string, ok: boolean, detail: string) => { checks.push({ check, ok, detail }); return ok; };
-  const report = (invalid: CardVerdict[] = [], checked = 0): ReleaseReport => ({ source: src.describe, ok: checks.every((c) => c.ok) && invalid.length === 0, checks, cards: { checked, valid: checked - invalid.length, invalid } });
+type Add = (check: string, ok: boolean, detail: string) => boolean;
 
+/** What the card checks found, for the checks that follow them. */
+export interface ReleaseCards {
+  keys: ReadonlyMap<string, Uint8Array>;
+  rootBytes: Buffer;
+  root: { merkle_root: string; leaf_count: number; as_of: string; bound_digest: string };
+  bundle: { cards: CardFile[] };
+  invalid: CardVerdict[];
+}
+
+/**
+ * Steps 1, 2 and 4 of `gspc verify`: the DID document's keys, the root (signature and
+ * recomputation), the card log, and every card against them. Undefined when a missing document
+ * stops the checks (each failure is added). The benchmark of the in-browser verifier times this.
+ */
+export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<ReleaseCards | undefined> {
   // 1. Keys: the service's DID document (or, for a release directory, the keys it was signed with).
   let doc: unknown;
   if (src.live) doc = parse(await src.get('/.well-known/did.json'));
@@ -48,16 +60,16 @@ export async function verifyRelease(src: ReleaseSource): Promise<ReleaseReport> 
   }
   const keys = keysOfDidDocument(doc);
   const did = (doc as { id?: unknown } | undefined)?.id;
-  if (!add('did_document', keys.size > 0, keys.size > 0 ? `${keys.size} Ed25519 verification methods` : 'no DID document with Ed25519 keys')) return report();
+  if (!add('did_document', keys.size > 0, keys.size > 0 ? `${keys.size} Ed25519 verification methods` : 'no DID document with Ed25519 keys')) return undefined;
 
   // 2. The root: its signature, then its recomputation from the active cards.
   const rootBytes = await src.get('/root.json');
   const root = parse<{ merkle_root: string; leaf_count: number; as_of: string; bound_digest: string }>(rootBytes);
-  if (!rootBytes || !root) { add('root', false, 'no /root.json'); return report(); }
+  if (!rootBytes || !root) { add('root', false, 'no /root.json'); return undefined; }
   const rootSig = await verifyRootRecord(root, keys, nodeVerifyCrypto);
   add('root_signature', rootSig.ok, rootSig.detail);
   const bundle = parse<{ cards: CardFile[] }>(await src.get('/cards-bundle.json'));
-  if (!bundle) { add('cards_bundle', false, 'no /cards-bundle.json'); return report(); }
+  if (!bundle) { add('cards_bundle', false, 'no /cards-bundle.json'); return undefined; }
   const active = bundle.cards.map((c) => c.sha256).sort();
   const tree = new DupTree(rootLeaves(active));
   const recomputed = Buffer.from(tree.root()).toString('hex');
@@ -67,13 +79,6 @@ export async function verifyRelease(src: ReleaseSource): Promise<ReleaseReport> 
 
   // 2b. The card log: checkpoint, recomputation, the root's cards among its entries, history.
   const log = typeof did === 'string' ? await verifyLog(src, did, keys.get(`${did}#${BOARD_KEY}`), active, add) : undefined;
-
-  // 3. Witness record (from a service) or root pointer (in a release): bound to the exact root bytes.
-  for (const path of src.live ? ['/interop/root-witness-latest.json', '/interop/card-root-latest.json'] : ['/interop/card-root-latest.json']) {
-    const w = parse<{ root_sha256: string; root_bytes: number; merkle_root: string; leaf_count: number; as_of: string }>(await src.get(path));
-    const ok = w !== undefined && w.root_sha256 === sha(rootBytes) && w.root_bytes === rootBytes.length && w.merkle_root === root.merkle_root && w.leaf_count === root.leaf_count && w.as_of === root.as_of;
-    add(`binding ${path}`, ok, ok ? 'binds the exact root bytes, length, merkle_root, count and as-of' : 'does not bind the published root bytes');
-  }
 
   // 4. Every card.
   const ledger = async (path: string, field: string) => new Map((parse<{ entries: Record<string, string>[] }>(await src.get(path))?.entries ?? []).map((e) => [e.sha256!, e[field]!]));
@@ -92,6 +97,24 @@ export async function verifyRelease(src: ReleaseSource): Promise<ReleaseReport> 
     if (v.result !== 'VALID') invalid.push(v);
   }
   add('cards', invalid.length === 0, `${bundle.cards.length - invalid.length} of ${bundle.cards.length} cards VALID`);
+  return { keys, rootBytes, root, bundle, invalid };
+}
+
+export async function verifyRelease(src: ReleaseSource): Promise<ReleaseReport> {
+  const checks: ReleaseCheck[] = [];
+  const add = (check: string, ok: boolean, detail: string) => { checks.push({ check, ok, detail }); return ok; };
+  const report = (invalid: CardVerdict[] = [], checked = 0): ReleaseReport => ({ source: src.describe, ok: checks.every((c) => c.ok) && invalid.length === 0, checks, cards: { checked, valid: checked - invalid.length, invalid } });
+
+  const cards = await verifyReleaseCards(src, add);
+  if (cards === undefined) return report();
+  const { keys, rootBytes, root, bundle, invalid } = cards;
+
+  // 3. Witness record (from a service) or root pointer (in a release): bound to the exact root bytes.
+  for (const path of src.live ? ['/interop/root-witness-latest.json', '/interop/card-root-latest.json'] : ['/interop/card-root-latest.json']) {
+    const w = parse<{ root_sha256: string; root_bytes: number; merkle_root: string; leaf_count: number; as_of: string }>(await src.get(path));
+    const ok = w !== undefined && w.root_sha256 === sha(rootBytes) && w.root_bytes === rootBytes.length && w.merkle_root === root.merkle_root && w.leaf_count === root.leaf_count && w.as_of === root.as_of;
+    add(`binding ${path}`, ok, ok ? 'binds the exact root bytes, length, merkle_root, count and as-of' : 'does not bind the published root bytes');
+  }
 
   // 5. Per-item manifest, then re-derivation from the rows it lists.
   const manifestBytes = await src.get('/peritem/manifest.json');

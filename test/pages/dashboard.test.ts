@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { before, describe, it } from 'node:test';
 import { PAGE_CSP } from '../../src/pages/layout.js';
-import { browser, browserMissing, DESKTOP, openPage, PHONE, screenshot } from '../helpers/browser.js';
+import { browserMissing, DESKTOP, openPage, PHONE, screenshot } from '../helpers/browser.js';
 import { dashboardApp, servedDocs } from './dashboard-app.js';
 import { expectCompute, expectMeasured, expectProvenance, expectRegulators, railStateCounts } from './dashboard-expect.js';
 import { htmlView, pageView, type View } from './dashboard-view.js';
@@ -92,8 +92,6 @@ describe('dashboard over plain HTTP (no JavaScript)', () => {
 });
 
 describe('dashboard in headless Chromium', { skip: browserMissing() }, () => {
-  // Launched here, so the browser's own after() hook belongs to this suite and not to its first test.
-  if (!browserMissing()) browser().catch(() => undefined);
   const { app, fabric } = dashboardApp({ probe: true });
   let base = '';
   let docs: Docs;
@@ -104,12 +102,6 @@ describe('dashboard in headless Chromium', { skip: browserMissing() }, () => {
     fabric.retarget(base);
     await fabric.refresh();
     docs = await servedDocs(async (p) => (await fetch(base + p)).json()) as Docs;
-    // Chromium asks once per browser for /favicon.ico, which no route serves (a 404 logged as a
-    // console error on the first page only): fetched here, outside the tests, until the shared
-    // layout declares an icon (asked of the lead: <link rel="icon" href="data:,">).
-    const warm = await openPage(DESKTOP);
-    await warm.page.goto(`${base}/dashboard`);
-    await warm.page.waitForTimeout(300);
   });
 
   function expectPlot(tab: (typeof TABS)[number], m: Marks): void {

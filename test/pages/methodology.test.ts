@@ -16,8 +16,7 @@ import { renderMethodology, slugOf } from '../../src/pages/methodology-doc.js';
 import type { PageContext } from '../../src/pages/page-context.js';
 import { installErrorHandling } from '../../src/http/errors.js';
 import { demoApp } from '../helpers/app.js';
-import { browser, browserMissing, DESKTOP, openPage, PHONE, screenshot } from '../helpers/browser.js';
-import type { Page } from 'playwright-core';
+import { browserMissing, DESKTOP, openPage, PHONE, screenshot } from '../helpers/browser.js';
 import { repoRoot } from '../helpers/shared.js';
 
 type Board = { totals: Record<string, string | number>; measured_on: { peritem_sha256: string; peritem_rows: number } };
@@ -27,30 +26,10 @@ const DOC = readFileSync(join(repoRoot, 'docs', 'methodology.md'), 'utf8');
 const DOC_TITLE = /^# (.+)$/m.exec(DOC)![1]!;
 const DOC_SECTIONS = [...DOC.matchAll(/^#{2,3} (.+)$/gm)].map((m) => m[1]!.replace(/[`*_]/g, '').trim());
 
-/**
- * The console errors of `errors` (openPage's list) other than the browser's own /favicon.ico
- * probe: the shell (src/pages/layout.ts) names no icon yet, so Chromium's automatic request is a
- * 404 logged as a console error that no page caused. It is the only error left out.
- */
-function consoleErrorsBeyondFavicon(page: Page, errors: readonly string[]): () => string[] {
-  const favicon: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error' && new URL(m.location().url || 'about:blank').pathname === '/favicon.ico') favicon.push(m.text()); });
-  return () => {
-    const rest = [...errors];
-    for (const f of favicon) {
-      const i = rest.indexOf(f);
-      if (i !== -1) rest.splice(i, 1);
-    }
-    return rest;
-  };
-}
-
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 describe('/methodology in headless Chromium', { skip: browserMissing() }, () => {
   const { app } = demoApp();
-  // Launched here so that the browser's after() hook belongs to this suite, not to its first test.
-  if (!browserMissing()) browser().catch(() => undefined);
   let origin = '';
   let board: Board;
   before(async () => {
@@ -62,7 +41,6 @@ describe('/methodology in headless Chromium', { skip: browserMissing() }, () => 
   for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
     it(`shows the live counts equal to /api/gspc, the headings and the contents, at ${name} width`, async () => {
       const { page, errors, offOrigin } = await openPage(viewport);
-      const beyondFavicon = consoleErrorsBeyondFavicon(page, errors);
       const res = await page.goto(`${origin}/methodology`, { waitUntil: 'load' });
       assert.equal(res?.status(), 200);
 
@@ -102,7 +80,7 @@ describe('/methodology in headless Chromium', { skip: browserMissing() }, () => 
       const widths = await page.evaluate<{ scroll: number; viewport: number }>('({ scroll: document.scrollingElement.scrollWidth, viewport: window.innerWidth })');
       assert.ok(widths.scroll <= widths.viewport, `page scrolls sideways: ${widths.scroll} > ${widths.viewport}`);
       await screenshot(page, `methodology-${name}`);
-      assert.deepEqual(beyondFavicon(), []);
+      assert.deepEqual(errors, []);
       assert.deepEqual(offOrigin, []);
     });
   }

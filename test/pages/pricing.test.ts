@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
-import type { Page } from 'playwright-core';
 import { buildApp } from '../../src/http/app.js';
 import { installErrorHandling } from '../../src/http/errors.js';
 import { readRailConfig, type RailEnv } from '../../src/payments/rail-config.js';
@@ -19,7 +18,7 @@ import type { PageContext } from '../../src/pages/page-context.js';
 import { registerPricingPage } from '../../src/pages/pricing-page.js';
 import { decimalOf, type Catalogue } from '../../src/pages/pricing-catalogue.js';
 import { demoApp } from '../helpers/app.js';
-import { browser, browserMissing, DESKTOP, openPage, PHONE, screenshot } from '../helpers/browser.js';
+import { browserMissing, DESKTOP, openPage, PHONE, screenshot } from '../helpers/browser.js';
 
 const BASE = 'http://localhost:8080';
 const IN_PROMO = '2026-09-20T12:00:00Z';
@@ -34,28 +33,8 @@ function appAt(now: string, env: RailEnv = {}) {
 /** atomic / 10^6 by plain arithmetic: an independent check of the page's decimals (exact below 2^53). */
 const byDivision = (atomic: string) => (Number(atomic) / 1e6).toFixed(6);
 
-/**
- * The console errors of `errors` (openPage's list) other than the browser's own /favicon.ico
- * probe: the shell (src/pages/layout.ts) names no icon yet, so Chromium's automatic request is a
- * 404 logged as a console error that no page caused. It is the only error left out.
- */
-function consoleErrorsBeyondFavicon(page: Page, errors: readonly string[]): () => string[] {
-  const favicon: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error' && new URL(m.location().url || 'about:blank').pathname === '/favicon.ico') favicon.push(m.text()); });
-  return () => {
-    const rest = [...errors];
-    for (const f of favicon) {
-      const i = rest.indexOf(f);
-      if (i !== -1) rest.splice(i, 1);
-    }
-    return rest;
-  };
-}
-
 describe('/pricing in headless Chromium', { skip: browserMissing() }, () => {
   const app = appAt(IN_PROMO);
-  // Launched here so that the browser's after() hook belongs to this suite, not to its first test.
-  if (!browserMissing()) browser().catch(() => undefined);
   let origin = '';
   let catalogue: Catalogue;
   before(async () => {
@@ -67,7 +46,6 @@ describe('/pricing in headless Chromium', { skip: browserMissing() }, () => {
   for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
     it(`shows every amount and window of /api/x402, at ${name} width`, async () => {
       const { page, errors, offOrigin } = await openPage(viewport);
-      const beyondFavicon = consoleErrorsBeyondFavicon(page, errors);
       const res = await page.goto(`${origin}/pricing`, { waitUntil: 'load' });
       assert.equal(res?.status(), 200);
       assert.equal(await page.locator('h1').count(), 1);
@@ -143,7 +121,7 @@ describe('/pricing in headless Chromium', { skip: browserMissing() }, () => {
       const widths = await page.evaluate<{ scroll: number; viewport: number }>('({ scroll: document.scrollingElement.scrollWidth, viewport: window.innerWidth })');
       assert.ok(widths.scroll <= widths.viewport, `page scrolls sideways: ${widths.scroll} > ${widths.viewport}`);
       await screenshot(page, `pricing-${name}`);
-      assert.deepEqual(beyondFavicon(), []);
+      assert.deepEqual(errors, []);
       assert.deepEqual(offOrigin, []);
     });
   }

@@ -23,18 +23,10 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
   const requests: string[] = [];
   const json = async <T>(path: string): Promise<T> => JSON.parse((await app.inject({ method: 'GET', url: path })).body) as T;
 
-  // Launched here, so the browser's own after() hook belongs to this suite and not to its first test.
-  if (!browserMissing()) browser().catch(() => undefined);
   before(async () => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const a = app.server.address();
     base = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
-    // Chromium asks once per browser for /favicon.ico, which no route serves (a 404 logged as a
-    // console error on the first page only): asked here, outside the tests, until the shared
-    // layout declares an icon (asked of the lead, as the dashboard tests do).
-    const warm = await openPage(DESKTOP);
-    await warm.page.goto(`${base}/gspc-verify`);
-    await warm.page.waitForTimeout(300);
   });
 
   /** A page at /gspc-verify with the script ready; every request it makes is recorded. */

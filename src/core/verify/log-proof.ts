@@ -61,3 +61,21 @@ export async function verifyLogInclusion(crypto: VerifyCrypto, cardSha256: strin
   }
   return sn === 0 && bytesToHex(r) === rootHex;
 }
+
+/**
+ * The card log's checkpoint check that `gspc verify` and the in-browser verifier both report as
+ * `log_checkpoint`: the note is signed by the board key and names exactly the size and root
+ * recomputed from every entry. Returns whether it holds; the outcome is added with its reason.
+ */
+export async function checkLogCheckpoint(crypto: VerifyCrypto, note: string | undefined, origin: string, boardKey: Uint8Array | undefined,
+  size: number, rootHex: string, add: (check: string, ok: boolean, detail: string) => unknown): Promise<boolean> {
+  if (note === undefined) { add('log_checkpoint', false, 'no /log/checkpoint (the log is unsigned)'); return false; }
+  if (!boardKey) { add('log_checkpoint', false, 'no board key in the DID document to check the checkpoint with'); return false; }
+  const opened = await verifyCheckpointNote(crypto, note, origin, boardKey);
+  const valid = opened.ok && opened.size === size && opened.rootHex === rootHex;
+  add('log_checkpoint', valid, !opened.ok ? opened.detail
+    : valid ? `checkpoint signed by the board key; size ${size} and root recompute from every entry`
+      : `the signed checkpoint says size ${opened.size} root ${opened.rootHex}; the entries give size ${size} root ${rootHex}`);
+  return valid;
+}
+

@@ -15,7 +15,7 @@
  */
 import { BOARD_KEY } from '../evidence/signer.js';
 import { keysOfDidDocument, verifyCard, type CardVerdict, type CardVerificationContext, type InclusionProof } from './card-verifier.js';
-import { verifyCheckpointNote } from './log-proof.js';
+import { checkLogCheckpoint } from './log-proof.js';
 import { verifyRootRecord } from './root-verifier.js';
 import { dupRootHex, logRootHex } from './tree-roots.js';
 import type { VerifyCrypto } from './verify-crypto.js';
@@ -114,16 +114,7 @@ async function loadLog(doc: unknown, noteBytes: Uint8Array | undefined, did: str
   const boardKey = keys.get(`${did}#${BOARD_KEY}`);
   let note: string | undefined;
   try { note = noteBytes === undefined ? undefined : decoder.decode(noteBytes); } catch { note = undefined; }
-  let checkpointValid = false;
-  if (note === undefined) add('log_checkpoint', false, 'no /log/checkpoint (the log is unsigned)');
-  else if (!boardKey) add('log_checkpoint', false, 'no board key in the DID document to check the checkpoint with');
-  else {
-    const opened = await verifyCheckpointNote(crypto, note, origin, boardKey);
-    checkpointValid = opened.ok && opened.size === entries.length && opened.rootHex === rootHex;
-    add('log_checkpoint', checkpointValid, !opened.ok ? opened.detail
-      : checkpointValid ? `checkpoint signed by the board key; size ${entries.length} and root recompute from every entry`
-        : `the signed checkpoint says size ${opened.size} root ${opened.rootHex}; the entries give size ${entries.length} root ${rootHex}`);
-  }
+  const checkpointValid = await checkLogCheckpoint(crypto, note, origin, boardKey, entries.length, rootHex, add);
   const set = new Set(entries);
   return {
     entries: set,
