@@ -14,11 +14,11 @@
 import autocannon from 'autocannon';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildApp } from '../src/http/app.js';
-import { ServedState } from '../src/http/served-state.js';
+import { buildApp } from '../src/app.js';
+import { ServedState } from '../src/serve/served-state.js';
 import { keygen } from '../src/keys/key-store.js';
 import { signingContext } from '../src/keys/signing.js';
-import { readRailConfig } from '../src/payments/rail-config.js';
+import { readRailConfig } from '../src/config.js';
 import { loadRelease } from '../src/release/load.js';
 import { publishRelease } from '../src/release/publish.js';
 import { FabricObserver } from '../src/status/fabric-observer.js';
@@ -63,7 +63,7 @@ export async function measureFabric(demoCorpus: string, tmp: string, s: LoadSett
   const slow = { on: false };
   let proxyPort = 0;
   const fabric = new FabricObserver({ origin: 'http://127.0.0.1:1', timeoutMs: ACTION_TIMEOUT_MS, fetch: (u, i) => fetch(u, i), now: () => new Date(), refreshMs: 1000 });
-  const app = buildApp({ state, logLevel: 'silent', products: { baseUrl: 'http://localhost:8080', rail: readRailConfig({}), now: () => new Date() }, status: { fabric } });
+  const app = buildApp({ state, logLevel: 'silent', baseUrl: 'http://localhost:8080', now: () => new Date(), products: { rail: readRailConfig({}) }, fabric });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const appPort = (app.server.address() as AddressInfo).port;
   const proxy = proxyTo(appPort, slow);

@@ -20,10 +20,10 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serveAsBenchChild } from './child.js';
 import { pathToFileURL } from 'node:url';
-import { buildApp } from '../src/http/app.js';
-import { ServedState } from '../src/http/served-state.js';
+import { buildApp } from '../src/app.js';
+import { ServedState } from '../src/serve/served-state.js';
 import { signingContext } from '../src/keys/signing.js';
-import { readRailConfig } from '../src/payments/rail-config.js';
+import { readRailConfig } from '../src/config.js';
 import { loadRelease } from '../src/release/load.js';
 import { openLedger } from '../src/store/open-ledger.js';
 
@@ -38,11 +38,7 @@ async function listen(dataDir: string, ledgerPath: string): Promise<{ port: numb
   if (releases.length !== 1) throw new Error(`${dataDir}/releases: expected one release, found ${releases.length}`);
   const s = signingContext(join(dataDir, 'keys'), DID_HOST);
   const ledger = await openLedger({ sqlitePath: ledgerPath });
-  const app = buildApp({
-    state: new ServedState(loadRelease(join(dataDir, 'releases', releases[0]!)), { did: s.did, boardKey: s.inputs.boardKey, published: s.keys.published }),
-    logLevel: 'warn',
-    products: { baseUrl: BASE_URL, rail: readRailConfig(RAIL_ENV), now: () => new Date(), ledger, facilitatorTimeoutMs: 15_000 },
-  });
+  const app = buildApp({ state: new ServedState(loadRelease(join(dataDir, 'releases', releases[0]!)), { did: s.did, boardKey: s.inputs.boardKey, published: s.keys.published }), logLevel: 'warn', baseUrl: BASE_URL, now: () => new Date(), ledger, products: { rail: readRailConfig(RAIL_ENV), facilitatorTimeoutMs: 15_000 } });
   await app.listen({ host: HOST, port: 0 });
   return { port: (app.server.address() as AddressInfo).port, close: async () => { await app.close(); await ledger.close(); } };
 }

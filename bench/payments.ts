@@ -32,12 +32,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import type { PaymentRequired } from '@x402/core/types';
-import { buildApp } from '../src/http/app.js';
-import { ServedState } from '../src/http/served-state.js';
+import { buildApp } from '../src/app.js';
+import { ServedState } from '../src/serve/served-state.js';
 import { verifyJwsSignature } from '../src/core/crypto/jws.js';
 import { keygen } from '../src/keys/key-store.js';
 import { signingContext } from '../src/keys/signing.js';
-import { readRailConfig } from '../src/payments/rail-config.js';
+import { readRailConfig } from '../src/config.js';
 import { loadRelease, type LoadedRelease } from '../src/release/load.js';
 import { publishRelease } from '../src/release/publish.js';
 import { openLedger } from '../src/store/open-ledger.js';
@@ -158,10 +158,7 @@ async function prepare(tmp: string): Promise<Prepared> {
   const challengePath = `/api/request-attestation?subject=${encodeURIComponent(subject)}`;
   const ledgerPath = join(tmp, 'payments', 'ledger.sqlite');
   const ledger = await openLedger({ sqlitePath: join(tmp, 'payments', 'reference-ledger.sqlite') });
-  const app = buildApp({
-    state: new ServedState(release, { did: signing.did, boardKey: signing.inputs.boardKey, published: signing.keys.published }), logLevel: 'warn',
-    products: { baseUrl: BASE_URL, rail: readRailConfig(RAIL_ENV), now: () => new Date(), ledger, facilitatorTimeoutMs: 15_000 },
-  });
+  const app = buildApp({ state: new ServedState(release, { did: signing.did, boardKey: signing.inputs.boardKey, published: signing.keys.published }), logLevel: 'warn', baseUrl: BASE_URL, now: () => new Date(), ledger, products: { rail: readRailConfig(RAIL_ENV), facilitatorTimeoutMs: 15_000 } });
   try {
     const b = await app.inject({ method: 'GET', url: BOARD_PATH });
     if (b.statusCode !== 200 || typeof b.headers.etag !== 'string') throw new Error(`reference GET ${BOARD_PATH} answered ${b.statusCode}`);
@@ -390,7 +387,7 @@ async function startService(dir: string, rail: LocalRail, facilitatorUrl: string
   });
   const rc = readRailConfig({ GSPC_PAY_TO: rail.payTo.address, GSPC_FACILITATOR_URL: facilitatorUrl, GSPC_ASSET: rail.usdc, GSPC_PROMO: 'none' });
   const baseUrl = `http://localhost:${port}`;
-  const app = buildApp({ state, logLevel: 'silent', products: { baseUrl, rail: rc, now: () => new Date(), ledger: timedLedger, facilitatorTimeoutMs: 15_000 } });
+  const app = buildApp({ state, logLevel: 'silent', baseUrl, now: () => new Date(), ledger: timedLedger, products: { rail: rc, facilitatorTimeoutMs: 15_000 } });
   await app.listen({ port, host: HOST });
   return { baseUrl, subject: signedSubject(state.current().release), ledgerMs, close: async () => { await app.close(); await ledger.close(); } };
 }

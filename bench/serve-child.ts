@@ -17,8 +17,8 @@ import { createServer, type OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serveAsBenchChild } from './child.js';
-import { buildApp } from '../src/http/app.js';
-import { ServedState } from '../src/http/served-state.js';
+import { buildApp } from '../src/app.js';
+import { ServedState } from '../src/serve/served-state.js';
 import { signingContext } from '../src/keys/signing.js';
 import { loadRelease } from '../src/release/load.js';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractReceiptFromResponse, verifyReceiptSignatureJWS, type JWSSignedReceipt } from '@x402/extensions/offer-receipt';
 import { readConfig } from '../src/config.js';
-import { serve } from '../src/cli/serve.js';
+import { startService } from '../src/app.js';
 import { checkCommissionReceipt } from './pay-check.js';
 import { payingFetch, startLocalRail } from './local-rail/index.js';
 
@@ -29,7 +29,7 @@ async function main(): Promise<number> {
     ...process.env, PORT: String(port), GSPC_DATA_DIR: dataDir, GSPC_LOG_LEVEL: 'warn', GSPC_RELOAD_INTERVAL_MS: '0',
     GSPC_PAY_TO: rail.payTo.address, GSPC_FACILITATOR_URL: rail.facilitatorUrl!, GSPC_ASSET: rail.usdc,
   });
-  const app = await serve(config, { demoCorpusDir: fileURLToPath(new URL('./corpus', import.meta.url)) });
+  const app = await startService(config, { demoCorpusDir: fileURLToPath(new URL('./corpus', import.meta.url)) });
   try {
     const base = config.baseUrl;
     const cards = await (await fetch(`${base}/cards/index.json`)).json() as { cards: { subject: string; surface: string }[] };

@@ -6,13 +6,62 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { GspcError } from './core/errors.js';
 import { didForHost } from './core/evidence/did.js';
-import { readRailConfig, type RailConfig } from './payments/rail-config.js';
+import { SPEC_PROMO_WINDOW, type PromoWindow } from './core/pricing/price.js';
+import { BASE_USDC, type RailConfig } from './payments/rail-config.js';
 import type { OpenLedgerOptions } from './store/open-ledger.js';
-import type { StatusSources } from './http/status/context.js';
+import type { StatusSources } from './serve/context.js';
 import { isClassicAddress } from './core/status/xrpl-address.js';
 
+/**
+ * The defaults, decided once: the environment schema below and the composition root (src/app.ts,
+ * for options a test or embedder leaves out) both read them from here.
+ */
+export const DEFAULTS = {
+  port: 8080,
+  baseUrl: 'http://localhost:8080',
+  facilitatorTimeoutMs: 15_000,
+  fabricRefreshMs: 60_000,
+} as const;
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const CAIP2 = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/;
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+/** A blank variable is an unset one (an operator's `GSPC_PAY_TO=` must not be a malformed address). */
+const trimmed = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.trim()) : v), schema);
+
+/** `GSPC_PROMO`: unset = the specification's window; `none`; or `<campaign>,<starts_at>,<ends_at>`. */
+const promoSchema = trimmed(z.string().optional()).transform((v, ctx): PromoWindow | null => {
+  if (v === undefined) return SPEC_PROMO_WINDOW;
+  if (v === 'none') return null;
+  const [campaign_id, starts_at, ends_at, ...rest] = v.split(',').map((x) => x.trim());
+  const iso = (t: string | undefined): t is string => t !== undefined && ISO_UTC.test(t) && !Number.isNaN(Date.parse(t));
+  if (rest.length > 0 || !campaign_id || !iso(starts_at) || !iso(ends_at) || Date.parse(starts_at) >= Date.parse(ends_at)) {
+    ctx.addIssue({ code: 'custom', message: "'none' or '<campaign id>,<starts_at>,<ends_at>' with ISO 8601 UTC times, start before end" });
+    return z.NEVER;
+  }
+  return { campaign_id, starts_at, ends_at };
+});
+
+const selfPayersSchema = z.string().optional().transform((v, ctx) => {
+  const list = (v ?? '').split(',').map((a) => a.trim()).filter((a) => a !== '');
+  for (const a of list) if (!ADDRESS.test(a)) ctx.addIssue({ code: 'custom', message: `'${a}' is not an EVM address` });
+  return list;
+});
+
+/** The payment rail's variables (docs/operations.md): checked at start, never at the first payment. */
+const railSchema = {
+  GSPC_PAY_TO: trimmed(z.string().regex(ADDRESS, 'an EVM address (0x and 40 hex digits)').optional()),
+  GSPC_FACILITATOR_URL: trimmed(z.url({ protocol: /^https?$/, error: 'an http(s) URL of an x402 facilitator' }).optional()),
+  GSPC_NETWORK: trimmed(z.string().regex(CAIP2, 'a CAIP-2 network id such as eip155:8453').default('eip155:8453')),
+  GSPC_ASSET: trimmed(z.string().regex(ADDRESS, 'the token contract address').default(BASE_USDC)),
+  GSPC_ASSET_NAME: trimmed(z.string().default('USD Coin')),
+  GSPC_PROMO: promoSchema,
+  GSPC_SELF_PAYERS: selfPayersSchema,
+};
+
 const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  ...railSchema,
+  PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULTS.port),
   GSPC_HOST: z.string().min(1).default('127.0.0.1'),
   GSPC_DATA_DIR: z.string().min(1).default('./data'),
   GSPC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -24,9 +73,9 @@ const envSchema = z.object({
   GSPC_TRUSTED_DID_HOSTS: z.string().optional(),
   GSPC_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// or postgresql:// URL').optional(),
   GSPC_LEDGER_PATH: z.string().min(1).optional(),
-  GSPC_FACILITATOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  GSPC_FACILITATOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DEFAULTS.facilitatorTimeoutMs),
   GSPC_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
-  GSPC_FABRIC_REFRESH_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
+  GSPC_FABRIC_REFRESH_SECONDS: z.coerce.number().int().min(5).max(86_400).default(DEFAULTS.fabricRefreshMs / 1000),
   GSPC_HUB_PEERS: z.string().optional(),
   GSPC_XRPL_URL: z.url({ protocol: /^https?$/ }).optional(),
   GSPC_XRPL_ACCOUNT: z.string().refine(isClassicAddress, 'a classic XRPL address (r..., with a valid checksum)').optional(),
@@ -39,6 +88,8 @@ export interface Config {
   host: string;
   dataDir: string;
   baseUrl: string;
+  /** Whether GSPC_BASE_URL was set (else the base URL follows the port the service listens on). */
+  baseUrlExplicit: boolean;
   logLevel: string;
   accessLog: boolean;
   reloadIntervalMs: number;
@@ -78,7 +129,13 @@ function hubPeers(v: string | undefined): { name: string; url: string }[] {
   return peers;
 }
 
-export function readConfig(env: NodeJS.ProcessEnv, overrides: { port?: number; host?: string; dataDir?: string } = {}): Config {
+/** Command-line flags that take precedence over the environment. */
+export interface ConfigOverrides { port?: number; host?: string; dataDir?: string }
+
+/** The configuration with a command's flags applied (what `gspc` hands each command). */
+export type ConfigSource = (overrides?: ConfigOverrides) => Config;
+
+export function readConfig(env: Readonly<Record<string, string | undefined>>, overrides: ConfigOverrides = {}): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
@@ -90,6 +147,7 @@ export function readConfig(env: NodeJS.ProcessEnv, overrides: { port?: number; h
     throw new GspcError('config_invalid', 'invalid configuration: set GSPC_DATABASE_URL (PostgreSQL) or GSPC_LEDGER_PATH (SQLite), not both');
   }
   const port = overrides.port ?? e.PORT;
+  const payTo = e.GSPC_PAY_TO ?? null;
   const dataDir = resolve(overrides.dataDir ?? e.GSPC_DATA_DIR);
   const baseUrl = (e.GSPC_BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
   return {
@@ -97,6 +155,7 @@ export function readConfig(env: NodeJS.ProcessEnv, overrides: { port?: number; h
     host: overrides.host ?? e.GSPC_HOST,
     dataDir,
     baseUrl,
+    baseUrlExplicit: e.GSPC_BASE_URL !== undefined,
     logLevel: e.GSPC_LOG_LEVEL,
     accessLog: e.GSPC_ACCESS_LOG === '1',
     reloadIntervalMs: e.GSPC_RELOAD_INTERVAL_MS,
@@ -104,7 +163,13 @@ export function readConfig(env: NodeJS.ProcessEnv, overrides: { port?: number; h
     didHost: e.GSPC_DID_HOST ?? new URL(baseUrl).host,
     // Each entry is checked now (didForHost throws config_invalid), not at the first receipt.
     ledger: e.GSPC_DATABASE_URL !== undefined ? { databaseUrl: e.GSPC_DATABASE_URL } : { sqlitePath: resolve(e.GSPC_LEDGER_PATH ?? `${dataDir}/ledger.sqlite`) },
-    rail: readRailConfig(env),
+    rail: {
+      payTo, facilitatorUrl: e.GSPC_FACILITATOR_URL?.replace(/\/$/, '') ?? null, network: e.GSPC_NETWORK, asset: e.GSPC_ASSET,
+      assetName: e.GSPC_ASSET_NAME, assetVersion: '2', decimals: 6, symbol: 'USDC', maxTimeoutSeconds: 300,
+      promo: e.GSPC_PROMO,
+      // The payee's own settlements are never demand.
+      selfPayers: [...new Set([...e.GSPC_SELF_PAYERS, ...(payTo ? [payTo] : [])].map((a) => a.toLowerCase()))],
+    },
     facilitatorTimeoutMs: e.GSPC_FACILITATOR_TIMEOUT_MS,
     rpcUrl: e.GSPC_RPC_URL ?? null,
     fabricRefreshMs: e.GSPC_FABRIC_REFRESH_SECONDS * 1000,
@@ -115,6 +180,11 @@ export function readConfig(env: NodeJS.ProcessEnv, overrides: { port?: number; h
     },
     trustedDidHosts: (e.GSPC_TRUSTED_DID_HOSTS ?? '').split(',').map((h) => h.trim()).filter((h) => h !== '').map((h) => { didForHost(h); return h; }),
   };
+}
+
+/** The payment rail alone, from the same schema (tests and tools that only need the rail). */
+export function readRailConfig(env: Readonly<Record<string, string | undefined>>): RailConfig {
+  return readConfig(env).rail;
 }
 
 function requireXrplAccount(account: string | undefined): string {

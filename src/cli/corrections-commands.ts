@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { readConfig } from '../config.js';
+import type { ConfigSource } from '../config.js';
 import { GspcError, type CorpusProblem } from '../core/errors.js';
 import type { SignerState } from '../core/evidence/signer.js';
 import { sealCorrectionsSignature, signaturePayload, type CorrectionsSignatureFile } from '../core/ledger/corrections-signature.js';
@@ -56,14 +56,14 @@ function invalid(problems: CorpusProblem[], message: string): GspcError {
   return new GspcError('corpus_invalid', message, { problems });
 }
 
-export function registerCorrectionsCommands(program: Command): void {
+export function registerCorrectionsCommands(program: Command, configFor: ConfigSource): void {
   const corrections = program.command('corrections').description('the public corrections ledger (corrections/ in a corpus)');
   corrections.command('sign')
     .description('sign the corrections ledger (ledger.json and every entry, byte for byte) with the board key; writes corrections/signature.json')
     .argument('<corpus-dir>', 'the corpus directory whose corrections/ is signed')
     .option('--data-dir <dir>', 'the data directory whose keys/ is used (default: $GSPC_DATA_DIR or ./data; GSPC_KEY_DIR takes precedence)')
     .action((corpusDir: string, o: { dataDir?: string }) => {
-      const config = readConfig(process.env, o.dataDir ? { dataDir: o.dataDir } : {});
+      const config = configFor(o.dataDir ? { dataDir: o.dataDir } : {});
       const key = signingContext(config.keyDir, config.didHost).inputs.boardKey;
       const r = signCorrections(corpusDir, key, new Date());
       process.stdout.write(`${r.signed ? 'signed' : 'unsigned'} ${r.file.entries.length} entries at ${r.file.signed_at} under ${r.file.kid}\n${r.path}\n`);

@@ -5,7 +5,7 @@
  * never loaded for a listing.
  */
 import { type Command, InvalidArgumentError } from 'commander';
-import { readConfig } from '../config.js';
+import type { ConfigSource } from '../config.js';
 import { GspcError } from '../core/errors.js';
 import { createChainReader } from '../payments/chain-reader.js';
 import { reconcile } from '../payments/reconcile.js';
@@ -39,12 +39,10 @@ function state(v: string): SettlementState {
 
 const DATA_DIR = ['--data-dir <dir>', 'the data directory whose ledger.sqlite is used (default: $GSPC_DATA_DIR or ./data; GSPC_DATABASE_URL or GSPC_LEDGER_PATH take precedence)'] as const;
 
-function configFor(dataDir: string | undefined) {
-  return readConfig(process.env, dataDir !== undefined ? { dataDir } : {});
-}
 
 
-export function registerLedgerCommands(program: Command): void {
+export function registerLedgerCommands(program: Command, configOf: ConfigSource): void {
+  const configFor = (dataDir: string | undefined) => configOf(dataDir !== undefined ? { dataDir } : {});
   program.command('reconcile')
     .description('resolve UNKNOWN payments from the chain (GSPC_RPC_URL): SETTLED when the transfer is there, FAILED when the authorization expired unused; abandoned RESERVED records become UNKNOWN first')
     .option('--stale-after <seconds>', `a RESERVED record untouched this long is abandoned (at least ${MIN_STALE_AFTER_S})`, staleAfter, DEFAULT_STALE_AFTER_S)

@@ -9,8 +9,8 @@ import { readCorpus } from '../corpus/read-corpus.js';
 import { publishRelease } from '../release/publish.js';
 import { keygen } from '../keys/key-store.js';
 import { signingContext } from '../keys/signing.js';
-import { readConfig } from '../config.js';
-import { serve } from './serve.js';
+import { startService } from '../app.js';
+import { readConfig, type ConfigOverrides, type ConfigSource } from '../config.js';
 import { runVerify } from './verify.js';
 import { registerLedgerCommands } from './ledger-commands.js';
 import { runWitness } from './witness.js';
@@ -25,7 +25,10 @@ function port(v: string): number {
   return n;
 }
 
-export async function main(argv: string[]): Promise<void> {
+export async function main(argv: string[], env: Readonly<Record<string, string | undefined>> = process.env): Promise<void> {
+  // The one place the command line reads the environment: every command's configuration is this
+  // environment read through the one schema, with the command's own flags over it.
+  const configFor: ConfigSource = (overrides: ConfigOverrides = {}) => readConfig(env, overrides);
   const program = new Command('gspc')
     .description('Public measurement board and metered evidence service')
     .showHelpAfterError();
@@ -35,7 +38,7 @@ export async function main(argv: string[]): Promise<void> {
     .argument('<corpus-dir>', 'the corpus directory (docs/formats.md)')
     .option('--data-dir <dir>', 'where releases are kept (default: $GSPC_DATA_DIR or ./data)')
     .action((corpusDir: string, o: { dataDir?: string }) => {
-      const config = readConfig(process.env, o.dataDir ? { dataDir: o.dataDir } : {});
+      const config = configFor(o.dataDir ? { dataDir: o.dataDir } : {});
       const signing = signingContext(config.keyDir, config.didHost);
       const r = publishRelease(corpusDir, config.dataDir, signing.inputs);
       process.stdout.write(`${r.reused ? 'unchanged' : 'published'} ${r.id}\n${r.dir}\n`);
@@ -47,7 +50,7 @@ export async function main(argv: string[]): Promise<void> {
     .option('--key-dir <dir>', 'where the keys are kept (default: $GSPC_KEY_DIR or <data-dir>/keys)')
     .option('--force', 'replace existing keys (their signatures stop verifying)')
     .action((o: { keyDir?: string; force?: boolean }) => {
-      const config = readConfig(process.env);
+      const config = configFor();
       const dir = o.keyDir ?? config.keyDir;
       const written = keygen(dir, { force: o.force === true });
       process.stdout.write(written.length > 0 ? `created ${written.join(', ')} in ${dir}\n` : `all keys already exist in ${dir} (use --force to replace)\n`);
@@ -69,12 +72,12 @@ export async function main(argv: string[]): Promise<void> {
     .option('--host <host>', 'address to listen on (default: $GSPC_HOST or 127.0.0.1)')
     .option('--data-dir <dir>', 'where releases are kept (default: $GSPC_DATA_DIR or ./data)')
     .action(async (o: { release?: string; port?: number; host?: string; dataDir?: string }) => {
-      const config = readConfig(process.env, {
+      const config = configFor({
         ...(o.port !== undefined && { port: o.port }),
         ...(o.host !== undefined && { host: o.host }),
         ...(o.dataDir !== undefined && { dataDir: o.dataDir }),
       });
-      await serve(config, { ...(o.release !== undefined && { releaseDir: o.release }), demoCorpusDir: `${PACKAGE_ROOT}demo/corpus` });
+      await startService(config, { ...(o.release !== undefined && { releaseDir: o.release }), demoCorpusDir: `${PACKAGE_ROOT}demo/corpus` });
     });
 
   program.command('verify')
@@ -93,7 +96,7 @@ export async function main(argv: string[]): Promise<void> {
     .option('--witness-key <vkey>', 'C2SP verifier key of a transparency-log witness (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--data-dir <dir>', 'where releases are kept (default: $GSPC_DATA_DIR or ./data)')
     .action(async (o: { kind: string; evidence?: string; submit?: string; witnessKey: string[]; dataDir?: string }) => {
-      const config = readConfig(process.env, o.dataDir ? { dataDir: o.dataDir } : {});
+      const config = configFor(o.dataDir ? { dataDir: o.dataDir } : {});
       const message = await runWitness(config.dataDir, {
         kind: o.kind, witnessKeys: o.witnessKey, now: Math.floor(Date.now() / 1000),
         ...(o.evidence !== undefined && { evidence: o.evidence }), ...(o.submit !== undefined && { submit: o.submit }),
@@ -101,9 +104,9 @@ export async function main(argv: string[]): Promise<void> {
       process.stdout.write(`${message}\n`);
     });
 
-  registerLedgerCommands(program);
-  registerCorrectionsCommands(program);
-  registerStatusCommands(program);
+  registerLedgerCommands(program, configFor);
+  registerCorrectionsCommands(program, configFor);
+  registerStatusCommands(program, configFor);
 
   try {
     await program.parseAsync(argv);

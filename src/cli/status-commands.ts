@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Command, InvalidArgumentError } from 'commander';
-import { readConfig } from '../config.js';
+import type { ConfigSource } from '../config.js';
 import { GspcError } from '../core/errors.js';
 import { ACTION_IDS, type ActionId, type ActionJobReceipt, type JobState } from '../core/ledger/action-jobs-receipt.js';
 import { EXECUTION_REFUSED_REASON, jobsOf } from '../core/ledger/action-jobs-states.js';
@@ -34,7 +34,6 @@ function actionId(v: string): ActionId {
   return v as ActionId;
 }
 
-const ledgerOf = (dataDir: string | undefined) => readConfig(process.env, dataDir !== undefined ? { dataDir } : {}).ledger;
 
 /** The chain refused to be extended because it does not verify: an expected outcome, not a crash. */
 export class BrokenChain extends Error {
@@ -109,7 +108,8 @@ function formatJobs(receipts: ActionJobReceipt[]): string {
   return jobs.map((j) => `${j.job_id}  ${j.state.padEnd(9)}  ${j.action_id}  requested ${j.requested_at}  receipts ${j.receipts.join(',')}`).join('\n');
 }
 
-export function registerStatusCommands(program: Command): void {
+export function registerStatusCommands(program: Command, configOf: ConfigSource): void {
+  const ledgerOf = (dataDir: string | undefined) => configOf(dataDir !== undefined ? { dataDir } : {}).ledger;
   program.command('heartbeat')
     .description("record a heartbeat in the ledger; the external watchdog's cron runs `gspc heartbeat --source watchdog` at least every 10 minutes (/api/oracle-fleet shows it STALE after 600 s)")
     .requiredOption('--source <slug>', 'who beats: a lowercase slug, e.g. watchdog')

@@ -13,7 +13,7 @@ import type { Product } from '../core/pricing/products.js';
 import { priceAt } from '../core/pricing/price.js';
 import type { Ledger } from '../store/ledger.js';
 import type { RailConfig } from '../payments/rail-config.js';
-import { BASE_HEADERS } from './errors.js';
+import { BASE_HEADERS } from '../serve/headers.js';
 
 export const INVOICE_SCHEMA = 'svc.invoice/0.1';
 const REF = /^inv_[0-9a-z]{26}$/;
@@ -37,14 +37,14 @@ export interface InvoiceRequest {
   ledger: Ledger;
   rail?: RailConfig;
   now(): Date;
-  ref?: (() => string) | undefined;
+  ref: () => string;
   /** The artefact the invoice will release, produced now from the live release. */
   produce(ref: string): { body: Buffer; sha256: string };
 }
 
 export async function issueInvoice(reply: FastifyReply, r: InvoiceRequest): Promise<FastifyReply> {
   if (r.query.invoice !== 'gbp') throw new GspcError('bad_query', "invoice must be 'gbp'");
-  const ref = (r.ref ?? randomInvoiceRef)();
+  const ref = r.ref();
   const at = r.now();
   const artefact = r.produce(ref);
   const pricing = priceAt(r.product, at, r.rail?.promo ?? null);

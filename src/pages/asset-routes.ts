@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { GspcError } from '../core/errors.js';
-import { BASE_HEADERS } from '../http/errors.js';
+import { BASE_HEADERS } from '../serve/headers.js';
 
 export const ASSET_DIR = fileURLToPath(new URL('../../dist/pages/assets/', import.meta.url));
 

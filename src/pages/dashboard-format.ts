@@ -6,14 +6,14 @@
 import { html, type SafeHtml } from './html.js';
 import type { PageContext } from './page-context.js';
 
-/** A document read through `ctx.readRoute`: its JSON, or why it could not be read. */
+/** A registered document read in-process (`ctx.documents`): its JSON, or why it could not be read. */
 export type Read<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 export async function readJson<T>(ctx: PageContext, path: string): Promise<Read<T>> {
   try {
-    const r = await ctx.readRoute(path);
-    if (r.status !== 200) return { ok: false, reason: `GET ${path} answered HTTP ${r.status}` };
-    return { ok: true, value: JSON.parse(r.body) as T };
+    const r = await ctx.documents.readPath<T>(path);
+    if (!r.ok) return { ok: false, reason: `GET ${path} answered HTTP ${r.status}` };
+    return { ok: true, value: r.value };
   } catch (e) {
     return { ok: false, reason: `GET ${path} failed: ${(e as Error).message}` };
   }

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { GspcError } from '../core/errors.js';
-import { readQuery } from '../http/query.js';
+import { readQuery } from '../serve/query.js';
 import { html, jsonIsland, type SafeHtml } from './html.js';
 import { page, PAGE_HEADERS } from './layout.js';
 import type { PageContext } from './page-context.js';

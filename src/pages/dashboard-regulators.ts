@@ -8,7 +8,8 @@
 import { html, type SafeHtml } from './html.js';
 import type { PageContext } from './page-context.js';
 import { MARK_COLOURS, type RegulatorsIsland } from './dashboard-islands.js';
-import { numCell, plotFigure, readJson, stateSpan, textCell, unread } from './dashboard-format.js';
+import { bundlePreviewBody } from '../serve/products.js';
+import { numCell, plotFigure, readJson, stateSpan, textCell, unread, type Read } from './dashboard-format.js';
 import { servedBoard } from './dashboard-measured.js';
 
 interface Deadline {
@@ -68,6 +69,13 @@ function cardsByAxis(cards: Preview['cards'], axisOf: (sha256: string) => string
   return html`<ul class="dash-cards">${[...by].map(([axis, cs]) => html`<li><strong>${axis}</strong> (${cs.length}): ${cs.map((c, i) => html`${i > 0 ? ', ' : ''}<a href="${c.url}" title="${c.surface}">${c.subject}</a>`)}</li>`)}</ul>`;
 }
 
+/** The evidence bundle's free preview of an obligation, from the products' own function (no HTTP round trip). */
+function previewOf(ctx: PageContext, obligation: string): Read<Preview> {
+  // Without metered products the preview route is not served: said as its 404 would be.
+  if (!ctx.products) return { ok: false, reason: `GET /api/evidence-bundle?obligation=${encodeURIComponent(obligation)} answered HTTP 404` };
+  return { ok: true, value: bundlePreviewBody(ctx, { obligation }) as unknown as Preview };
+}
+
 async function obligationsBlock(ctx: PageContext): Promise<SafeHtml> {
   const listed = await readJson<Obligation[]>(ctx, '/peritem/obligations.json');
   if (!listed.ok) return html`<p class="note" id="dash-no-obligations">This release offers no evidence-bundle obligation (${listed.reason}).</p>`;
@@ -76,7 +84,7 @@ async function obligationsBlock(ctx: PageContext): Promise<SafeHtml> {
   const rows: SafeHtml[] = [];
   let previewsRead = 0;
   for (const o of listed.value) {
-    const p = await readJson<Preview>(ctx, `/api/evidence-bundle?obligation=${encodeURIComponent(o.id)}`);
+    const p = previewOf(ctx, o.id);
     if (p.ok) previewsRead++;
     rows.push(html`<tr data-id="${o.id}">
 <th scope="row">${o.id}<br><span class="note">${o.control_id}</span></th><td>${o.title}<br><span class="note">${o.regulator}</span></td>

@@ -1,2 +1,2 @@
-/** What the pages read: the same served state and in-process route reader as the agent surfaces. */
-export type { SurfaceContext as PageContext } from '../surfaces/context.js';
+/** What the pages read from: the same context as the agent surfaces (src/serve/read-context.ts). */
+export type { ReadContext as PageContext } from '../serve/read-context.js';

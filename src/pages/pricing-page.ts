@@ -5,7 +5,7 @@
  * metered products the page says so (200) instead of failing.
  */
 import type { FastifyInstance } from 'fastify';
-import { readQuery } from '../http/query.js';
+import { readQuery } from '../serve/query.js';
 import { html, type SafeHtml } from './html.js';
 import { page, PAGE_HEADERS } from './layout.js';
 import type { PageContext } from './page-context.js';
@@ -20,21 +20,17 @@ export type CatalogueRead = { kind: 'ok'; catalogue: Catalogue } | { kind: 'abse
 
 export async function readCatalogue(ctx: PageContext): Promise<CatalogueRead> {
   if (ctx.products === undefined) return { kind: 'absent' };
-  let r: Awaited<ReturnType<PageContext['readRoute']>>;
+  let r: Awaited<ReturnType<PageContext['documents']['readPath']>>;
   try {
-    r = await ctx.readRoute('/api/x402');
+    r = await ctx.documents.readPath('/api/x402');
   } catch (err) {
     return { kind: 'unreadable', reason: `the catalogue route failed (${(err as Error).name})` };
   }
   if (r.status === 404) return { kind: 'absent' };
-  if (r.status !== 200) return { kind: 'unreadable', reason: `/api/x402 answered HTTP ${r.status}` };
-  try {
-    const catalogue = JSON.parse(r.body) as Catalogue;
-    if (!Array.isArray(catalogue.products) || typeof catalogue.rail !== 'object') return { kind: 'unreadable', reason: '/api/x402 answered a body without products or rail' };
-    return { kind: 'ok', catalogue };
-  } catch {
-    return { kind: 'unreadable', reason: '/api/x402 answered a body that is not JSON' };
-  }
+  if (!r.ok) return { kind: 'unreadable', reason: `/api/x402 answered HTTP ${r.status}` };
+  const catalogue = r.value as unknown as Catalogue;
+  if (!Array.isArray(catalogue.products) || typeof catalogue.rail !== 'object') return { kind: 'unreadable', reason: '/api/x402 answered a body without products or rail' };
+  return { kind: 'ok', catalogue };
 }
 
 const alwaysFree = html`<ul class="free">
@@ -64,7 +60,7 @@ export function registerPricingPage(app: FastifyInstance, ctx: PageContext): voi
   app.get('/pricing', async (req, reply) => {
     readQuery(req.url, []);
     const read = await readCatalogue(ctx);
-    const base = ctx.products?.baseUrl ?? ctx.baseUrl;
+    const base = ctx.baseUrl;
     const body = read.kind === 'ok' ? pricingBody(read.catalogue, base) : read.kind === 'absent' ? absentBody() : unreadableBody(read.reason);
     if (read.kind === 'unreadable') req.log.error({ reason: read.reason }, 'pricing: the catalogue could not be read');
     reply.code(read.kind === 'unreadable' ? 503 : 200).headers(PAGE_HEADERS).send(page({ title: TITLE, path: '/pricing', description: DESCRIPTION, body }));

@@ -12,7 +12,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { GspcError } from '../core/errors.js';
-import { readQuery } from '../http/query.js';
+import { readQuery } from '../serve/query.js';
 import { html, jsonIsland, type SafeHtml } from './html.js';
 import { page, PAGE_HEADERS } from './layout.js';
 import type { PageContext } from './page-context.js';
@@ -30,8 +30,8 @@ interface CardFacts { sha256: string; subject: string; axis: string; surface: st
 /** A served JSON document through the service's own route, or undefined when it is not served. */
 async function served<T>(ctx: PageContext, path: string): Promise<T | undefined> {
   try {
-    const r = await ctx.readRoute(path);
-    return r.status === 200 ? JSON.parse(r.body) as T : undefined;
+    const r = await ctx.documents.readPath<T>(path);
+    return r.ok ? r.value : undefined;
   } catch {
     return undefined;
   }

@@ -1,16 +1,16 @@
 /** The product catalogue, GET /api/x402: the four products at the specification's prices, from the live release. */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { buildApp } from '../../src/http/app.js';
+import { buildApp } from '../../src/app.js';
 import { catalogueMaxAge } from '../../src/payments/catalogue.js';
-import { readRailConfig } from '../../src/payments/rail-config.js';
+import { readRailConfig } from '../../src/config.js';
 import { SPEC_PROMO_WINDOW } from '../../src/core/pricing/price.js';
 import { demoApp } from '../helpers/app.js';
 
 const BASE = 'http://localhost:8080';
 const { state } = demoApp();
 function appAt(now: string, env = {}) {
-  const app = buildApp({ state, logLevel: 'silent', products: { baseUrl: BASE, rail: readRailConfig(env), now: () => new Date(now) } });
+  const app = buildApp({ state, logLevel: 'silent', baseUrl: BASE, now: () => new Date(now), products: { rail: readRailConfig(env) } });
   after(() => app.close());
   return app;
 }

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { buildApp } from '../../src/http/app.js';
-import type { ServedState } from '../../src/http/served-state.js';
+import { buildApp } from '../../src/app.js';
+import type { ServedState } from '../../src/serve/served-state.js';
 import { signingContext } from '../../src/keys/signing.js';
-import { readRailConfig } from '../../src/payments/rail-config.js';
+import { readRailConfig } from '../../src/config.js';
 import { observeQuotes } from '../../src/payments/quote-manifest.js';
 import { demoApp, TEST_DID_HOST, testSigning } from '../helpers/app.js';
 
@@ -14,7 +14,7 @@ const BASE = 'http://localhost:8080';
 const T0 = Date.parse('2026-09-20T12:00:00Z');
 
 function appOver(state: ServedState, clock: { t: number }) {
-  const app = buildApp({ state, logLevel: 'silent', products: { baseUrl: BASE, rail: readRailConfig({}), now: () => new Date(clock.t) } });
+  const app = buildApp({ state, logLevel: 'silent', baseUrl: BASE, now: () => new Date(clock.t), products: { rail: readRailConfig({}) } });
   after(() => app.close());
   return app;
 }

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { buildApp } from '../../src/http/app.js';
-import { readRailConfig } from '../../src/payments/rail-config.js';
+import { buildApp } from '../../src/app.js';
+import { readRailConfig } from '../../src/config.js';
 import { countedAs, publicResource, revenueDocument } from '../../src/payments/revenue.js';
 import { openLedger } from '../../src/store/open-ledger.js';
 import type { Ledger, NewReservation, PaymentKey } from '../../src/store/ledger.js';
@@ -62,7 +62,7 @@ async function filled(): Promise<{ ledger: Ledger; demandTx: string; zeroTx: str
 
 function appWith(ledger: Ledger | undefined) {
   const { state } = demoApp();
-  const app = buildApp({ state, logLevel: 'silent', products: { baseUrl: 'http://localhost:8080', rail, now: () => NOW, ...(ledger && { ledger }) } });
+  const app = buildApp({ state, logLevel: 'silent', baseUrl: 'http://localhost:8080', now: () => NOW, ...(ledger && { ledger }), products: { rail } });
   after(() => app.close());
   return app;
 }

@@ -13,7 +13,7 @@ import { signCorrections } from '../../src/cli/corrections-commands.js';
 import { GspcError, type CorpusProblem } from '../../src/core/errors.js';
 import { loadRelease } from '../../src/release/load.js';
 import { publishRelease } from '../../src/release/publish.js';
-import type { ServedState } from '../../src/http/served-state.js';
+import type { ServedState } from '../../src/serve/served-state.js';
 import { correctionsFiles } from '../../demo/status/corrections.js';
 import { demoApp, testSigning, TEST_DID_HOST } from '../helpers/app.js';
 import { demoCopy } from '../helpers/tmp.js';

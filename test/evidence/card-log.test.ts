@@ -15,8 +15,8 @@ import { ed25519NoteVerifier } from '../../src/core/evidence/note/signed-note.js
 import { openCheckpoint } from '../../src/core/evidence/note/checkpoint.js';
 import { parseVerifierKey, verifierFromKey } from '../../src/core/evidence/note/verifier-key.js';
 import { verifyCheckpointNote, verifyLogInclusion } from '../../src/core/verify/log-proof.js';
-import { buildApp } from '../../src/http/app.js';
-import { ServedState } from '../../src/http/served-state.js';
+import { buildApp } from '../../src/app.js';
+import { ServedState } from '../../src/serve/served-state.js';
 import { switchCurrent } from '../../src/release/data-dir.js';
 import { loadRelease } from '../../src/release/load.js';
 import { publishRelease } from '../../src/release/publish.js';

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { buildApp } from '../../src/http/app.js';
-import { ServedState } from '../../src/http/served-state.js';
-import type { SigningLive } from '../../src/http/signed-board.js';
+import { buildApp } from '../../src/app.js';
+import { ServedState } from '../../src/serve/served-state.js';
+import type { SigningLive } from '../../src/serve/signed-board.js';
 import { keygen } from '../../src/keys/key-store.js';
 import { signingContext, type SigningContext } from '../../src/keys/signing.js';
 import { loadRelease } from '../../src/release/load.js';

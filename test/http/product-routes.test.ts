@@ -2,12 +2,12 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { x402Client, x402HTTPClient } from '@x402/core/client';
-import { buildApp } from '../../src/http/app.js';
-import { readRailConfig } from '../../src/payments/rail-config.js';
+import { buildApp } from '../../src/app.js';
+import { readRailConfig } from '../../src/config.js';
 import { demoApp } from '../helpers/app.js';
 
 const { state } = demoApp();
-const app = buildApp({ state, logLevel: 'silent', products: { baseUrl: 'http://localhost:8080', rail: readRailConfig({}), now: () => new Date('2026-11-21T00:00:00Z') } });
+const app = buildApp({ state, logLevel: 'silent', baseUrl: 'http://localhost:8080', now: () => new Date('2026-11-21T00:00:00Z'), products: { rail: readRailConfig({}) } });
 after(() => app.close());
 const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
 const model = [...state.current().release.evidence.cards.values()].find((c) => c.surface === 'board.measurement')!.subject;
@@ -72,6 +72,6 @@ describe('metered product routes', () => {
 
   it('refuses to start with a configured rail but no ledger to record settlements', () => {
     const rail = readRailConfig({ GSPC_PAY_TO: `0x${'33'.repeat(20)}`, GSPC_FACILITATOR_URL: 'http://127.0.0.1:9' });
-    assert.throws(() => buildApp({ state, logLevel: 'silent', products: { baseUrl: 'http://x', rail, now: () => new Date() } }), /needs a ledger/);
+    assert.throws(() => buildApp({ state, logLevel: 'silent', baseUrl: 'http://x', now: () => new Date(), products: { rail } }), /needs a ledger/);
   });
 });

@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import { keyPairFromSeed, sign } from '../../src/core/crypto/ed25519.js';
 import { signCompactJws } from '../../src/core/crypto/jws.js';
 import { didDocument, didForHost } from '../../src/core/evidence/did.js';
-import { buildApp } from '../../src/http/app.js';
+import { buildApp } from '../../src/app.js';
 import { readConfig } from '../../src/config.js';
 import { GspcError } from '../../src/core/errors.js';
 import { demoApp } from '../helpers/app.js';

@@ -7,9 +7,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { after } from 'node:test';
-import { buildApp } from '../../src/http/app.js';
-import { ServedState } from '../../src/http/served-state.js';
-import { readRailConfig } from '../../src/payments/rail-config.js';
+import { buildApp } from '../../src/app.js';
+import { ServedState } from '../../src/serve/served-state.js';
+import { readRailConfig } from '../../src/config.js';
 import { loadRelease } from '../../src/release/load.js';
 import { publishRelease } from '../../src/release/publish.js';
 import { FabricObserver } from '../../src/status/fabric-observer.js';
@@ -30,8 +30,8 @@ export function dashboardApp(o: { products?: boolean; probe?: boolean } = {}): {
   const now = () => FIXED_NOW;
   const fabric = new FabricObserver({ origin: 'http://localhost:1', timeoutMs: 3500, fetch: (url, init) => fetch(url, init), now, refreshMs: 3_600_000, rails: o.probe ? RAILS : [] });
   const app = o.products === false
-    ? buildApp({ state, logLevel: 'silent', status: { now, fabric } })
-    : buildApp({ state, logLevel: 'silent', products: { baseUrl: 'http://localhost:8080', rail: readRailConfig({}), now }, status: { fabric } });
+    ? buildApp({ state, logLevel: 'silent', now, fabric })
+    : buildApp({ state, logLevel: 'silent', baseUrl: 'http://localhost:8080', now, products: { rail: readRailConfig({}) }, fabric });
   after(async () => { fabric.stop(); await app.close(); });
   return { app, fabric };
 }

@@ -14,7 +14,7 @@ import Fastify from 'fastify';
 import { registerMethodologyPage } from '../../src/pages/methodology-page.js';
 import { renderMethodology, slugOf } from '../../src/pages/methodology-doc.js';
 import type { PageContext } from '../../src/pages/page-context.js';
-import { installErrorHandling } from '../../src/http/errors.js';
+import { installErrorHandling } from '../../src/web/errors.js';
 import { demoApp } from '../helpers/app.js';
 import { browserMissing, DESKTOP, openPage, PHONE, screenshot } from '../helpers/browser.js';
 import { repoRoot } from '../helpers/shared.js';

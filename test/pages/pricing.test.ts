@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
-import { buildApp } from '../../src/http/app.js';
-import { installErrorHandling } from '../../src/http/errors.js';
-import { readRailConfig, type RailEnv } from '../../src/payments/rail-config.js';
+import { buildApp } from '../../src/app.js';
+import { installErrorHandling } from '../../src/web/errors.js';
+import { readRailConfig } from '../../src/config.js';
 import { formatUsdc } from '../../src/core/pricing/price.js';
 import { NEVER } from '../../src/core/pricing/products.js';
 import type { PageContext } from '../../src/pages/page-context.js';
@@ -24,8 +24,8 @@ const BASE = 'http://localhost:8080';
 const IN_PROMO = '2026-09-20T12:00:00Z';
 const { state, app: bare } = demoApp();
 
-function appAt(now: string, env: RailEnv = {}) {
-  const app = buildApp({ state, logLevel: 'silent', products: { baseUrl: BASE, rail: readRailConfig(env), now: () => new Date(now) } });
+function appAt(now: string, env: Record<string, string> = {}) {
+  const app = buildApp({ state, logLevel: 'silent', baseUrl: BASE, now: () => new Date(now), products: { rail: readRailConfig(env) } });
   after(() => app.close());
   return app;
 }

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { createHash, webcrypto } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { readRailConfig } from '../../src/payments/rail-config.js';
-import { buildApp } from '../../src/http/app.js';
+import { readRailConfig } from '../../src/config.js';
+import { buildApp } from '../../src/app.js';
 import { verifyCompactJws, KID_NOT_LISTED, type KeyResolution, type ReceiptVerification } from '../../src/core/crypto/receipt-verifier.js';
 import { JWS_ALG, SIGNATURE_DOES_NOT_VERIFY } from '../../src/core/crypto/jws.js';
 import { decodeBase64url } from '../../src/core/crypto/base64url.js';
@@ -199,7 +199,7 @@ describe('the page context: the same verdicts as POST /api/verify', () => {
 
 describe('the browser-safe JWS verifier gives the reference verifier’s results and reasons', () => {
   const { state, signing } = demoApp();
-  const app = buildApp({ state, logLevel: 'silent', products: { baseUrl: 'http://localhost:8080', rail: readRailConfig({ GSPC_PAY_TO: `0x${'11'.repeat(20)}` }), now: () => new Date('2026-11-21T00:00:00Z') } });
+  const app = buildApp({ state, logLevel: 'silent', baseUrl: 'http://localhost:8080', now: () => new Date('2026-11-21T00:00:00Z'), products: { rail: readRailConfig({ GSPC_PAY_TO: `0x${'11'.repeat(20)}` }) } });
   const did = signing.did;
   const b64 = (v: string | Uint8Array) => Buffer.from(v).toString('base64url');
 

@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { buildApp } from '../../src/http/app.js';
-import { readRailConfig } from '../../src/payments/rail-config.js';
+import { buildApp } from '../../src/app.js';
+import { readRailConfig } from '../../src/config.js';
 import type { CardFile } from '../../src/core/evidence/card.js';
 import { browser, browserMissing, DESKTOP, openPage, PHONE, screenshot } from '../helpers/browser.js';
 import { demoApp } from '../helpers/app.js';
@@ -17,7 +17,7 @@ import { receipt, receiptSignedBy, resealed, strangerKey, tampered } from './ver
 
 describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
   const { state, signing } = demoApp();
-  const app = buildApp({ state, logLevel: 'silent', products: { baseUrl: 'http://localhost:8080', rail: readRailConfig({ GSPC_PAY_TO: `0x${'11'.repeat(20)}` }), now: () => new Date() } });
+  const app = buildApp({ state, logLevel: 'silent', baseUrl: 'http://localhost:8080', now: () => new Date(), products: { rail: readRailConfig({ GSPC_PAY_TO: `0x${'11'.repeat(20)}` }) } });
   after(() => app.close());
   let base = '';
   const requests: string[] = [];

@@ -10,7 +10,7 @@ import { keyPairFromSeed, sign } from '../../src/core/crypto/ed25519.js';
 import { publicJwk } from '../../src/core/crypto/jwk.js';
 import { productByKey } from '../../src/core/pricing/products.js';
 import { buildChallenge, paymentRequiredHeader, type ChallengeInputs } from '../../src/payments/challenge.js';
-import { readRailConfig } from '../../src/payments/rail-config.js';
+import { readRailConfig } from '../../src/config.js';
 
 const DID = 'did:web:localhost%3A8080';
 const pair = keyPairFromSeed(Buffer.alloc(32, 5));

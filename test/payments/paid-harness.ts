@@ -14,11 +14,12 @@ import { decodePaymentRequiredHeader } from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
-import { buildApp } from '../../src/http/app.js';
-import { ServedState } from '../../src/http/served-state.js';
+import { buildApp } from '../../src/app.js';
+import { ServedState } from '../../src/serve/served-state.js';
 import { keygen } from '../../src/keys/key-store.js';
 import { signingContext } from '../../src/keys/signing.js';
-import { readRailConfig, type RailConfig } from '../../src/payments/rail-config.js';
+import { readRailConfig } from '../../src/config.js';
+import type { RailConfig } from '../../src/payments/rail-config.js';
 import { loadRelease } from '../../src/release/load.js';
 import { publishRelease } from '../../src/release/publish.js';
 import type { Ledger } from '../../src/store/ledger.js';
@@ -58,7 +59,7 @@ export async function startPaidService(rail: LocalRail | undefined, opts: { time
   const ledger = opts.ledger ?? await openLedger({ sqlitePath: join(dir, 'ledger.sqlite') });
   const railConfig = readRailConfig(opts.railEnv ?? (rail ? { GSPC_PAY_TO: rail.payTo.address, GSPC_FACILITATOR_URL: rail.facilitatorUrl!, GSPC_ASSET: rail.usdc } : {}));
   const baseUrl = `http://localhost:${port}`;
-  const app = buildApp({ state, logLevel: 'silent', products: { baseUrl, rail: railConfig, now: opts.now ?? (() => new Date()), ledger, facilitatorTimeoutMs: opts.timeoutMs ?? 5_000 } });
+  const app = buildApp({ state, logLevel: 'silent', baseUrl, now: opts.now ?? (() => new Date()), ledger, products: { rail: railConfig, facilitatorTimeoutMs: opts.timeoutMs ?? 5_000 } });
   await app.listen({ port, host: '127.0.0.1' });
   // Closed by the caller: node:test's after() inside a before() hook would run when the hook ends.
   return { baseUrl, app, ledger, state, rail: railConfig, close: async () => { await app.close(); await ledger.close(); rmSync(dir, { recursive: true, force: true }); } };

@@ -14,7 +14,7 @@ import type { GspcError } from '../../src/core/errors.js';
 import type { Facilitator, SettleOutcome } from '../../src/payments/facilitator.js';
 import { payForArtefact, type PaidDeps, type PaidRequest } from '../../src/payments/paid-request.js';
 import { readPaymentHeader } from '../../src/payments/payment-header.js';
-import { readRailConfig } from '../../src/payments/rail-config.js';
+import { readRailConfig } from '../../src/config.js';
 import { openLedger } from '../../src/store/open-ledger.js';
 import { tempDir } from '../helpers/tmp.js';
 

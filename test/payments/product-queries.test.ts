@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { GspcError } from '../../src/core/errors.js';
-import { readQuery } from '../../src/http/query.js';
+import { readQuery } from '../../src/serve/query.js';
 import { parseProductQuery, queryJsonSchema, queryParameters } from '../../src/payments/product-queries.js';
 import type { ProductKey } from '../../src/core/pricing/products.js';
 

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GspcError } from '../../src/core/errors.js';
 import { SPEC_PROMO_WINDOW } from '../../src/core/pricing/price.js';
-import { BASE_USDC, readRailConfig } from '../../src/payments/rail-config.js';
+import { readRailConfig } from '../../src/config.js';
+import { BASE_USDC } from '../../src/payments/rail-config.js';
 
-const invalid = (name: string) => (e: unknown) => e instanceof GspcError && e.code === 'config_invalid' && e.message.startsWith(name);
+const invalid = (name: string) => (e: unknown) => e instanceof GspcError && e.code === 'config_invalid' && e.message.includes(`${name}:`);
 
 describe('rail configuration', () => {
   it('defaults: unconfigured payee and facilitator, Base USDC ("USD Coin" v2), the specification promo window', () => {

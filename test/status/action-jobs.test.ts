@@ -19,9 +19,9 @@ import { canonicalJson } from '../../src/core/crypto/canonical-json.js';
 import { ACTION_IDS, type ActionJobReceipt, type JobState } from '../../src/core/ledger/action-jobs-receipt.js';
 import { RECEIPTS_SHOWN, VERIFY_BOUND } from '../../src/core/ledger/action-jobs-document.js';
 import { GENESIS_HEAD, GENESIS_SHA256, nextReceipt, sealReceipt, verifyReceiptChain, type StoredReceiptRow } from '../../src/core/ledger/receipt-chain.js';
-import { buildApp } from '../../src/http/app.js';
-import type { ServedState } from '../../src/http/served-state.js';
-import { NO_SOURCES } from '../../src/http/status/index.js';
+import { buildApp } from '../../src/app.js';
+import type { ServedState } from '../../src/serve/served-state.js';
+import { NO_SOURCES } from '../../src/serve/context.js';
 import type { Ledger } from '../../src/store/ledger.js';
 import { openLedger } from '../../src/store/open-ledger.js';
 import { demoApp } from '../helpers/app.js';
@@ -37,7 +37,7 @@ const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex
 const clock = (seconds: number) => () => new Date(NOW.getTime() - 3_600_000 + seconds * 1000);
 
 function app(ledger: Ledger | undefined): FastifyInstance {
-  const a = buildApp({ state, logLevel: 'silent', status: { now: () => NOW, sources: NO_SOURCES, ...(ledger !== undefined && { ledger }) } });
+  const a = buildApp({ state, logLevel: 'silent', now: () => NOW, sources: NO_SOURCES, ...(ledger !== undefined && { ledger }) });
   after(() => a.close());
   return a;
 }

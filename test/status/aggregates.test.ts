@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { buildApp } from '../../src/http/app.js';
+import { buildApp } from '../../src/app.js';
 import { HubIndexReader } from '../../src/status/hub-index.js';
 import { openLedger } from '../../src/store/open-ledger.js';
 import { demoApp } from '../helpers/app.js';
@@ -33,9 +33,9 @@ const { state, dir } = demoApp();
 const matrix = JSON.parse(readFileSync(join(dir, 'evidence', 'card-matrix.json'), 'utf8')) as { counts: { cells: number } };
 const withdrawals = JSON.parse(readFileSync(join(dir, 'evidence', 'withdrawals.json'), 'utf8')) as { entries: { sha256: string }[] };
 
-function appWith(peers: { name: string; url: string }[], clock: { t: number }, extra: Parameters<typeof buildApp>[0]['status'] = {}) {
+function appWith(peers: { name: string; url: string }[], clock: { t: number }, extra: Partial<Parameters<typeof buildApp>[0]> = {}) {
   const now = () => new Date(clock.t);
-  const app = buildApp({ state, logLevel: 'silent', status: { now, hubs: new HubIndexReader({ peers, timeoutMs: 1000, now }), ...extra } });
+  const app = buildApp({ state, logLevel: 'silent', now, hubs: new HubIndexReader({ peers, timeoutMs: 1000, now }), ...extra });
   after(() => app.close());
   return app;
 }

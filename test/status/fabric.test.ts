@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { buildApp } from '../../src/http/app.js';
-import { ServedState } from '../../src/http/served-state.js';
+import { buildApp } from '../../src/app.js';
+import { ServedState } from '../../src/serve/served-state.js';
 import { loadRelease } from '../../src/release/load.js';
 import { publishRelease } from '../../src/release/publish.js';
-import { readRailConfig } from '../../src/payments/rail-config.js';
+import { readRailConfig } from '../../src/config.js';
 import { FabricObserver } from '../../src/status/fabric-observer.js';
 import { sameOriginUrl } from '../../src/status/bounded-fetch.js';
 import { RAILS, NO_ENDPOINT, NO_BINDING } from '../../src/core/fabric/rails.js';
@@ -170,7 +170,7 @@ describe('probing the service itself over HTTP', () => {
   const signing = testSigning();
   const { dir } = publishRelease(demoCorpus, tempDir(), signing.inputs);
   const state = new ServedState(loadRelease(dir), liveSigning(signing));
-  const app = buildApp({ state, logLevel: 'silent', products: { baseUrl: 'http://localhost:8080', rail: readRailConfig({}), now: () => new Date() } });
+  const app = buildApp({ state, logLevel: 'silent', baseUrl: 'http://localhost:8080', now: () => new Date(), products: { rail: readRailConfig({}) } });
   after(() => app.close());
   let origin = '';
   before(async () => {

@@ -10,9 +10,9 @@ import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { GspcError, type CorpusProblem } from '../../src/core/errors.js';
 import { readCorpus } from '../../src/corpus/read-corpus.js';
-import { buildApp } from '../../src/http/app.js';
-import { ServedState } from '../../src/http/served-state.js';
-import { readRailConfig } from '../../src/payments/rail-config.js';
+import { buildApp } from '../../src/app.js';
+import { ServedState } from '../../src/serve/served-state.js';
+import { readRailConfig } from '../../src/config.js';
 import { loadRelease } from '../../src/release/load.js';
 import { regulationFiles, regulationFeedDemo } from '../../demo/status/regulation.js';
 import { reportedFiles, reportedFiguresDemo } from '../../demo/status/reported.js';
@@ -34,8 +34,8 @@ function corpus(files: [string, string][]): string {
   return dir;
 }
 
-function packApp(state: ServedState, extra: Parameters<typeof buildApp>[0]['status'] = {}) {
-  return buildApp({ state, logLevel: 'silent', status: { now: () => new Date(AT), ...extra } });
+function packApp(state: ServedState, extra: Partial<Parameters<typeof buildApp>[0]> = {}) {
+  return buildApp({ state, logLevel: 'silent', now: () => new Date(AT), ...extra });
 }
 
 const problems = (dir: string): CorpusProblem[] => {
@@ -46,7 +46,7 @@ const problems = (dir: string): CorpusProblem[] => {
 describe('insurability evidence pack (GET /api/insurability-pack)', () => {
   const full = demoApp(corpus([...regulationFiles(), ...reportedFiles(), ...ownersFiles(), ...east_westFiles()]));
   const rail = readRailConfig({});
-  const app = packApp(full.state, { rail });
+  const app = packApp(full.state, { products: { rail } });
   const get = async (a = app, url = '/api/insurability-pack') => a.inject({ url });
 
   it('has every field of the specification, in its order, with the schema and ts from the clock', async () => {

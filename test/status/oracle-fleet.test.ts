@@ -12,9 +12,9 @@ import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { WATCHDOG_PERIOD_SECONDS } from '../../src/core/ledger/oracle-fleet.js';
-import { buildApp } from '../../src/http/app.js';
-import type { ServedState } from '../../src/http/served-state.js';
-import { NO_SOURCES } from '../../src/http/status/index.js';
+import { buildApp } from '../../src/app.js';
+import type { ServedState } from '../../src/serve/served-state.js';
+import { NO_SOURCES } from '../../src/serve/context.js';
 import type { Ledger } from '../../src/store/ledger.js';
 import { openLedger } from '../../src/store/open-ledger.js';
 import { demoApp } from '../helpers/app.js';
@@ -30,7 +30,7 @@ const state: ServedState = demoApp().state;
 
 /** An app whose clock the test moves. */
 function app(ledger: Ledger | undefined, clock: { now: Date }): FastifyInstance {
-  const a = buildApp({ state, logLevel: 'silent', status: { now: () => clock.now, sources: NO_SOURCES, ...(ledger !== undefined && { ledger }) } });
+  const a = buildApp({ state, logLevel: 'silent', now: () => clock.now, sources: NO_SOURCES, ...(ledger !== undefined && { ledger }) });
   after(() => a.close());
   return a;
 }

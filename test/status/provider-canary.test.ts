@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { buildApp } from '../../src/http/app.js';
-import { NO_SOURCES } from '../../src/http/status/context.js';
+import { buildApp } from '../../src/app.js';
+import { NO_SOURCES } from '../../src/serve/context.js';
 import { CANARY_FRESHNESS_SECONDS, CANARY_MAX_BYTES } from '../../src/core/status/provider-canary.js';
 import { demoApp } from '../helpers/app.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -23,7 +23,7 @@ describe('GET /api/provider-canary', () => {
   const { state } = demoApp();
   const dir = tempDir();
   const appWith = (providerCanaryFile: string | null) => {
-    const app = buildApp({ state, logLevel: 'silent', status: { now: () => NOW, sources: { ...NO_SOURCES, providerCanaryFile } } });
+    const app = buildApp({ state, logLevel: 'silent', now: () => NOW, sources: { ...NO_SOURCES, providerCanaryFile } });
     after(() => app.close());
     return app;
   };

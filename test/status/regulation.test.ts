@@ -11,8 +11,8 @@ import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { GspcError, type CorpusProblem } from '../../src/core/errors.js';
 import { readCorpus } from '../../src/corpus/read-corpus.js';
-import { buildApp } from '../../src/http/app.js';
-import type { ServedState } from '../../src/http/served-state.js';
+import { buildApp } from '../../src/app.js';
+import type { ServedState } from '../../src/serve/served-state.js';
 import { regulationFeedDemo, regulationFiles } from '../../demo/status/regulation.js';
 import { demoApp } from '../helpers/app.js';
 import { demoCopy } from '../helpers/tmp.js';
@@ -26,7 +26,7 @@ const daysFrom = (now: Date, d: string) => (Date.parse(`${d}T00:00:00Z`) - Date.
 
 /** An app over `state` whose status clock is fixed at `at`. */
 function appAt(state: ServedState, at: string) {
-  return buildApp({ state, logLevel: 'silent', status: { now: () => new Date(at) } });
+  return buildApp({ state, logLevel: 'silent', now: () => new Date(at) });
 }
 
 function withRegulation(file: unknown = regulationFeedDemo()): ServedState {

@@ -15,9 +15,9 @@ import type { CorpusProblem } from '../../src/core/errors.js';
 import { encodeClassicAddress, isClassicAddress } from '../../src/core/status/xrpl-address.js';
 import { dropsToXrp, toPlainDecimal } from '../../src/core/status/xrpl-assets.js';
 import { readCorpus } from '../../src/corpus/read-corpus.js';
-import { buildApp } from '../../src/http/app.js';
-import { NO_SOURCES } from '../../src/http/status/context.js';
-import type { ServedState } from '../../src/http/served-state.js';
+import { buildApp } from '../../src/app.js';
+import { NO_SOURCES } from '../../src/serve/context.js';
+import type { ServedState } from '../../src/serve/served-state.js';
 import { demoApp } from '../helpers/app.js';
 import { demoCopy } from '../helpers/tmp.js';
 
@@ -76,7 +76,7 @@ const rippled: Handler = (body, _req, res) => {
 };
 
 function appFor(state: ServedState, xrpl: { url: string; account: string; timeoutMs: number } | null) {
-  const app = buildApp({ state, logLevel: 'silent', status: { now: () => NOW, sources: { ...NO_SOURCES, xrpl } } });
+  const app = buildApp({ state, logLevel: 'silent', now: () => NOW, sources: { ...NO_SOURCES, xrpl } });
   after(() => app.close());
   return app;
 }

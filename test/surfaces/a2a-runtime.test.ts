@@ -12,11 +12,11 @@ import { importJWK, type CryptoKey } from 'jose';
 import { Message, SendMessageRequest, verifyAgentCardSignature, type AgentCard } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { didDocumentUrl } from '../../src/core/evidence/did.js';
-import { buildApp } from '../../src/http/app.js';
-import { ServedState } from '../../src/http/served-state.js';
+import { buildApp } from '../../src/app.js';
+import { ServedState } from '../../src/serve/served-state.js';
 import { keygen } from '../../src/keys/key-store.js';
 import { signingContext } from '../../src/keys/signing.js';
-import { readRailConfig } from '../../src/payments/rail-config.js';
+import { readRailConfig } from '../../src/config.js';
 import { loadRelease } from '../../src/release/load.js';
 import { publishRelease } from '../../src/release/publish.js';
 import { RAILS } from '../../src/core/fabric/rails.js';
@@ -37,7 +37,7 @@ const state = new ServedState(loadRelease(dir), liveSigning(signing));
 // The fabric is read by the capability-fabric skill; its probes are not this test's subject
 // (they would open the AG-UI stream on this app), so they fail at once without a request.
 const fabric = new FabricObserver({ origin: base, timeoutMs: 100, fetch: async () => { throw new Error('not probed in this test'); }, now: () => new Date(), refreshMs: 3_600_000 });
-const app = buildApp({ state, logLevel: 'silent', products: { baseUrl: base, rail: readRailConfig({}), now: () => new Date() }, status: { fabric } });
+const app = buildApp({ state, logLevel: 'silent', baseUrl: base, now: () => new Date(), products: { rail: readRailConfig({}) }, fabric });
 await app.listen({ port, host: 'localhost' });
 after(() => app.close());
 

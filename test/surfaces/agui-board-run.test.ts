@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { EventSchema } from '@ag-ui/core/schemas';
 import { compactEvents, type BaseEvent } from '@ag-ui/client';
-import { prepare, type Prepared } from '../../src/http/prepared-bytes.js';
+import { prepare, type Prepared } from '../../src/serve/prepared-bytes.js';
 import { BoardRun, KEEP_ALIVE, type BoardRunOptions, type BoardSource, type RunSink } from '../../src/surfaces/agui/board-run.js';
 
 const NOW = new Date('2026-11-02T10:00:00Z');

@@ -14,9 +14,9 @@ import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { HttpAgent, type BaseEvent } from '@ag-ui/client';
 import { EventSchema, RunFinishedEventSchema, RunStartedEventSchema, StateDeltaEventSchema, StateSnapshotEventSchema } from '@ag-ui/core/schemas';
-import { buildApp } from '../../src/http/app.js';
-import { installErrorHandling } from '../../src/http/errors.js';
-import { ServedState } from '../../src/http/served-state.js';
+import { buildApp, composeService } from '../../src/app.js';
+import { installErrorHandling } from '../../src/web/errors.js';
+import { ServedState } from '../../src/serve/served-state.js';
 import { loadRelease, type LoadedRelease } from '../../src/release/load.js';
 import { publishRelease } from '../../src/release/publish.js';
 import { railById } from '../../src/core/fabric/rails.js';
@@ -260,11 +260,7 @@ describe('the held-run limit and keep-alive comments', () => {
   const state = new ServedState(loadRelease(publishRelease(demoCopy(), tempDir(), signing.inputs).dir), liveSigning(signing));
   const app = Fastify({ logger: false });
   installErrorHandling(app);
-  const ctx: SurfaceContext = {
-    state, now: () => new Date(), baseUrl: 'http://localhost:8080',
-    resolveKey: () => Promise.reject(new Error('not used')) as never,
-    readRoute: () => Promise.reject(new Error('not used')),
-  };
+  const ctx: SurfaceContext = composeService({ state, baseUrl: 'http://localhost:8080' }).read;
   registerAguiRoutes(app, ctx, { maxHeldRuns: 1, heartbeatMs: 100 });
   after(() => app.close());
   let origin = '';

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { buildApp } from '../../src/http/app.js';
-import { ServedState } from '../../src/http/served-state.js';
-import { readRailConfig } from '../../src/payments/rail-config.js';
+import { buildApp } from '../../src/app.js';
+import { ServedState } from '../../src/serve/served-state.js';
+import { readRailConfig } from '../../src/config.js';
 import { loadRelease } from '../../src/release/load.js';
 import { publishRelease } from '../../src/release/publish.js';
 import { probeRail } from '../../src/status/fabric-probe.js';
@@ -19,7 +19,7 @@ import { demoCorpus, tempDir } from '../helpers/tmp.js';
 
 const signing = testSigning();
 const { dir } = publishRelease(demoCorpus, tempDir(), signing.inputs);
-const app = buildApp({ state: new ServedState(loadRelease(dir), liveSigning(signing)), logLevel: 'silent', products: { baseUrl: 'http://localhost:8080', rail: readRailConfig({}), now: () => new Date() } });
+const app = buildApp({ state: new ServedState(loadRelease(dir), liveSigning(signing)), logLevel: 'silent', baseUrl: 'http://localhost:8080', now: () => new Date(), products: { rail: readRailConfig({}) } });
 let origin = '';
 before(async () => {
   await app.listen({ port: 0, host: '127.0.0.1' });

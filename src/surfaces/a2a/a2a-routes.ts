@@ -11,12 +11,14 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ContentTypeNotSupportedError } from '@a2a-js/sdk/errors';
 import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from '@a2a-js/sdk/server';
 import { GspcError } from '../../core/errors.js';
-import { BASE_HEADERS } from '../../http/errors.js';
-import { readQuery } from '../../http/query.js';
-import { sendPrepared } from '../../http/send.js';
+import { BASE_HEADERS } from '../../serve/headers.js';
+import { cardsOf, cardVerificationDocument } from '../../serve/card-verification.js';
+import type { DocumentEntry } from '../../serve/documents/document.js';
+import { prepared } from '../../serve/documents/document.js';
+import { failureOf } from '../../serve/error-body.js';
 import type { SurfaceContext } from '../context.js';
 import { A2A_PATH, CARD_PATHS } from './agent-card.js';
-import { servedAgent } from './served-agent.js';
+import { servedAgent, type ServedAgent } from './served-agent.js';
 
 /** Largest request body `/api/a2a` reads (the brief's bound; larger is -32600 with HTTP 413). */
 export const A2A_BODY_LIMIT = 1024 * 1024;
@@ -70,20 +72,43 @@ function bodyErrorHandler(err: FastifyError, req: FastifyRequest, reply: Fastify
   return rpcError(reply, idOf(req.body), { code: -32603, message: 'Internal error' }, 500);
 }
 
-/** Registers the two card paths and `/api/a2a` (POST, OPTIONS, GET → 405). */
-export function registerA2aRoutes(app: FastifyInstance, ctx: SurfaceContext): void {
-  const agent = servedAgent(ctx, async (body) => {
-    // The verification route itself, in-process: the same checks and the same verdict.
-    const r = await app.inject({ method: 'POST', url: '/api/verify', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
-    return { status: r.statusCode, body: r.body };
-  });
-
-  for (const path of CARD_PATHS) {
-    app.get(path, (req, reply) => {
-      readQuery(req.url, []);
-      return sendPrepared(req, reply, agent().bytes);
+// One agent per service context: the card documents and the peer endpoint serve the same one.
+const agents = new WeakMap<SurfaceContext, () => ServedAgent>();
+function agentOf(ctx: SurfaceContext): () => ServedAgent {
+  let agent = agents.get(ctx);
+  if (!agent) {
+    agent = servedAgent(ctx, async (body) => {
+      // POST /api/verify's own function: the same checks and the same verdict, in-process.
+      try {
+        const current = ctx.state.current();
+        return { status: 200, body: JSON.stringify(await cardVerificationDocument(current, cardsOf(body, (id) => current.cardById(id)))) };
+      } catch (err) {
+        if (!(err instanceof GspcError)) throw err;
+        const f = failureOf(err);
+        return { status: f.status, body: JSON.stringify(f.body) };
+      }
     });
+    agents.set(ctx, agent);
   }
+  return agent;
+}
+
+/** The agent card at both well-known paths (identical bytes, ETag), as registered documents. */
+export function agentCardDocuments(ctx: SurfaceContext): DocumentEntry[] {
+  return CARD_PATHS.map((path, i) => ({
+    id: i === 0 ? 'agent-card' : 'agent-card-legacy',
+    route: path,
+    query: [],
+    schema: null,
+    cache: { kind: 'release', cacheControl: 'public, max-age=300' },
+    paths: () => [path],
+    read: () => prepared(agentOf(ctx)().bytes),
+  }));
+}
+
+/** Registers `/api/a2a` (POST, OPTIONS, GET → 405); the card paths are registered documents. */
+export function registerA2aRoutes(app: FastifyInstance, ctx: SurfaceContext): void {
+  const agent = agentOf(ctx);
 
   app.options(A2A_PATH, (_req, reply) => reply.code(204).headers(PREFLIGHT_HEADERS).send());
   // A plain GET (a browser, a link checker) is told what the endpoint takes.

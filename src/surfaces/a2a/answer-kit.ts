@@ -38,11 +38,9 @@ export interface Read { status: number; json: Record<string, unknown>; source: s
  * answers -32603 Internal error.
  */
 export async function read(deps: AnswerDeps, path: string): Promise<Read> {
-  const r = await deps.ctx.readRoute(path);
+  const r = await deps.ctx.documents.readPath(path);
   if (r.status >= 500) throw new Error(`GET ${path} answered HTTP ${r.status}`);
-  let json: unknown;
-  try { json = JSON.parse(r.body); } catch { throw new Error(`GET ${path} did not answer JSON`); }
-  return { status: r.status, json: (json ?? {}) as Record<string, unknown>, source: `GET ${path}` };
+  return { status: r.status, json: r.value, source: `GET ${path}` };
 }
 
 /** A 400 from a route means the caller's input was malformed: -32602 with the route's words. */

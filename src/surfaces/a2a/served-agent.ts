@@ -6,8 +6,8 @@
  */
 import { AgentCard } from '@a2a-js/sdk';
 import { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
-import { prepare, type Prepared } from '../../http/prepared-bytes.js';
-import type { PreparedRelease } from '../../http/prepared.js';
+import { prepare, type Prepared } from '../../serve/prepared-bytes.js';
+import type { PreparedRelease } from '../../serve/prepared.js';
 import type { SurfaceContext } from '../context.js';
 import { buildAgentCard, type BuiltAgentCard } from './agent-card.js';
 import type { AnswerDeps } from './answer-kit.js';

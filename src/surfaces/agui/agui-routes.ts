@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { BASE_HEADERS } from '../../http/errors.js';
-import { readQuery } from '../../http/query.js';
+import { BASE_HEADERS } from '../../serve/headers.js';
+import { readQuery } from '../../serve/query.js';
 import type { SurfaceContext } from '../context.js';
 import { BoardRun, type BoardSource, type RunSink } from './board-run.js';
 import { readGetRun, readRunInput, type RunRequest } from './run-input.js';

@@ -7,7 +7,7 @@
  */
 import { EventType, PROTOCOL_VERSION, type BaseEvent } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
-import type { Prepared } from '../../http/prepared-bytes.js';
+import type { Prepared } from '../../serve/prepared-bytes.js';
 import { diffJson, type JsonValue } from './json-patch.js';
 
 /** Where a run reads the board: the bytes GET /api/gspc sends, and their changes. */

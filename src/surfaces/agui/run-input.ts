@@ -8,7 +8,7 @@
  */
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { GspcError } from '../../core/errors.js';
-import { readQuery } from '../../http/query.js';
+import { readQuery } from '../../serve/query.js';
 
 /** How long a POST run stays open for live deltas when the client does not say (G3). */
 export const DEFAULT_HOLD_SECONDS = 30;

@@ -12,7 +12,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import type { ServerResponse } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BASE_HEADERS } from '../../http/errors.js';
+import { BASE_HEADERS } from '../../serve/headers.js';
 import type { SurfaceContext } from '../context.js';
 import { mcpServerFor } from './mcp-server.js';
 

@@ -2,12 +2,16 @@
  * The metered evidence tools of `/mcp`, one per paid product (specification, "Metered products",
  * "Payment challenge body"). A tool never delivers the artefact and never takes a payment: it
  * answers the product's free preview and its x402 v2 payment challenge, which is the 402 body of
- * `GET <product path>?<the same query>` read in-process through `readRoute`, so the tool and the
- * HTTP route answer one and the same challenge. The artefact is bought over HTTP at `pay_at`.
+ * `GET <product path>?<the same query>`, built in-process by the same function the route answers
+ * with (src/serve/products.ts), so the tool and the HTTP route answer one and the same challenge.
+ * The artefact is bought over HTTP at `pay_at`.
  */
 import { z } from 'zod';
 import { productByKey, type ProductKey } from '../../core/pricing/products.js';
 import { PRODUCT_QUERIES, queryParameters } from '../../payments/product-queries.js';
+import { GspcError } from '../../core/errors.js';
+import { failureOf } from '../../serve/error-body.js';
+import { unpaidAnswer } from '../../serve/products.js';
 import type { SurfaceContext } from '../context.js';
 import { noProducts } from './reader-tools.js';
 import { errorResult, tool, type Document, type McpTool } from './tool-results.js';
@@ -30,10 +34,18 @@ export function productPath(key: ProductKey, args: Readonly<Record<string, strin
 async function offer(key: ProductKey, args: Record<string, string | undefined>, ctx: SurfaceContext) {
   const path = productPath(key, args);
   if (!ctx.products) return noProducts(ctx, productByKey(key).path);
-  const r = await ctx.readRoute(path);
-  const body = JSON.parse(r.body) as Document;
-  // A bad query is the route's 400 (for example an unknown obligation, with the known ones).
-  if (r.status !== 402) return errorResult(body as { error: string; code: string } & Document);
+  let body: Document;
+  try {
+    const answer = unpaidAnswer(ctx, ctx.products, key, path);
+    // A tool's path always asks for the paid artefact (bundle=1 is implied), so this is a challenge.
+    if (answer.kind !== 'challenge') return errorResult({ error: `${path} answers a free preview, not a challenge`, code: 'internal' });
+    // A copy: the cached challenge object is shared by every request of this second.
+    body = JSON.parse(answer.challenge.json) as Document;
+  } catch (err) {
+    // A bad query is the route's 400 (for example an unknown obligation, with the known ones).
+    if (!(err instanceof GspcError)) throw err;
+    return errorResult(failureOf(err).body as { error: string; code: string } & Document);
+  }
   const product = productByKey(key);
   const resource = (body.resource as { url: string }).url;
   const svc = body.svc as { preview: Document };

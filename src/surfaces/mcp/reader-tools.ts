@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { MCP_TOOL_FOR_ACTION } from '../../core/fabric/actions.js';
-import type { PreparedRelease } from '../../http/prepared.js';
+import type { PreparedRelease } from '../../serve/prepared.js';
 import type { SurfaceContext } from '../context.js';
 import { documentOf, documentResult, errorResult, routeResult, tool, type Document, type McpTool } from './tool-results.js';
 

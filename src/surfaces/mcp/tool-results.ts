@@ -6,7 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { Prepared } from '../../http/prepared-bytes.js';
+import type { Prepared } from '../../serve/prepared-bytes.js';
 import type { SurfaceContext } from '../context.js';
 
 /** Every tool only reads this service's own documents: same answer on retry, nothing outside. */
@@ -92,8 +92,7 @@ export function errorResult(body: { error: string; code: string } & Document, te
  * its JSON error body as an isError result (a route that does not answer JSON is a bug: thrown).
  */
 export async function routeResult(ctx: SurfaceContext, path: string, headline?: (doc: Document) => string): Promise<CallToolResult> {
-  const r = await ctx.readRoute(path);
-  const body = JSON.parse(r.body) as Document;
-  if (r.status !== 200) return errorResult(body as { error: string; code: string } & Document);
-  return documentResult(body, `GET ${path}`, headline?.(body));
+  const r = await ctx.documents.readPath<Document>(path);
+  if (!r.ok) return errorResult(r.value);
+  return documentResult(r.value, `GET ${path}`, headline?.(r.value));
 }

@@ -5,7 +5,7 @@
  * same `svc.card-verification/1` document. Free, like every verification.
  */
 import { z } from 'zod';
-import { cardVerificationDocument } from '../../http/verify-routes.js';
+import { cardVerificationDocument } from '../../serve/card-verification.js';
 import { errorResult, tool } from './tool-results.js';
 
 /** The verify_card tool (input: `card` JSON or a card `id`; output: svc.card-verification/1). */

@@ -1,6 +1,6 @@
 /** A response prepared once: body, strong ETag and every header, so a request only copies bytes. */
 import { createHash } from 'node:crypto';
-import { BASE_HEADERS } from './errors.js';
+import { BASE_HEADERS } from './headers.js';
 
 export interface Prepared {
   body: Buffer;

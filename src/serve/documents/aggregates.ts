@@ -4,35 +4,22 @@
  * dashboard's figures over the board, the hubs, the corrections ledger and the ledgers). A source
  * that cannot be read makes the totals null, never zero, and is named with its reason.
  */
-import type { FastifyInstance } from 'fastify';
 import { hubCardsDocument, type HubRead } from '../../core/status/hub-cards.js';
 import { dashboardStatsDocument, type StatsContribution, type StatsSource } from '../../core/status/dashboard-stats.js';
 import { countedAs } from '../../payments/revenue.js';
-import type { HubIndexReader } from '../../status/hub-index.js';
-import { BASE_HEADERS } from '../errors.js';
-import type { PreparedRelease } from '../prepared.js';
-import { readQuery } from '../query.js';
-import type { StatusContext } from './context.js';
-
-const HEADERS = { ...BASE_HEADERS, 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' };
-
-const boardTotals = new WeakMap<PreparedRelease, StatsContribution>();
+import type { ServiceContext } from '../context.js';
+import { built, perRelease, type DocumentEntry } from './document.js';
 
 /** The board's own totals (derived at publish from the per-item rows), read from the served bytes. */
-function boardContribution(p: PreparedRelease): StatsContribution {
-  let t = boardTotals.get(p);
-  if (t === undefined) {
-    const board = JSON.parse(p.boards.get('')!.body.toString('utf8')) as { totals: Required<StatsContribution> };
-    const { axes, measured_axes, unmeasured_axes, quotable_axes, items, separated_leads, ties, untested_separations } = board.totals;
-    t = { axes, measured_axes, unmeasured_axes, quotable_axes, items, separated_leads, ties, untested_separations };
-    boardTotals.set(p, t);
-  }
-  return t;
-}
+const boardContribution = perRelease((p): StatsContribution => {
+  const board = JSON.parse(p.boards.get('')!.body.toString('utf8')) as { totals: Required<StatsContribution> };
+  const { axes, measured_axes, unmeasured_axes, quotable_axes, items, separated_leads, ties, untested_separations } = board.totals;
+  return { axes, measured_axes, unmeasured_axes, quotable_axes, items, separated_leads, ties, untested_separations };
+})
 
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-async function ledgerSources(ctx: StatusContext): Promise<StatsSource[]> {
+async function ledgerSources(ctx: ServiceContext): Promise<StatsSource[]> {
   const unread = (source: string, reason: string) => ({ source, read: false as const, reason });
   const settlements: StatsSource = { contributes: ['settlements', 'demand_settlements'], read: unread('revenue ledger', 'this service runs without a ledger') };
   const receipts: StatsSource = { contributes: ['action_job_receipts'], read: unread('action-job ledger', 'this service runs without a ledger') };
@@ -59,19 +46,27 @@ function hubSources(reads: readonly HubRead[]): StatsSource[] {
   }));
 }
 
-export function registerAggregateRoutes(app: FastifyInstance, ctx: StatusContext, hubs: HubIndexReader): void {
-  const readHubs = () => hubs.readAll(ctx.state.current().release);
 
-  app.get('/api/hub-cards', async (req, reply) => {
-    readQuery(req.url, []);
-    const reads = await readHubs();
-    reply.headers(HEADERS).send(JSON.stringify(hubCardsDocument(reads, ctx.now())));
-  });
+export const hubCardsDoc: DocumentEntry<ReturnType<typeof hubCardsDocument>> = {
+  id: 'hub-cards',
+  route: '/api/hub-cards',
+  query: [],
+  schema: 'svc.hub-cards/0.1',
+  cache: { kind: 'request', cacheControl: 'no-store' },
+  paths: () => ['/api/hub-cards'],
+  read: async (ctx) => built(hubCardsDocument(await ctx.hubs.readAll(ctx.state.current().release), ctx.now()), 'no-store'),
+};
 
-  app.get('/api/dashboard/stats', async (req, reply) => {
-    readQuery(req.url, []);
+export const dashboardStatsDoc: DocumentEntry<ReturnType<typeof dashboardStatsDocument>> = {
+  id: 'dashboard-stats',
+  route: '/api/dashboard/stats',
+  query: [],
+  schema: 'svc.dashboard-stats/0.1',
+  cache: { kind: 'request', cacheControl: 'no-store' },
+  paths: () => ['/api/dashboard/stats'],
+  read: async (ctx) => {
     const prepared = ctx.state.current();
-    const [reads, ledgers] = await Promise.all([readHubs(), ledgerSources(ctx)]);
+    const [reads, ledgers] = await Promise.all([ctx.hubs.readAll(prepared.release), ledgerSources(ctx)]);
     const sources: StatsSource[] = [
       { contributes: ['axes', 'measured_axes', 'unmeasured_axes', 'quotable_axes', 'items', 'separated_leads', 'ties', 'untested_separations'], read: { source: 'board', read: true, value: boardContribution(prepared) } },
       ...hubSources(reads),
@@ -79,6 +74,6 @@ export function registerAggregateRoutes(app: FastifyInstance, ctx: StatusContext
       { contributes: ['corrections'], read: { source: 'corrections ledger', read: true, value: { corrections: prepared.release.corpus.status.corrections?.entries.length ?? 0 } } },
       ...ledgers,
     ];
-    reply.headers(HEADERS).send(JSON.stringify(dashboardStatsDocument(sources, ctx.now())));
-  });
-}
+    return built(dashboardStatsDocument(sources, ctx.now()), 'no-store');
+  },
+};

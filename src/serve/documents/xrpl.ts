@@ -8,20 +8,18 @@
  * in flight), so callers cannot turn this route into a stream of calls to someone's XRPL server.
  * The response depends on live state: `no-store`.
  */
-import type { FastifyInstance } from 'fastify';
 import { buildXrplAssets, type XrplLiveOutcome } from '../../core/status/xrpl-assets.js';
 import { readXrplLive } from '../../status/xrpl-reader.js';
-import { BASE_HEADERS } from '../errors.js';
-import { readQuery } from '../query.js';
-import type { StatusContext } from './context.js';
+import type { ServiceContext } from '../context.js';
+import { built, type DocumentEntry } from './document.js';
 
 /** How long one live read (or failure) is reused. */
 export const LIVE_READ_REUSE_MS = 10_000;
 
-/** Registers GET /api/xrpl; the live read state (one shared read) belongs to this registration. */
-export function registerXrplRoutes(app: FastifyInstance, ctx: StatusContext): void {
+/** The entry with its own live-read state (one per registry: two services never share a read). */
+export function xrplDocument(): DocumentEntry<ReturnType<typeof buildXrplAssets>> {
   let last: { at: number; outcome: Promise<XrplLiveOutcome> } | null = null;
-  const liveRead = (): Promise<XrplLiveOutcome> | null => {
+  const liveRead = (ctx: ServiceContext): Promise<XrplLiveOutcome> | null => {
     const ep = ctx.sources.xrpl;
     if (ep === null) return null;
     const now = ctx.now().getTime();
@@ -29,12 +27,17 @@ export function registerXrplRoutes(app: FastifyInstance, ctx: StatusContext): vo
     if (!last || now < last.at || now - last.at >= LIVE_READ_REUSE_MS) last = { at: now, outcome: readXrplLive(ep, ctx.now) };
     return last.outcome;
   };
-
-  app.get('/api/xrpl', async (req, reply) => {
-    readQuery(req.url, []);
-    const live = await liveRead();
-    const snapshot = ctx.state.current().release.corpus.status.xrplSnapshot;
-    const doc = buildXrplAssets(ctx.now(), live, snapshot);
-    return reply.headers({ ...BASE_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).send(doc);
-  });
+  return {
+    id: 'xrpl',
+    route: '/api/xrpl',
+    query: [],
+    schema: 'svc.xrpl-assets/0.1',
+    cache: { kind: 'request', cacheControl: 'no-store' },
+    paths: () => ['/api/xrpl'],
+    read: async (ctx) => {
+      const live = await liveRead(ctx);
+      const snapshot = ctx.state.current().release.corpus.status.xrplSnapshot;
+      return built(buildXrplAssets(ctx.now(), live, snapshot), 'no-store');
+    },
+  };
 }

@@ -1,6 +1,6 @@
 /** Sends a prepared response with its ETag, honouring If-None-Match with a 304. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Prepared } from './prepared-bytes.js';
+import type { Prepared } from '../serve/prepared-bytes.js';
 
 function matches(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;

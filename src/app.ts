@@ -1,0 +1,223 @@
+/**
+ * The composition root: the one place where the service's parts are chosen and wired. `buildApp`
+ * resolves the options into one ServiceContext (clock, public origin, rail, ledger, status
+ * sources, readers; every default decided here, from src/config.ts), builds the document registry
+ * and registers the HTTP routes, the agent surfaces and the pages over it. `startService` is what
+ * `gspc serve` runs: it loads or publishes the release, opens the ledger, follows new publishes
+ * and key health, and listens. Nothing below this file reads the environment.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { ACTION_TIMEOUT_MS } from './core/fabric/actions.js';
+import { DEFAULTS, type Config } from './config.js';
+import { randomInvoiceRef } from './http/invoice-routes.js';
+import { registerHttpRoutes } from './http/routes.js';
+import { didKeyResolver } from './keys/did-resolver.js';
+import { keygen } from './keys/key-store.js';
+import { signingContext, type SigningContext } from './keys/signing.js';
+import { registerPageRoutes } from './pages/page-routes.js';
+import { httpFacilitator, type Facilitator } from './payments/facilitator.js';
+import type { RailConfig } from './payments/rail-config.js';
+import { currentReleaseDir, loadRelease } from './release/load.js';
+import { publishRelease } from './release/publish.js';
+import { readWitnesses } from './release/witness-store.js';
+import { NO_SOURCES, type ProductsContext, type ReadLog, type ServiceContext, type StatusSources } from './serve/context.js';
+import type { DocumentEntry } from './serve/documents/document.js';
+import { DocumentReader } from './serve/documents/reader.js';
+import { documentRegistry } from './serve/documents/registry.js';
+import type { ReadContext } from './serve/read-context.js';
+import { ServedState } from './serve/served-state.js';
+import type { SigningLive } from './serve/signed-board.js';
+import { FabricObserver } from './status/fabric-observer.js';
+import { HubIndexReader } from './status/hub-index.js';
+import { openLedger } from './store/open-ledger.js';
+import type { Ledger } from './store/ledger.js';
+import { registerSurfaces, surfaceDocuments } from './surfaces/index.js';
+import { installErrorHandling } from './web/errors.js';
+import { registerDocumentRoutes } from './web/document-routes.js';
+
+/** The metered products: served when given (the rail may still be unconfigured: challenges only). */
+export interface ProductOptions {
+  rail: RailConfig;
+  /** The facilitator (default: HTTP to `rail.facilitatorUrl`, when the rail is configured). */
+  facilitator?: Facilitator;
+  /** How long a facilitator call may take (default DEFAULTS.facilitatorTimeoutMs). */
+  facilitatorTimeoutMs?: number;
+  /** A random invoice reference (default: 128 random bits). */
+  invoiceRef?: () => string;
+}
+
+export interface AppOptions {
+  state: ServedState;
+  /** The clock (default: the system clock). */
+  now?: () => Date;
+  /** The public origin (default DEFAULTS.baseUrl). */
+  baseUrl?: string;
+  /** The ledger (payments, invoices, action-job receipts, heartbeats); none: read-only. */
+  ledger?: Ledger;
+  /** The metered products; absent: the service sells nothing. */
+  products?: ProductOptions;
+  /** The status documents' configured sources (default: none). */
+  sources?: StatusSources;
+  /** did:web hosts whose DID documents may be fetched to verify receipts (GSPC_TRUSTED_DID_HOSTS). */
+  trustedDidHosts?: readonly string[];
+  /** The capability fabric's observer (default: probes `baseUrl` every DEFAULTS.fabricRefreshMs). */
+  fabric?: FabricObserver;
+  /** The hub index reader (default: the configured peers). */
+  hubs?: HubIndexReader;
+  logLevel?: string;
+  accessLog?: boolean;
+}
+
+/** The options resolved into the one context every layer reads (every default decided here). */
+export function resolveService(opts: AppOptions): ServiceContext {
+  const now = opts.now ?? (() => new Date());
+  const baseUrl = opts.baseUrl ?? DEFAULTS.baseUrl;
+  const sources = opts.sources ?? NO_SOURCES;
+  const state = opts.state;
+  const p = opts.products;
+  let products: ProductsContext | undefined;
+  if (p !== undefined) {
+    const facilitatorTimeoutMs = p.facilitatorTimeoutMs ?? DEFAULTS.facilitatorTimeoutMs;
+    const url = p.rail.facilitatorUrl;
+    const live = p.rail.payTo !== null && url !== null;
+    products = {
+      rail: p.rail, ledger: opts.ledger, facilitatorTimeoutMs,
+      facilitator: live ? (p.facilitator ?? httpFacilitator(url, facilitatorTimeoutMs)) : undefined,
+      invoiceRef: p.invoiceRef ?? randomInvoiceRef,
+    };
+  }
+  return {
+    state, now, baseUrl, sources, products,
+    ledger: opts.ledger,
+    rail: p?.rail,
+    fabric: opts.fabric ?? new FabricObserver({ origin: baseUrl, timeoutMs: ACTION_TIMEOUT_MS, fetch: (u, i) => fetch(u, i), now, refreshMs: DEFAULTS.fabricRefreshMs }),
+    hubs: opts.hubs ?? new HubIndexReader({ peers: sources.hubPeers, timeoutMs: ACTION_TIMEOUT_MS, now }),
+    resolveKey: didKeyResolver(() => ({ did: state.signingLive().did, doc: state.current().didDocument }), { trustedHosts: opts.trustedDidHosts ?? [] }),
+  };
+}
+
+/** The resolved context, the document registry over it, and the read context of surfaces and pages. */
+export function composeService(opts: AppOptions, log?: ReadLog): { service: ServiceContext; read: ReadContext; entries: readonly DocumentEntry[] } {
+  const service = resolveService(opts);
+  // The surfaces' own documents (the A2A agent card) join the registry; they read the registry
+  // lazily, so the reader is attached before any request can arrive.
+  const read = { ...service } as ReadContext;
+  const entries = documentRegistry({ products: service.products !== undefined, extra: surfaceDocuments(read) });
+  read.documents = new DocumentReader(service, entries, log);
+  return { service, read, entries };
+}
+
+export function buildApp(opts: AppOptions): FastifyInstance {
+  const app = Fastify({
+    logger: { level: opts.logLevel ?? 'info' },
+    logController: new LogController({ disableRequestLogging: !opts.accessLog }),
+    // Without an access log, a per-request child logger (~1.5 µs) buys nothing: use the root one.
+    ...(!opts.accessLog && { childLoggerFactory: (logger: FastifyBaseLogger) => logger }),
+    // The service accepts no large bodies; verification bodies get their own limit.
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: 200 },
+  });
+  installErrorHandling(app);
+  // Streams (AG-UI, MCP) end in their own preClose hooks; what is left after a grace period is
+  // cut: an aborted fetch can leave a connection that never sends a request, and the server
+  // would otherwise wait for its headers timeout (about a minute) before closing.
+  app.addHook('preClose', (done) => {
+    setTimeout(() => app.server.closeAllConnections(), 2000).unref();
+    done();
+  });
+  const { service, read, entries } = composeService(opts, app.log);
+  app.addHook('onClose', () => service.fabric.stop());
+  registerDocumentRoutes(app, service, entries);
+  registerHttpRoutes(app, service);
+  registerSurfaces(app, read);
+  registerPageRoutes(app, read);
+  return app;
+}
+
+export interface ServeOptions {
+  releaseDir?: string;
+  demoCorpusDir: string;
+}
+
+const healthKey = (s: SigningContext) => JSON.stringify(s.keys.health) + JSON.stringify(s.keys.published.map((k) => Buffer.from(k.publicKey).toString('hex')));
+const liveOf = (s: SigningContext): SigningLive => ({ boardKey: s.inputs.boardKey, published: s.keys.published, did: s.did, cardKey: s.keys.state('card-attestation-2') });
+
+/**
+ * `gspc serve`: load a release, prepare its bytes, listen. When serving the data directory's
+ * current release, a newly published release is picked up (polled, and at once on SIGHUP);
+ * key health is re-checked at the same moments. A release that fails to load is logged and the
+ * previous one stays served. With nothing published, the bundled demo is published first
+ * (generating the demo's keys if there are none).
+ */
+export async function startService(config: Config, opts: ServeOptions): Promise<FastifyInstance> {
+  let dir = opts.releaseDir;
+  const followCurrent = dir === undefined;
+  if (dir === undefined) {
+    dir = currentReleaseDir(config.dataDir);
+    if (dir === undefined) {
+      if (!existsSync(join(config.keyDir, 'public-keys.json'))) keygen(config.keyDir);
+      dir = publishRelease(opts.demoCorpusDir, config.dataDir, signingContext(config.keyDir, config.didHost).inputs).dir;
+    }
+  }
+  let signing = signingContext(config.keyDir, config.didHost);
+  const witnesses = (rootSha: string) => readWitnesses(config.dataDir, rootSha);
+  const state = new ServedState(loadRelease(dir), liveOf(signing), witnesses);
+  const witnessState = () => JSON.stringify(witnesses(state.current().rootSha256));
+  let lastWitnesses = witnessState();
+  const ledger = await openLedger(config.ledger);
+  const now = () => new Date();
+  const fabric = new FabricObserver({ origin: config.baseUrl, timeoutMs: ACTION_TIMEOUT_MS, fetch: (url, init) => fetch(url, init), now, refreshMs: config.fabricRefreshMs });
+  const app = buildApp({
+    state, now, baseUrl: config.baseUrl, ledger, sources: config.sources, fabric, trustedDidHosts: config.trustedDidHosts,
+    products: { rail: config.rail, facilitatorTimeoutMs: config.facilitatorTimeoutMs },
+    logLevel: config.logLevel, accessLog: config.accessLog,
+  });
+  app.addHook('onClose', () => ledger.close());
+  const rail = config.rail;
+  if (rail.payTo === null || rail.facilitatorUrl === null) app.log.warn({ pay_to_configured: rail.payTo !== null, facilitator_configured: rail.facilitatorUrl !== null }, 'payment rail not configured: challenges are served, payments are refused with 503 and nothing is charged');
+  else app.log.info({ network: rail.network, asset: rail.asset, pay_to: rail.payTo, facilitator: rail.facilitatorUrl, ledger: ledger.backend }, 'payment rail configured');
+  for (const h of signing.keys.health.filter((k) => !k.healthy)) app.log.warn({ key: h.fragment, reason: h.reason }, 'key is unhealthy: what it signs is served unsigned');
+
+  let servedDir = dir;
+  const check = () => {
+    const nextSigning = signingContext(config.keyDir, config.didHost);
+    if (healthKey(nextSigning) !== healthKey(signing)) {
+      signing = nextSigning;
+      state.setSigning(liveOf(signing));
+      app.log.warn({ health: signing.keys.health }, 'key health changed');
+    }
+    const w = witnessState();
+    if (w !== lastWitnesses) {
+      lastWitnesses = w;
+      state.refreshWitnesses();
+      app.log.info('witness evidence recorded; witness record updated');
+    }
+    if (!followCurrent) return;
+    const next = currentReleaseDir(config.dataDir);
+    if (next === undefined || next === servedDir) return;
+    try {
+      state.swap(loadRelease(next));
+      servedDir = next;
+      lastWitnesses = witnessState();
+      app.log.info({ release: state.current().release.id }, 'serving newly published release');
+    } catch (err) {
+      app.log.error({ err, dir: next }, 'new release failed to load; the previous release stays served');
+    }
+  };
+  if (config.reloadIntervalMs > 0) setInterval(check, config.reloadIntervalMs).unref();
+  process.on('SIGHUP', check);
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(sig, () => { void app.close().then(() => process.exit(0)); });
+  }
+  await app.listen({ port: config.port, host: config.host });
+  const { port } = app.server.address() as { port: number };
+  // The capability fabric observes the public origin; with the default base URL that is this
+  // process (the port may only be known now). The first round starts at once, in the background.
+  const baseUrl = config.baseUrlExplicit ? config.baseUrl : `http://localhost:${port}`;
+  if (!config.baseUrlExplicit && port !== config.port) fabric.retarget(baseUrl);
+  fabric.start();
+  app.log.info({ release: state.current().release.id, board: `${baseUrl}/api/gspc`, did: signing.did }, 'gspc board serving');
+  return app;
+}

@@ -1,0 +1,43 @@
+/**
+ * The one table from error codes to HTTP statuses, and the JSON error body every answer carries:
+ * `{ error, code, ...details }`. docs/errors.md lists the same table. It lives below the route
+ * layers because the document readers (MCP tools, A2A skills, pages) answer the same bodies.
+ */
+import { GspcError, type GspcErrorCode } from '../core/errors.js';
+
+export const STATUS_BY_CODE: Record<GspcErrorCode, number> = {
+  corpus_invalid: 422,
+  release_invalid: 500,
+  release_not_found: 503,
+  unknown_axis: 404,
+  bad_query: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  config_invalid: 500,
+  witness_invalid: 422,
+  bad_body: 400,
+  bad_payment: 400,
+  payment_conflict: 409,
+  rail_unconfigured: 503,
+  facilitator_unavailable: 503,
+  settlement_unknown: 502,
+  chain_unavailable: 502,
+  payment_pending: 409,
+  ledger_input_invalid: 400,
+  ledger_not_found: 404,
+  ledger_transition_invalid: 409,
+  ledger_conflict: 409,
+  ledger_unavailable: 503,
+  ledger_schema_unsupported: 500,
+  internal: 500,
+};
+
+export function errorBody(err: GspcError): Record<string, unknown> {
+  return { error: err.message, code: err.code, ...err.details };
+}
+
+/** The status and error body of a failure: a GspcError as itself, anything else as `internal`. */
+export function failureOf(err: unknown): { status: number; body: Record<string, unknown> } {
+  const e = err instanceof GspcError ? err : new GspcError('internal', 'internal error');
+  return { status: STATUS_BY_CODE[e.code], body: errorBody(e) };
+}
