@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { repoRoot } from '../helpers/shared.js';
+import { repoRoot } from '../helpers/repo.js';
 
 export const OSCAL_SCHEMA_PATH = join(repoRoot, 'schemas', 'oscal', 'oscal_assessment-results_schema-1.0.6.json');
 

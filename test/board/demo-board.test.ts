@@ -13,7 +13,7 @@ import { SPEC_AXIS_SLUGS } from '../../src/core/board/model.js';
 import { mcnemarExact, wilsonInterval } from '../../src/core/stats/index.js';
 import { readCorpus } from '../../src/corpus/read-corpus.js';
 import { deriveRelease } from '../../src/release/derive.js';
-import { repoRoot } from '../helpers/shared.js';
+import { repoRoot } from '../helpers/repo.js';
 import { demoCorpus } from '../helpers/tmp.js';
 
 const derived = deriveRelease(readCorpus(demoCorpus));

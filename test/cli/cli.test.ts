@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { repoRoot } from '../helpers/shared.js';
+import { repoRoot } from '../helpers/repo.js';
 import { freePort, runCli, start, waitFor } from '../helpers/process.js';
 import { demoCopy, tempDir } from '../helpers/tmp.js';
 

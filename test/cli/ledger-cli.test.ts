@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 import { anvilBinaryPath, startLocalRail } from '../../demo/local-rail/index.js';
 import type { Ledger, NewReservation } from '../../src/store/ledger.js';
 import { openLedger } from '../../src/store/open-ledger.js';
-import { repoRoot } from '../helpers/shared.js';
+import { repoRoot } from '../helpers/repo.js';
 import { tempDir } from '../helpers/tmp.js';
 
 if (!existsSync(join(repoRoot, 'dist', 'cli', 'main.js'))) {

@@ -1,7 +1,7 @@
 /**
  * Real harness output fits the per-item row format without loss of what the board needs.
  * The mapping here is the minimal one docs/formats.md describes; the importers (a later
- * issue) will own it. Fixture facts come from ../shared/fixtures/README.md.
+ * issue) will own it. Fixture facts come from test/fixtures/README.md.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readCorpus } from '../../src/corpus/read-corpus.js';
 import { deriveRelease } from '../../src/release/derive.js';
-import { sharedPath } from '../helpers/shared.js';
+import { fixturePath } from '../helpers/repo.js';
 import { assertWilsonClose } from '../helpers/stats-vectors.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -39,7 +39,7 @@ describe('harness output in the per-item row format', () => {
     const rows = [
       ['sshleifer/tiny-gpt2', 'sshleifer__tiny-gpt2/samples_copa_2026-10-01T23-15-32.942677.jsonl'],
       ['hf-internal-testing/tiny-random-gpt2', 'hf-internal-testing__tiny-random-gpt2/samples_copa_2026-10-01T23-15-52.736695.jsonl'],
-    ].flatMap(([model, file]) => readJsonl(sharedPath('fixtures', 'lm-eval', file!)).map((s) => {
+    ].flatMap(([model, file]) => readJsonl(fixturePath('lm-eval', file!)).map((s) => {
       // Multiple choice: the predicted choice is the arg-max log-likelihood.
       const ll = (s.filtered_resps as [string, string][]).map(([v]) => Number(v));
       const label = String(ll.indexOf(Math.max(...ll)));
@@ -57,7 +57,7 @@ describe('harness output in the per-item row format', () => {
   });
 
   it('lm-eval GSM8K with three filters: one filter chosen, n = 4, all unparsed (not wrong)', () => {
-    const samples = readJsonl(sharedPath('fixtures', 'lm-eval', 'gsm8k-3-filters', 'samples_gsm8k_cot_self_consistency_2026-10-01T13-21-10.261566.jsonl'));
+    const samples = readJsonl(fixturePath('lm-eval', 'gsm8k-3-filters', 'samples_gsm8k_cot_self_consistency_2026-10-01T13-21-10.261566.jsonl'));
     assert.equal(samples.length, 12);
     const rows = samples.filter((s) => s.filter === 'score-first').map((s) => {
       const resp = String((s.filtered_resps as unknown[])[0]);
@@ -71,7 +71,7 @@ describe('harness output in the per-item row format', () => {
   });
 
   it('Inspect AI JSON log: sample id, gold target and extracted answer', () => {
-    const log = JSON.parse(readFileSync(sharedPath('fixtures', 'inspect', '2025-05-12T20-28-13-04-00_popularity.json'), 'utf8')) as {
+    const log = JSON.parse(readFileSync(fixturePath('inspect', '2025-05-12T20-28-13-04-00_popularity.json'), 'utf8')) as {
       eval: { model: string; task: string }; samples: { id: number; target: string; scores: Record<string, { value: string; answer?: string }> }[];
     };
     const rows = log.samples.map((s) => {

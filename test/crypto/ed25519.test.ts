@@ -4,12 +4,12 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { keyPairFromSeed, publicKeyObject, rawPublicKey, sign, verify } from '../../src/core/crypto/ed25519.js';
-import { sharedPath } from '../helpers/shared.js';
+import { vectorPath } from '../helpers/repo.js';
 
 const hex = (s: string): Buffer => Buffer.from(s, 'hex');
 function readVector(name: string, sha256: string): unknown {
-  const bytes = readFileSync(sharedPath('vectors', 'ed25519', name));
-  // Pinned in shared/vectors/SHA256SUMS: a changed file must fail here, not quietly change the counts.
+  const bytes = readFileSync(vectorPath('ed25519', name));
+  // Pinned in test/vectors/SHA256SUMS: a changed file must fail here, not quietly change the counts.
   assert.equal(createHash('sha256').update(bytes).digest('hex'), sha256, `${name} differs from SHA256SUMS`);
   return JSON.parse(bytes.toString('utf8'));
 }

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { canonicalBytes, canonicalBytesStrict, canonicalJson, canonicalJsonStrict } from '../../src/core/crypto/canonical-json.js';
-import { sharedPath } from '../helpers/shared.js';
+import { vectorPath } from '../helpers/repo.js';
 import fc from 'fast-check';
 import canonicalize from 'canonicalize';
 
@@ -12,14 +12,14 @@ const NAMES = ['arrays', 'french', 'structures', 'unicode', 'values', 'weird'];
 
 describe('JCS: the six input/output vectors', () => {
   it('the vector folder holds exactly the six inputs', () => {
-    assert.deepEqual(readdirSync(sharedPath('vectors', 'jcs', 'input')).sort(), NAMES.map((n) => `${n}.json`));
+    assert.deepEqual(readdirSync(vectorPath('jcs', 'input')).sort(), NAMES.map((n) => `${n}.json`));
   });
 
   for (const name of NAMES) {
     it(`${name}.json is byte for byte output/${name}.json and outhex/${name}.txt`, () => {
-      const input = JSON.parse(readFileSync(sharedPath('vectors', 'jcs', 'input', `${name}.json`), 'utf8')) as unknown;
-      const expected = readFileSync(sharedPath('vectors', 'jcs', 'output', `${name}.json`));
-      const outhex = Buffer.from(readFileSync(sharedPath('vectors', 'jcs', 'outhex', `${name}.txt`), 'utf8').trim().split(/\s+/).join(''), 'hex');
+      const input = JSON.parse(readFileSync(vectorPath('jcs', 'input', `${name}.json`), 'utf8')) as unknown;
+      const expected = readFileSync(vectorPath('jcs', 'output', `${name}.json`));
+      const outhex = Buffer.from(readFileSync(vectorPath('jcs', 'outhex', `${name}.txt`), 'utf8').trim().split(/\s+/).join(''), 'hex');
       assert.deepEqual(outhex, expected, 'the two oracles agree');
       assert.deepEqual(canonicalBytes(input), expected);
       assert.deepEqual(canonicalBytesStrict(input), expected);
@@ -30,7 +30,7 @@ describe('JCS: the six input/output vectors', () => {
 
 describe('JCS: ES6 number serialisation, first 1,000 lines of es6testfile100m', () => {
   it('all 1,000 lines serialise exactly (file pinned by SHA-256)', () => {
-    const bytes = readFileSync(sharedPath('vectors', 'jcs', 'es6-numbers-first1000.txt'));
+    const bytes = readFileSync(vectorPath('jcs', 'es6-numbers-first1000.txt'));
     assert.equal(bytes.length, 37967);
     assert.equal(createHash('sha256').update(bytes).digest('hex'), 'be18b62b6f69cdab33a7e0dae0d9cfa869fda80ddc712221570f9f40a5878687');
     const lines = bytes.toString('ascii').split('\n');

@@ -1,5 +1,5 @@
 /**
- * RFC 6962 / 9162 against the transparency-dev/merkle vectors (shared/vectors/merkle): every
+ * RFC 6962 / 9162 against the transparency-dev/merkle vectors (test/vectors/merkle): every
  * inclusion and consistency file verifies iff `wantErr === false`, and the reference tree's
  * roots, subtree hashes and hasher vectors are reproduced by both the recursive functions and
  * the built `MerkleTree`.
@@ -12,9 +12,9 @@ import { describe, it } from 'node:test';
 import {
   consistencyProof, EMPTY_ROOT, inclusionProof, leafHash, MerkleTree, nodeHash, rootOf, verifyConsistency, verifyInclusion,
 } from '../../src/core/evidence/merkle/index.js';
-import { sharedPath } from '../helpers/shared.js';
+import { vectorPath } from '../helpers/repo.js';
 
-const MERKLE = sharedPath('vectors', 'merkle');
+const MERKLE = vectorPath('merkle');
 
 function jsonFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
@@ -41,12 +41,12 @@ const inclusionFiles = jsonFiles(join(MERKLE, 'inclusion'));
 const consistencyFiles = jsonFiles(join(MERKLE, 'consistency'));
 
 describe('merkle vector files', () => {
-  it('all 197 data files match shared/vectors/SHA256SUMS (a changed file must fail, not change the counts)', () => {
-    const sums = readFileSync(sharedPath('vectors', 'SHA256SUMS'), 'utf8').split('\n').filter((l) => l.includes(' merkle/'));
+  it('all 197 data files match test/vectors/SHA256SUMS (a changed file must fail, not change the counts)', () => {
+    const sums = readFileSync(vectorPath('SHA256SUMS'), 'utf8').split('\n').filter((l) => l.includes(' merkle/'));
     assert.equal(sums.length, 197);
     for (const line of sums) {
       const [sum, path] = line.split(/\s+/) as [string, string];
-      assert.equal(createHash('sha256').update(readFileSync(sharedPath('vectors', path))).digest('hex'), sum, path);
+      assert.equal(createHash('sha256').update(readFileSync(vectorPath(path))).digest('hex'), sum, path);
     }
   });
 });

@@ -11,9 +11,9 @@ import {
   decideAddCheckpoint, decodeCosignature, formatAddCheckpointRequest, formatCheckpoint, keyIdHex, parseAddCheckpointRequest, parseCosignatureResponse,
   parseNote, parseVerifierKey, signNote, verifierFromKey, verifierKeyOf, type WitnessedLog,
 } from '../../src/core/evidence/note/index.js';
-import { sharedPath } from '../helpers/shared.js';
+import { vectorPath } from '../helpers/repo.js';
 
-const C2SP = sharedPath('vectors', 'c2sp');
+const C2SP = vectorPath('c2sp');
 const text = (...p: string[]) => readFileSync(join(C2SP, ...p), 'utf8');
 const b64 = (s: string) => Buffer.from(s, 'base64');
 

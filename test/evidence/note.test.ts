@@ -1,6 +1,6 @@
 /**
  * C2SP signed-note, vkeys, checkpoints and cosignatures against every file of
- * shared/vectors/c2sp, as its README says: the .note/.vkey pairs verify, the case tables give
+ * test/vectors/c2sp, as its README says: the .note/.vkey pairs verify, the case tables give
  * `want`, the spec examples parse, and the derived cosignature round-trips. Counts are asserted
  * so that a missing file or an empty table cannot pass.
  */
@@ -14,9 +14,9 @@ import {
   cosignatureMessage, decodeCosignature, formatCheckpoint, formatVerifierKey, keyIdHex, openCheckpoint, openNote, parseCheckpoint, parseNote,
   parseSignerKey, parseVerifierKey, signCosignature, signNote, verifierFromKey, verifyCosignature, type NoteSignature, type NoteVerifier,
 } from '../../src/core/evidence/note/index.js';
-import { sharedPath } from '../helpers/shared.js';
+import { vectorPath } from '../helpers/repo.js';
 
-const C2SP = sharedPath('vectors', 'c2sp');
+const C2SP = vectorPath('c2sp');
 const text = (...p: string[]) => readFileSync(join(C2SP, ...p), 'utf8');
 const json = <T>(name: string) => JSON.parse(text(name)) as T;
 const lines = (...p: string[]) => text(...p).split('\n').filter((l) => l !== '');
@@ -35,12 +35,12 @@ function allFiles(dir: string): string[] {
 }
 
 describe('c2sp vector files', () => {
-  it('all 34 data files are present and match shared/vectors/SHA256SUMS', () => {
-    const sums = readFileSync(sharedPath('vectors', 'SHA256SUMS'), 'utf8').split('\n').filter((l) => l.includes(' c2sp/'));
+  it('all 34 data files are present and match test/vectors/SHA256SUMS', () => {
+    const sums = readFileSync(vectorPath('SHA256SUMS'), 'utf8').split('\n').filter((l) => l.includes(' c2sp/'));
     assert.equal(sums.length, 34);
     for (const line of sums) {
       const [sum, path] = line.split(/\s+/) as [string, string];
-      assert.equal(createHash('sha256').update(readFileSync(sharedPath('vectors', path))).digest('hex'), sum, path);
+      assert.equal(createHash('sha256').update(readFileSync(vectorPath(path))).digest('hex'), sum, path);
     }
     const present = allFiles(C2SP).map((f) => relative(C2SP, f)).filter((f) => f !== 'README.md');
     assert.equal(present.length, 34);

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { repoRoot } from './shared.js';
+import { repoRoot } from './repo.js';
 
 export const CHROMIUM = process.env.GSPC_CHROMIUM ?? '/usr/bin/chromium';
 

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { after } from 'node:test';
-import { repoRoot } from './shared.js';
+import { repoRoot } from './repo.js';
 
 /** A port that was free a moment ago on 127.0.0.1. */
 export function freePort(): Promise<number> {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { sharedPath } from './shared.js';
+import { vectorPath } from './repo.js';
 
-/** The lines of ../shared/vectors/stats/stats-vectors.jsonl whose `test` is `kind`. */
+/** The lines of test/vectors/stats/stats-vectors.jsonl whose `test` is `kind`. */
 export function statsVectors<T extends { test: string }>(kind: T['test']): T[] {
-  return readFileSync(sharedPath('vectors', 'stats', 'stats-vectors.jsonl'), 'utf8')
+  return readFileSync(vectorPath('stats', 'stats-vectors.jsonl'), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as { test: string })

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { repoRoot } from './shared.js';
+import { repoRoot } from './repo.js';
 
 /** A fresh temporary directory, removed when the test file finishes. */
 export function tempDir(prefix = 'gspc-test-'): string {

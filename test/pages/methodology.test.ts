@@ -17,7 +17,7 @@ import type { PageContext } from '../../src/pages/page-context.js';
 import { installErrorHandling } from '../../src/web/errors.js';
 import { demoApp } from '../helpers/app.js';
 import { browserMissing, DESKTOP, openPage, PHONE, screenshot } from '../helpers/browser.js';
-import { repoRoot } from '../helpers/shared.js';
+import { repoRoot } from '../helpers/repo.js';
 
 type Board = { totals: Record<string, string | number>; measured_on: { peritem_sha256: string; peritem_rows: number } };
 

@@ -28,7 +28,7 @@ import { primitivesWork, webVerifyCrypto } from '../../src/core/verify/web-crypt
 import type { VerifyCrypto } from '../../src/core/verify/verify-crypto.js';
 import { nodeVerifyCrypto } from '../../src/verify/node-crypto.js';
 import { demoApp } from '../helpers/app.js';
-import { sharedPath } from '../helpers/shared.js';
+import { vectorPath } from '../helpers/repo.js';
 import { receipt, receiptSignedBy, resealed, strangerKey, tampered, withPayload } from './verify-fixtures.js';
 
 const web = webVerifyCrypto(webcrypto.subtle as never);
@@ -37,9 +37,9 @@ const hex = (s: string) => Uint8Array.from(Buffer.from(s, 'hex'));
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 function vector<T>(dir: string, name: string): T {
-  const bytes = readFileSync(sharedPath('vectors', dir, name));
-  // Pinned in shared/vectors/SHA256SUMS: a changed file must fail here.
-  const sums = readFileSync(sharedPath('vectors', 'SHA256SUMS'), 'utf8');
+  const bytes = readFileSync(vectorPath(dir, name));
+  // Pinned in test/vectors/SHA256SUMS: a changed file must fail here.
+  const sums = readFileSync(vectorPath('SHA256SUMS'), 'utf8');
   assert.ok(sums.includes(`${createHash('sha256').update(bytes).digest('hex')}  ${dir}/${name}`), `${dir}/${name} differs from SHA256SUMS`);
   return JSON.parse(bytes.toString('utf8')) as T;
 }
@@ -95,7 +95,7 @@ describe('the browser crypto adapter (WebCrypto) agrees with node:crypto on the 
   });
 
   it('SHA-256: both equal node:crypto on the JCS outputs and on inputs of 0..200 bytes', async () => {
-    const inputs: Uint8Array[] = ['arrays', 'french', 'structures', 'unicode', 'values', 'weird'].map((f) => readFileSync(sharedPath('vectors', 'jcs', 'output', `${f}.json`)));
+    const inputs: Uint8Array[] = ['arrays', 'french', 'structures', 'unicode', 'values', 'weird'].map((f) => readFileSync(vectorPath('jcs', 'output', `${f}.json`)));
     for (let n = 0; n <= 200; n++) inputs.push(Uint8Array.from({ length: n }, (_, i) => (i * 31 + n) & 0xff));
     for (const b of inputs) {
       const want = createHash('sha256').update(b).digest('hex');

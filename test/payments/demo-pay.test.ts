@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { it } from 'node:test';
-import { repoRoot } from '../helpers/shared.js';
+import { repoRoot } from '../helpers/repo.js';
 import { freePort } from '../helpers/process.js';
 import { noAnvil } from './paid-harness.js';
 

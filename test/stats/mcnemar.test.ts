@@ -69,7 +69,7 @@ describe('mcnemarExact against stats-vectors.jsonl', () => {
   });
 });
 
-describe('mcnemarExact on the COPA fixture (shared/fixtures/README.md)', () => {
+describe('mcnemarExact on the COPA fixture (test/fixtures/README.md)', () => {
   it('b=2, c=6 → p = 2·(1+8+28)/256 = 0.2890625 exactly, mid-p 0.1796875, TIE', () => {
     const r = mcnemarExact(2, 6);
     assert.equal(r.p, 0.2890625);

@@ -51,7 +51,7 @@ describe('wilsonInterval against stats-vectors.jsonl', () => {
   });
 });
 
-describe('wilsonInterval on the COPA fixture (shared/fixtures/README.md)', () => {
+describe('wilsonInterval on the COPA fixture (test/fixtures/README.md)', () => {
   it('12/20 → [0.38658150076225317, 0.781193467627183]', () => {
     const [lower, upper] = wilsonInterval(12, 20);
     assertClose(lower, 0.38658150076225317, 'lower');

@@ -25,7 +25,7 @@ import { NO_SOURCES } from '../../src/serve/context.js';
 import type { Ledger } from '../../src/store/ledger.js';
 import { openLedger } from '../../src/store/open-ledger.js';
 import { demoApp } from '../helpers/app.js';
-import { repoRoot } from '../helpers/shared.js';
+import { repoRoot } from '../helpers/repo.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const NOW = new Date('2026-09-12T08:00:00.000Z');

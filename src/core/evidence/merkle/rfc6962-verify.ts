@@ -1,7 +1,7 @@
 /**
  * RFC 9162 §2.1.3.2 (inclusion) and §2.1.4.2 (consistency) proof verification, written from the
  * RFC text, plus the edge policies of transparency-dev/merkle `proof/verify.go` that its test
- * vectors (shared/vectors/merkle) encode. Sizes and indices are u64 (number or bigint).
+ * vectors (test/vectors/merkle) encode. Sizes and indices are u64 (number or bigint).
  */
 import { bytesEqual, isHash, nodeHash } from './hash.js';
 import { toU64 } from './u64.js';
