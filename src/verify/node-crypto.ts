@@ -6,7 +6,7 @@
 import type { KeyObject } from 'node:crypto';
 import { publicKeyObject, verify } from '../core/crypto/ed25519.js';
 import { sha256 } from '../core/evidence/merkle/hash.js';
-import type { VerifyCrypto } from '../core/verify/verify-crypto.js';
+import type { VerifyCrypto } from '../core/crypto/verify-crypto.js';
 
 const MAX_CACHED_KEYS = 256;
 const keyObjects = new Map<string, KeyObject>();

@@ -3,7 +3,7 @@
  * base64url of the 32-byte encoded key), the form DID documents publish as `publicKeyJwk`.
  */
 import { encodeBase64url } from './base64url.js';
-import { rawFromJwk as rawFromEd25519Jwk } from '../verify/jws-verifier.js';
+import { rawFromJwk as rawFromEd25519Jwk } from './jws-verifier.js';
 import { PUBLIC_KEY_LENGTH } from './ed25519.js';
 
 export interface Ed25519PublicJwk {
@@ -27,7 +27,7 @@ export function publicJwk(raw: Uint8Array): Ed25519PublicJwk {
  * trust), `use` other than `sig`, or `alg` other than `EdDSA`/`Ed25519` (RFC 9864). Never throws.
  */
 export function rawFromJwk(jwk: unknown): Buffer | undefined {
-  // One rule for the server and the browser verifier (src/core/verify/jws-verifier.ts).
+  // One rule for the server and the browser verifier (src/core/crypto/jws-verifier.ts).
   const raw = rawFromEd25519Jwk(jwk);
   return raw === undefined ? undefined : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
 }

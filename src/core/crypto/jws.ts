@@ -11,7 +11,7 @@
 import { compactVerify, errors } from 'jose';
 import type { KeyObject } from 'node:crypto';
 import { encodeBase64url } from './base64url.js';
-import { parseCompact } from '../verify/jws-verifier.js';
+import { parseCompact } from './jws-verifier.js';
 import { canonicalBytesStrict } from './canonical-json.js';
 import { publicKeyObject, sign, SIGNATURE_LENGTH } from './ed25519.js';
 
@@ -72,7 +72,7 @@ export interface ParsedCompactJws {
 export type JwsParseResult = { ok: true; jws: ParsedCompactJws } | { ok: false; reason: string };
 
 /**
- * Structural checks of a compact JWS, without any key (src/core/verify/jws-verifier.ts
+ * Structural checks of a compact JWS, without any key (src/core/crypto/jws-verifier.ts
  * `parseCompact`, the one parser, which the browser verifier runs too), as Buffers. It does not
  * check `alg`'s value, the payload's form or the signature.
  */

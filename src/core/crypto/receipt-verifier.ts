@@ -21,7 +21,7 @@
  * key it gives UNVERIFIABLE_KEY, which is still never VALID.
  */
 import { verify } from './ed25519.js';
-import { verifyCompactJwsWith, KID_NOT_LISTED, SIGNATURE_DOES_NOT_VERIFY, type KeyResolution, type ReceiptVerification } from '../verify/jws-verifier.js';
+import { verifyCompactJwsWith, KID_NOT_LISTED, SIGNATURE_DOES_NOT_VERIFY, type KeyResolution, type ReceiptVerification } from './jws-verifier.js';
 
 export type { KeyResolution, ReceiptVerification };
 export type ReceiptVerdict = ReceiptVerification['result'];
@@ -32,7 +32,7 @@ export { KID_NOT_LISTED, SIGNATURE_DOES_NOT_VERIFY };
  * canonical payload, the key and the signature all check out. Never rejects for any `jws` (a
  * non-string is INVALID) or any resolver outcome (a throwing or rejecting resolver gives
  * UNVERIFIABLE_KEY). The checks are the ones the in-browser verifier runs
- * (src/core/verify/jws-verifier.ts), here over node:crypto's strict Ed25519.
+ * (src/core/crypto/jws-verifier.ts), here over node:crypto's strict Ed25519.
  */
 export function verifyCompactJws(jws: string, resolveKey: (kid: string) => Promise<KeyResolution>): Promise<ReceiptVerification> {
   return verifyCompactJwsWith(jws, resolveKey, { ed25519Verify: async (pub, msg, sig) => verify(pub, msg, sig) });

@@ -4,7 +4,7 @@
  * otherwise `totals` is null, `totals_floor` carries what the read sources give (a figure whose
  * every source is unread is null there, never 0) and each unread source is named with its reason.
  */
-import { applyNullRule, sumOrNull, type SourceRead } from '../ledger/null-rule.js';
+import { applyNullRule, sumOrNull, type SourceRead } from './null-rule.js';
 
 export const DASHBOARD_STATS_SCHEMA = 'svc.dashboard-stats/0.1';
 

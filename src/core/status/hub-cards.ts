@@ -4,7 +4,7 @@
  * withdrawn cards are listed under `withdrawn_cells`, never in `cells` or the counts; counts are
  * totals only when every hub's index was read, else null with a floor and the unread hubs named.
  */
-import { applyNullRule, type SourceRead } from '../ledger/null-rule.js';
+import { applyNullRule, type SourceRead } from './null-rule.js';
 
 export const HUB_CARDS_SCHEMA = 'svc.hub-cards/0.1';
 /** Limits: hub-cards cache window, ten minutes. */

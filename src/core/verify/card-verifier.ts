@@ -7,7 +7,7 @@
 import { canonicalJsonStrict } from '../crypto/canonical-json.js';
 import { verifyDupProof } from './dup-proof.js';
 import { verifyLogInclusion } from './log-proof.js';
-import { base64urlToBytes as base64url, bytesToHex, hexToBytes, utf8, type VerifyCrypto } from './verify-crypto.js';
+import { base64urlToBytes as base64url, bytesToHex, hexToBytes, utf8, type VerifyCrypto } from '../crypto/verify-crypto.js';
 
 export type CheckName = 'shape' | 'content_address' | 'signature' | 'not_withdrawn' | 'not_superseded' | 'under_root' | 'in_log';
 export interface Check { check: CheckName; ok: boolean; detail: string }

@@ -4,7 +4,7 @@
  * SHA-256 so it runs in a browser; src/core/evidence/merkle/dup-root.ts is the Node-side twin
  * that builds the proofs, and a test checks the two agree.
  */
-import { bytesToHex, concat, hexToBytes, type VerifyCrypto } from './verify-crypto.js';
+import { bytesToHex, concat, hexToBytes, type VerifyCrypto } from '../crypto/verify-crypto.js';
 
 export async function verifyDupProof(crypto: VerifyCrypto, cardSha256: string, index: number, leafCount: number, proofHex: readonly string[], rootHex: string): Promise<boolean> {
   if (!Number.isSafeInteger(index) || !Number.isSafeInteger(leafCount) || leafCount < 1 || index < 0 || index >= leafCount) return false;

@@ -4,7 +4,7 @@
  * inclusion proof under the checkpoint's root. Async over an injected SHA-256 and Ed25519;
  * src/core/evidence/note and merkle are the Node-side twins, and tests check they agree.
  */
-import { bytesToHex, concat, hexToBytes, utf8, type VerifyCrypto } from './verify-crypto.js';
+import { bytesToHex, concat, hexToBytes, utf8, type VerifyCrypto } from '../crypto/verify-crypto.js';
 
 export type CheckpointVerdict = { ok: true; origin: string; size: number; rootHex: string } | { ok: false; detail: string };
 

@@ -4,7 +4,7 @@
  * signed record carries `leaf_count`, which every inclusion proof must be read with.
  */
 import canonicalize from 'canonicalize';
-import { hexToBytes, utf8, type VerifyCrypto } from './verify-crypto.js';
+import { hexToBytes, utf8, type VerifyCrypto } from '../crypto/verify-crypto.js';
 
 export interface RootCheck { ok: boolean; detail: string }
 

@@ -18,7 +18,7 @@ import { keysOfDidDocument, verifyCard, type CardVerdict, type CardVerificationC
 import { checkLogCheckpoint } from './log-proof.js';
 import { verifyRootRecord } from './root-verifier.js';
 import { dupRootHex, logRootHex } from './tree-roots.js';
-import type { VerifyCrypto } from './verify-crypto.js';
+import type { VerifyCrypto } from '../crypto/verify-crypto.js';
 
 /** The service's public files, by path ('/root.json'); undefined when it publishes none there. */
 export interface PublicFiles {

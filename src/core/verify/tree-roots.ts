@@ -9,7 +9,7 @@
  * Each level's hashes are requested together: WebCrypto runs digests off the main thread, so a
  * level of 5,000 nodes costs far less than 5,000 awaited digests in turn.
  */
-import { bytesToHex, hexToBytes, type VerifyCrypto } from './verify-crypto.js';
+import { bytesToHex, hexToBytes, type VerifyCrypto } from '../crypto/verify-crypto.js';
 
 const LEAF = 0x00;
 const NODE = 0x01;

@@ -8,7 +8,7 @@
  * Node adapter keeps its KeyObjects. A key WebCrypto refuses to import, or a verify that throws,
  * is a signature that does not verify: never VALID, never an exception.
  */
-import { bytesToHex, hexToBytes, type VerifyCrypto } from './verify-crypto.js';
+import { bytesToHex, hexToBytes, type VerifyCrypto } from '../crypto/verify-crypto.js';
 
 /** The part of SubtleCrypto this adapter uses (structural, so no DOM types are needed). */
 export interface SubtleLike {

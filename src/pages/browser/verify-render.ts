@@ -5,7 +5,7 @@
  */
 import type { CardVerdict } from '../../core/verify/card-verifier.js';
 import type { ContextCheck } from '../../core/verify/service-context.js';
-import type { ReceiptVerification } from '../../core/verify/jws-verifier.js';
+import type { ReceiptVerification } from '../../core/crypto/jws-verifier.js';
 
 /** Rows rendered for a bundle; every card is verified and counted, only the table is capped. */
 export const MAX_BUNDLE_ROWS = 1000;

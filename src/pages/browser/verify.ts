@@ -7,9 +7,9 @@
  */
 import { verifyCard } from '../../core/verify/card-verifier.js';
 import { contextForBundle, cardsOfDocument, loadServiceContext, verifyCards, type PublicFiles, type ServiceContext } from '../../core/verify/service-context.js';
-import { didDocumentResolver, verifyCompactJwsWith } from '../../core/verify/jws-verifier.js';
+import { didDocumentResolver, verifyCompactJwsWith } from '../../core/crypto/jws-verifier.js';
 import { primitivesWork, webVerifyCrypto } from '../../core/verify/web-crypto.js';
-import type { VerifyCrypto } from '../../core/verify/verify-crypto.js';
+import type { VerifyCrypto } from '../../core/crypto/verify-crypto.js';
 import { count, showBundle, showBusy, showCard, showError, showJws } from './verify-render.js';
 
 const CARD_ID = /^([0-9a-f]{16}|[0-9a-f]{64})$/;

@@ -1,6 +1,7 @@
 /**
  * The primitives verification needs, injected so that one verifier runs in Node (node:crypto),
- * in the CLI and in a browser (WebCrypto). Nothing in src/core/verify imports a Node module.
+ * in the CLI and in a browser (WebCrypto). Nothing in src/core/verify imports a Node module, nor
+ * does this file or jws-verifier.ts (the browser bundles both).
  */
 export interface VerifyCrypto {
   sha256(bytes: Uint8Array): Promise<Uint8Array>;
