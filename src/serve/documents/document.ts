@@ -101,11 +101,18 @@ function deepFreeze<V>(v: V): V {
   return v;
 }
 
+/** The body's media type. */
+export function contentTypeOf(b: DocumentBody): string {
+  return (b.kind === 'prepared' ? b.prepared.headers['content-type'] : b.headers['content-type']) ?? JSON_TYPE;
+}
+
 /**
- * The document as JSON, exactly as served. Prepared bytes are parsed once per release and
- * frozen: one object answers every concurrent reader, so nothing may change it in place.
+ * The document as served: parsed when it is JSON, else its text (per-item JSONL, the log's
+ * signed notes). Prepared JSON is parsed once per release and frozen: one object answers every
+ * concurrent reader, so nothing may change it in place.
  */
 export function bodyJson<T>(b: DocumentBody): T {
+  if (!contentTypeOf(b).startsWith('application/json')) return bodyBytes(b).toString('utf8') as T;
   if (b.kind === 'built') return JSON.parse(b.text) as T;
   let v = parsedPrepared.get(b.prepared);
   if (v === undefined) {
