@@ -48,6 +48,9 @@ describe('the document registry', () => {
         assert.ok(got.ok, `${e.id} ${path} read in-process: ${JSON.stringify(got.value)}`);
         // Built per request from the same fixed clock: the same bytes both ways.
         assert.ok(bodyBytes(got.body).equals(r.rawPayload), `${e.id} ${path}: the reader and the route disagree`);
+        // JSON documents (application/json, application/did+json) are read as values, the rest as text.
+        const isJson = /^application\/([a-z0-9.-]+\+)?json(;|$)/.test(String(r.headers['content-type']));
+        assert.deepEqual(got.value, isJson ? JSON.parse(r.body) : r.body, `${e.id} ${path} value`);
         if (e.schema !== null) assert.equal((r.json() as { schema?: unknown }).schema, e.schema, `${e.id} ${path} schema`);
         const cc = e.cache.cacheControl;
         if (cc === null) assert.equal(r.headers['cache-control'], undefined, `${e.id} ${path}`);

@@ -112,7 +112,8 @@ export function contentTypeOf(b: DocumentBody): string {
  * concurrent reader, so nothing may change it in place.
  */
 export function bodyJson<T>(b: DocumentBody): T {
-  if (!contentTypeOf(b).startsWith('application/json')) return bodyBytes(b).toString('utf8') as T;
+  // JSON media types: application/json and the +json suffix (application/did+json); not NDJSON.
+  if (!/^application\/([a-z0-9.-]+\+)?json(;|$)/.test(contentTypeOf(b))) return bodyBytes(b).toString('utf8') as T;
   if (b.kind === 'built') return JSON.parse(b.text) as T;
   let v = parsedPrepared.get(b.prepared);
   if (v === undefined) {
