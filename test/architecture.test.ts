@@ -12,7 +12,7 @@ function tsFiles(dir: string): string[] {
 describe('architecture', () => {
   const core = join(repoRoot, 'src', 'core');
   it('src/core imports only core modules, pure node built-ins and its chosen libraries', () => {
-    const allowed = /^(\.{1,2}\/|node:(crypto|util)$|canonicalize$|jose$)/;
+    const allowed = /^(\.{1,2}\/|node:(crypto|buffer)$|canonicalize$|jose$)/;
     for (const f of tsFiles(core)) {
       for (const [, spec] of readFileSync(f, 'utf8').matchAll(/from '([^']+)'/g)) {
         assert.match(spec!, allowed, `${relative(repoRoot, f)} imports ${spec}`);
