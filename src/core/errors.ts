@@ -15,7 +15,6 @@ export type GspcErrorCode =
   | 'config_invalid'
   | 'witness_invalid'
   | 'bad_body'
-  | 'payload_too_large'
   | 'bad_payment'
   | 'payment_conflict'
   | 'rail_unconfigured'

@@ -16,7 +16,6 @@ export const STATUS_BY_CODE: Record<GspcErrorCode, number> = {
   config_invalid: 500,
   witness_invalid: 422,
   bad_body: 400,
-  payload_too_large: 413,
   bad_payment: 400,
   payment_conflict: 409,
   rail_unconfigured: 503,

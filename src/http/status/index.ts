@@ -43,5 +43,5 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: StatusContext, r
   registerComputeRoutes(app, ctx);
   registerXrplRoutes(app, ctx);
 }
-export type { StatusContext, StatusSources } from './context.js';
+export type { StatusContext } from './context.js';
 export { NO_SOURCES } from './context.js';
