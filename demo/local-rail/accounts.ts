@@ -12,8 +12,6 @@ export interface RailAccount {
   readonly privateKey: Hex;
 }
 
-export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
-
 function devAccount(privateKey: Hex): RailAccount {
   return Object.freeze({ address: privateKeyToAccount(privateKey).address, privateKey });
 }

@@ -1,5 +1,5 @@
 /** Local x402 payment rail for tests and the payment demo. See README.md. */
-export { ANVIL_MNEMONIC, FACILITATOR, OWNER, PAY_TO, PAYER, type RailAccount } from './accounts.js';
+export { FACILITATOR, OWNER, PAY_TO, PAYER, type RailAccount } from './accounts.js';
 export { anvilBinaryPath } from './anvil.js';
 export { CHAIN_ID, localBaseChain, NETWORK } from './chain.js';
 export type { FacilitatorMode, FacilitatorModeOptions } from './facilitator-server.js';

@@ -9,7 +9,7 @@ import type { ConfigSource } from '../config.js';
 import { GspcError } from '../core/errors.js';
 import { createChainReader } from '../payments/chain-reader.js';
 import { reconcile } from '../payments/reconcile.js';
-import { SETTLEMENT_STATES, type Ledger, type SettlementState } from '../store/ledger.js';
+import { SETTLEMENT_STATES, type SettlementState } from '../store/ledger.js';
 import { json, print, withLedger } from './cli-io.js';
 import { formatInvoices, formatPayments, formatReconcile, withoutBytes } from './ledger-format.js';
 

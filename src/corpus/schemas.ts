@@ -25,7 +25,6 @@ export const boardFileSchema = z.strictObject({
   axes: z.array(slug).min(1, 'must list at least one axis').refine((a) => new Set(a).size === a.length, 'lists an axis twice'),
   limitations: z.array(text).default([]),
 });
-export type BoardFile = z.infer<typeof boardFileSchema>;
 
 const axisCommon = {
   axis: slug,
@@ -91,5 +90,3 @@ export const obligationsFileSchema = z.array(z.strictObject({
   existing_pack: text.nullable(),
   axes: z.array(z.string().regex(SLUG)),
 }));
-
-export { fileName as evidenceFileNameSchema };

@@ -3,7 +3,7 @@
  * capability fabric's dashboard bindings; issue 7): a read-only presentation of the served board
  * and status documents. Each tab is server-rendered tables with captions (readable without
  * JavaScript) and one plot drawn by /assets/dashboard.js from a JSON island of the same values.
- * A query the page does not take is a 400 HTML page naming the tabs (docs/drafts/pages-dashboard.md, D1).
+ * A query the page does not take is a 400 HTML page naming the tabs (docs/decisions.md D1).
  */
 import type { FastifyInstance } from 'fastify';
 import { GspcError } from '../core/errors.js';

@@ -110,7 +110,7 @@ ${door ? html`<li>The free door ${ref(door.url, base)}: ${sentence(door.delivera
 </ul>`;
 }
 
-function railSection(c: Catalogue, base: string): SafeHtml {
+function railSection(c: Catalogue): SafeHtml {
   const r = c.rail;
   const s = c.signer;
   const row = (k: string, v: SafeHtml | string, field = k) => html`<tr><th scope="row">${k}</th><td data-rail="${field}">${v}</td></tr>`;
@@ -160,7 +160,7 @@ ${c.products.map((p) => productSection(p, c, base))}
 <h2 id="free">What stays free</h2>
 ${freeSection(c, base)}
 <h2 id="rail">Paying: network, asset and payee</h2>
-${railSection(c, base)}
+${railSection(c)}
 <h2 id="invoice">Invoices</h2>
 ${invoiceSection(c, base)}
 </div>`;

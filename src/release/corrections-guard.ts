@@ -10,7 +10,7 @@ import { GspcError } from '../core/errors.js';
 import { editedEntryProblems } from '../core/ledger/corrections-never-edited.js';
 import type { Corpus } from '../corpus/read-corpus.js';
 import { currentReleaseDir } from './data-dir.js';
-import type { ReleaseDescriptor } from './publish.js';
+import type { ReleaseDescriptor } from './release-descriptor.js';
 
 /** Throws `corpus_invalid` naming each earlier entry that `corpus` changes or drops. */
 export function refuseEditedCorrections(corpus: Corpus, dataDir: string): void {

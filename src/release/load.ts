@@ -9,7 +9,7 @@ import { GspcError } from '../core/errors.js';
 import { readCorpus, sha256Hex, type Corpus } from '../corpus/read-corpus.js';
 import { loadEvidence, type LoadedEvidence } from './load-evidence.js';
 import { deriveRelease, type DerivedRelease } from './derive.js';
-import { RELEASE_SCHEMA, type ReleaseDescriptor } from './publish.js';
+import { RELEASE_SCHEMA, type ReleaseDescriptor } from './release-descriptor.js';
 
 export interface LoadedRelease extends DerivedRelease {
   id: string;

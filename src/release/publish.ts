@@ -14,19 +14,7 @@ import { buildEvidence, EVIDENCE_DIR, type EvidenceInputs, type PreviousEvidence
 import { currentReleaseDir, fsyncDir, switchCurrent } from './data-dir.js';
 import { previousLog } from './previous-log.js';
 import { refuseEditedCorrections } from './corrections-guard.js';
-
-export const RELEASE_SCHEMA = 'svc.gspc-release/1';
-
-export interface ReleaseDescriptor {
-  schema: typeof RELEASE_SCHEMA;
-  id: string;
-  as_of: string;
-  peritem_sha256: string;
-  peritem_rows: number;
-  files: { path: string; sha256: string; bytes: number }[];
-  /** Evidence files (cards, ledgers, root), relative to the release directory. */
-  evidence: { path: string; sha256: string; bytes: number }[];
-}
+import { RELEASE_SCHEMA, type ReleaseDescriptor } from './release-descriptor.js';
 
 export interface PublishResult {
   id: string;

@@ -78,7 +78,6 @@ export const CORE_PURE_MODULES: Readonly<Record<string, PureModule>> = {
       'generateKeyPair', 'generateKeyPairSync', 'generateKey', 'generateKeySync', 'generatePrime', 'generatePrimeSync'],
   },
   'node:buffer': { why: 'bytes' },
-  'node:util': { why: 'structural equality', only: ['isDeepStrictEqual'] },
   canonicalize: { why: 'RFC 8785 serialisation, a pure function of its argument' },
   jose: {
     why: 'compact JWS verification with a key passed in (createRemoteJWKSet fetches, jwtVerify reads the clock, generate* and the encrypters draw randomness)',

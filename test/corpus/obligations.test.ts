@@ -2,12 +2,16 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { GspcError, type CorpusProblem } from '../../src/core/errors.js';
+import type { GspcError, CorpusProblem } from '../../src/core/errors.js';
 import { readCorpus } from '../../src/corpus/read-corpus.js';
 import { demoCopy, demoCorpus } from '../helpers/tmp.js';
 
 const problemsOf = (dir: string): string[] => {
-  try { readCorpus(dir); return []; } catch (e) { return ((e as GspcError).details?.problems as CorpusProblem[]).map((p) => `${p.file} ${p.field}: ${p.reason}`); }
+  try { readCorpus(dir); return []; } catch (e) {
+    const problems = (e as GspcError).details?.problems as CorpusProblem[] | undefined;
+    if (problems === undefined) throw e;
+    return problems.map((p) => `${p.file} ${p.field}: ${p.reason}`);
+  }
 };
 
 describe('obligations.json', () => {

@@ -27,7 +27,7 @@ import { urlSource } from '../../src/verify/release-source.js';
 import { verifyRelease } from '../../src/verify/release-verifier.js';
 import { liveSigning, testSigning } from '../helpers/app.js';
 import { demoCopy, tempDir } from '../helpers/tmp.js';
-import { GspcError } from '../../src/core/errors.js';
+import type { GspcError } from '../../src/core/errors.js';
 
 const signing = testSigning();
 const boardKey = signing.inputs.boardKey;

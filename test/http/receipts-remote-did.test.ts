@@ -12,7 +12,7 @@ import { signCompactJws } from '../../src/core/crypto/jws.js';
 import { didDocument, didForHost } from '../../src/core/evidence/did.js';
 import { buildApp } from '../../src/app.js';
 import { readConfig } from '../../src/config.js';
-import { GspcError } from '../../src/core/errors.js';
+import type { GspcError } from '../../src/core/errors.js';
 import { demoApp } from '../helpers/app.js';
 
 const partnerKey = keyPairFromSeed(Buffer.alloc(32, 21));

@@ -24,7 +24,9 @@ function sqliteStore(path: string): LedgerStore {
       const db = new Database(path);
       try {
         const stmt = db.prepare(sql);
-        return stmt.reader ? (stmt.all() as Array<Record<string, unknown>>) : (stmt.run(), []);
+        if (stmt.reader) return stmt.all() as Array<Record<string, unknown>>;
+        stmt.run();
+        return [];
       } finally {
         db.close();
       }

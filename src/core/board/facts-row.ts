@@ -3,7 +3,6 @@
  * by code (JSON Pointer look-ups, a regular expression, a SHA-256), never by a model.
  * The row has no leader, accuracy or separation (specification, "Axis row").
  */
-import { isDeepStrictEqual } from 'node:util';
 import type { AxisRow, DerivedAxis } from './axis-row.js';
 import type { DeterministicFactsAxis, FactOutcome, FactPredicate } from './model.js';
 
@@ -29,6 +28,22 @@ export function resolvePointer(doc: unknown, pointer: string): unknown {
   return cur;
 }
 
+/**
+ * Deep equality of two JSON values, as `util.isDeepStrictEqual` decides it for them (src/core
+ * does not import node:util): numbers by `Object.is` (so 0 and -0 differ), arrays element by
+ * element, objects by their own enumerable keys in any order and the same prototype.
+ */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return Object.is(a, b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
+  }
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) => Object.hasOwn(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
 export function evaluateFact(predicate: FactPredicate, evidence: EvidenceFile): { holds: boolean; reason?: string } {
   switch (predicate.op) {
     case 'sha256':
@@ -38,7 +53,7 @@ export function evaluateFact(predicate: FactPredicate, evidence: EvidenceFile): 
     case 'equals': {
       const v = resolvePointer(evidence.json, predicate.pointer);
       if (v === MISSING) return { holds: false, reason: `${predicate.pointer} is absent` };
-      return isDeepStrictEqual(v, predicate.value) ? { holds: true } : { holds: false, reason: `${predicate.pointer} is ${JSON.stringify(v)}` };
+      return jsonEqual(v, predicate.value) ? { holds: true } : { holds: false, reason: `${predicate.pointer} is ${JSON.stringify(v)}` };
     }
     case 'matches': {
       const v = resolvePointer(evidence.json, predicate.pointer);

@@ -24,7 +24,6 @@ import { verify } from './ed25519.js';
 import { verifyCompactJwsWith, KID_NOT_LISTED, SIGNATURE_DOES_NOT_VERIFY, type KeyResolution, type ReceiptVerification } from './jws-verifier.js';
 
 export type { KeyResolution, ReceiptVerification };
-export type ReceiptVerdict = ReceiptVerification['result'];
 export { KID_NOT_LISTED, SIGNATURE_DOES_NOT_VERIFY };
 
 /**

@@ -14,8 +14,6 @@ import { regulationStreams, type RegulationFile, type Stream } from '../status/r
 
 export const EUNOMIA_FEED_SCHEMA = 'svc.eunomia-data/0.2';
 
-export type { Stream };
-
 export interface FeedInput {
   /** When the feed is pulled (ISO 8601 UTC), passed in. */
   as_of: string;

@@ -50,9 +50,3 @@ export function buildRoot(cardHashes: readonly string[], asOf: string, did: stri
   if (!key.healthy) return { ...body, sig_ed25519: null, unsigned_reason: key.reason };
   return { ...body, sig_ed25519: key.signer.sign(canonicalBytes(body)).toString('hex') };
 }
-
-/** The bytes a root signature covers. */
-export function rootPreimage(record: Record<string, unknown>): Buffer {
-  const { sig_ed25519: _s, unsigned_reason: _u, ...body } = record;
-  return canonicalBytes(body);
-}

@@ -2,7 +2,7 @@
  * One receipt of the action-job ledger (specification, "Capability fabric": "The action-job
  * ledger records intent and state receipts only (append-only receipt chain, single-writer
  * staging, concurrency guarantee NONE)"; "States and transitions": the states of a job are not
- * shown, so they are decided here and in docs/drafts/action-jobs.md, A1-A3).
+ * shown, so they are decided here and in docs/decisions.md, AJ1-AJ3).
  *
  * A receipt is a small JSON object whose RFC 8785 canonical bytes are hashed into the chain
  * (receipt-chain.ts). This file says what a well-formed receipt is; it reads no clock.
@@ -25,7 +25,7 @@ export type ActionId = (typeof ACTION_IDS)[number];
 export type ReceiptKind = 'intent' | 'state';
 
 /**
- * The job states (decision A1). REQUESTED: the intent was recorded and nothing else happened
+ * The job states (decision AJ1). REQUESTED: the intent was recorded and nothing else happened
  * yet. REFUSED: the service declined to run it because execution is disabled (FAIL_CLOSED).
  * CANCELLED: the requester withdrew it before any outcome. REFUSED and CANCELLED are final.
  * There is no RUNNING or SUCCEEDED: with no executor they could never be true.

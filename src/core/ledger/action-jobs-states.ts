@@ -1,6 +1,6 @@
 /**
  * The job state machine of the action-job ledger (specification, "States and transitions":
- * "the states of a job: not shown"; decided in docs/drafts/action-jobs.md, A1-A2):
+ * "the states of a job: not shown"; decided in docs/decisions.md, AJ1-AJ2):
  *
  *   intent ─► REQUESTED ─┬─ state ─► REFUSED    (execution is disabled: FAIL_CLOSED)
  *                        └─ state ─► CANCELLED  (withdrawn before any outcome)

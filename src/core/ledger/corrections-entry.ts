@@ -15,7 +15,6 @@ export type DetectedBy = (typeof DETECTED_BY)[number];
 
 /** The upper-case word a `status` text starts with. */
 export const STATUS_WORDS = ['CORRECTED', 'WITHDRAWN', 'RECORDED', 'SUPERSEDED', 'RETRACTED', 'OPEN'] as const;
-export type StatusWord = (typeof STATUS_WORDS)[number];
 export const STATUS_TEXT = new RegExp(`^(?:${STATUS_WORDS.join('|')})(?![A-Za-z0-9_])`);
 
 /** The stored timing fields that ledger.json's `timing_fields` must each explain. */

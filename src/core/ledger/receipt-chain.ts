@@ -7,7 +7,7 @@
  * What the chain cannot show on its own: a rewrite of the LAST receipt with its hash
  * recomputed, or the removal of the last receipts, leaves a shorter or different but intact
  * chain. The served `head_sha256` and `length` are what an observer compares over time to see
- * that (docs/drafts/action-jobs.md, A5).
+ * that (docs/decisions.md AJ5).
  */
 import { createHash } from 'node:crypto';
 import { canonicalJsonStrict } from '../crypto/canonical-json.js';

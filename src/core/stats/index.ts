@@ -5,10 +5,9 @@
  */
 export { WILSON_Z_95, wilsonInterval } from './wilson.js';
 export {
-  EXACT_RECHECK_MAX_N,
   SEPARATION_ALPHA,
   mcnemarExact,
   mcnemarExactDecision,
   type McNemarResult,
 } from './mcnemar.js';
-export { confusionCounts, macroF1, type ConfusionCounts, type LabelledPair } from './classification.js';
+export { confusionCounts, macroF1, type LabelledPair } from './classification.js';

@@ -6,7 +6,6 @@
  */
 
 export const REPORTED_FIGURES_SCHEMA = 'svc.reported-figures/0.1';
-export const REPORTED_FIGURES_PATH = '/api/reported';
 
 /** One figure of corpus `status/reported.json`. */
 export interface ReportedFigure {

@@ -143,7 +143,7 @@ function isVerifyBody(v: unknown): boolean {
 }
 
 /**
- * Routes a message (docs/drafts/a2a.md, decision A2A3): metadata `skill` first, then a text
+ * Routes a message (docs/decisions.md A2A3): metadata `skill` first, then a text
  * starting with a skill id, then a data part that is a verification body, then keywords.
  * A metadata `skill` that names no skill is a malformed request (-32602).
  */

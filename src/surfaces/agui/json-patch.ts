@@ -22,7 +22,7 @@ export type PatchOperation =
 type JsonObject = { [key: string]: JsonValue };
 
 const isObject = (v: JsonValue): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
-const hasOwn = (o: JsonObject, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const hasOwn = (o: JsonObject, k: string): boolean => Object.hasOwn(o, k);
 
 /** One reference token of a JSON Pointer (RFC 6901 §4): `~` → `~0` first, then `/` → `~1`. */
 export function pointerToken(key: string): string {

@@ -54,7 +54,7 @@ export function readRunInput(body: unknown): RunRequest {
   const input = parsed.data;
   const props: unknown = input.forwardedProps;
   // forwardedProps is opaque to the protocol; only an object can carry hold_seconds.
-  const asked = props !== null && typeof props === 'object' && !Array.isArray(props) && Object.prototype.hasOwnProperty.call(props, 'hold_seconds')
+  const asked = props !== null && typeof props === 'object' && !Array.isArray(props) && Object.hasOwn(props, 'hold_seconds')
     ? holdMs((props as Record<string, unknown>).hold_seconds, 'forwardedProps.hold_seconds', 'bad_body')
     : DEFAULT_HOLD_SECONDS * 1000;
   return { threadId: id(input.threadId, 'threadId'), runId: id(input.runId, 'runId'), holdMs: asked };

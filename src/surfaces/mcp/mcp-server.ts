@@ -16,8 +16,6 @@ import { VERIFY_CARD } from './verify-tool.js';
 export const FREE_TOOLS: readonly McpTool[] = [...READER_TOOLS, VERIFY_CARD];
 /** Every tool `tools/list` advertises, in its order: 12 free, then 4 metered. */
 export const MCP_TOOLS: readonly McpTool[] = [...FREE_TOOLS, ...METERED_TOOLS];
-/** The advertised names (16; `witness_hash` is not among them). */
-export const MCP_TOOL_NAMES: readonly string[] = MCP_TOOLS.map((t) => t.name);
 
 /** `serverInfo` of `initialize` and `server/discover`. */
 export const SERVER_INFO = { name: 'gspc-board', version: '0.1.0' } as const;

@@ -5,7 +5,7 @@
  * `structuredContent` is the HTTP route's own error body (`{ error, code, ...details }`).
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Prepared } from '../../serve/prepared-bytes.js';
 import type { SurfaceContext } from '../context.js';
 

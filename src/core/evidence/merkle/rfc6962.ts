@@ -10,8 +10,7 @@
 import { checkLeafHashes, EMPTY_ROOT, nodeHash } from './hash.js';
 import { toIndex } from './u64.js';
 
-export { EMPTY_ROOT, leafHash, nodeHash } from './hash.js';
-export { verifyConsistency, verifyInclusion } from './rfc6962-verify.js';
+export { leafHash } from './hash.js';
 
 /** k: the largest power of two strictly below n (n ≥ 2). */
 function split(n: number): number {

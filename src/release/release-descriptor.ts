@@ -1,0 +1,17 @@
+/**
+ * `release.json`: what a release directory holds. Written by `publish.ts`, checked by `load.ts`,
+ * and read by `corrections-guard.ts` to find the previous release's files.
+ */
+
+export const RELEASE_SCHEMA = 'svc.gspc-release/1';
+
+export interface ReleaseDescriptor {
+  schema: typeof RELEASE_SCHEMA;
+  id: string;
+  as_of: string;
+  peritem_sha256: string;
+  peritem_rows: number;
+  files: { path: string; sha256: string; bytes: number }[];
+  /** Evidence files (cards, ledgers, root), relative to the release directory. */
+  evidence: { path: string; sha256: string; bytes: number }[];
+}
