@@ -1,7 +1,7 @@
 /**
  * GET /pricing (specification, "Endpoints": pages, "pricing explainer"; issue 7): the product
  * catalogue rendered for people. The catalogue is read at request time through the service's own
- * route (`ctx.readRoute('/api/x402')`), so the page and the JSON can never disagree; with no
+ * route's registry entry (`ctx.documents.readPath('/api/x402')`), so the page and the JSON can never disagree; with no
  * metered products the page says so (200) instead of failing.
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,6 +1,6 @@
 /**
  * What a skill answer is made of, and the one way a skill reads the service: a GET of one of
- * its own routes in-process (`SurfaceContext.readRoute`), or `POST /api/verify` for
+ * its registered documents in-process (`ctx.documents`), or the verification of `POST /api/verify` for
  * card-verification. The documents are passed on verbatim in data parts; the text only
  * summarises them (numbers rounded for reading, exact in the data).
  */

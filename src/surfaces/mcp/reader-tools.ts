@@ -1,8 +1,8 @@
 /**
  * The free reader tools of `/mcp` (issue 6; specification, "Other endpoints" and the capability
  * fabric's `mcp-tools` rail): each answers one document the HTTP routes already publish, read
- * from the served state's prepared bytes or through `readRoute` (an in-process GET of the
- * service's own route), never derived again. `verify_card` is in verify-tool.ts.
+ * from the served state's prepared bytes or through the document registry (`ctx.documents`, read
+ * in-process, no HTTP round trip), never derived again. `verify_card` is in verify-tool.ts.
  */
 import { z } from 'zod';
 import { MCP_TOOL_FOR_ACTION } from '../../core/fabric/actions.js';
