@@ -55,6 +55,9 @@ declare module 'autocannon' {
       '2xx': number;
     }
   }
-  function autocannon(opts: autocannon.Options, cb: (err: Error | null, result: autocannon.Result) => void): EventEmitter;
+  function autocannon(
+    opts: autocannon.Options,
+    cb: (err: Error | null, result: autocannon.Result) => void,
+  ): EventEmitter;
   export = autocannon;
 }

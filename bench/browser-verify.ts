@@ -46,7 +46,14 @@ const VERIFY_ASSET = fileURLToPath(new URL('../dist/pages/assets/verify.js', imp
 const PAGE_TIMEOUT_MS = 600_000;
 
 export type VerifySide = 'page (Chromium, WebCrypto)' | 'gspc verify (Node, node:crypto)';
-export interface BrowserVerifyRun { round: number; side: VerifySide; ms: number; wallMs: number | null; checked: number; valid: number }
+export interface BrowserVerifyRun {
+  round: number;
+  side: VerifySide;
+  ms: number;
+  wallMs: number | null;
+  checked: number;
+  valid: number;
+}
 export interface BrowserVerifyFigures {
   cards: number;
   bundleBytes: number;
@@ -64,7 +71,11 @@ export interface BrowserVerifyFigures {
 }
 export type BrowserVerifyResult = BrowserVerifyFigures | { skipped: string };
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
 
 /** 100 axes × 100 models of aggregate results: a valid corpus whose release has 10,000 cards. */
 export function writeVerifyCorpus(dir: string, axes = VERIFY_AXES, models = VERIFY_MODELS): void {
@@ -72,30 +83,56 @@ export function writeVerifyCorpus(dir: string, axes = VERIFY_AXES, models = VERI
   const slugs = Array.from({ length: axes }, (_, i) => `verify-axis-${String(i + 1).padStart(3, '0')}`);
   const names = Array.from({ length: models }, (_, i) => `bench/model-${String(i + 1).padStart(3, '0')}`);
   const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
-  writeFileSync(join(dir, 'board.json'), json({
-    schema: 'svc.gspc-corpus/1',
-    issuer: 'SYNTHETIC BENCH CORPUS (bench/browser-verify.ts); no model was measured.',
-    doi: '10.5281/zenodo.0000000 (bench identifier; no such record exists)',
-    as_of: '2026-11-01T00:00:00Z',
-    measured_on: { model: 'Generated aggregate results', date: 'Synthetic bench run', grading: 'Exact-label match against the gold label' },
-    own_models: [],
-    axes: slugs,
-    limitations: ['SYNTHETIC: generated for the in-browser verification benchmark.'],
-  }));
-  slugs.forEach((axis, a) => writeFileSync(join(dir, 'axes', `${axis}.json`), json({
-    axis, family: 'behavioural', kind: 'model-comparison', status: 'MEASURED', title: `Verification benchmark axis ${a + 1}`,
-    bench: 'bench-verify-mcq', task: 'Choose the correct option', dataset: `bench/verify-${a + 1}`, n: 400,
-    results: names.map((model, m) => ({ model, correct: 100 + ((a * 7 + m * 13) % 250), parsed: 390, total: 400 })),
-  })));
+  writeFileSync(
+    join(dir, 'board.json'),
+    json({
+      schema: 'svc.gspc-corpus/1',
+      issuer: 'SYNTHETIC BENCH CORPUS (bench/browser-verify.ts); no model was measured.',
+      doi: '10.5281/zenodo.0000000 (bench identifier; no such record exists)',
+      as_of: '2026-11-01T00:00:00Z',
+      measured_on: {
+        model: 'Generated aggregate results',
+        date: 'Synthetic bench run',
+        grading: 'Exact-label match against the gold label',
+      },
+      own_models: [],
+      axes: slugs,
+      limitations: ['SYNTHETIC: generated for the in-browser verification benchmark.'],
+    }),
+  );
+  slugs.forEach((axis, a) =>
+    writeFileSync(
+      join(dir, 'axes', `${axis}.json`),
+      json({
+        axis,
+        family: 'behavioural',
+        kind: 'model-comparison',
+        status: 'MEASURED',
+        title: `Verification benchmark axis ${a + 1}`,
+        bench: 'bench-verify-mcq',
+        task: 'Choose the correct option',
+        dataset: `bench/verify-${a + 1}`,
+        n: 400,
+        results: names.map((model, m) => ({ model, correct: 100 + ((a * 7 + m * 13) % 250), parsed: 390, total: 400 })),
+      }),
+    ),
+  );
 }
 
-interface Counted { ms: number; checked: number; valid: number }
+interface Counted {
+  ms: number;
+  checked: number;
+  valid: number;
+}
 
 /** `gspc verify`'s card checks (`verifyReleaseCards`: keys, root, log, every card) against the running service. */
 export async function gspcVerifyCards(base: string): Promise<Counted> {
   const t0 = performance.now();
   const problems: string[] = [];
-  const add = (check: string, ok: boolean, detail: string) => { if (!ok) problems.push(`${check}: ${detail}`); return ok; };
+  const add = (check: string, ok: boolean, detail: string) => {
+    if (!ok) problems.push(`${check}: ${detail}`);
+    return ok;
+  };
   const cards = await verifyReleaseCards(urlSource(base), add);
   const ms = performance.now() - t0;
   if (cards === undefined || problems.length > 0) throw new Error(`gspc verify: ${problems.join('; ')}`);
@@ -103,7 +140,11 @@ export async function gspcVerifyCards(base: string): Promise<Counted> {
 }
 
 /** One check of the whole bundle by the page, in a fresh browser context (page load not timed). */
-async function pageVerify(browser: Browser, base: string, bundle: Buffer): Promise<Counted & { wallMs: number; result: string | null }> {
+async function pageVerify(
+  browser: Browser,
+  base: string,
+  bundle: Buffer,
+): Promise<Counted & { wallMs: number; result: string | null }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
     const page = await context.newPage();
@@ -116,12 +157,16 @@ async function pageVerify(browser: Browser, base: string, bundle: Buffer): Promi
     const box = page.locator('#verify-result[data-state="done"], #verify-result[data-state="error"]');
     await box.waitFor({ timeout: PAGE_TIMEOUT_MS });
     const wallMs = performance.now() - t0;
-    if ((await box.getAttribute('data-state')) === 'error') throw new Error(`the page could not check the bundle: ${await box.innerText()}`);
+    if ((await box.getAttribute('data-state')) === 'error')
+      throw new Error(`the page could not check the bundle: ${await box.innerText()}`);
     if (errors.length > 0) throw new Error(`the page threw: ${errors.join('; ')}`);
     const summary = page.locator('#verify-result .verify-summary');
     return {
-      ms: Number(await box.getAttribute('data-ms')), wallMs, result: await box.getAttribute('data-result'),
-      checked: Number(await summary.getAttribute('data-checked')), valid: Number(await summary.getAttribute('data-valid')),
+      ms: Number(await box.getAttribute('data-ms')),
+      wallMs,
+      result: await box.getAttribute('data-result'),
+      checked: Number(await summary.getAttribute('data-checked')),
+      valid: Number(await summary.getAttribute('data-valid')),
     };
   } finally {
     await context.close();
@@ -129,8 +174,10 @@ async function pageVerify(browser: Browser, base: string, bundle: Buffer): Promi
 }
 
 export async function measureBrowserVerify(tmp: string, log: (line: string) => void): Promise<BrowserVerifyResult> {
-  if (!existsSync(CHROMIUM)) return { skipped: `no Chromium at ${CHROMIUM} (install Debian's chromium, or set GSPC_CHROMIUM)` };
-  if (!existsSync(VERIFY_ASSET)) return { skipped: 'the page script dist/pages/assets/verify.js is not built (run npm run build)' };
+  if (!existsSync(CHROMIUM))
+    return { skipped: `no Chromium at ${CHROMIUM} (install Debian's chromium, or set GSPC_CHROMIUM)` };
+  if (!existsSync(VERIFY_ASSET))
+    return { skipped: 'the page script dist/pages/assets/verify.js is not built (run npm run build)' };
   const dir = join(tmp, 'browser-verify');
   writeVerifyCorpus(join(dir, 'corpus'));
   keygen(join(dir, 'keys'));
@@ -138,42 +185,92 @@ export async function measureBrowserVerify(tmp: string, log: (line: string) => v
   let t = performance.now();
   const { dir: releaseDir } = publishRelease(join(dir, 'corpus'), join(dir, 'data'), signing.inputs);
   const publishMs = performance.now() - t;
-  const state = new ServedState(loadRelease(releaseDir), { did: signing.did, boardKey: signing.inputs.boardKey, published: signing.keys.published });
+  const state = new ServedState(loadRelease(releaseDir), {
+    did: signing.did,
+    boardKey: signing.inputs.boardKey,
+    published: signing.keys.published,
+  });
   const cards = state.current().release.evidence.root.leaf_count;
-  log(`  published ${cards.toLocaleString('en-US')} signed cards (${VERIFY_AXES} axes × ${VERIFY_MODELS} models) in ${(publishMs / 1000).toFixed(1)} s`);
+  log(
+    `  published ${cards.toLocaleString('en-US')} signed cards (${VERIFY_AXES} axes × ${VERIFY_MODELS} models) in ${(publishMs / 1000).toFixed(1)} s`,
+  );
   const app = buildApp({ state, logLevel: 'silent' });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const a = app.server.address();
   const base = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   const problems: string[] = [];
   const runs: BrowserVerifyRun[] = [];
   try {
     const bundle = Buffer.from(await (await fetch(`${base}/cards-bundle.json`)).arrayBuffer());
     const chromiumVersion = browser.version();
-    log(`  bundle ${(bundle.length / 1024 / 1024).toFixed(1)} MB; Chromium ${chromiumVersion}; warm-up of each side, then ${ROUNDS} alternating rounds`);
+    log(
+      `  bundle ${(bundle.length / 1024 / 1024).toFixed(1)} MB; Chromium ${chromiumVersion}; warm-up of each side, then ${ROUNDS} alternating rounds`,
+    );
     await gspcVerifyCards(base);
     await pageVerify(browser, base, bundle);
     for (let round = 1; round <= ROUNDS; round++) {
       const n = await gspcVerifyCards(base);
-      runs.push({ round, side: 'gspc verify (Node, node:crypto)', ms: n.ms, wallMs: null, checked: n.checked, valid: n.valid });
+      runs.push({
+        round,
+        side: 'gspc verify (Node, node:crypto)',
+        ms: n.ms,
+        wallMs: null,
+        checked: n.checked,
+        valid: n.valid,
+      });
       const p = await pageVerify(browser, base, bundle);
-      runs.push({ round, side: 'page (Chromium, WebCrypto)', ms: p.ms, wallMs: p.wallMs, checked: p.checked, valid: p.valid });
+      runs.push({
+        round,
+        side: 'page (Chromium, WebCrypto)',
+        ms: p.ms,
+        wallMs: p.wallMs,
+        checked: p.checked,
+        valid: p.valid,
+      });
       if (p.result !== 'VALID') problems.push(`round ${round}: the page says ${String(p.result)}`);
-      log(`  round ${round}: gspc verify ${n.ms.toFixed(0)} ms, page ${p.ms.toFixed(0)} ms (wall ${p.wallMs.toFixed(0)} ms)`);
+      log(
+        `  round ${round}: gspc verify ${n.ms.toFixed(0)} ms, page ${p.ms.toFixed(0)} ms (wall ${p.wallMs.toFixed(0)} ms)`,
+      );
     }
-    for (const r of runs) if (r.checked !== cards || r.valid !== cards) problems.push(`round ${r.round} ${r.side}: ${r.valid} of ${r.checked} VALID, expected ${cards} of ${cards}`);
+    for (const r of runs)
+      if (r.checked !== cards || r.valid !== cards)
+        problems.push(`round ${r.round} ${r.side}: ${r.valid} of ${r.checked} VALID, expected ${cards} of ${cards}`);
     t = performance.now();
     const report = await verifyRelease(urlSource(base));
-    const full = { ms: performance.now() - t, ok: report.ok, checked: report.cards.checked, failed: report.checks.filter((c) => !c.ok).map((c) => c.check) };
-    log(`  the whole gspc verify (every check of the release): ${full.ms.toFixed(0)} ms, ${full.ok ? 'VALID' : `INVALID (${full.failed.join(', ')})`}`);
+    const full = {
+      ms: performance.now() - t,
+      ok: report.ok,
+      checked: report.cards.checked,
+      failed: report.checks.filter((c) => !c.ok).map((c) => c.check),
+    };
+    log(
+      `  the whole gspc verify (every check of the release): ${full.ms.toFixed(0)} ms, ${full.ok ? 'VALID' : `INVALID (${full.failed.join(', ')})`}`,
+    );
     if (!full.ok) problems.push(`the whole gspc verify failed: ${full.failed.join(', ')}`);
     const side = (s: VerifySide) => median(runs.filter((r) => r.side === s).map((r) => r.ms));
     const pageMs = side('page (Chromium, WebCrypto)');
     const nodeMs = side('gspc verify (Node, node:crypto)');
     const pageCardsPerS = cards / (pageMs / 1000);
     const nodeCardsPerS = cards / (nodeMs / 1000);
-    return { cards, bundleBytes: bundle.length, publishMs, chromium: chromiumVersion, runs, pageMs, nodeMs, pageCardsPerS, nodeCardsPerS, ratio: pageCardsPerS / nodeCardsPerS, full, problems };
+    return {
+      cards,
+      bundleBytes: bundle.length,
+      publishMs,
+      chromium: chromiumVersion,
+      runs,
+      pageMs,
+      nodeMs,
+      pageCardsPerS,
+      nodeCardsPerS,
+      ratio: pageCardsPerS / nodeCardsPerS,
+      full,
+      problems,
+    };
   } finally {
     await browser.close();
     await app.close();
@@ -186,7 +283,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const tmp = mkdtempSync(join(tmpdir(), 'gspc-bench-'));
   try {
     const { browserVerifySection } = await import('./report.js');
-    process.stdout.write(`${browserVerifySection(await measureBrowserVerify(tmp, (s) => process.stdout.write(`${s}\n`)))}\n`);
+    process.stdout.write(
+      `${browserVerifySection(await measureBrowserVerify(tmp, (s) => process.stdout.write(`${s}\n`)))}\n`,
+    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -20,18 +20,36 @@ export class BenchChild {
   /** What the child wrote to stderr (warnings, errors), reported by the parent at the end. */
   stderr = '';
 
-  constructor(readonly name: string, script: string, args: string[], extraExecArgv: string[] = []) {
+  constructor(
+    readonly name: string,
+    script: string,
+    args: string[],
+    extraExecArgv: string[] = [],
+  ) {
     // `--import tsx`: children are TypeScript, run the same way as `npm run bench` itself.
-    this.proc = fork(script, args, { execArgv: ['--import', 'tsx', ...extraExecArgv], stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+    this.proc = fork(script, args, {
+      execArgv: ['--import', 'tsx', ...extraExecArgv],
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+    });
     this.proc.stderr?.setEncoding('utf8');
-    this.proc.stderr?.on('data', (s: string) => { if (this.stderr.length < 20_000) this.stderr += s; });
-    this.proc.on('error', (e) => { this.stderr += `(child process error: ${e.message})\n`; });
+    this.proc.stderr?.on('data', (s: string) => {
+      if (this.stderr.length < 20_000) this.stderr += s;
+    });
+    this.proc.on('error', (e) => {
+      this.stderr += `(child process error: ${e.message})\n`;
+    });
     this.proc.on('message', (m) => {
-      if (this.waiter) { const w = this.waiter; this.waiter = undefined; w(m); } else this.queue.push(m);
+      if (this.waiter) {
+        const w = this.waiter;
+        this.waiter = undefined;
+        w(m);
+      } else this.queue.push(m);
     });
     this.exited = new Promise((resolve) => {
       this.proc.once('exit', (code, signal) => {
-        this.exitError = new Error(`${name} child exited (code ${code}, signal ${signal})${this.stderr ? `; stderr:\n${this.stderr.trim()}` : ''}`);
+        this.exitError = new Error(
+          `${name} child exited (code ${code}, signal ${signal})${this.stderr ? `; stderr:\n${this.stderr.trim()}` : ''}`,
+        );
         live.delete(this);
         resolve();
       });
@@ -44,10 +62,20 @@ export class BenchChild {
     if (this.queue.length > 0) return Promise.resolve(this.queue.shift() as T);
     if (this.exitError) return Promise.reject(this.exitError);
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => { this.waiter = undefined; reject(new Error(`${this.name}: no ${what} within ${timeoutMs} ms`)); }, timeoutMs);
-      this.waiter = (m) => { clearTimeout(timer); resolve(m as T); };
+      const timer = setTimeout(() => {
+        this.waiter = undefined;
+        reject(new Error(`${this.name}: no ${what} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiter = (m) => {
+        clearTimeout(timer);
+        resolve(m as T);
+      };
       void this.exited.then(() => {
-        if (this.waiter) { clearTimeout(timer); this.waiter = undefined; reject(this.exitError); }
+        if (this.waiter) {
+          clearTimeout(timer);
+          this.waiter = undefined;
+          reject(this.exitError);
+        }
       });
     }).then((m) => {
       const err = (m as { error?: string }).error;
@@ -94,7 +122,9 @@ export function killAllChildren(): void {
  * The child's side of the protocol BenchChild speaks: start the server, report its port (or the
  * error), answer `cpu` with process.cpuUsage(), close on `stop`, exit when the parent goes.
  */
-export async function serveAsBenchChild(listen: () => Promise<{ port: number; close(): Promise<void> }>): Promise<void> {
+export async function serveAsBenchChild(
+  listen: () => Promise<{ port: number; close(): Promise<void> }>,
+): Promise<void> {
   process.on('disconnect', () => process.exit(0));
   try {
     const server = await listen();

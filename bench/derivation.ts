@@ -21,15 +21,23 @@ export interface DerivationFigures extends DeriveFigures {
   problems: string[];
 }
 
-export const isDisturbed = (f: DeriveFigures) => (f.deriveOtherCpu ?? 0) > DISTURBED_OTHER_CPU || (f.anchorOtherCpu ?? 0) > DISTURBED_OTHER_CPU;
+export const isDisturbed = (f: DeriveFigures) =>
+  (f.deriveOtherCpu ?? 0) > DISTURBED_OTHER_CPU || (f.anchorOtherCpu ?? 0) > DISTURBED_OTHER_CPU;
 export const describeOther = (f: DeriveFigures) =>
   `other CPU ${f.deriveOtherCpu?.toFixed(0) ?? 'n/a'} % during the derivation, ${f.anchorOtherCpu?.toFixed(0) ?? 'n/a'} % during the anchor`;
 
-export async function measureDerivation(tmp: string, items: number, children: BenchChild[], log: (line: string) => void): Promise<DerivationFigures> {
+export async function measureDerivation(
+  tmp: string,
+  items: number,
+  children: BenchChild[],
+  log: (line: string) => void,
+): Promise<DerivationFigures> {
   const g0 = performance.now();
   const corpus = writeScaleCorpus(join(tmp, 'scale-corpus'), items);
   const generateMs = performance.now() - g0;
-  log(`  generated ${corpus.rows.toLocaleString('en-US')} rows (${(corpus.bytes / 1024 / 1024).toFixed(1)} MB) in ${(generateMs / 1000).toFixed(1)} s`);
+  log(
+    `  generated ${corpus.rows.toLocaleString('en-US')} rows (${(corpus.bytes / 1024 / 1024).toFixed(1)} MB) in ${(generateMs / 1000).toFixed(1)} s`,
+  );
 
   // A window where other processes competed for the cores is measured again, once.
   let attempts = 1;

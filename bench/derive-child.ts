@@ -82,9 +82,21 @@ function measure(corpusDir: string, rowsFile: string) {
   const a2 = performance.now();
   const anchorOtherCpu = otherCpu(ja, ca, a2 - a0);
   return {
-    readMs: t1 - t0, deriveMs: t2 - t1, totalMs: t2 - t0,
-    anchorReadMs: a1 - a0, anchorParseMs: a2 - a1, anchorMs: a2 - a0, anchorLines: parsed.lines, anchorUnparsed: parsed.unparsed,
-    baseline, afterRead, afterDerive, peakRssMB, check, deriveOtherCpu, anchorOtherCpu,
+    readMs: t1 - t0,
+    deriveMs: t2 - t1,
+    totalMs: t2 - t0,
+    anchorReadMs: a1 - a0,
+    anchorParseMs: a2 - a1,
+    anchorMs: a2 - a0,
+    anchorLines: parsed.lines,
+    anchorUnparsed: parsed.unparsed,
+    baseline,
+    afterRead,
+    afterDerive,
+    peakRssMB,
+    check,
+    deriveOtherCpu,
+    anchorOtherCpu,
   };
 }
 

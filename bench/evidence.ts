@@ -36,22 +36,48 @@ const KID = 'did:web:localhost%3A8080#board-attestation-1';
 function body(i: number): CardBody {
   const k = 100 + (i % 300);
   return {
-    schema: 'card-v1', surface: 'board.measurement', subject: `bench/model-${i % 1000}`, axis: `axis-${Math.floor(i / 1000)}`,
-    as_of: '2026-11-01T00:00:00Z', signer: KID,
-    measurement: { kind: 'model-comparison', status: 'MEASURED', axis_n: 400, role: 'field', responses: 400, parsed: 390, correct: k, unparsed: 10, accuracy: k / 390, interval: [k / 400, k / 380], axis_separation: 'TIE' },
-    computed_from: { url: `/peritem/axis-${Math.floor(i / 1000)}.jsonl`, sha256: createHash('sha256').update(String(i)).digest('hex'), rows: 2000 },
+    schema: 'card-v1',
+    surface: 'board.measurement',
+    subject: `bench/model-${i % 1000}`,
+    axis: `axis-${Math.floor(i / 1000)}`,
+    as_of: '2026-11-01T00:00:00Z',
+    signer: KID,
+    measurement: {
+      kind: 'model-comparison',
+      status: 'MEASURED',
+      axis_n: 400,
+      role: 'field',
+      responses: 400,
+      parsed: 390,
+      correct: k,
+      unparsed: 10,
+      accuracy: k / 390,
+      interval: [k / 400, k / 380],
+      axis_separation: 'TIE',
+    },
+    computed_from: {
+      url: `/peritem/axis-${Math.floor(i / 1000)}.jsonl`,
+      sha256: createHash('sha256').update(String(i)).digest('hex'),
+      rows: 2000,
+    },
     public_framing: `As of 2026-11-01T00:00:00Z, axis axis-${Math.floor(i / 1000)}: bench/model-${i % 1000}, accuracy ${(k / 390).toFixed(3)} on 390 parsed items. Measurement, not certification; live counts come from the board.`,
   };
 }
 
 export async function measureEvidence(n: number, log: (s: string) => void): Promise<EvidenceFigures> {
   const pair = keyPairFromSeed(Buffer.alloc(32, 42));
-  const key = { healthy: true as const, signer: { kid: KID, publicKey: pair.publicKey, sign: (m: Uint8Array) => sign(pair.privateKey, m) } };
+  const key = {
+    healthy: true as const,
+    signer: { kid: KID, publicKey: pair.publicKey, sign: (m: Uint8Array) => sign(pair.privateKey, m) },
+  };
   const bodies = Array.from({ length: n }, (_, i) => body(i));
   // Anchor: the bytes a card signs, prepared outside the timing; then only hash + sign.
   const messages = bodies.map((b) => canonicalBytesStrict(b));
   let t = performance.now();
-  for (const m of messages) { createHash('sha256').update(m).digest(); sign(pair.privateKey, m); }
+  for (const m of messages) {
+    createHash('sha256').update(m).digest();
+    sign(pair.privateKey, m);
+  }
   const rawSignMs = performance.now() - t;
   t = performance.now();
   const cards: CardFile[] = bodies.map((b) => sealCard(b, key));
@@ -67,14 +93,40 @@ export async function measureEvidence(n: number, log: (s: string) => void): Prom
   // And the card log's root from every entry (here: the same cards, one release).
   const logTree = new MerkleTree(logLeaves(active));
   const rootMs = performance.now() - t;
-  const root = { merkle_root: Buffer.from(tree.root()).toString('hex'), leaf_count: active.length, as_of: '2026-11-01T00:00:00Z' };
+  const root = {
+    merkle_root: Buffer.from(tree.root()).toString('hex'),
+    leaf_count: active.length,
+    as_of: '2026-11-01T00:00:00Z',
+  };
   const ctx = {
     knownIncluded: new Set(active),
-    keys: new Map([[KID, Uint8Array.from(pair.publicKey)]]), root, rootSignatureValid: true, withdrawn: new Map(), superseded: new Map(),
-    proofFor: (h: string) => { const i = index.get(h)!; return { leaf_index: i, leaf_count: tree.size, proof: dupInclusionProof(tree, i).map((p) => Buffer.from(p).toString('hex')) }; },
+    keys: new Map([[KID, Uint8Array.from(pair.publicKey)]]),
+    root,
+    rootSignatureValid: true,
+    withdrawn: new Map(),
+    superseded: new Map(),
+    proofFor: (h: string) => {
+      const i = index.get(h)!;
+      return {
+        leaf_index: i,
+        leaf_count: tree.size,
+        proof: dupInclusionProof(tree, i).map((p) => Buffer.from(p).toString('hex')),
+      };
+    },
     log: {
-      origin: 'localhost:8080/log', tree_size: logTree.size, root_hash: Buffer.from(logTree.root()).toString('hex'), checkpointValid: true, knownLogged: new Set(active),
-      proofFor: (h: string) => { const i = index.get(h)!; return { leaf_index: i, tree_size: logTree.size, proof: logTree.inclusionProof(i).map((p) => Buffer.from(p).toString('hex')) }; },
+      origin: 'localhost:8080/log',
+      tree_size: logTree.size,
+      root_hash: Buffer.from(logTree.root()).toString('hex'),
+      checkpointValid: true,
+      knownLogged: new Set(active),
+      proofFor: (h: string) => {
+        const i = index.get(h)!;
+        return {
+          leaf_index: i,
+          tree_size: logTree.size,
+          proof: logTree.inclusionProof(i).map((p) => Buffer.from(p).toString('hex')),
+        };
+      },
     },
   };
   const sigs = cards.map((c) => Buffer.from(c.sig_ed25519!, 'hex'));
@@ -85,7 +137,9 @@ export async function measureEvidence(n: number, log: (s: string) => void): Prom
   let invalid = 0;
   for (const c of cards) if ((await verifyCard(c, ctx, nodeVerifyCrypto)).result !== 'VALID') invalid++;
   const verifyMs = performance.now() - t + rootMs;
-  log(`  verified ${n} cards in ${verifyMs.toFixed(0)} ms (raw verify ${rawVerifyMs.toFixed(0)} ms), ${invalid} invalid`);
+  log(
+    `  verified ${n} cards in ${verifyMs.toFixed(0)} ms (raw verify ${rawVerifyMs.toFixed(0)} ms), ${invalid} invalid`,
+  );
   return { cards: n, sealMs, rawSignMs, verifyMs, rawVerifyMs, invalid };
 }
 

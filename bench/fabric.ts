@@ -30,8 +30,23 @@ const SLOW_PATH = '/api/regulation';
 const HOLD_MS = 10_000;
 const CONNECTIONS = 10;
 
-export interface FabricRun { round: number; condition: 'fast' | 'slow'; rps: number; p50: number; p99: number; responses: number; bad: number; regulationRail: string }
-export interface FabricFigures { runs: FabricRun[]; rpsRatio: number; p50Ratio: number; problems: string[]; bodyBytes: number }
+export interface FabricRun {
+  round: number;
+  condition: 'fast' | 'slow';
+  rps: number;
+  p50: number;
+  p99: number;
+  responses: number;
+  bad: number;
+  regulationRail: string;
+}
+export interface FabricFigures {
+  runs: FabricRun[];
+  rpsRatio: number;
+  p50Ratio: number;
+  problems: string[];
+  bodyBytes: number;
+}
 
 function proxyTo(port: number, slow: { on: boolean }): Server {
   return createServer((req, res) => {
@@ -52,18 +67,41 @@ function proxyTo(port: number, slow: { on: boolean }): Server {
   });
 }
 
-const listen = (s: Server) => new Promise<number>((r) => s.listen(0, '127.0.0.1', () => r((s.address() as AddressInfo).port)));
+const listen = (s: Server) =>
+  new Promise<number>((r) => s.listen(0, '127.0.0.1', () => r((s.address() as AddressInfo).port)));
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-export async function measureFabric(demoCorpus: string, tmp: string, s: LoadSettings, log: (line: string) => void): Promise<FabricFigures> {
+export async function measureFabric(
+  demoCorpus: string,
+  tmp: string,
+  s: LoadSettings,
+  log: (line: string) => void,
+): Promise<FabricFigures> {
   keygen(`${tmp}/fabric-keys`);
   const signing = signingContext(`${tmp}/fabric-keys`, 'localhost:8080');
   const { dir } = publishRelease(demoCorpus, `${tmp}/fabric-data`, signing.inputs);
-  const state = new ServedState(loadRelease(dir), { did: signing.did, boardKey: signing.inputs.boardKey, published: signing.keys.published });
+  const state = new ServedState(loadRelease(dir), {
+    did: signing.did,
+    boardKey: signing.inputs.boardKey,
+    published: signing.keys.published,
+  });
   const slow = { on: false };
   let proxyPort = 0;
-  const fabric = new FabricObserver({ origin: 'http://127.0.0.1:1', timeoutMs: ACTION_TIMEOUT_MS, fetch: (u, i) => fetch(u, i), now: () => new Date(), refreshMs: 1000 });
-  const app = buildApp({ state, logLevel: 'silent', baseUrl: 'http://localhost:8080', now: () => new Date(), products: { rail: readRailConfig({}) }, fabric });
+  const fabric = new FabricObserver({
+    origin: 'http://127.0.0.1:1',
+    timeoutMs: ACTION_TIMEOUT_MS,
+    fetch: (u, i) => fetch(u, i),
+    now: () => new Date(),
+    refreshMs: 1000,
+  });
+  const app = buildApp({
+    state,
+    logLevel: 'silent',
+    baseUrl: 'http://localhost:8080',
+    now: () => new Date(),
+    products: { rail: readRailConfig({}) },
+    fabric,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const appPort = (app.server.address() as AddressInfo).port;
   const proxy = proxyTo(appPort, slow);
@@ -75,7 +113,9 @@ export async function measureFabric(demoCorpus: string, tmp: string, s: LoadSett
   const runs: FabricRun[] = [];
   let bodyBytes = 0;
   const regulationRail = async () => {
-    const doc = await (await fetch(url)).json() as { rails: { id: string; state: string; last_error: string | null }[] };
+    const doc = (await (await fetch(url)).json()) as {
+      rails: { id: string; state: string; last_error: string | null }[];
+    };
     const r = doc.rails.find((x) => x.id === 'regulation-feed')!;
     return `${r.state}${r.last_error ? ` (${r.last_error})` : ''}`;
   };
@@ -87,24 +127,48 @@ export async function measureFabric(demoCorpus: string, tmp: string, s: LoadSett
         await new Promise((r) => setTimeout(r, condition === 'slow' ? ACTION_TIMEOUT_MS + 1500 : 1500));
         await fabric.refresh().catch(() => undefined);
         let bad = 0;
-        const run = (seconds: number) => new Promise<autocannon.Result>((resolve, reject) => {
-          autocannon({
-            url, connections: CONNECTIONS, duration: seconds, pipelining: 1, timeout: 10,
-            setupClient: (client) => {
-              client.on('headers', (info) => { if (info.statusCode !== 200) bad++; });
-              client.on('response', (_status, resBytes) => { bodyBytes = resBytes; });
-            },
-          }, (err, result) => (err ? reject(err) : resolve(result)));
-        });
+        const run = (seconds: number) =>
+          new Promise<autocannon.Result>((resolve, reject) => {
+            autocannon(
+              {
+                url,
+                connections: CONNECTIONS,
+                duration: seconds,
+                pipelining: 1,
+                timeout: 10,
+                setupClient: (client) => {
+                  client.on('headers', (info) => {
+                    if (info.statusCode !== 200) bad++;
+                  });
+                  client.on('response', (_status, resBytes) => {
+                    bodyBytes = resBytes;
+                  });
+                },
+              },
+              (err, result) => (err ? reject(err) : resolve(result)),
+            );
+          });
         await run(s.warmupSeconds);
         bad = 0;
         const result = await run(s.seconds);
         const rail = await regulationRail();
         const expectTimeout = condition === 'slow';
-        if (expectTimeout !== /timeout after/.test(rail)) problems.push(`round ${round} ${condition}: regulation rail ${rail}`);
+        if (expectTimeout !== /timeout after/.test(rail))
+          problems.push(`round ${round} ${condition}: regulation rail ${rail}`);
         if (bad > 0) problems.push(`round ${round} ${condition}: ${bad} responses were not 200`);
-        runs.push({ round, condition, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, responses: result.requests.total, bad, regulationRail: rail });
-        log(`  round ${round} ${condition}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; regulation rail ${rail}`);
+        runs.push({
+          round,
+          condition,
+          rps: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          responses: result.requests.total,
+          bad,
+          regulationRail: rail,
+        });
+        log(
+          `  round ${round} ${condition}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; regulation rail ${rail}`,
+        );
       }
     }
   } finally {
@@ -115,7 +179,9 @@ export async function measureFabric(demoCorpus: string, tmp: string, s: LoadSett
   }
   const by = (c: 'fast' | 'slow') => runs.filter((r) => r.condition === c);
   return {
-    runs, problems, bodyBytes,
+    runs,
+    problems,
+    bodyBytes,
     rpsRatio: mean(by('slow').map((r) => r.rps)) / mean(by('fast').map((r) => r.rps)),
     p50Ratio: mean(by('slow').map((r) => r.p50)) / Math.max(1e-9, mean(by('fast').map((r) => r.p50))),
   };

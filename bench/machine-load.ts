@@ -7,7 +7,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
-export interface Jiffies { busy: number; total: number }
+export interface Jiffies {
+  busy: number;
+  total: number;
+}
 
 /** Busy and total jiffies of all CPUs together, from the first line of /proc/stat. */
 export function machineJiffies(): Jiffies | undefined {

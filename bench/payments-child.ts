@@ -31,16 +31,37 @@ const HOST = '127.0.0.1';
 export const DID_HOST = 'localhost:8080';
 export const BASE_URL = `http://${DID_HOST}`;
 /** The rail of the challenge runs: a payee (so offers are signed), a facilitator never called, no promo. */
-export const RAIL_ENV = { GSPC_PAY_TO: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', GSPC_FACILITATOR_URL: 'http://127.0.0.1:9', GSPC_PROMO: 'none' };
+export const RAIL_ENV = {
+  GSPC_PAY_TO: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+  GSPC_FACILITATOR_URL: 'http://127.0.0.1:9',
+  GSPC_PROMO: 'none',
+};
 
 async function listen(dataDir: string, ledgerPath: string): Promise<{ port: number; close: () => Promise<void> }> {
   const releases = readdirSync(join(dataDir, 'releases'));
   if (releases.length !== 1) throw new Error(`${dataDir}/releases: expected one release, found ${releases.length}`);
   const s = signingContext(join(dataDir, 'keys'), DID_HOST);
   const ledger = await openLedger({ sqlitePath: ledgerPath });
-  const app = buildApp({ state: new ServedState(loadRelease(join(dataDir, 'releases', releases[0]!)), { did: s.did, boardKey: s.inputs.boardKey, published: s.keys.published }), logLevel: 'warn', baseUrl: BASE_URL, now: () => new Date(), ledger, products: { rail: readRailConfig(RAIL_ENV), facilitatorTimeoutMs: 15_000 } });
+  const app = buildApp({
+    state: new ServedState(loadRelease(join(dataDir, 'releases', releases[0]!)), {
+      did: s.did,
+      boardKey: s.inputs.boardKey,
+      published: s.keys.published,
+    }),
+    logLevel: 'warn',
+    baseUrl: BASE_URL,
+    now: () => new Date(),
+    ledger,
+    products: { rail: readRailConfig(RAIL_ENV), facilitatorTimeoutMs: 15_000 },
+  });
   await app.listen({ host: HOST, port: 0 });
-  return { port: (app.server.address() as AddressInfo).port, close: async () => { await app.close(); await ledger.close(); } };
+  return {
+    port: (app.server.address() as AddressInfo).port,
+    close: async () => {
+      await app.close();
+      await ledger.close();
+    },
+  };
 }
 
 // Only when run as the child script (payments.ts imports the constants above).

@@ -101,7 +101,12 @@ export interface ChallengeFigures {
   cpuRatio: number;
 }
 
-export interface Spread { p50: number; p95: number; max: number; mean: number }
+export interface Spread {
+  p50: number;
+  p95: number;
+  max: number;
+  mean: number;
+}
 
 export interface PaidFigures {
   count: number;
@@ -133,13 +138,24 @@ export const isDisturbed = (r: ChallengeRun) => (r.otherCpu ?? 0) > DISTURBED_OT
 // ---------------------------------------------------------------------------------------------
 // A. Challenge throughput
 
-interface Prepared { dataDir: string; ledgerPath: string; subject: string; challengePath: string; board: Expected; challenge: Expected; boardKey: Uint8Array }
+interface Prepared {
+  dataDir: string;
+  ledgerPath: string;
+  subject: string;
+  challengePath: string;
+  board: Expected;
+  challenge: Expected;
+  boardKey: Uint8Array;
+}
 
-const offersOf = (c: Record<string, unknown>) => ((c.extensions as Record<string, { info: { offers: { signature: string }[] } }>)['offer-receipt']!.info.offers);
+const offersOf = (c: Record<string, unknown>) =>
+  (c.extensions as Record<string, { info: { offers: { signature: string }[] } }>)['offer-receipt']!.info.offers;
 
 /** A signed card's model id from the release: the subject a commission receipt would be bought for. */
 function signedSubject(release: LoadedRelease): string {
-  const card = [...release.evidence.cards.values()].find((c) => c.surface === 'board.measurement' && c.sig_ed25519 !== null);
+  const card = [...release.evidence.cards.values()].find(
+    (c) => c.surface === 'board.measurement' && c.sig_ed25519 !== null,
+  );
   if (!card) throw new Error('the demo release has no signed board.measurement card');
   return card.subject;
 }
@@ -158,20 +174,48 @@ async function prepare(tmp: string): Promise<Prepared> {
   const challengePath = `/api/request-attestation?subject=${encodeURIComponent(subject)}`;
   const ledgerPath = join(tmp, 'payments', 'ledger.sqlite');
   const ledger = await openLedger({ sqlitePath: join(tmp, 'payments', 'reference-ledger.sqlite') });
-  const app = buildApp({ state: new ServedState(release, { did: signing.did, boardKey: signing.inputs.boardKey, published: signing.keys.published }), logLevel: 'warn', baseUrl: BASE_URL, now: () => new Date(), ledger, products: { rail: readRailConfig(RAIL_ENV), facilitatorTimeoutMs: 15_000 } });
+  const app = buildApp({
+    state: new ServedState(release, {
+      did: signing.did,
+      boardKey: signing.inputs.boardKey,
+      published: signing.keys.published,
+    }),
+    logLevel: 'warn',
+    baseUrl: BASE_URL,
+    now: () => new Date(),
+    ledger,
+    products: { rail: readRailConfig(RAIL_ENV), facilitatorTimeoutMs: 15_000 },
+  });
   try {
     const b = await app.inject({ method: 'GET', url: BOARD_PATH });
-    if (b.statusCode !== 200 || typeof b.headers.etag !== 'string') throw new Error(`reference GET ${BOARD_PATH} answered ${b.statusCode}`);
+    if (b.statusCode !== 200 || typeof b.headers.etag !== 'string')
+      throw new Error(`reference GET ${BOARD_PATH} answered ${b.statusCode}`);
     const c = await app.inject({ method: 'GET', url: challengePath });
     const header = c.headers['payment-required'];
-    if (c.statusCode !== 402 || typeof header !== 'string') throw new Error(`reference GET ${challengePath} answered ${c.statusCode} ${typeof header === 'string' ? 'with' : 'without'} PAYMENT-REQUIRED: ${c.body.slice(0, 200)}`);
+    if (c.statusCode !== 402 || typeof header !== 'string')
+      throw new Error(
+        `reference GET ${challengePath} answered ${c.statusCode} ${typeof header === 'string' ? 'with' : 'without'} PAYMENT-REQUIRED: ${c.body.slice(0, 200)}`,
+      );
     const boardKey = signing.inputs.boardKey.signer.publicKey;
-    const board: Expected = { path: BOARD_PATH, status: 200, length: b.rawPayload.length, etag: b.headers.etag, body: b.rawPayload };
-    const challenge: Expected = { path: challengePath, status: 402, length: c.rawPayload.length, paymentRequiredLength: header.length, body: c.rawPayload };
+    const board: Expected = {
+      path: BOARD_PATH,
+      status: 200,
+      length: b.rawPayload.length,
+      etag: b.headers.etag,
+      body: b.rawPayload,
+    };
+    const challenge: Expected = {
+      path: challengePath,
+      status: 402,
+      length: c.rawPayload.length,
+      paymentRequiredLength: header.length,
+      body: c.rawPayload,
+    };
     const problems = await checkChallenge(c.rawPayload, header, challenge, boardKey, true);
     if (problems.length > 0) throw new Error(`reference challenge: ${problems.join('; ')}`);
     const preview = (JSON.parse(c.body) as { svc: { preview: { signed_cards_on_file: number } } }).svc.preview;
-    if (!(preview.signed_cards_on_file > 0)) throw new Error(`reference challenge: the preview shows no signed card for ${subject}`);
+    if (!(preview.signed_cards_on_file > 0))
+      throw new Error(`reference challenge: the preview shows no signed card for ${subject}`);
     return { dataDir, ledgerPath, subject, challengePath, board, challenge, boardKey };
   } finally {
     await app.close();
@@ -184,24 +228,45 @@ async function prepare(tmp: string): Promise<Prepared> {
  * reference apart from the offer's JWS (its validity window moves with the clock); exactly one
  * offer, which verifies under the board key and names this resource, the payee and the amount.
  */
-async function checkChallenge(body: Buffer, header: string | undefined, ref: Expected, boardKey: Uint8Array, isReference = false): Promise<string[]> {
+async function checkChallenge(
+  body: Buffer,
+  header: string | undefined,
+  ref: Expected,
+  boardKey: Uint8Array,
+  isReference = false,
+): Promise<string[]> {
   const problems: string[] = [];
   let c: Record<string, unknown>;
-  try { c = JSON.parse(body.toString('utf8')) as Record<string, unknown>; } catch { return ['body is not JSON']; }
+  try {
+    c = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return ['body is not JSON'];
+  }
   if (header === undefined) problems.push('no PAYMENT-REQUIRED header');
-  else if (!isDeepStrictEqual(JSON.parse(Buffer.from(header, 'base64').toString('utf8')), c)) problems.push('PAYMENT-REQUIRED does not decode to the body');
+  else if (!isDeepStrictEqual(JSON.parse(Buffer.from(header, 'base64').toString('utf8')), c))
+    problems.push('PAYMENT-REQUIRED does not decode to the body');
   const offers = offersOf(c);
   if (offers.length !== 1) return [...problems, `${offers.length} offers (expected 1 signed offer)`];
   const checked = await verifyJwsSignature(offers[0]!.signature, boardKey);
   if (!checked.ok) return [...problems, `offer: ${checked.reason}`];
   const terms = JSON.parse(Buffer.from(checked.payload).toString('utf8')) as Record<string, unknown>;
   const accepts = (c.accepts as Record<string, unknown>[])[0]!;
-  if (terms.resourceUrl !== `${BASE_URL}${ref.path}` || terms.payTo !== RAIL_ENV.GSPC_PAY_TO || terms.amount !== accepts.amount || accepts.payTo !== RAIL_ENV.GSPC_PAY_TO) {
+  if (
+    terms.resourceUrl !== `${BASE_URL}${ref.path}` ||
+    terms.payTo !== RAIL_ENV.GSPC_PAY_TO ||
+    terms.amount !== accepts.amount ||
+    accepts.payTo !== RAIL_ENV.GSPC_PAY_TO
+  ) {
     problems.push(`offer terms ${JSON.stringify(terms)} do not match the resource and accepts entry`);
   }
   if (!isReference) {
-    const strip = (x: Record<string, unknown>) => { const y = structuredClone(x); for (const o of offersOf(y)) o.signature = ''; return y; };
-    if (!isDeepStrictEqual(strip(c), strip(JSON.parse(ref.body.toString('utf8')) as Record<string, unknown>))) problems.push('body differs from the reference (offer aside)');
+    const strip = (x: Record<string, unknown>) => {
+      const y = structuredClone(x);
+      for (const o of offersOf(y)) o.signature = '';
+      return y;
+    };
+    if (!isDeepStrictEqual(strip(c), strip(JSON.parse(ref.body.toString('utf8')) as Record<string, unknown>)))
+      problems.push('body differs from the reference (offer aside)');
   }
   return problems;
 }
@@ -217,12 +282,15 @@ function verifyOnce(port: number, exp: Expected, boardKey: Uint8Array): Promise<
         if (res.statusCode !== exp.status) return resolve([`status ${res.statusCode} (expected ${exp.status})`]);
         if (exp.etag !== undefined) {
           const problems: string[] = [];
-          if (!body.equals(exp.body)) problems.push(`body differs from the reference (${body.length} bytes, expected ${exp.body.length})`);
+          if (!body.equals(exp.body))
+            problems.push(`body differs from the reference (${body.length} bytes, expected ${exp.body.length})`);
           if (res.headers.etag !== exp.etag) problems.push(`etag ${res.headers.etag} (expected ${exp.etag})`);
           return resolve(problems);
         }
         const h = res.headers['payment-required'];
-        void checkChallenge(body, typeof h === 'string' ? h : undefined, exp, boardKey).then(resolve, (e: Error) => resolve([`check failed: ${e.message}`]));
+        void checkChallenge(body, typeof h === 'string' ? h : undefined, exp, boardKey).then(resolve, (e: Error) =>
+          resolve([`check failed: ${e.message}`]),
+        );
       });
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
@@ -234,37 +302,57 @@ function verifyOnce(port: number, exp: Expected, boardKey: Uint8Array): Promise<
 function load(port: number, seconds: number, connections: number, exp: Expected): Promise<Load> {
   const length = String(exp.length);
   const out = { checked: 0, bad: 0, firstBad: undefined as string | undefined };
-  const fail = (why: string) => { out.bad++; out.firstBad ??= why; };
+  const fail = (why: string) => {
+    out.bad++;
+    out.firstBad ??= why;
+  };
   return new Promise((resolve, reject) => {
-    autocannon({
-      url: `http://${HOST}:${port}${exp.path}`, connections, pipelining: 1, duration: seconds, timeout: 10,
-      setupClient: (client) => {
-        client.on('headers', (info) => {
-          if (info.statusCode !== exp.status) return fail(`status ${info.statusCode}`);
-          let len: string | undefined;
-          let tag: string | undefined;
-          let required: string | undefined;
-          const h = info.headers;
-          for (let i = 0; i < h.length; i += 2) {
-            const name = h[i]!.toLowerCase();
-            if (name === 'content-length') len = h[i + 1];
-            else if (name === 'etag') tag = h[i + 1];
-            else if (name === 'payment-required') required = h[i + 1];
-          }
-          if (len !== length) fail(`content-length ${len} (expected ${length})`);
-          else if (exp.etag !== undefined && tag !== exp.etag) fail(`etag ${tag} (expected ${exp.etag})`);
-          else if (exp.paymentRequiredLength !== undefined && required?.length !== exp.paymentRequiredLength) fail(`PAYMENT-REQUIRED of ${required?.length ?? 'no'} characters (expected ${exp.paymentRequiredLength})`);
-        });
-        client.on('response', (_status, resBytes) => {
-          out.checked++;
-          if (resBytes < exp.length) fail(`response of ${resBytes} bytes, shorter than the body`);
-        });
+    autocannon(
+      {
+        url: `http://${HOST}:${port}${exp.path}`,
+        connections,
+        pipelining: 1,
+        duration: seconds,
+        timeout: 10,
+        setupClient: (client) => {
+          client.on('headers', (info) => {
+            if (info.statusCode !== exp.status) return fail(`status ${info.statusCode}`);
+            let len: string | undefined;
+            let tag: string | undefined;
+            let required: string | undefined;
+            const h = info.headers;
+            for (let i = 0; i < h.length; i += 2) {
+              const name = h[i]!.toLowerCase();
+              if (name === 'content-length') len = h[i + 1];
+              else if (name === 'etag') tag = h[i + 1];
+              else if (name === 'payment-required') required = h[i + 1];
+            }
+            if (len !== length) fail(`content-length ${len} (expected ${length})`);
+            else if (exp.etag !== undefined && tag !== exp.etag) fail(`etag ${tag} (expected ${exp.etag})`);
+            else if (exp.paymentRequiredLength !== undefined && required?.length !== exp.paymentRequiredLength)
+              fail(
+                `PAYMENT-REQUIRED of ${required?.length ?? 'no'} characters (expected ${exp.paymentRequiredLength})`,
+              );
+          });
+          client.on('response', (_status, resBytes) => {
+            out.checked++;
+            if (resBytes < exp.length) fail(`response of ${resBytes} bytes, shorter than the body`);
+          });
+        },
       },
-    }, (err, result) => (err ? reject(err) : resolve({ result, ...out })));
+      (err, result) => (err ? reject(err) : resolve({ result, ...out })),
+    );
   });
 }
 
-async function runOne(round: number, side: Side, p: Prepared, s: LoadSettings, children: BenchChild[], execArgv: string[]): Promise<ChallengeRun> {
+async function runOne(
+  round: number,
+  side: Side,
+  p: Prepared,
+  s: LoadSettings,
+  children: BenchChild[],
+  execArgv: string[],
+): Promise<ChallengeRun> {
   const exp = side === 'board' ? p.board : p.challenge;
   const child = new BenchChild(`payments ${side} server`, CHILD, [p.dataDir, p.ledgerPath], execArgv);
   children.push(child);
@@ -272,8 +360,11 @@ async function runOne(round: number, side: Side, p: Prepared, s: LoadSettings, c
     const { port } = await child.next<{ port: number }>(60_000, 'listening port');
     // A 402 counts as non-2xx for autocannon; the status itself is checked per response in load().
     const figures = await measureRun(child, {
-      verify: () => verifyOnce(port, exp, p.boardKey), load: (seconds) => load(port, seconds, s.connections, exp),
-      warmupSeconds: s.warmupSeconds, seconds: s.seconds, non2xxExpected: side === 'challenge',
+      verify: () => verifyOnce(port, exp, p.boardKey),
+      load: (seconds) => load(port, seconds, s.connections, exp),
+      warmupSeconds: s.warmupSeconds,
+      seconds: s.seconds,
+      non2xxExpected: side === 'challenge',
     });
     return { round, side, ...figures };
   } finally {
@@ -281,9 +372,17 @@ async function runOne(round: number, side: Side, p: Prepared, s: LoadSettings, c
   }
 }
 
-export async function measureChallenges(tmp: string, s: LoadSettings, children: BenchChild[], log: (line: string) => void, cpuProfDir?: string): Promise<ChallengeFigures> {
+export async function measureChallenges(
+  tmp: string,
+  s: LoadSettings,
+  children: BenchChild[],
+  log: (line: string) => void,
+  cpuProfDir?: string,
+): Promise<ChallengeFigures> {
   const p = await prepare(tmp);
-  log(`  board ${p.board.length} bytes; challenge for ${p.subject}: ${p.challenge.length}-byte body + ${p.challenge.paymentRequiredLength}-character PAYMENT-REQUIRED, offer signed`);
+  log(
+    `  board ${p.board.length} bytes; challenge for ${p.subject}: ${p.challenge.length}-byte body + ${p.challenge.paymentRequiredLength}-character PAYMENT-REQUIRED, offer signed`,
+  );
   const execArgv = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
   const runs: ChallengeRun[] = [];
   let quietRounds = 0;
@@ -292,7 +391,9 @@ export async function measureChallenges(tmp: string, s: LoadSettings, children: 
     for (const side of ['board', 'challenge'] as const) {
       const r = await runOne(round, side, p, s, children, execArgv);
       const cpu = `server ${r.serverCpu.toFixed(0)} %, client ${r.clientCpu.toFixed(0)} %${r.otherCpu === undefined ? '' : `, other ${r.otherCpu.toFixed(0)} %`} CPU`;
-      log(`  round ${round} ${side.padEnd(9)} ${Math.round(r.rps).toLocaleString('en-US').padStart(8)} req/s  (${cpu})${isDisturbed(r) ? '  disturbed' : ''}${r.problems.length ? `  INVALID: ${r.problems.join('; ')}` : ''}`);
+      log(
+        `  round ${round} ${side.padEnd(9)} ${Math.round(r.rps).toLocaleString('en-US').padStart(8)} req/s  (${cpu})${isDisturbed(r) ? '  disturbed' : ''}${r.problems.length ? `  INVALID: ${r.problems.join('; ')}` : ''}`,
+      );
       runs.push(r);
       disturbed ||= isDisturbed(r);
     }
@@ -310,15 +411,29 @@ export async function measureChallenges(tmp: string, s: LoadSettings, children: 
   const boardCpuUs = mean(of('board').map(cpuUs));
   const challengeCpuUs = mean(of('challenge').map(cpuUs));
   return {
-    subject: p.subject, challengePath: p.challengePath, board: p.board, challenge: p.challenge, runs, usedRounds,
-    boardRps, challengeRps, ratio: challengeRps / boardRps, boardCpuUs, challengeCpuUs, cpuRatio: boardCpuUs / challengeCpuUs,
+    subject: p.subject,
+    challengePath: p.challengePath,
+    board: p.board,
+    challenge: p.challenge,
+    runs,
+    usedRounds,
+    boardRps,
+    challengeRps,
+    ratio: challengeRps / boardRps,
+    boardCpuUs,
+    challengeCpuUs,
+    cpuRatio: boardCpuUs / challengeCpuUs,
   };
 }
 
 // ---------------------------------------------------------------------------------------------
 // B. Added latency of a paid request
 
-interface Call { path: string; status: number; ms: number }
+interface Call {
+  path: string;
+  status: number;
+  ms: number;
+}
 
 /**
  * A timing proxy in front of the facilitator: forwards each request (method, path, headers,
@@ -345,7 +460,10 @@ async function timingProxy(upstream: string): Promise<{ url: string; calls: Call
           const answer = Buffer.concat(parts);
           const status = ur.statusCode ?? 502;
           res.on('finish', () => calls.push({ path: target.pathname, status, ms: performance.now() - t0 }));
-          res.writeHead(status, { 'content-type': ur.headers['content-type'] ?? 'application/octet-stream', 'content-length': answer.length });
+          res.writeHead(status, {
+            'content-type': ur.headers['content-type'] ?? 'application/octet-stream',
+            'content-length': answer.length,
+          });
           res.end(answer);
         });
       });
@@ -356,11 +474,19 @@ async function timingProxy(upstream: string): Promise<{ url: string; calls: Call
       up.end(body);
     });
   });
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, HOST, resolve); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, HOST, resolve);
+  });
   return {
     url: `http://${HOST}:${(server.address() as AddressInfo).port}`,
     calls,
-    close: () => new Promise<void>((resolve) => { agent.destroy(); server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        agent.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -371,7 +497,11 @@ async function startService(dir: string, rail: LocalRail, facilitatorUrl: string
   keygen(keyDir);
   const signing = signingContext(keyDir, `localhost:${port}`);
   const releaseDir = publishRelease(DEMO_CORPUS, join(dir, 'data'), signing.inputs).dir;
-  const state = new ServedState(loadRelease(releaseDir), { did: signing.did, boardKey: signing.inputs.boardKey, published: signing.keys.published });
+  const state = new ServedState(loadRelease(releaseDir), {
+    did: signing.did,
+    boardKey: signing.inputs.boardKey,
+    published: signing.keys.published,
+  });
   const ledger = await openLedger({ sqlitePath: join(dir, 'ledger.sqlite') });
   // Every ledger call is timed (the ledger is the service's own, so its time is part of "added").
   const ledgerMs: number[] = [];
@@ -381,15 +511,39 @@ async function startService(dir: string, rail: LocalRail, facilitatorUrl: string
       if (typeof v !== 'function' || prop === 'close') return v;
       return async (...args: unknown[]) => {
         const t0 = performance.now();
-        try { return await (v as (...a: unknown[]) => Promise<unknown>).apply(target, args); } finally { ledgerMs.push(performance.now() - t0); }
+        try {
+          return await (v as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        } finally {
+          ledgerMs.push(performance.now() - t0);
+        }
       };
     },
   });
-  const rc = readRailConfig({ GSPC_PAY_TO: rail.payTo.address, GSPC_FACILITATOR_URL: facilitatorUrl, GSPC_ASSET: rail.usdc, GSPC_PROMO: 'none' });
+  const rc = readRailConfig({
+    GSPC_PAY_TO: rail.payTo.address,
+    GSPC_FACILITATOR_URL: facilitatorUrl,
+    GSPC_ASSET: rail.usdc,
+    GSPC_PROMO: 'none',
+  });
   const baseUrl = `http://localhost:${port}`;
-  const app = buildApp({ state, logLevel: 'silent', baseUrl, now: () => new Date(), ledger: timedLedger, products: { rail: rc, facilitatorTimeoutMs: 15_000 } });
+  const app = buildApp({
+    state,
+    logLevel: 'silent',
+    baseUrl,
+    now: () => new Date(),
+    ledger: timedLedger,
+    products: { rail: rc, facilitatorTimeoutMs: 15_000 },
+  });
   await app.listen({ port, host: HOST });
-  return { baseUrl, subject: signedSubject(state.current().release), ledgerMs, close: async () => { await app.close(); await ledger.close(); } };
+  return {
+    baseUrl,
+    subject: signedSubject(state.current().release),
+    ledgerMs,
+    close: async () => {
+      await app.close();
+      await ledger.close();
+    },
+  };
 }
 
 function spread(xs: number[]): Spread {
@@ -400,10 +554,19 @@ function spread(xs: number[]): Spread {
 
 /** Why the chain cannot run here (logged loudly), or undefined. */
 export function noAnvil(): string | undefined {
-  try { anvilBinaryPath(); return undefined; } catch (e) { return `no local chain (anvil): ${(e as Error).message}`; }
+  try {
+    anvilBinaryPath();
+    return undefined;
+  } catch (e) {
+    return `no local chain (anvil): ${(e as Error).message}`;
+  }
 }
 
-export async function measurePaid(tmp: string, count: number, log: (line: string) => void): Promise<PaidFigures | { skipped: string }> {
+export async function measurePaid(
+  tmp: string,
+  count: number,
+  log: (line: string) => void,
+): Promise<PaidFigures | { skipped: string }> {
   const missing = noAnvil();
   if (missing) {
     log(`\n  *** SKIPPED: ${missing} ***\n`);
@@ -421,7 +584,15 @@ export async function measurePaid(tmp: string, count: number, log: (line: string
     const payer0 = await rail.balanceOf(rail.payer.address);
     const payee0 = await rail.balanceOf(rail.payTo.address);
     const problems: string[] = [];
-    const rows: { total: number; verify: number; settle: number; replay: number; challenge: number; ledger: number; ledgerCalls: number }[] = [];
+    const rows: {
+      total: number;
+      verify: number;
+      settle: number;
+      replay: number;
+      challenge: number;
+      ledger: number;
+      ledgerCalls: number;
+    }[] = [];
     let price: string | undefined;
     for (let i = 0; i < PAID_WARMUP + count; i++) {
       const c0 = performance.now();
@@ -440,33 +611,58 @@ export async function measurePaid(tmp: string, count: number, log: (line: string
       const ledgerMs = svc.ledgerMs.reduce((a, b) => a + b, 0);
       const ledgerCalls = svc.ledgerMs.length;
       const why = (what: string) => problems.push(`payment ${i + 1}: ${what}`);
-      if (res.status !== 200) { why(`status ${res.status}: ${body.toString('utf8').slice(0, 200)}`); continue; }
-      if (res.headers.get('x-gspc-replay') !== '0') why(`x-gspc-replay ${res.headers.get('x-gspc-replay')} (expected 0)`);
-      const settle = JSON.parse(Buffer.from(res.headers.get('payment-response') ?? '', 'base64').toString('utf8') || '{}') as { success?: boolean; transaction?: string };
-      if (settle.success !== true || !/^0x[0-9a-f]{64}$/.test(settle.transaction ?? '')) why(`PAYMENT-RESPONSE ${JSON.stringify(settle)}`);
+      if (res.status !== 200) {
+        why(`status ${res.status}: ${body.toString('utf8').slice(0, 200)}`);
+        continue;
+      }
+      if (res.headers.get('x-gspc-replay') !== '0')
+        why(`x-gspc-replay ${res.headers.get('x-gspc-replay')} (expected 0)`);
+      const settle = JSON.parse(
+        Buffer.from(res.headers.get('payment-response') ?? '', 'base64').toString('utf8') || '{}',
+      ) as { success?: boolean; transaction?: string };
+      if (settle.success !== true || !/^0x[0-9a-f]{64}$/.test(settle.transaction ?? ''))
+        why(`PAYMENT-RESPONSE ${JSON.stringify(settle)}`);
       const verify = calls.filter((c) => c.path === '/verify');
       const settled = calls.filter((c) => c.path === '/settle');
-      if (verify.length !== 1 || settled.length !== 1 || calls.length !== 2 || calls.some((c) => c.status !== 200)) why(`facilitator calls ${JSON.stringify(calls)} (expected one /verify and one /settle, both 200)`);
+      if (verify.length !== 1 || settled.length !== 1 || calls.length !== 2 || calls.some((c) => c.status !== 200))
+        why(`facilitator calls ${JSON.stringify(calls)} (expected one /verify and one /settle, both 200)`);
 
       proxy.calls.length = 0;
       const r0 = performance.now();
       const again = await fetch(url, { headers: { 'payment-signature': header } });
       const replayBody = Buffer.from(await again.arrayBuffer());
       const replay = performance.now() - r0;
-      if (again.status !== 200 || again.headers.get('x-gspc-replay') !== '1' || !replayBody.equals(body)) why(`replay: status ${again.status}, x-gspc-replay ${again.headers.get('x-gspc-replay')}, ${replayBody.equals(body) ? 'same' : 'different'} bytes`);
+      if (again.status !== 200 || again.headers.get('x-gspc-replay') !== '1' || !replayBody.equals(body))
+        why(
+          `replay: status ${again.status}, x-gspc-replay ${again.headers.get('x-gspc-replay')}, ${replayBody.equals(body) ? 'same' : 'different'} bytes`,
+        );
       if (proxy.calls.length > 0) why(`replay called the facilitator (${proxy.calls.map((c) => c.path).join(', ')})`);
 
-      if (i >= PAID_WARMUP) rows.push({ total, verify: verify[0]?.ms ?? NaN, settle: settled[0]?.ms ?? NaN, replay, challenge: challengeMs, ledger: ledgerMs, ledgerCalls });
+      if (i >= PAID_WARMUP)
+        rows.push({
+          total,
+          verify: verify[0]?.ms ?? NaN,
+          settle: settled[0]?.ms ?? NaN,
+          replay,
+          challenge: challengeMs,
+          ledger: ledgerMs,
+          ledgerCalls,
+        });
     }
     const paid = payer0 - (await rail.balanceOf(rail.payer.address));
     const received = (await rail.balanceOf(rail.payTo.address)) - payee0;
     const expected = BigInt(price ?? '0') * BigInt(PAID_WARMUP + count);
-    if (paid !== expected || received !== expected) problems.push(`balances moved ${paid} (payer) / ${received} (payee), expected ${expected} each`);
+    if (paid !== expected || received !== expected)
+      problems.push(`balances moved ${paid} (payer) / ${received} (payee), expected ${expected} each`);
     if (rows.length !== count) problems.push(`${rows.length} of ${count} measured payments delivered`);
     if (rows.length === 0) throw new Error(`no payment succeeded: ${problems.slice(0, 3).join('; ')}`);
     const fac = rows.map((r) => r.verify + r.settle);
     return {
-      count, price: price!, paid, received, problems,
+      count,
+      price: price!,
+      paid,
+      received,
+      problems,
       total: spread(rows.map((r) => r.total)),
       verify: spread(rows.map((r) => r.verify)),
       settle: spread(rows.map((r) => r.settle)),
@@ -484,13 +680,22 @@ export async function measurePaid(tmp: string, count: number, log: (line: string
   }
 }
 
-export async function measurePayments(tmp: string, s: LoadSettings, count: number, children: BenchChild[], log: (line: string) => void, cpuProfDir?: string): Promise<PaymentsFigures> {
+export async function measurePayments(
+  tmp: string,
+  s: LoadSettings,
+  count: number,
+  children: BenchChild[],
+  log: (line: string) => void,
+  cpuProfDir?: string,
+): Promise<PaymentsFigures> {
   log('  A. challenge throughput: GET /api/request-attestation (402) against GET /api/gspc, same app');
   const challenge = await measureChallenges(tmp, s, children, log, cpuProfDir);
   log(`  B. ${count} paid requests on the local rail, sequential, facilitator timed by a proxy`);
   const paid = await measurePaid(tmp, count, log);
   if (!('skipped' in paid)) {
-    log(`  total p50 ${paid.total.p50.toFixed(1)} ms, facilitator p50 ${paid.facilitator.p50.toFixed(1)} ms, added p50 ${paid.added.p50.toFixed(1)} ms, replay p50 ${paid.replay.p50.toFixed(1)} ms${paid.problems.length ? `  INVALID: ${paid.problems.slice(0, 3).join('; ')}` : ''}`);
+    log(
+      `  total p50 ${paid.total.p50.toFixed(1)} ms, facilitator p50 ${paid.facilitator.p50.toFixed(1)} ms, added p50 ${paid.added.p50.toFixed(1)} ms, replay p50 ${paid.replay.p50.toFixed(1)} ms${paid.problems.length ? `  INVALID: ${paid.problems.slice(0, 3).join('; ')}` : ''}`,
+    );
   }
   return { challenge, paid };
 }

@@ -52,11 +52,24 @@ export function machine(): string {
 }
 
 export function throughputSection(t: ThroughputFigures, s: LoadSettings): string {
-  const rows = t.runs.map((r) => [String(r.round), r.server, int(r.rps), r.latencyP50.toFixed(0), r.latencyP99.toFixed(0), pct(r.serverCpu), pct(r.clientCpu),
-    r.otherCpu === undefined ? 'n/a' : pct(r.otherCpu), int(r.responses), r.problems.length === 0 ? 'yes' : 'NO']);
+  const rows = t.runs.map((r) => [
+    String(r.round),
+    r.server,
+    int(r.rps),
+    r.latencyP50.toFixed(0),
+    r.latencyP99.toFixed(0),
+    pct(r.serverCpu),
+    pct(r.clientCpu),
+    r.otherCpu === undefined ? 'n/a' : pct(r.otherCpu),
+    int(r.responses),
+    r.problems.length === 0 ? 'yes' : 'NO',
+  ]);
   const disturbed = t.runs.filter(isDisturbed).length;
   const allRounds = new Set(t.runs.map((r) => r.round)).size;
-  const basis = t.usedRounds.length === allRounds ? 'all rounds' : `undisturbed round${t.usedRounds.length === 1 ? '' : 's'} ${t.usedRounds.join(', ')} only`;
+  const basis =
+    t.usedRounds.length === allRounds
+      ? 'all rounds'
+      : `undisturbed round${t.usedRounds.length === 1 ? '' : 's'} ${t.usedRounds.join(', ')} only`;
   const perRound = [...new Set(t.runs.map((r) => r.round))].map((round) => {
     const a = t.runs.find((r) => r.round === round && r.server === 'anchor');
     const b = t.runs.find((r) => r.round === round && r.server === 'app');
@@ -65,9 +78,29 @@ export function throughputSection(t: ThroughputFigures, s: LoadSettings): string
   return [
     `GET /api/gspc of the demo release: ${int(t.reference.body.length)}-byte body, ${s.connections} connections, pipelining 1, ${s.warmupSeconds} s warm-up + ${s.seconds} s measured per run, runs alternating.`,
     '',
-    table(['Round', 'Server', 'req/s', 'p50 ms', 'p99 ms', 'Server CPU', 'Client CPU', 'Other CPU', 'Responses', 'All valid'], rows, [true, false, true, true, true, true, true, true, true, false]),
+    table(
+      [
+        'Round',
+        'Server',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'Server CPU',
+        'Client CPU',
+        'Other CPU',
+        'Responses',
+        'All valid',
+      ],
+      rows,
+      [true, false, true, true, true, true, true, true, true, false],
+    ),
     '',
-    ...(disturbed > 0 ? [`Note: ${disturbed} of ${t.runs.length} runs had more than ${DISTURBED_OTHER_CPU} % of a core of other CPU load (other processes on the machine)${t.usedRounds.length === allRounds ? '; every round was disturbed, so the figures below are unreliable: re-run on a quiet machine' : '; their rounds are left out of the figures below'}.`, ''] : []),
+    ...(disturbed > 0
+      ? [
+          `Note: ${disturbed} of ${t.runs.length} runs had more than ${DISTURBED_OTHER_CPU} % of a core of other CPU load (other processes on the machine)${t.usedRounds.length === allRounds ? '; every round was disturbed, so the figures below are unreliable: re-run on a quiet machine' : '; their rounds are left out of the figures below'}.`,
+          '',
+        ]
+      : []),
     `Ratio app/anchor (mean req/s, ${basis}): **${t.ratio.toFixed(3)}** (${int(t.appRps)} / ${int(t.anchorRps)}; per round ${perRound.join(', ')}). Goal ≥ ${THROUGHPUT_GOAL}: **${verdict(t.ratio >= THROUGHPUT_GOAL)}**.`,
     '',
     `Server CPU per request (${basis}): anchor ${t.anchorCpuUs.toFixed(1)} µs, app ${t.appCpuUs.toFixed(1)} µs; ratio anchor/app **${t.cpuRatio.toFixed(3)}** (informational: the req/s ratio a CPU-bound server pair would show; see "Reading the figures").`,
@@ -76,9 +109,21 @@ export function throughputSection(t: ThroughputFigures, s: LoadSettings): string
 
 export function derivationSection(d: DerivationFigures): string {
   const rows = [
-    ['readCorpus (read, hash, parse, check every row)', ms(d.readMs), `${mb(d.afterRead.heapUsedMB)} heap, ${mb(d.afterRead.externalMB)} buffers`],
-    ['deriveRelease (tallies, Wilson, McNemar, F1, manifest)', ms(d.deriveMs), `${mb(d.afterDerive.heapUsedMB)} heap, ${mb(d.afterDerive.externalMB)} buffers`],
-    ['**Total (read + derive)**', `**${ms(d.totalMs)}**`, `peak RSS ${mb(d.peakRssMB)} (${mb(d.baseline.rssMB)} before reading)`],
+    [
+      'readCorpus (read, hash, parse, check every row)',
+      ms(d.readMs),
+      `${mb(d.afterRead.heapUsedMB)} heap, ${mb(d.afterRead.externalMB)} buffers`,
+    ],
+    [
+      'deriveRelease (tallies, Wilson, McNemar, F1, manifest)',
+      ms(d.deriveMs),
+      `${mb(d.afterDerive.heapUsedMB)} heap, ${mb(d.afterDerive.externalMB)} buffers`,
+    ],
+    [
+      '**Total (read + derive)**',
+      `**${ms(d.totalMs)}**`,
+      `peak RSS ${mb(d.peakRssMB)} (${mb(d.baseline.rssMB)} before reading)`,
+    ],
     ['Anchor: readFileSync of the JSONL', ms(d.anchorReadMs), ''],
     ['Anchor: JSON.parse of every line', ms(d.anchorParseMs), ''],
     ['**Anchor total**', `**${ms(d.anchorMs)}**`, ''],
@@ -94,17 +139,32 @@ export function derivationSection(d: DerivationFigures): string {
       `Derived row: ${int(c.rows)} rows, leader ${String(c.leader)}, ${String(c.separation)}${c.p !== null ? ` (p = ${c.p.toExponential(2)})` : ''}.`,
     '',
     `Machine load: ${describeOther(d)}${d.attempts > 1 ? ` (measured ${d.attempts} times: the first attempt was disturbed)` : ''}.` +
-      (deriveDisturbed(d) ? ` **Disturbed**: other processes competed for the cores, so these timings are pessimistic; re-run on a quiet machine.` : ''),
+      (deriveDisturbed(d)
+        ? ` **Disturbed**: other processes competed for the cores, so these timings are pessimistic; re-run on a quiet machine.`
+        : ''),
   ].join('\n');
 }
 
 export function paymentsSection(p: PaymentsFigures, s: LoadSettings): string {
   const c = p.challenge;
-  const rows = c.runs.map((r) => [String(r.round), r.side, int(r.rps), r.latencyP50.toFixed(0), r.latencyP99.toFixed(0), pct(r.serverCpu), pct(r.clientCpu),
-    r.otherCpu === undefined ? 'n/a' : pct(r.otherCpu), int(r.responses), r.problems.length === 0 ? 'yes' : 'NO']);
+  const rows = c.runs.map((r) => [
+    String(r.round),
+    r.side,
+    int(r.rps),
+    r.latencyP50.toFixed(0),
+    r.latencyP99.toFixed(0),
+    pct(r.serverCpu),
+    pct(r.clientCpu),
+    r.otherCpu === undefined ? 'n/a' : pct(r.otherCpu),
+    int(r.responses),
+    r.problems.length === 0 ? 'yes' : 'NO',
+  ]);
   const disturbed = c.runs.filter(challengeDisturbed).length;
   const allRounds = new Set(c.runs.map((r) => r.round)).size;
-  const basis = c.usedRounds.length === allRounds ? 'all rounds' : `undisturbed round${c.usedRounds.length === 1 ? '' : 's'} ${c.usedRounds.join(', ')} only`;
+  const basis =
+    c.usedRounds.length === allRounds
+      ? 'all rounds'
+      : `undisturbed round${c.usedRounds.length === 1 ? '' : 's'} ${c.usedRounds.join(', ')} only`;
   const perRound = [...new Set(c.runs.map((r) => r.round))].map((round) => {
     const a = c.runs.find((r) => r.round === round && r.side === 'board');
     const b = c.runs.find((r) => r.round === round && r.side === 'challenge');
@@ -113,9 +173,18 @@ export function paymentsSection(p: PaymentsFigures, s: LoadSettings): string {
   const partA = [
     `Board: GET ${c.board.path}, ${int(c.board.length)}-byte body. Challenge: GET ${c.challengePath}, 402 with a ${int(c.challenge.length)}-byte body, a ${int(c.challenge.paymentRequiredLength ?? 0)}-character PAYMENT-REQUIRED header and a signed offer. Same app and rail (payee set, promo none), ${s.connections} connections, pipelining 1, ${s.warmupSeconds} s warm-up + ${s.seconds} s measured per run, runs alternating.`,
     '',
-    table(['Round', 'Path', 'req/s', 'p50 ms', 'p99 ms', 'Server CPU', 'Client CPU', 'Other CPU', 'Responses', 'All valid'], rows, [true, false, true, true, true, true, true, true, true, false]),
+    table(
+      ['Round', 'Path', 'req/s', 'p50 ms', 'p99 ms', 'Server CPU', 'Client CPU', 'Other CPU', 'Responses', 'All valid'],
+      rows,
+      [true, false, true, true, true, true, true, true, true, false],
+    ),
     '',
-    ...(disturbed > 0 ? [`Note: ${disturbed} of ${c.runs.length} runs had more than ${DISTURBED_OTHER_CPU} % of a core of other CPU load${c.usedRounds.length === allRounds ? '; every round was disturbed, so the figures below are unreliable: re-run on a quiet machine' : '; their rounds are left out of the figures below'}.`, ''] : []),
+    ...(disturbed > 0
+      ? [
+          `Note: ${disturbed} of ${c.runs.length} runs had more than ${DISTURBED_OTHER_CPU} % of a core of other CPU load${c.usedRounds.length === allRounds ? '; every round was disturbed, so the figures below are unreliable: re-run on a quiet machine' : '; their rounds are left out of the figures below'}.`,
+          '',
+        ]
+      : []),
     `Ratio challenge/board (mean req/s, ${basis}): **${c.ratio.toFixed(3)}** (${int(c.challengeRps)} / ${int(c.boardRps)}; per round ${perRound.join(', ')}). Goal ≥ ${CHALLENGE_GOAL}: **${verdict(c.ratio >= CHALLENGE_GOAL)}**.`,
     '',
     `Server CPU per request (${basis}): board ${c.boardCpuUs.toFixed(1)} µs, challenge ${c.challengeCpuUs.toFixed(1)} µs; ratio board/challenge **${c.cpuRatio.toFixed(3)}** (informational: the req/s ratio a CPU-bound server would show).`,
@@ -123,22 +192,29 @@ export function paymentsSection(p: PaymentsFigures, s: LoadSettings): string {
   if ('skipped' in p.paid) return [...partA, '', `**Paid requests: SKIPPED**: ${p.paid.skipped}.`].join('\n');
   const q = p.paid;
   const f = (x: number) => x.toFixed(1);
-  const row = (name: string, x: Spread, strong = false) => (strong ? [`**${name}**`, `**${f(x.p50)}**`, f(x.p95), f(x.max), f(x.mean)] : [name, f(x.p50), f(x.p95), f(x.max), f(x.mean)]);
+  const row = (name: string, x: Spread, strong = false) =>
+    strong
+      ? [`**${name}**`, `**${f(x.p50)}**`, f(x.p95), f(x.max), f(x.mean)]
+      : [name, f(x.p50), f(x.p95), f(x.max), f(x.mean)];
   return [
     ...partA,
     '',
     `Paid requests: ${q.count} sequential GET ${c.challengePath.split('?')[0]} paid with PAYMENT-SIGNATURE (official @x402 client, price ${q.price} atomic USDC), after ${PAID_WARMUP} unmeasured ones; local rail (anvil, USDC, official facilitator) behind a timing proxy; the service in the bench process on 127.0.0.1 with a SQLite ledger.`,
     '',
-    table(['Latency (ms)', 'p50', 'p95', 'max', 'mean'], [
-      row('paid request, client-observed (total)', q.total),
-      row('facilitator /verify (at the proxy)', q.verify),
-      row('facilitator /settle (at the proxy)', q.settle),
-      row('facilitator, verify + settle', q.facilitator),
-      row('added by the service (total − facilitator)', q.added, true),
-      row(`of which in the ledger (SQLite, WAL, synchronous=FULL; ≤ ${q.ledgerCalls} calls)`, q.ledger),
-      row('anchor: replay of the same payment (stored artefact, no facilitator)', q.replay),
-      row('context: the 402 challenge fetched before paying', q.challenge),
-    ], [false, true, true, true, true]),
+    table(
+      ['Latency (ms)', 'p50', 'p95', 'max', 'mean'],
+      [
+        row('paid request, client-observed (total)', q.total),
+        row('facilitator /verify (at the proxy)', q.verify),
+        row('facilitator /settle (at the proxy)', q.settle),
+        row('facilitator, verify + settle', q.facilitator),
+        row('added by the service (total − facilitator)', q.added, true),
+        row(`of which in the ledger (SQLite, WAL, synchronous=FULL; ≤ ${q.ledgerCalls} calls)`, q.ledger),
+        row('anchor: replay of the same payment (stored artefact, no facilitator)', q.replay),
+        row('context: the 402 challenge fetched before paying', q.challenge),
+      ],
+      [false, true, true, true, true],
+    ),
     '',
     `Added latency p50: **${f(q.added.p50)} ms** (${Math.round((q.added.p50 / q.total.p50) * 100)} % of the total p50). Goal ≤ ${ADDED_P50_GOAL_MS} ms: **${verdict(q.added.p50 <= ADDED_P50_GOAL_MS)}**. ` +
       (q.problems.length === 0
@@ -148,34 +224,86 @@ export function paymentsSection(p: PaymentsFigures, s: LoadSettings): string {
 }
 
 export function fabricSection(f: FabricFigures, s: LoadSettings): string {
-  const rows = f.runs.map((r) => [String(r.round), r.condition, int(r.rps), r.p50.toFixed(0), r.p99.toFixed(0), int(r.responses), r.regulationRail]);
+  const rows = f.runs.map((r) => [
+    String(r.round),
+    r.condition,
+    int(r.rps),
+    r.p50.toFixed(0),
+    r.p99.toFixed(0),
+    int(r.responses),
+    r.regulationRail,
+  ]);
   return [
     `GET /api/capability-fabric (${int(f.bodyBytes)}-byte body), 10 connections, ${s.warmupSeconds} s warm-up + ${s.seconds} s measured per run, conditions alternating. The observer re-probes all 17 rails every second through a proxy; "slow": the proxy holds GET /api/regulation for 10 s (the probe times out at 3,500 ms, so one probe is always hanging).`,
     '',
-    table(['Round', 'Probe targets', 'req/s', 'p50 ms', 'p99 ms', 'Responses', 'Regulation rail after the run'], rows, [true, false, true, true, true, true, false]),
+    table(['Round', 'Probe targets', 'req/s', 'p50 ms', 'p99 ms', 'Responses', 'Regulation rail after the run'], rows, [
+      true,
+      false,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]),
     '',
     `Ratio slow/fast: req/s **${f.rpsRatio.toFixed(3)}**, p50 latency ${f.p50Ratio.toFixed(3)}. Goal req/s ratio ≥ ${FABRIC_GOAL} (unaffected): **${verdict(f.rpsRatio >= FABRIC_GOAL)}**.${f.problems.length > 0 ? ` **INVALID**: ${f.problems.join('; ')}.` : ''}`,
   ].join('\n');
 }
 
 export function mcpSection(f: McpFigures, s: LoadSettings): string {
-  const rows = f.runs.map((r) => [String(r.round), r.side, int(r.rps), r.latencyP50.toFixed(0), r.latencyP99.toFixed(0), pct(r.serverCpu), pct(r.clientCpu),
-    r.otherCpu === undefined ? 'n/a' : pct(r.otherCpu), int(r.responses), r.problems.length === 0 ? 'yes' : 'NO']);
+  const rows = f.runs.map((r) => [
+    String(r.round),
+    r.side,
+    int(r.rps),
+    r.latencyP50.toFixed(0),
+    r.latencyP99.toFixed(0),
+    pct(r.serverCpu),
+    pct(r.clientCpu),
+    r.otherCpu === undefined ? 'n/a' : pct(r.otherCpu),
+    int(r.responses),
+    r.problems.length === 0 ? 'yes' : 'NO',
+  ]);
   const disturbed = f.runs.filter(mcpDisturbed).length;
   const allRounds = new Set(f.runs.map((r) => r.round)).size;
-  const basis = f.usedRounds.length === allRounds ? 'all rounds' : `undisturbed round${f.usedRounds.length === 1 ? '' : 's'} ${f.usedRounds.join(', ')} only`;
+  const basis =
+    f.usedRounds.length === allRounds
+      ? 'all rounds'
+      : `undisturbed round${f.usedRounds.length === 1 ? '' : 's'} ${f.usedRounds.join(', ')} only`;
   const ref = (side: string) => f.requests.find((r) => r.side === side)!;
-  const perRound = (side: string) => [...new Set(f.runs.map((r) => r.round))].map((round) => {
-    const a = f.runs.find((r) => r.round === round && r.side === 'board');
-    const b = f.runs.find((r) => r.round === round && r.side === side);
-    return a && b ? (b.rps / a.rps).toFixed(3) : '-';
-  }).join(', ');
+  const perRound = (side: string) =>
+    [...new Set(f.runs.map((r) => r.round))]
+      .map((round) => {
+        const a = f.runs.find((r) => r.round === round && r.side === 'board');
+        const b = f.runs.find((r) => r.round === round && r.side === side);
+        return a && b ? (b.rps / a.rps).toFixed(3) : '-';
+      })
+      .join(', ');
   return [
     `Board: GET /api/gspc (${int(ref('board').reference.length)}-byte body). MCP: POST /mcp, a raw JSON-RPC \`tools/call gspc_board\` whose structuredContent is that board: mcp-2026 with the 2026-07-28 envelope (answered as JSON, ${int(ref('mcp-2026').reference.length)} characters), mcp-2025 as a 2025-era client sends it (answered as SSE, ${int(ref('mcp-2025').reference.length)} characters). One app process per round serves the three runs in turn; ${s.connections} connections, pipelining 1, ${s.warmupSeconds} s warm-up + ${s.seconds} s measured per run; every response checked (status 200, body equal to the reference).`,
     '',
-    table(['Round', 'Request', 'req/s', 'p50 ms', 'p99 ms', 'Server CPU', 'Client CPU', 'Other CPU', 'Responses', 'All valid'], rows, [true, false, true, true, true, true, true, true, true, false]),
+    table(
+      [
+        'Round',
+        'Request',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'Server CPU',
+        'Client CPU',
+        'Other CPU',
+        'Responses',
+        'All valid',
+      ],
+      rows,
+      [true, false, true, true, true, true, true, true, true, false],
+    ),
     '',
-    ...(disturbed > 0 ? [`Note: ${disturbed} of ${f.runs.length} runs had more than ${DISTURBED_OTHER_CPU} % of a core of other CPU load${f.usedRounds.length === allRounds ? '; every round was disturbed, so the figures below are unreliable: re-run on a quiet machine' : '; their rounds are left out of the figures below'}.`, ''] : []),
+    ...(disturbed > 0
+      ? [
+          `Note: ${disturbed} of ${f.runs.length} runs had more than ${DISTURBED_OTHER_CPU} % of a core of other CPU load${f.usedRounds.length === allRounds ? '; every round was disturbed, so the figures below are unreliable: re-run on a quiet machine' : '; their rounds are left out of the figures below'}.`,
+          '',
+        ]
+      : []),
     `Ratio MCP/board (mean req/s, ${basis}): 2026-07-28 **${f.ratio2026.toFixed(3)}** (${int(f.rps['mcp-2026'])} / ${int(f.rps.board)}; per round ${perRound('mcp-2026')}), 2025 era **${f.ratio2025.toFixed(3)}** (${int(f.rps['mcp-2025'])} / ${int(f.rps.board)}; per round ${perRound('mcp-2025')}). No goal is set; issue 6 asks for the figure.`,
     '',
     `Server CPU per request (${basis}): ${MCP_SIDES.map((side) => `${side} ${f.cpuUs[side].toFixed(1)} µs`).join(', ')}.`,
@@ -186,7 +314,14 @@ export function browserVerifySection(r: BrowserVerifyResult): string {
   if ('skipped' in r) return `**SKIPPED**: ${r.skipped}.`;
   const s = (x: number) => `${(x / 1000).toFixed(2)} s`;
   const rate = (ms: number) => int(r.cards / (ms / 1000));
-  const rows = r.runs.map((x) => [String(x.round), x.side, s(x.ms), rate(x.ms), x.wallMs === null ? '' : s(x.wallMs), `${int(x.valid)} of ${int(x.checked)}`]);
+  const rows = r.runs.map((x) => [
+    String(x.round),
+    x.side,
+    s(x.ms),
+    rate(x.ms),
+    x.wallMs === null ? '' : s(x.wallMs),
+    `${int(x.valid)} of ${int(x.checked)}`,
+  ]);
   return [
     `A release of ${int(r.cards)} signed cards (synthetic: 100 axes × 100 models of aggregate results, published and signed in ${(r.publishMs / 1000).toFixed(1)} s), served by the app on 127.0.0.1; the bundle is ${(r.bundleBytes / 1024 / 1024).toFixed(1)} MB. ` +
       'Both sides read the DID document, the root, the ledgers and the card log from the service, check the root signature, recompute the root from the bundle and the log from its entries, open the checkpoint, then check every card. ' +
@@ -218,7 +353,10 @@ export function writeResults(docPath: string, block: string): void {
   const text = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '# Performance\n';
   const a = text.indexOf(BEGIN);
   const b = text.indexOf(END);
-  const next = a !== -1 && b > a ? `${text.slice(0, a)}${block}${text.slice(b + END.length)}` : `${text.trimEnd()}\n\n## Results\n\n${block}\n`;
+  const next =
+    a !== -1 && b > a
+      ? `${text.slice(0, a)}${block}${text.slice(b + END.length)}`
+      : `${text.trimEnd()}\n\n## Results\n\n${block}\n`;
   writeFileSync(docPath, next);
 }
 
@@ -229,9 +367,18 @@ export function writeResults(docPath: string, block: string): void {
  */
 export function writeSections(docPath: string, date: string, how: string, sections: readonly [string, string][]): void {
   let text = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '';
-  if (text.indexOf(BEGIN) === -1 || text.indexOf(END) < text.indexOf(BEGIN)) return writeResults(docPath, resultsBlock(date, sections));
+  if (text.indexOf(BEGIN) === -1 || text.indexOf(END) < text.indexOf(BEGIN))
+    return writeResults(docPath, resultsBlock(date, sections));
   for (const [title, body] of sections) {
-    const sub = [`#### ${title}`, '', `Measured on its own (${how}) on ${date}; machine: ${machine()}.`, '', body, '', ''].join('\n');
+    const sub = [
+      `#### ${title}`,
+      '',
+      `Measured on its own (${how}) on ${date}; machine: ${machine()}.`,
+      '',
+      body,
+      '',
+      '',
+    ].join('\n');
     const a = text.indexOf(BEGIN);
     const end = text.indexOf(END);
     const head = text.indexOf(`\n#### ${title}\n`, a);

@@ -42,7 +42,22 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, type BenchChild } from './child.js';
 import { measureDerivation } from './derivation.js';
-import { BROWSER_VERIFY_TITLE, browserVerifySection, derivationSection, fabricSection, FABRIC_TITLE, machine, MCP_TITLE, mcpSection, PAYMENTS_TITLE, paymentsSection, resultsBlock, throughputSection, writeResults, writeSections } from './report.js';
+import {
+  BROWSER_VERIFY_TITLE,
+  browserVerifySection,
+  derivationSection,
+  fabricSection,
+  FABRIC_TITLE,
+  machine,
+  MCP_TITLE,
+  mcpSection,
+  PAYMENTS_TITLE,
+  paymentsSection,
+  resultsBlock,
+  throughputSection,
+  writeResults,
+  writeSections,
+} from './report.js';
 import { measurePayments } from './payments.js';
 import { measureThroughput, type LoadSettings } from './throughput.js';
 import { evidenceSection, measureEvidence } from './evidence.js';
@@ -65,15 +80,29 @@ function setting(name: string, fallback: number, max: number, integer = true): n
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-const SECTIONS = ['throughput', 'derivation', 'evidence', 'trees', 'payments', 'fabric', 'mcp', 'browser-verify'] as const;
+const SECTIONS = [
+  'throughput',
+  'derivation',
+  'evidence',
+  'trees',
+  'payments',
+  'fabric',
+  'mcp',
+  'browser-verify',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: the sections to run (all when unset). */
 function onlySections(): Set<Section> {
   const raw = process.env.BENCH_ONLY?.trim();
   if (!raw) return new Set(SECTIONS);
-  const names = raw.split(',').map((x) => x.trim()).filter((x) => x !== '');
-  for (const n of names) if (!(SECTIONS as readonly string[]).includes(n)) throw new Error(`BENCH_ONLY=${raw}: '${n}' is not a section (${SECTIONS.join(', ')})`);
+  const names = raw
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+  for (const n of names)
+    if (!(SECTIONS as readonly string[]).includes(n))
+      throw new Error(`BENCH_ONLY=${raw}: '${n}' is not a section (${SECTIONS.join(', ')})`);
   return new Set(names as Section[]);
 }
 
@@ -93,7 +122,9 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
   const only = onlySections();
   const writeDocs = process.env.BENCH_WRITE_DOCS !== '0';
   const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
-  log(`gspc-board bench, ${date}\n${machine()}${only.size < SECTIONS.length ? `\nBENCH_ONLY: ${[...only].join(', ')}` : ''}\n`);
+  log(
+    `gspc-board bench, ${date}\n${machine()}${only.size < SECTIONS.length ? `\nBENCH_ONLY: ${[...only].join(', ')}` : ''}\n`,
+  );
 
   // [title in the results, body], in section order; `invalid` collects what makes the run invalid.
   const sections: [string, string][] = [];
@@ -126,7 +157,9 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
     log('5. Metered products: 402 challenges against the board, and paid requests on the local rail');
     const p = await measurePayments(tmp, load, paidCount, children, log, cpuProfDir);
     sections.push([PAYMENTS_TITLE, paymentsSection(p, load)]);
-    invalid.push(...p.challenge.runs.flatMap((r) => r.problems.map((x) => `payments round ${r.round} ${r.side}: ${x}`)));
+    invalid.push(
+      ...p.challenge.runs.flatMap((r) => r.problems.map((x) => `payments round ${r.round} ${r.side}: ${x}`)),
+    );
     if (!('skipped' in p.paid)) invalid.push(...p.paid.problems.map((x) => `paid requests: ${x}`));
   }
 
@@ -145,7 +178,9 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
   }
 
   if (only.has('browser-verify')) {
-    log('8. In-browser verification: /gspc-verify checking a 10,000-card bundle in headless Chromium against gspc verify');
+    log(
+      '8. In-browser verification: /gspc-verify checking a 10,000-card bundle in headless Chromium against gspc verify',
+    );
     const v = await measureBrowserVerify(tmp, log);
     sections.push([BROWSER_VERIFY_TITLE, browserVerifySection(v)]);
     if (!('skipped' in v)) invalid.push(...v.problems.map((p) => `browser-verify: ${p}`));
@@ -154,8 +189,18 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
   for (const [title, body] of sections) log(`\n## ${title}\n\n${body}`);
 
   // Warnings repeat once per child and differ only in the pid prefix, which is dropped.
-  const notes = [...new Set(children.flatMap((c) => c.stderr.split('\n').map((l) => l.replace(/^\(node:\d+\) /, '').trim()).filter((l) => l !== '')))];
-  if (notes.length > 0) log(`\nChild processes wrote to stderr (shown once each):\n${notes.map((n) => `  ${n}`).join('\n')}`);
+  const notes = [
+    ...new Set(
+      children.flatMap((c) =>
+        c.stderr
+          .split('\n')
+          .map((l) => l.replace(/^\(node:\d+\) /, '').trim())
+          .filter((l) => l !== ''),
+      ),
+    ),
+  ];
+  if (notes.length > 0)
+    log(`\nChild processes wrote to stderr (shown once each):\n${notes.map((n) => `  ${n}`).join('\n')}`);
 
   if (invalid.length > 0) {
     log(`\nINVALID MEASUREMENT (docs not updated):\n${invalid.map((p) => `  ${p}`).join('\n')}`);
@@ -165,7 +210,9 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
     const doc = join(ROOT, 'docs', 'performance.md');
     if (only.size === SECTIONS.length) writeResults(doc, resultsBlock(date, sections));
     else writeSections(doc, date, `BENCH_ONLY=${[...only].join(',')}`, sections);
-    log(`\nFigures written to docs/performance.md${only.size < SECTIONS.length ? ` (only the subsections of ${[...only].join(', ')})` : ''}`);
+    log(
+      `\nFigures written to docs/performance.md${only.size < SECTIONS.length ? ` (only the subsections of ${[...only].join(', ')})` : ''}`,
+    );
   }
   return 0;
 }

@@ -28,27 +28,50 @@ export const MODEL_COUNT = MODELS.length;
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
-export interface ScaleCorpus { dir: string; rowsPath: string; rows: number; bytes: number }
+export interface ScaleCorpus {
+  dir: string;
+  rowsPath: string;
+  rows: number;
+  bytes: number;
+}
 
 export function writeScaleCorpus(dir: string, items: number): ScaleCorpus {
   mkdirSync(join(dir, 'axes'), { recursive: true });
   mkdirSync(join(dir, 'peritem'), { recursive: true });
-  writeFileSync(join(dir, 'board.json'), json({
-    schema: 'svc.gspc-corpus/1',
-    issuer: 'SYNTHETIC BENCH CORPUS (bench/scale-corpus.ts); no model was measured.',
-    doi: '10.5281/zenodo.0000000 (bench identifier; no such record exists)',
-    as_of: '2026-11-01T00:00:00Z',
-    measured_on: { model: 'Generated per-item rows', date: 'Synthetic bench run', grading: 'Exact-label match against the gold label' },
-    own_models: [OWN],
-    axes: [SCALE_AXIS],
-    limitations: ['SYNTHETIC: generated for the derivation benchmark.'],
-  }));
-  writeFileSync(join(dir, 'axes', `${SCALE_AXIS}.json`), json({
-    axis: SCALE_AXIS, family: 'behavioural', kind: 'model-comparison', status: 'MEASURED',
-    title: 'Derivation benchmark axis', bench: 'bench-scale-mcq', task: 'Choose the correct option',
-    dataset: `bench/scale-${items}`, n: items, labels: LABELS,
-    base_models: MODELS.slice(0, 3).map((m) => m.model), fleet: ['fleet_mean', 'macro_f1'],
-  }));
+  writeFileSync(
+    join(dir, 'board.json'),
+    json({
+      schema: 'svc.gspc-corpus/1',
+      issuer: 'SYNTHETIC BENCH CORPUS (bench/scale-corpus.ts); no model was measured.',
+      doi: '10.5281/zenodo.0000000 (bench identifier; no such record exists)',
+      as_of: '2026-11-01T00:00:00Z',
+      measured_on: {
+        model: 'Generated per-item rows',
+        date: 'Synthetic bench run',
+        grading: 'Exact-label match against the gold label',
+      },
+      own_models: [OWN],
+      axes: [SCALE_AXIS],
+      limitations: ['SYNTHETIC: generated for the derivation benchmark.'],
+    }),
+  );
+  writeFileSync(
+    join(dir, 'axes', `${SCALE_AXIS}.json`),
+    json({
+      axis: SCALE_AXIS,
+      family: 'behavioural',
+      kind: 'model-comparison',
+      status: 'MEASURED',
+      title: 'Derivation benchmark axis',
+      bench: 'bench-scale-mcq',
+      task: 'Choose the correct option',
+      dataset: `bench/scale-${items}`,
+      n: items,
+      labels: LABELS,
+      base_models: MODELS.slice(0, 3).map((m) => m.model),
+      fleet: ['fleet_mean', 'macro_f1'],
+    }),
+  );
 
   const rowsPath = join(dir, 'peritem', `${SCALE_AXIS}.jsonl`);
   const fd = openSync(rowsPath, 'w');
@@ -76,7 +99,9 @@ export function writeScaleCorpus(dir: string, items: number): ScaleCorpus {
         }
         // Same bytes JSON.stringify({ item, model, gold, label }) gives (all values are plain
         // ASCII without quotes or backslashes); a template is several times faster at 1M rows.
-        batch.push(`{"item":"${item}","model":"${m.model}","gold":"${gold}","label":${label === null ? 'null' : `"${label}"`}}\n`);
+        batch.push(
+          `{"item":"${item}","model":"${m.model}","gold":"${gold}","label":${label === null ? 'null' : `"${label}"`}}\n`,
+        );
       }
       if (batch.length >= 10_000) flush();
     }

@@ -28,21 +28,38 @@ async function listen(mode: string, dir: string): Promise<{ port: number; close:
   if (mode === 'app') {
     // The release was published by throughput.ts with keys at <data>/keys (dir is <data>/releases/<id>).
     const s = signingContext(join(dir, '..', '..', 'keys'), 'localhost:8080');
-    const app = buildApp({ state: new ServedState(loadRelease(dir), { did: s.did, boardKey: s.inputs.boardKey, published: s.keys.published }), logLevel: 'warn' });
+    const app = buildApp({
+      state: new ServedState(loadRelease(dir), {
+        did: s.did,
+        boardKey: s.inputs.boardKey,
+        published: s.keys.published,
+      }),
+      logLevel: 'warn',
+    });
     await app.listen({ host: HOST, port: 0 });
     return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
   }
   if (mode === 'anchor') {
     const body = readFileSync(join(dir, 'body.bin'));
-    const headers = { ...(JSON.parse(readFileSync(join(dir, 'headers.json'), 'utf8')) as OutgoingHttpHeaders), 'content-length': body.length };
+    const headers = {
+      ...(JSON.parse(readFileSync(join(dir, 'headers.json'), 'utf8')) as OutgoingHttpHeaders),
+      'content-length': body.length,
+    };
     const server = createServer((_req, res) => {
       res.writeHead(200, headers);
       res.end(body);
     });
-    await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, HOST, resolve); });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, HOST, resolve);
+    });
     return {
       port: (server.address() as AddressInfo).port,
-      close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
     };
   }
   throw new Error(`unknown mode '${mode}' (expected app or anchor)`);

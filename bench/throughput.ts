@@ -39,7 +39,10 @@ export interface LoadSettings {
   extraRounds: number;
 }
 
-export interface Reference { body: Buffer; headers: Record<string, string> }
+export interface Reference {
+  body: Buffer;
+  headers: Record<string, string>;
+}
 
 export interface RunFigures {
   round: number;
@@ -79,17 +82,33 @@ export interface ThroughputFigures {
 export const isDisturbed = (r: RunFigures) => (r.otherCpu ?? 0) > DISTURBED_OTHER_CPU;
 
 /** Publishes the demo corpus into `tmp` and records what the app answers, via inject. */
-async function prepare(demoCorpus: string, tmp: string): Promise<{ releaseDir: string; mirrorDir: string; reference: Reference }> {
+async function prepare(
+  demoCorpus: string,
+  tmp: string,
+): Promise<{ releaseDir: string; mirrorDir: string; reference: Reference }> {
   // Keys live at <data>/keys, where serve-child.ts finds them (the served board is signed).
   keygen(join(tmp, 'data', 'keys'));
-  const releaseDir = publishRelease(demoCorpus, join(tmp, 'data'), signingContext(join(tmp, 'data', 'keys'), 'localhost:8080').inputs).dir;
+  const releaseDir = publishRelease(
+    demoCorpus,
+    join(tmp, 'data'),
+    signingContext(join(tmp, 'data', 'keys'), 'localhost:8080').inputs,
+  ).dir;
   const signing = signingContext(join(tmp, 'data', 'keys'), 'localhost:8080');
-  const app = buildApp({ state: new ServedState(loadRelease(releaseDir), { did: signing.did, boardKey: signing.inputs.boardKey, published: signing.keys.published }), logLevel: 'warn' });
+  const app = buildApp({
+    state: new ServedState(loadRelease(releaseDir), {
+      did: signing.did,
+      boardKey: signing.inputs.boardKey,
+      published: signing.keys.published,
+    }),
+    logLevel: 'warn',
+  });
   const res = await app.inject({ method: 'GET', url: PATH });
   await app.close();
-  if (res.statusCode !== 200) throw new Error(`reference GET ${PATH} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
+  if (res.statusCode !== 200)
+    throw new Error(`reference GET ${PATH} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (!TRANSPORT_HEADERS.has(k) && v !== undefined) headers[k] = String(v);
+  for (const [k, v] of Object.entries(res.headers))
+    if (!TRANSPORT_HEADERS.has(k) && v !== undefined) headers[k] = String(v);
   for (const required of ['content-type', 'access-control-allow-origin', 'cache-control', 'etag']) {
     if (!(required in headers)) throw new Error(`reference response has no ${required} header`);
   }
@@ -111,8 +130,10 @@ function verifyOnce(port: number, ref: Reference): Promise<string[]> {
         const problems: string[] = [];
         const body = Buffer.concat(chunks);
         if (res.statusCode !== 200) problems.push(`status ${res.statusCode}`);
-        if (!body.equals(ref.body)) problems.push(`body differs from the reference (${body.length} bytes, expected ${ref.body.length})`);
-        for (const [k, v] of Object.entries(ref.headers)) if (res.headers[k] !== v) problems.push(`header ${k}: ${String(res.headers[k])} (expected ${v})`);
+        if (!body.equals(ref.body))
+          problems.push(`body differs from the reference (${body.length} bytes, expected ${ref.body.length})`);
+        for (const [k, v] of Object.entries(ref.headers))
+          if (res.headers[k] !== v) problems.push(`header ${k}: ${String(res.headers[k])} (expected ${v})`);
         resolve(problems);
       });
     });
@@ -130,37 +151,52 @@ function load(port: number, seconds: number, connections: number, ref: Reference
   const length = String(ref.body.length);
   const etag = ref.headers.etag;
   const out = { checked: 0, bad: 0, firstBad: undefined as string | undefined };
-  const fail = (why: string) => { out.bad++; out.firstBad ??= why; };
+  const fail = (why: string) => {
+    out.bad++;
+    out.firstBad ??= why;
+  };
   return new Promise((resolve, reject) => {
-    autocannon({
-      url: `http://${HOST}:${port}${PATH}`, connections, pipelining: 1, duration: seconds, timeout: 10,
-      setupClient: (client) => {
-        client.on('headers', (info) => {
-          if (info.statusCode !== 200) return fail(`status ${info.statusCode}`);
-          let len: string | undefined;
-          let tag: string | undefined;
-          const h = info.headers;
-          for (let i = 0; i < h.length; i += 2) {
-            const name = h[i]!.toLowerCase();
-            if (name === 'content-length') len = h[i + 1];
-            else if (name === 'etag') tag = h[i + 1];
-          }
-          if (len !== length) fail(`content-length ${len} (expected ${length})`);
-          else if (tag !== etag) fail(`etag ${tag} (expected ${etag})`);
-        });
-        client.on('response', (_status, resBytes) => {
-          out.checked++;
-          if (resBytes < ref.body.length) fail(`response of ${resBytes} bytes, shorter than the body`);
-        });
+    autocannon(
+      {
+        url: `http://${HOST}:${port}${PATH}`,
+        connections,
+        pipelining: 1,
+        duration: seconds,
+        timeout: 10,
+        setupClient: (client) => {
+          client.on('headers', (info) => {
+            if (info.statusCode !== 200) return fail(`status ${info.statusCode}`);
+            let len: string | undefined;
+            let tag: string | undefined;
+            const h = info.headers;
+            for (let i = 0; i < h.length; i += 2) {
+              const name = h[i]!.toLowerCase();
+              if (name === 'content-length') len = h[i + 1];
+              else if (name === 'etag') tag = h[i + 1];
+            }
+            if (len !== length) fail(`content-length ${len} (expected ${length})`);
+            else if (tag !== etag) fail(`etag ${tag} (expected ${etag})`);
+          });
+          client.on('response', (_status, resBytes) => {
+            out.checked++;
+            if (resBytes < ref.body.length) fail(`response of ${resBytes} bytes, shorter than the body`);
+          });
+        },
       },
-    }, (err, result) => (err ? reject(err) : resolve({ result, ...out })));
+      (err, result) => (err ? reject(err) : resolve({ result, ...out })),
+    );
   });
 }
 
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 
 /** One autocannon run's outcome, with the per-response checks of the caller's `load`. */
-export interface Load { result: autocannon.Result; checked: number; bad: number; firstBad: string | undefined }
+export interface Load {
+  result: autocannon.Result;
+  checked: number;
+  bad: number;
+  firstBad: string | undefined;
+}
 
 export type MeasuredRun = Omit<RunFigures, 'round' | 'server'>;
 
@@ -169,7 +205,16 @@ export type MeasuredRun = Omit<RunFigures, 'round' | 'server'>;
  * response in full, warm up, measure (server, client and machine CPU over the window), check
  * again, and list every problem. `non2xxExpected`: a 402 challenge is non-2xx for autocannon.
  */
-export async function measureRun(child: BenchChild, o: { verify: () => Promise<string[]>; load: (seconds: number) => Promise<Load>; warmupSeconds: number; seconds: number; non2xxExpected?: boolean }): Promise<MeasuredRun> {
+export async function measureRun(
+  child: BenchChild,
+  o: {
+    verify: () => Promise<string[]>;
+    load: (seconds: number) => Promise<Load>;
+    warmupSeconds: number;
+    seconds: number;
+    non2xxExpected?: boolean;
+  },
+): Promise<MeasuredRun> {
   const problems = (await o.verify()).map((p) => `before: ${p}`);
   const warm = await o.load(o.warmupSeconds);
   const cpu0 = (await child.request<{ cpu: NodeJS.CpuUsage }>({ type: 'cpu' }, 5000, 'cpu usage')).cpu;
@@ -182,11 +227,16 @@ export async function measureRun(child: BenchChild, o: { verify: () => Promise<s
   const clientCpu = (cpuMs(process.cpuUsage(client0)) / wall) * 100;
   const cpu1 = (await child.request<{ cpu: NodeJS.CpuUsage }>({ type: 'cpu' }, 5000, 'cpu usage')).cpu;
   problems.push(...(await o.verify()).map((p) => `after: ${p}`));
-  for (const [phase, l] of [['warm-up', warm], ['measured', run]] as const) {
+  for (const [phase, l] of [
+    ['warm-up', warm],
+    ['measured', run],
+  ] as const) {
     const r = l.result;
     if (l.bad > 0) problems.push(`${phase}: ${l.bad} bad responses (first: ${l.firstBad})`);
-    if (r.errors > 0 || r.timeouts > 0 || (!o.non2xxExpected && r.non2xx > 0)) problems.push(`${phase}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
-    if (l.checked < r.requests.total) problems.push(`${phase}: ${r.requests.total} responses counted but only ${l.checked} checked`);
+    if (r.errors > 0 || r.timeouts > 0 || (!o.non2xxExpected && r.non2xx > 0))
+      problems.push(`${phase}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
+    if (l.checked < r.requests.total)
+      problems.push(`${phase}: ${r.requests.total} responses counted but only ${l.checked} checked`);
   }
   if (run.result.requests.total === 0) problems.push('measured: no responses at all');
   const serverCpu = ((cpuMs(cpu1) - cpuMs(cpu0)) / wall) * 100;
@@ -196,24 +246,43 @@ export async function measureRun(child: BenchChild, o: { verify: () => Promise<s
     responses: run.result.requests.total,
     latencyP50: run.result.latency.p50,
     latencyP99: run.result.latency.p99,
-    serverCpu, clientCpu,
+    serverCpu,
+    clientCpu,
     otherCpu: busy === undefined ? undefined : Math.max(0, busy - serverCpu - clientCpu),
   };
 }
 
-async function runOne(round: number, server: 'anchor' | 'app', dir: string, ref: Reference, s: LoadSettings, children: BenchChild[]): Promise<RunFigures> {
+async function runOne(
+  round: number,
+  server: 'anchor' | 'app',
+  dir: string,
+  ref: Reference,
+  s: LoadSettings,
+  children: BenchChild[],
+): Promise<RunFigures> {
   const child = new BenchChild(`${server} server`, SERVE_CHILD, [server, dir]);
   children.push(child);
   try {
     const { port } = await child.next<{ port: number }>(60_000, 'listening port');
-    const figures = await measureRun(child, { verify: () => verifyOnce(port, ref), load: (seconds) => load(port, seconds, s.connections, ref), warmupSeconds: s.warmupSeconds, seconds: s.seconds });
+    const figures = await measureRun(child, {
+      verify: () => verifyOnce(port, ref),
+      load: (seconds) => load(port, seconds, s.connections, ref),
+      warmupSeconds: s.warmupSeconds,
+      seconds: s.seconds,
+    });
     return { round, server, ...figures };
   } finally {
     await child.stop();
   }
 }
 
-export async function measureThroughput(demoCorpus: string, tmp: string, s: LoadSettings, children: BenchChild[], log: (line: string) => void): Promise<ThroughputFigures> {
+export async function measureThroughput(
+  demoCorpus: string,
+  tmp: string,
+  s: LoadSettings,
+  children: BenchChild[],
+  log: (line: string) => void,
+): Promise<ThroughputFigures> {
   const { releaseDir, mirrorDir, reference } = await prepare(demoCorpus, tmp);
   log(`  reference: ${reference.body.length} bytes, etag ${reference.headers.etag}`);
   const runs: RunFigures[] = [];
@@ -225,7 +294,9 @@ export async function measureThroughput(demoCorpus: string, tmp: string, s: Load
     for (const server of ['anchor', 'app'] as const) {
       const r = await runOne(round, server, server === 'app' ? releaseDir : mirrorDir, reference, s, children);
       const cpu = `server ${r.serverCpu.toFixed(0)} %, client ${r.clientCpu.toFixed(0)} %${r.otherCpu === undefined ? '' : `, other ${r.otherCpu.toFixed(0)} %`} CPU`;
-      log(`  round ${round} ${server.padEnd(6)} ${Math.round(r.rps).toLocaleString('en-US').padStart(8)} req/s  (${cpu})${isDisturbed(r) ? '  disturbed' : ''}${r.problems.length ? `  INVALID: ${r.problems.join('; ')}` : ''}`);
+      log(
+        `  round ${round} ${server.padEnd(6)} ${Math.round(r.rps).toLocaleString('en-US').padStart(8)} req/s  (${cpu})${isDisturbed(r) ? '  disturbed' : ''}${r.problems.length ? `  INVALID: ${r.problems.join('; ')}` : ''}`,
+      );
       runs.push(r);
       disturbed ||= isDisturbed(r);
     }
@@ -251,5 +322,15 @@ function summarise(reference: Reference, runs: RunFigures[]): ThroughputFigures 
   const appRps = mean(of('app').map((r) => r.rps));
   const anchorCpuUs = mean(of('anchor').map(cpuUs));
   const appCpuUs = mean(of('app').map(cpuUs));
-  return { reference, runs, usedRounds, anchorRps, appRps, ratio: appRps / anchorRps, anchorCpuUs, appCpuUs, cpuRatio: anchorCpuUs / appCpuUs };
+  return {
+    reference,
+    runs,
+    usedRounds,
+    anchorRps,
+    appRps,
+    ratio: appRps / anchorRps,
+    anchorCpuUs,
+    appCpuUs,
+    cpuRatio: anchorCpuUs / appCpuUs,
+  };
 }

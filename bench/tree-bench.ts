@@ -16,7 +16,13 @@
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { DupTree, leafHash, MerkleTree, verifyDupInclusion, verifyInclusion } from '../src/core/evidence/merkle/index.js';
+import {
+  DupTree,
+  leafHash,
+  MerkleTree,
+  verifyDupInclusion,
+  verifyInclusion,
+} from '../src/core/evidence/merkle/index.js';
 import { sha256 } from '../src/core/evidence/merkle/hash.js';
 import { machineBusy, machineJiffies } from './machine-load.js';
 
@@ -67,9 +73,11 @@ function pseudoRandom(bytes: number): Uint8Array {
   const words = new Uint32Array(out.buffer);
   let x = 0x9e3779b9;
   for (let i = 0; i < words.length; i++) {
-    x ^= x << 13; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
     x ^= x >>> 17;
-    x ^= x << 5; x >>>= 0;
+    x ^= x << 5;
+    x >>>= 0;
     words[i] = x;
   }
   return out;
@@ -107,7 +115,9 @@ export async function benchTrees(leaves = 1_000_000): Promise<TreeBenchFigures> 
   const anchorInputs = pseudoRandom(Math.min(2 * leaves, 1 << 16) * 64);
   const content = pseudoRandom(leaves * 32);
   // Warm-up: every timed path runs once on a small tree first, so no phase pays for compilation.
-  const warm = Array.from({ length: 4099 }, (_, i) => leafHash(content.subarray((i % leaves) * 32, (i % leaves) * 32 + 32)));
+  const warm = Array.from({ length: 4099 }, (_, i) =>
+    leafHash(content.subarray((i % leaves) * 32, (i % leaves) * 32 + 32)),
+  );
   anchor(anchorInputs, 8198);
   proofsOf(new MerkleTree(warm), warm.length);
   proofsOf(new DupTree(warm), warm.length);
@@ -121,8 +131,16 @@ export async function benchTrees(leaves = 1_000_000): Promise<TreeBenchFigures> 
     for (let i = 0; i < leaves; i++) out[i] = leafHash(content.subarray(i * 32, i * 32 + 32));
     return out;
   });
-  const [log, logBuildMs] = timed(gc, () => { const t = new MerkleTree(leafHashes); t.root(); return t; });
-  const [dup, dupBuildMs] = timed(gc, () => { const t = new DupTree(leafHashes); t.root(); return t; });
+  const [log, logBuildMs] = timed(gc, () => {
+    const t = new MerkleTree(leafHashes);
+    t.root();
+    return t;
+  });
+  const [dup, dupBuildMs] = timed(gc, () => {
+    const t = new DupTree(leafHashes);
+    t.root();
+    return t;
+  });
   // The trees hold their own copies; the service keeps the trees, not a million leaf Buffers.
   const sample = [0, 1, leaves >> 1, leaves - 2, leaves - 1].map((i) => ({ i, leaf: Buffer.from(leafHashes[i]!) }));
   leafHashes = [];
@@ -137,30 +155,42 @@ export async function benchTrees(leaves = 1_000_000): Promise<TreeBenchFigures> 
 
   // An invalid run must not report a figure: every proof counted, and samples verify.
   const want = expectedElements(leaves);
-  if (logElements !== want || dupElements !== want) throw new Error(`proof elements ${logElements}/${dupElements}, expected ${want}`);
+  if (logElements !== want || dupElements !== want)
+    throw new Error(`proof elements ${logElements}/${dupElements}, expected ${want}`);
   for (const { i, leaf } of sample) {
-    if (!verifyInclusion(leaf, i, leaves, log.inclusionProof(i), log.root()).ok) throw new Error(`log proof ${i} does not verify`);
-    if (!verifyDupInclusion(leaf, i, leaves, dup.inclusionProof(i), dup.root()).ok) throw new Error(`root v1 proof ${i} does not verify`);
+    if (!verifyInclusion(leaf, i, leaves, log.inclusionProof(i), log.root()).ok)
+      throw new Error(`log proof ${i} does not verify`);
+    if (!verifyDupInclusion(leaf, i, leaves, dup.inclusionProof(i), dup.root()).ok)
+      throw new Error(`root v1 proof ${i} does not verify`);
   }
 
   const anchorMs = (anchor1 + anchor2) / 2;
   const shape = (buildMs: number, proofsMs: number, root: Uint8Array, proofElements: number): TreeShapeFigures => ({
-    buildMs, proofsMs, totalMs: leafHashMs + buildMs + proofsMs,
-    ratio: (leafHashMs + buildMs + proofsMs) / anchorMs, rootRatio: (leafHashMs + buildMs) / anchorMs,
-    rootHex: hex(root), proofElements,
+    buildMs,
+    proofsMs,
+    totalMs: leafHashMs + buildMs + proofsMs,
+    ratio: (leafHashMs + buildMs + proofsMs) / anchorMs,
+    rootRatio: (leafHashMs + buildMs) / anchorMs,
+    rootHex: hex(root),
+    proofElements,
   });
   return {
-    leaves, anchorMs, anchorRunsMs: [anchor1, anchor2], leafHashMs,
+    leaves,
+    anchorMs,
+    anchorRunsMs: [anchor1, anchor2],
+    leafHashMs,
     log: shape(logBuildMs, logProofsMs, log.root(), logElements),
     rootV1: shape(dupBuildMs, dupProofsMs, dup.root(), dupElements),
-    otherCpu, node: `${process.version} ${process.arch}, OpenSSL ${process.versions.openssl}`,
+    otherCpu,
+    node: `${process.version} ${process.arch}, OpenSSL ${process.versions.openssl}`,
   };
 }
 
 /** The figures as a Markdown section for docs/performance.md. */
 export function treeSection(f: TreeBenchFigures): string {
   const goal = (r: number) => (r <= 2 ? 'PASS' : 'BELOW GOAL');
-  const row = (name: string, x: TreeShapeFigures) => `| ${name} | ${Math.round(x.buildMs)} ms | ${Math.round(x.proofsMs)} ms | ${x.rootRatio.toFixed(2)}× | **${x.ratio.toFixed(2)}×** | ≤ 2×: ${goal(x.ratio)} |`;
+  const row = (name: string, x: TreeShapeFigures) =>
+    `| ${name} | ${Math.round(x.buildMs)} ms | ${Math.round(x.proofsMs)} ms | ${x.rootRatio.toFixed(2)}× | **${x.ratio.toFixed(2)}×** | ≤ 2×: ${goal(x.ratio)} |`;
   return [
     `${f.leaves.toLocaleString('en-US')} leaves; anchor: ${(2 * f.leaves).toLocaleString('en-US')} raw SHA-256 of 64 bytes = ${Math.round(f.anchorMs)} ms (mean of a run before and after); leaf hashes ${Math.round(f.leafHashMs)} ms.`,
     '',
@@ -181,13 +211,18 @@ function print(f: TreeBenchFigures): void {
     `  anchor: ${(2 * f.leaves).toLocaleString('en-US')} × SHA-256(64 B)  ${ms(f.anchorMs)}  (runs ${f.anchorRunsMs.map((x) => Math.round(x)).join(' / ')} ms)`,
     `  leaf hashes (n × SHA-256(0x00 ‖ 32 B))   ${ms(f.leafHashMs)}`,
   ];
-  for (const [name, s] of [['log (RFC 6962 MerkleTree)', f.log], ['root v1 (DupTree)', f.rootV1]] as const) {
+  for (const [name, s] of [
+    ['log (RFC 6962 MerkleTree)', f.log],
+    ['root v1 (DupTree)', f.rootV1],
+  ] as const) {
     out.push(
       `  ${name}: build + root ${ms(s.buildMs).trim()}, all ${f.leaves.toLocaleString('en-US')} proofs ${ms(s.proofsMs).trim()} (${s.proofElements.toLocaleString('en-US')} hashes)`,
       `    root alone ${s.rootRatio.toFixed(2)}× anchor; root + every proof ${ms(s.totalMs).trim()} = ${s.ratio.toFixed(2)}× anchor (goal ≤ 2×: ${goal(s.ratio)}); root ${s.rootHex.slice(0, 16)}…`,
     );
   }
-  out.push(`  other CPU during the run: ${f.otherCpu === undefined ? 'n/a' : `${f.otherCpu.toFixed(0)} % of one core`}`);
+  out.push(
+    `  other CPU during the run: ${f.otherCpu === undefined ? 'n/a' : `${f.otherCpu.toFixed(0)} % of one core`}`,
+  );
   process.stdout.write(`${out.join('\n')}\n`);
 }
 

@@ -13,8 +13,21 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const src = join(root, 'src', 'pages');
 const out = join(root, 'dist', 'pages', 'assets');
 mkdirSync(out, { recursive: true });
-const entries = readdirSync(join(src, 'browser')).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).map((f) => join(src, 'browser', f));
+const entries = readdirSync(join(src, 'browser'))
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+  .map((f) => join(src, 'browser', f));
 if (entries.length > 0) {
-  await build({ entryPoints: entries, bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true, sourcemap: true, outdir: out, logLevel: 'warning', legalComments: 'linked' });
+  await build({
+    entryPoints: entries,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    sourcemap: true,
+    outdir: out,
+    logLevel: 'warning',
+    legalComments: 'linked',
+  });
 }
 for (const f of readdirSync(join(src, 'assets'))) copyFileSync(join(src, 'assets', f), join(out, f));

@@ -20,19 +20,31 @@ if (process.env.GSPC_SKIP_BROWSER_INSTALL === '1') {
 const root = typeof process.getuid === 'function' && process.getuid() === 0;
 const apt = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' }).stdout.trim();
 if (!root || apt === '') {
-  say(`no browser at ${CHROMIUM}, and this user cannot install Debian's chromium (${root ? 'no apt-get' : 'not root'}): the browser tests will be SKIPPED. Install it with: apt-get install -y chromium`);
+  say(
+    `no browser at ${CHROMIUM}, and this user cannot install Debian's chromium (${root ? 'no apt-get' : 'not root'}): the browser tests will be SKIPPED. Install it with: apt-get install -y chromium`,
+  );
   process.exit(0);
 }
 say(`installing Debian's chromium (apt-get install -y chromium) for the browser tests; this happens once per machine`);
 try {
-  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
 } catch {
   try {
     execFileSync('apt-get', ['update'], { stdio: ['ignore', 'ignore', 'inherit'] });
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   } catch (e) {
     say(`apt-get install chromium failed (${e.message}): the browser tests will be SKIPPED`);
     process.exit(0);
   }
 }
-say(existsSync(CHROMIUM) ? `installed ${CHROMIUM}` : `apt-get finished but ${CHROMIUM} is missing: the browser tests will be SKIPPED`);
+say(
+  existsSync(CHROMIUM)
+    ? `installed ${CHROMIUM}`
+    : `apt-get finished but ${CHROMIUM} is missing: the browser tests will be SKIPPED`,
+);

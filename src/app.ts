@@ -22,7 +22,13 @@ import type { RailConfig } from './payments/rail-config.js';
 import { currentReleaseDir, loadRelease } from './release/load.js';
 import { publishRelease } from './release/publish.js';
 import { readWitnesses } from './release/witness-store.js';
-import { NO_SOURCES, type ProductsContext, type ReadLog, type ServiceContext, type StatusSources } from './serve/context.js';
+import {
+  NO_SOURCES,
+  type ProductsContext,
+  type ReadLog,
+  type ServiceContext,
+  type StatusSources,
+} from './serve/context.js';
 import type { DocumentEntry } from './serve/documents/document.js';
 import { DocumentReader } from './serve/documents/reader.js';
 import { documentRegistry } from './serve/documents/registry.js';
@@ -83,23 +89,42 @@ export function resolveService(opts: AppOptions): ServiceContext {
     const url = p.rail.facilitatorUrl;
     const live = p.rail.payTo !== null && url !== null;
     products = {
-      rail: p.rail, ledger: opts.ledger, facilitatorTimeoutMs,
+      rail: p.rail,
+      ledger: opts.ledger,
+      facilitatorTimeoutMs,
       facilitator: live ? (p.facilitator ?? httpFacilitator(url, facilitatorTimeoutMs)) : undefined,
       invoiceRef: p.invoiceRef ?? randomInvoiceRef,
     };
   }
   return {
-    state, now, baseUrl, sources, products,
+    state,
+    now,
+    baseUrl,
+    sources,
+    products,
     ledger: opts.ledger,
     rail: p?.rail,
-    fabric: opts.fabric ?? new FabricObserver({ origin: baseUrl, timeoutMs: ACTION_TIMEOUT_MS, fetch: (u, i) => fetch(u, i), now, refreshMs: DEFAULTS.fabricRefreshMs }),
+    fabric:
+      opts.fabric ??
+      new FabricObserver({
+        origin: baseUrl,
+        timeoutMs: ACTION_TIMEOUT_MS,
+        fetch: (u, i) => fetch(u, i),
+        now,
+        refreshMs: DEFAULTS.fabricRefreshMs,
+      }),
     hubs: opts.hubs ?? new HubIndexReader({ peers: sources.hubPeers, timeoutMs: ACTION_TIMEOUT_MS, now }),
-    resolveKey: didKeyResolver(() => ({ did: state.signingLive().did, doc: state.current().didDocument }), { trustedHosts: opts.trustedDidHosts ?? [] }),
+    resolveKey: didKeyResolver(() => ({ did: state.signingLive().did, doc: state.current().didDocument }), {
+      trustedHosts: opts.trustedDidHosts ?? [],
+    }),
   };
 }
 
 /** The resolved context, the document registry over it, and the read context of surfaces and pages. */
-export function composeService(opts: AppOptions, log?: ReadLog): { service: ServiceContext; read: ReadContext; entries: readonly DocumentEntry[] } {
+export function composeService(
+  opts: AppOptions,
+  log?: ReadLog,
+): { service: ServiceContext; read: ReadContext; entries: readonly DocumentEntry[] } {
   const service = resolveService(opts);
   // The surfaces' own documents (the A2A agent card) join the registry; they read the registry
   // lazily, so the reader is attached before any request can arrive.
@@ -141,8 +166,14 @@ export interface ServeOptions {
   demoCorpusDir: string;
 }
 
-const healthKey = (s: SigningContext) => JSON.stringify(s.keys.health) + JSON.stringify(s.keys.published.map((k) => Buffer.from(k.publicKey).toString('hex')));
-const liveOf = (s: SigningContext): SigningLive => ({ boardKey: s.inputs.boardKey, published: s.keys.published, did: s.did, cardKey: s.keys.state('card-attestation-2') });
+const healthKey = (s: SigningContext) =>
+  JSON.stringify(s.keys.health) + JSON.stringify(s.keys.published.map((k) => Buffer.from(k.publicKey).toString('hex')));
+const liveOf = (s: SigningContext): SigningLive => ({
+  boardKey: s.inputs.boardKey,
+  published: s.keys.published,
+  did: s.did,
+  cardKey: s.keys.state('card-attestation-2'),
+});
 
 /**
  * `gspc serve`: load a release, prepare its bytes, listen. When serving the data directory's
@@ -158,7 +189,11 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
     dir = currentReleaseDir(config.dataDir);
     if (dir === undefined) {
       if (!existsSync(join(config.keyDir, 'public-keys.json'))) keygen(config.keyDir);
-      dir = publishRelease(opts.demoCorpusDir, config.dataDir, signingContext(config.keyDir, config.didHost).inputs).dir;
+      dir = publishRelease(
+        opts.demoCorpusDir,
+        config.dataDir,
+        signingContext(config.keyDir, config.didHost).inputs,
+      ).dir;
     }
   }
   let signing = signingContext(config.keyDir, config.didHost);
@@ -168,17 +203,45 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
   let lastWitnesses = witnessState();
   const ledger = await openLedger(config.ledger);
   const now = () => new Date();
-  const fabric = new FabricObserver({ origin: config.baseUrl, timeoutMs: ACTION_TIMEOUT_MS, fetch: (url, init) => fetch(url, init), now, refreshMs: config.fabricRefreshMs });
+  const fabric = new FabricObserver({
+    origin: config.baseUrl,
+    timeoutMs: ACTION_TIMEOUT_MS,
+    fetch: (url, init) => fetch(url, init),
+    now,
+    refreshMs: config.fabricRefreshMs,
+  });
   const app = buildApp({
-    state, now, baseUrl: config.baseUrl, ledger, sources: config.sources, fabric, trustedDidHosts: config.trustedDidHosts,
+    state,
+    now,
+    baseUrl: config.baseUrl,
+    ledger,
+    sources: config.sources,
+    fabric,
+    trustedDidHosts: config.trustedDidHosts,
     products: { rail: config.rail, facilitatorTimeoutMs: config.facilitatorTimeoutMs },
-    logLevel: config.logLevel, accessLog: config.accessLog,
+    logLevel: config.logLevel,
+    accessLog: config.accessLog,
   });
   app.addHook('onClose', () => ledger.close());
   const rail = config.rail;
-  if (rail.payTo === null || rail.facilitatorUrl === null) app.log.warn({ pay_to_configured: rail.payTo !== null, facilitator_configured: rail.facilitatorUrl !== null }, 'payment rail not configured: challenges are served, payments are refused with 503 and nothing is charged');
-  else app.log.info({ network: rail.network, asset: rail.asset, pay_to: rail.payTo, facilitator: rail.facilitatorUrl, ledger: ledger.backend }, 'payment rail configured');
-  for (const h of signing.keys.health.filter((k) => !k.healthy)) app.log.warn({ key: h.fragment, reason: h.reason }, 'key is unhealthy: what it signs is served unsigned');
+  if (rail.payTo === null || rail.facilitatorUrl === null)
+    app.log.warn(
+      { pay_to_configured: rail.payTo !== null, facilitator_configured: rail.facilitatorUrl !== null },
+      'payment rail not configured: challenges are served, payments are refused with 503 and nothing is charged',
+    );
+  else
+    app.log.info(
+      {
+        network: rail.network,
+        asset: rail.asset,
+        pay_to: rail.payTo,
+        facilitator: rail.facilitatorUrl,
+        ledger: ledger.backend,
+      },
+      'payment rail configured',
+    );
+  for (const h of signing.keys.health.filter((k) => !k.healthy))
+    app.log.warn({ key: h.fragment, reason: h.reason }, 'key is unhealthy: what it signs is served unsigned');
 
   let servedDir = dir;
   const check = () => {
@@ -209,7 +272,9 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
   if (config.reloadIntervalMs > 0) setInterval(check, config.reloadIntervalMs).unref();
   process.on('SIGHUP', check);
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(sig, () => { void app.close().then(() => process.exit(0)); });
+    process.once(sig, () => {
+      void app.close().then(() => process.exit(0));
+    });
   }
   await app.listen({ port: config.port, host: config.host });
   const { port } = app.server.address() as { port: number };
@@ -218,6 +283,9 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
   const baseUrl = config.baseUrlExplicit ? config.baseUrl : `http://localhost:${port}`;
   if (!config.baseUrlExplicit && port !== config.port) fabric.retarget(baseUrl);
   fabric.start();
-  app.log.info({ release: state.current().release.id, board: `${baseUrl}/api/gspc`, did: signing.did }, 'gspc board serving');
+  app.log.info(
+    { release: state.current().release.id, board: `${baseUrl}/api/gspc`, did: signing.did },
+    'gspc board serving',
+  );
   return app;
 }

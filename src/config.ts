@@ -27,31 +27,51 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const CAIP2 = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 /** A blank variable is an unset one (an operator's `GSPC_PAY_TO=` must not be a malformed address). */
-const trimmed = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.trim()) : v), schema);
+const trimmed = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.trim()) : v), schema);
 
 /** `GSPC_PROMO`: unset = the specification's window; `none`; or `<campaign>,<starts_at>,<ends_at>`. */
 const promoSchema = trimmed(z.string().optional()).transform((v, ctx): PromoWindow | null => {
   if (v === undefined) return SPEC_PROMO_WINDOW;
   if (v === 'none') return null;
   const [campaign_id, starts_at, ends_at, ...rest] = v.split(',').map((x) => x.trim());
-  const iso = (t: string | undefined): t is string => t !== undefined && ISO_UTC.test(t) && !Number.isNaN(Date.parse(t));
-  if (rest.length > 0 || !campaign_id || !iso(starts_at) || !iso(ends_at) || Date.parse(starts_at) >= Date.parse(ends_at)) {
-    ctx.addIssue({ code: 'custom', message: "'none' or '<campaign id>,<starts_at>,<ends_at>' with ISO 8601 UTC times, start before end" });
+  const iso = (t: string | undefined): t is string =>
+    t !== undefined && ISO_UTC.test(t) && !Number.isNaN(Date.parse(t));
+  if (
+    rest.length > 0 ||
+    !campaign_id ||
+    !iso(starts_at) ||
+    !iso(ends_at) ||
+    Date.parse(starts_at) >= Date.parse(ends_at)
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      message: "'none' or '<campaign id>,<starts_at>,<ends_at>' with ISO 8601 UTC times, start before end",
+    });
     return z.NEVER;
   }
   return { campaign_id, starts_at, ends_at };
 });
 
-const selfPayersSchema = z.string().optional().transform((v, ctx) => {
-  const list = (v ?? '').split(',').map((a) => a.trim()).filter((a) => a !== '');
-  for (const a of list) if (!ADDRESS.test(a)) ctx.addIssue({ code: 'custom', message: `'${a}' is not an EVM address` });
-  return list;
-});
+const selfPayersSchema = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const list = (v ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter((a) => a !== '');
+    for (const a of list)
+      if (!ADDRESS.test(a)) ctx.addIssue({ code: 'custom', message: `'${a}' is not an EVM address` });
+    return list;
+  });
 
 /** The payment rail's variables (docs/operations.md): checked at start, never at the first payment. */
 const railSchema = {
   GSPC_PAY_TO: trimmed(z.string().regex(ADDRESS, 'an EVM address (0x and 40 hex digits)').optional()),
-  GSPC_FACILITATOR_URL: trimmed(z.url({ protocol: /^https?$/, error: 'an http(s) URL of an x402 facilitator' }).optional()),
+  GSPC_FACILITATOR_URL: trimmed(
+    z.url({ protocol: /^https?$/, error: 'an http(s) URL of an x402 facilitator' }).optional(),
+  ),
   GSPC_NETWORK: trimmed(z.string().regex(CAIP2, 'a CAIP-2 network id such as eip155:8453').default('eip155:8453')),
   GSPC_ASSET: trimmed(z.string().regex(ADDRESS, 'the token contract address').default(BASE_USDC)),
   GSPC_ASSET_NAME: trimmed(z.string().default('USD Coin')),
@@ -71,14 +91,25 @@ const envSchema = z.object({
   GSPC_KEY_DIR: z.string().min(1).optional(),
   GSPC_DID_HOST: z.string().min(1).optional(),
   GSPC_TRUSTED_DID_HOSTS: z.string().optional(),
-  GSPC_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// or postgresql:// URL').optional(),
+  GSPC_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'a postgres:// or postgresql:// URL')
+    .optional(),
   GSPC_LEDGER_PATH: z.string().min(1).optional(),
   GSPC_FACILITATOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DEFAULTS.facilitatorTimeoutMs),
   GSPC_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
-  GSPC_FABRIC_REFRESH_SECONDS: z.coerce.number().int().min(5).max(86_400).default(DEFAULTS.fabricRefreshMs / 1000),
+  GSPC_FABRIC_REFRESH_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(86_400)
+    .default(DEFAULTS.fabricRefreshMs / 1000),
   GSPC_HUB_PEERS: z.string().optional(),
   GSPC_XRPL_URL: z.url({ protocol: /^https?$/ }).optional(),
-  GSPC_XRPL_ACCOUNT: z.string().refine(isClassicAddress, 'a classic XRPL address (r..., with a valid checksum)').optional(),
+  GSPC_XRPL_ACCOUNT: z
+    .string()
+    .refine(isClassicAddress, 'a classic XRPL address (r..., with a valid checksum)')
+    .optional(),
   GSPC_XRPL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3500),
   GSPC_PROVIDER_CANARY_FILE: z.string().min(1).optional(),
 });
@@ -115,22 +146,43 @@ export interface Config {
 
 /** `name=https://peer.example,other=https://…`: peer boards whose card indexes /api/hub-cards reads. */
 function hubPeers(v: string | undefined): { name: string; url: string }[] {
-  const peers = (v ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '').map((p) => {
-    const eq = p.indexOf('=');
-    const name = eq > 0 ? p.slice(0, eq) : '';
-    const url = p.slice(eq + 1);
-    if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(name) || name === 'self') throw new GspcError('config_invalid', `invalid configuration: GSPC_HUB_PEERS entry '${p}' needs a name (lower-case slug, not 'self') = an http(s) origin`);
-    let origin: URL;
-    try { origin = new URL(url); } catch { throw new GspcError('config_invalid', `invalid configuration: GSPC_HUB_PEERS entry '${p}' has no valid URL`); }
-    if (!/^https?:$/.test(origin.protocol)) throw new GspcError('config_invalid', `invalid configuration: GSPC_HUB_PEERS entry '${p}' must be http or https`);
-    return { name, url: origin.origin };
-  });
-  if (new Set(peers.map((p) => p.name)).size !== peers.length) throw new GspcError('config_invalid', 'invalid configuration: GSPC_HUB_PEERS names must be unique');
+  const peers = (v ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .map((p) => {
+      const eq = p.indexOf('=');
+      const name = eq > 0 ? p.slice(0, eq) : '';
+      const url = p.slice(eq + 1);
+      if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(name) || name === 'self')
+        throw new GspcError(
+          'config_invalid',
+          `invalid configuration: GSPC_HUB_PEERS entry '${p}' needs a name (lower-case slug, not 'self') = an http(s) origin`,
+        );
+      let origin: URL;
+      try {
+        origin = new URL(url);
+      } catch {
+        throw new GspcError('config_invalid', `invalid configuration: GSPC_HUB_PEERS entry '${p}' has no valid URL`);
+      }
+      if (!/^https?:$/.test(origin.protocol))
+        throw new GspcError(
+          'config_invalid',
+          `invalid configuration: GSPC_HUB_PEERS entry '${p}' must be http or https`,
+        );
+      return { name, url: origin.origin };
+    });
+  if (new Set(peers.map((p) => p.name)).size !== peers.length)
+    throw new GspcError('config_invalid', 'invalid configuration: GSPC_HUB_PEERS names must be unique');
   return peers;
 }
 
 /** Command-line flags that take precedence over the environment. */
-export interface ConfigOverrides { port?: number; host?: string; dataDir?: string }
+export interface ConfigOverrides {
+  port?: number;
+  host?: string;
+  dataDir?: string;
+}
 
 /** The configuration with a command's flags applied (what `gspc` hands each command). */
 export type ConfigSource = (overrides?: ConfigOverrides) => Config;
@@ -144,7 +196,10 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>, ov
   const e = parsed.data;
   if (e.GSPC_DATABASE_URL !== undefined && e.GSPC_LEDGER_PATH !== undefined) {
     // Guessing which of two configured stores holds the money is worse than refusing to start.
-    throw new GspcError('config_invalid', 'invalid configuration: set GSPC_DATABASE_URL (PostgreSQL) or GSPC_LEDGER_PATH (SQLite), not both');
+    throw new GspcError(
+      'config_invalid',
+      'invalid configuration: set GSPC_DATABASE_URL (PostgreSQL) or GSPC_LEDGER_PATH (SQLite), not both',
+    );
   }
   const port = overrides.port ?? e.PORT;
   const payTo = e.GSPC_PAY_TO ?? null;
@@ -162,10 +217,20 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>, ov
     keyDir: resolve(e.GSPC_KEY_DIR ?? `${dataDir}/keys`),
     didHost: e.GSPC_DID_HOST ?? new URL(baseUrl).host,
     // Each entry is checked now (didForHost throws config_invalid), not at the first receipt.
-    ledger: e.GSPC_DATABASE_URL !== undefined ? { databaseUrl: e.GSPC_DATABASE_URL } : { sqlitePath: resolve(e.GSPC_LEDGER_PATH ?? `${dataDir}/ledger.sqlite`) },
+    ledger:
+      e.GSPC_DATABASE_URL !== undefined
+        ? { databaseUrl: e.GSPC_DATABASE_URL }
+        : { sqlitePath: resolve(e.GSPC_LEDGER_PATH ?? `${dataDir}/ledger.sqlite`) },
     rail: {
-      payTo, facilitatorUrl: e.GSPC_FACILITATOR_URL?.replace(/\/$/, '') ?? null, network: e.GSPC_NETWORK, asset: e.GSPC_ASSET,
-      assetName: e.GSPC_ASSET_NAME, assetVersion: '2', decimals: 6, symbol: 'USDC', maxTimeoutSeconds: 300,
+      payTo,
+      facilitatorUrl: e.GSPC_FACILITATOR_URL?.replace(/\/$/, '') ?? null,
+      network: e.GSPC_NETWORK,
+      asset: e.GSPC_ASSET,
+      assetName: e.GSPC_ASSET_NAME,
+      assetVersion: '2',
+      decimals: 6,
+      symbol: 'USDC',
+      maxTimeoutSeconds: 300,
       promo: e.GSPC_PROMO,
       // The payee's own settlements are never demand.
       selfPayers: [...new Set([...e.GSPC_SELF_PAYERS, ...(payTo ? [payTo] : [])].map((a) => a.toLowerCase()))],
@@ -175,10 +240,24 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>, ov
     fabricRefreshMs: e.GSPC_FABRIC_REFRESH_SECONDS * 1000,
     sources: {
       hubPeers: hubPeers(e.GSPC_HUB_PEERS),
-      xrpl: e.GSPC_XRPL_URL === undefined ? null : { url: e.GSPC_XRPL_URL, account: requireXrplAccount(e.GSPC_XRPL_ACCOUNT), timeoutMs: e.GSPC_XRPL_TIMEOUT_MS },
+      xrpl:
+        e.GSPC_XRPL_URL === undefined
+          ? null
+          : {
+              url: e.GSPC_XRPL_URL,
+              account: requireXrplAccount(e.GSPC_XRPL_ACCOUNT),
+              timeoutMs: e.GSPC_XRPL_TIMEOUT_MS,
+            },
       providerCanaryFile: e.GSPC_PROVIDER_CANARY_FILE === undefined ? null : resolve(e.GSPC_PROVIDER_CANARY_FILE),
     },
-    trustedDidHosts: (e.GSPC_TRUSTED_DID_HOSTS ?? '').split(',').map((h) => h.trim()).filter((h) => h !== '').map((h) => { didForHost(h); return h; }),
+    trustedDidHosts: (e.GSPC_TRUSTED_DID_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter((h) => h !== '')
+      .map((h) => {
+        didForHost(h);
+        return h;
+      }),
   };
 }
 
@@ -188,6 +267,10 @@ export function readRailConfig(env: Readonly<Record<string, string | undefined>>
 }
 
 function requireXrplAccount(account: string | undefined): string {
-  if (account === undefined) throw new GspcError('config_invalid', 'invalid configuration: GSPC_XRPL_URL needs GSPC_XRPL_ACCOUNT (the account whose assets /api/xrpl reads)');
+  if (account === undefined)
+    throw new GspcError(
+      'config_invalid',
+      'invalid configuration: GSPC_XRPL_URL needs GSPC_XRPL_ACCOUNT (the account whose assets /api/xrpl reads)',
+    );
   return account;
 }

@@ -6,8 +6,9 @@ import { generate } from '../demo/generate.js';
 import { demoCorpus, tempDir } from './helpers/tmp.js';
 
 function files(dir: string, prefix = ''): string[] {
-  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? files(dir, join(prefix, e.name)) : [join(prefix, e.name)]).sort();
+  return readdirSync(join(dir, prefix), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? files(dir, join(prefix, e.name)) : [join(prefix, e.name)]))
+    .sort();
 }
 
 describe('demo corpus', () => {

@@ -22,8 +22,29 @@ describe('docs/decisions.md', () => {
   const ids = decisionIds(readFileSync(join(repoRoot, 'docs', 'decisions.md'), 'utf8'));
 
   it('reads the entries of every section', () => {
-    for (const id of ['M1', 'E1', 'I1', 'A1', 'P1', 'F1', 'C1', 'R1', 'CX1', 'AJ1', 'MCP1', 'A2A1', 'G1', 'V1', 'MP1', 'D1', 'H1']) {
-      assert.ok(ids.some((e) => e.id === id), `no entry ${id} found: has the file's entry form changed?`);
+    for (const id of [
+      'M1',
+      'E1',
+      'I1',
+      'A1',
+      'P1',
+      'F1',
+      'C1',
+      'R1',
+      'CX1',
+      'AJ1',
+      'MCP1',
+      'A2A1',
+      'G1',
+      'V1',
+      'MP1',
+      'D1',
+      'H1',
+    ]) {
+      assert.ok(
+        ids.some((e) => e.id === id),
+        `no entry ${id} found: has the file's entry form changed?`,
+      );
     }
   });
 

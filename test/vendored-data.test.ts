@@ -35,7 +35,10 @@ function listed(sums: string, folder: string): Map<string, string> {
     assert.ok(m, `${folder}/SHA256SUMS: malformed line ${JSON.stringify(line)}`);
     const sum = m[1]!;
     const path = m[2]!;
-    assert.ok(!posix.isAbsolute(path) && !path.split('/').includes('..'), `${folder}/SHA256SUMS: ${path} is not inside the folder`);
+    assert.ok(
+      !posix.isAbsolute(path) && !path.split('/').includes('..'),
+      `${folder}/SHA256SUMS: ${path} is not inside the folder`,
+    );
     assert.ok(!out.has(path), `${folder}/SHA256SUMS lists ${path} twice`);
     out.set(path, sum);
   }
@@ -50,7 +53,9 @@ describe('vendored data (test/vectors, test/fixtures, schemas)', () => {
       repoPath(...parts, 'README.md'); // source and licence beside the data
       const sums = listed(readFileSync(repoPath(...parts, 'SHA256SUMS'), 'utf8'), folder);
       for (const [path, sum] of sums) {
-        const actual = createHash('sha256').update(readFileSync(repoPath(...parts, ...path.split('/')))).digest('hex');
+        const actual = createHash('sha256')
+          .update(readFileSync(repoPath(...parts, ...path.split('/'))))
+          .digest('hex');
         assert.equal(actual, sum, `${folder}/${path} does not match SHA256SUMS`);
       }
       const data = filesUnder(root).filter((f) => f !== 'SHA256SUMS' && posix.basename(f) !== 'README.md');

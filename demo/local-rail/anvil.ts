@@ -83,20 +83,29 @@ function stopper(child: ChildProcess): () => Promise<void> {
     else child.once('exit', () => resolve());
   });
   return async () => {
-    if (child.stdin) child.stdin.end(); // EOF: the watchdog kills anvil, then sh exits
+    if (child.stdin)
+      child.stdin.end(); // EOF: the watchdog kills anvil, then sh exits
     else child.kill();
     await exited;
   };
 }
 
-async function startOnce(binary: string, chainId: number, timeoutMs: number): Promise<AnvilProcess | { failed: string }> {
+async function startOnce(
+  binary: string,
+  chainId: number,
+  timeoutMs: number,
+): Promise<AnvilProcess | { failed: string }> {
   const port = await freePort();
   const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent'];
   const child = spawnWatched(binary, args);
   let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   let exited = false;
-  child.once('exit', () => { exited = true; });
+  child.once('exit', () => {
+    exited = true;
+  });
   const stop = stopper(child);
   const rpcUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
@@ -105,7 +114,11 @@ async function startOnce(binary: string, chainId: number, timeoutMs: number): Pr
     await new Promise((r) => setTimeout(r, 20));
   }
   await stop();
-  return { failed: exited ? `anvil exited early: ${stderr.trim() || '(no output)'}` : `anvil did not answer on ${rpcUrl} within ${timeoutMs} ms` };
+  return {
+    failed: exited
+      ? `anvil exited early: ${stderr.trim() || '(no output)'}`
+      : `anvil did not answer on ${rpcUrl} within ${timeoutMs} ms`,
+  };
 }
 
 /** Starts anvil; retries on a new port if the chosen one was taken in the meantime. */

@@ -1,5 +1,14 @@
 /** viem clients for the local chain. Chain id 8453 (Base) so x402's default-asset tables apply unchanged. */
-import { createPublicClient, createTestClient, createWalletClient, defineChain, http, publicActions, type Chain, type Hex } from 'viem';
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  http,
+  publicActions,
+  type Chain,
+  type Hex,
+} from 'viem';
 import { createNonceManager, jsonRpc } from 'viem/nonce';
 import { privateKeyToAccount } from 'viem/accounts';
 

@@ -60,14 +60,18 @@ export async function serveFacilitator(facilitator: x402Facilitator): Promise<Fa
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (req.method === 'GET' && path === '/supported') return send(res, 200, facilitator.getSupported());
-    if (req.method !== 'POST' || (path !== '/verify' && path !== '/settle')) return send(res, 404, { error: `no route ${req.method} ${path}` });
+    if (req.method !== 'POST' || (path !== '/verify' && path !== '/settle'))
+      return send(res, 404, { error: `no route ${req.method} ${path}` });
     const body = await readJson(req);
     const { paymentPayload, paymentRequirements } = body;
-    if (!paymentPayload || !paymentRequirements) return send(res, 400, { error: 'Missing paymentPayload or paymentRequirements' });
+    if (!paymentPayload || !paymentRequirements)
+      return send(res, 400, { error: 'Missing paymentPayload or paymentRequirements' });
     if (path === '/verify') return send(res, 200, await facilitator.verify(paymentPayload, paymentRequirements));
     if (mode === 'settle-down') {
       if (options.down === 'reset') return void req.socket.destroy();
-      return void res.writeHead(503, { 'content-type': 'text/plain' }).end('facilitator settle down (local rail test mode)');
+      return void res
+        .writeHead(503, { 'content-type': 'text/plain' })
+        .end('facilitator settle down (local rail test mode)');
     }
     if (mode === 'settle-slow') await sleep(options.delayMs ?? 2000, undefined, { signal: closing.signal });
     if (mode === 'settle-fails') {

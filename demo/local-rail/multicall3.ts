@@ -35,11 +35,13 @@ export async function deployMulticall3(owner: RailWalletClient, test: RailTestCl
   if (!creation) return false;
   const hash = await owner.sendTransaction({ data: creation });
   const receipt = await owner.waitForTransactionReceipt({ hash });
-  if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`Multicall3 deploy failed in tx ${hash}`);
+  if (receipt.status !== 'success' || !receipt.contractAddress)
+    throw new Error(`Multicall3 deploy failed in tx ${hash}`);
   const runtime = await owner.getCode({ address: receipt.contractAddress });
   if (!runtime) throw new Error('Multicall3 deployed without runtime code');
   await test.setCode({ address: MULTICALL3_ADDRESS, bytecode: runtime });
   const chainId = await owner.readContract({ address: MULTICALL3_ADDRESS, abi: probeAbi, functionName: 'getChainId' });
-  if (chainId !== BigInt(owner.chain.id)) throw new Error(`Multicall3 at ${MULTICALL3_ADDRESS} answered chain id ${chainId}`);
+  if (chainId !== BigInt(owner.chain.id))
+    throw new Error(`Multicall3 at ${MULTICALL3_ADDRESS} answered chain id ${chainId}`);
   return true;
 }

@@ -27,7 +27,11 @@ export type PayingFetch = (input: string | URL | Request, init?: RequestInit) =>
 
 export function payingFetch(rail: Pick<LocalRail, 'payer' | 'network'>, options: PayingFetchOptions = {}): PayingFetch {
   const client = new x402Client();
-  registerExactEvmScheme(client, { signer: privateKeyToAccount((options.payer ?? rail.payer).privateKey), networks: [rail.network] });
-  if (options.maxAmountPerPayment !== undefined) client.setSpendControls({ maxAmountPerPayment: options.maxAmountPerPayment });
+  registerExactEvmScheme(client, {
+    signer: privateKeyToAccount((options.payer ?? rail.payer).privateKey),
+    networks: [rail.network],
+  });
+  if (options.maxAmountPerPayment !== undefined)
+    client.setSpendControls({ maxAmountPerPayment: options.maxAmountPerPayment });
   return wrapFetchWithPayment(options.fetch ?? fetch, client);
 }

@@ -8,7 +8,12 @@ import { FACILITATOR, OWNER, PAY_TO, PAYER, type RailAccount } from './accounts.
 import { startAnvil, type AnvilProcess } from './anvil.js';
 import { CHAIN_ID, localBaseChain, NETWORK, railPublicClient, railTestClient, railWalletClient } from './chain.js';
 import { createLocalFacilitator } from './facilitator.js';
-import { serveFacilitator, type FacilitatorMode, type FacilitatorModeOptions, type FacilitatorServer } from './facilitator-server.js';
+import {
+  serveFacilitator,
+  type FacilitatorMode,
+  type FacilitatorModeOptions,
+  type FacilitatorServer,
+} from './facilitator-server.js';
 import { deployMulticall3 } from './multicall3.js';
 import { deployUsdc, mintUsdc, USDC_ADDRESS, usdcBalance } from './usdc.js';
 
@@ -47,15 +52,18 @@ export async function startLocalRail(options: StartLocalRailOptions = {}): Promi
   const anvil = await startAnvil(CHAIN_ID);
   let server: FacilitatorServer | undefined;
   let stopped: Promise<void> | undefined;
-  const stop = () => (stopped ??= (async () => {
-    try {
-      await server?.close();
-    } finally {
-      await anvil.stop();
-    }
-  })());
+  const stop = () =>
+    (stopped ??= (async () => {
+      try {
+        await server?.close();
+      } finally {
+        await anvil.stop();
+      }
+    })());
   try {
-    return await setUp(anvil, options, stop, (s) => { server = s; });
+    return await setUp(anvil, options, stop, (s) => {
+      server = s;
+    });
   } catch (error) {
     await stop();
     throw error;
@@ -63,7 +71,10 @@ export async function startLocalRail(options: StartLocalRailOptions = {}): Promi
 }
 
 async function setUp(
-  anvil: AnvilProcess, options: StartLocalRailOptions, stop: () => Promise<void>, onServer: (s: FacilitatorServer) => void,
+  anvil: AnvilProcess,
+  options: StartLocalRailOptions,
+  stop: () => Promise<void>,
+  onServer: (s: FacilitatorServer) => void,
 ): Promise<LocalRail> {
   const chain = localBaseChain(anvil.rpcUrl);
   const owner = railWalletClient(chain, OWNER.privateKey);

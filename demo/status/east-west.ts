@@ -9,7 +9,8 @@ export function eastWestDemo() {
       east: ['demo/borealis-34b', 'demo/dune-8b-ft'],
       west: ['demo/atlas-70b', 'demo/cirrus-8b'],
     },
-    basis: 'SYNTHETIC DEMO grouping: the demo models are fictitious and this east/west split is arbitrary; it states nothing about any real vendor, country or model.',
+    basis:
+      'SYNTHETIC DEMO grouping: the demo models are fictitious and this east/west split is arbitrary; it states nothing about any real vendor, country or model.',
   };
 }
 

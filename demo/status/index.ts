@@ -11,5 +11,13 @@ import { ownersFiles } from './owners.js';
 import { correctionsFiles } from './corrections.js';
 
 export function statusFiles(): [path: string, text: string][] {
-  return [...regulationFiles(), ...reportedFiles(), ...east_westFiles(), ...censusFiles(), ...xrpl_snapshotFiles(), ...ownersFiles(), ...correctionsFiles()];
+  return [
+    ...regulationFiles(),
+    ...reportedFiles(),
+    ...east_westFiles(),
+    ...censusFiles(),
+    ...xrpl_snapshotFiles(),
+    ...ownersFiles(),
+    ...correctionsFiles(),
+  ];
 }

@@ -11,7 +11,11 @@ import type { Command } from 'commander';
 import type { ConfigSource } from '../config.js';
 import { GspcError, type CorpusProblem } from '../core/errors.js';
 import type { SignerState } from '../core/evidence/signer.js';
-import { sealCorrectionsSignature, signaturePayload, type CorrectionsSignatureFile } from '../core/ledger/corrections-signature.js';
+import {
+  sealCorrectionsSignature,
+  signaturePayload,
+  type CorrectionsSignatureFile,
+} from '../core/ledger/corrections-signature.js';
 import { readCorrections, SIGNATURE_FILE } from '../corpus/status/corrections.js';
 import { signingContext } from '../keys/signing.js';
 
@@ -36,13 +40,27 @@ export function signCorrections(corpusDir: string, key: SignerState, signedAt: D
       const bytes = readFileSync(join(corpusDir, p));
       return { path: p, bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
     },
-    list: (d) => (existsSync(join(corpusDir, d)) && statSync(join(corpusDir, d)).isDirectory() ? readdirSync(join(corpusDir, d)).sort() : []),
+    list: (d) =>
+      existsSync(join(corpusDir, d)) && statSync(join(corpusDir, d)).isDirectory()
+        ? readdirSync(join(corpusDir, d)).sort()
+        : [],
     axes: new Set(),
   });
-  if (read.problems.length > 0) throw invalid(read.problems, `the corrections ledger has ${read.problems.length} problem${read.problems.length === 1 ? '' : 's'}; nothing was signed`);
-  if (!read.value) throw invalid([{ file: 'corrections/ledger.json', field: '', reason: 'missing: there is no corrections ledger to sign' }], `no corrections ledger in ${corpusDir}`);
+  if (read.problems.length > 0)
+    throw invalid(
+      read.problems,
+      `the corrections ledger has ${read.problems.length} problem${read.problems.length === 1 ? '' : 's'}; nothing was signed`,
+    );
+  if (!read.value)
+    throw invalid(
+      [{ file: 'corrections/ledger.json', field: '', reason: 'missing: there is no corrections ledger to sign' }],
+      `no corrections ledger in ${corpusDir}`,
+    );
   const ledger = read.value;
-  const payload = signaturePayload({ ledger_sha256: ledger.ledgerSha256, entries: ledger.entries.map((e) => ({ id: e.id, sha256: e.sha256 })) }, signedAt.toISOString());
+  const payload = signaturePayload(
+    { ledger_sha256: ledger.ledgerSha256, entries: ledger.entries.map((e) => ({ id: e.id, sha256: e.sha256 })) },
+    signedAt.toISOString(),
+  );
   const file = sealCorrectionsSignature(payload, key);
   const path = join(corpusDir, SIGNATURE_FILE);
   // Written aside and renamed: a reader never sees half a signature.
@@ -57,18 +75,30 @@ function invalid(problems: CorpusProblem[], message: string): GspcError {
 }
 
 export function registerCorrectionsCommands(program: Command, configFor: ConfigSource): void {
-  const corrections = program.command('corrections').description('the public corrections ledger (corrections/ in a corpus)');
-  corrections.command('sign')
-    .description('sign the corrections ledger (ledger.json and every entry, byte for byte) with the board key; writes corrections/signature.json')
+  const corrections = program
+    .command('corrections')
+    .description('the public corrections ledger (corrections/ in a corpus)');
+  corrections
+    .command('sign')
+    .description(
+      'sign the corrections ledger (ledger.json and every entry, byte for byte) with the board key; writes corrections/signature.json',
+    )
     .argument('<corpus-dir>', 'the corpus directory whose corrections/ is signed')
-    .option('--data-dir <dir>', 'the data directory whose keys/ is used (default: $GSPC_DATA_DIR or ./data; GSPC_KEY_DIR takes precedence)')
+    .option(
+      '--data-dir <dir>',
+      'the data directory whose keys/ is used (default: $GSPC_DATA_DIR or ./data; GSPC_KEY_DIR takes precedence)',
+    )
     .action((corpusDir: string, o: { dataDir?: string }) => {
       const config = configFor(o.dataDir ? { dataDir: o.dataDir } : {});
       const key = signingContext(config.keyDir, config.didHost).inputs.boardKey;
       const r = signCorrections(corpusDir, key, new Date());
-      process.stdout.write(`${r.signed ? 'signed' : 'unsigned'} ${r.file.entries.length} entries at ${r.file.signed_at} under ${r.file.kid}\n${r.path}\n`);
+      process.stdout.write(
+        `${r.signed ? 'signed' : 'unsigned'} ${r.file.entries.length} entries at ${r.file.signed_at} under ${r.file.kid}\n${r.path}\n`,
+      );
       if (!r.signed) {
-        process.stderr.write(`gspc: the board key is unhealthy (${r.file.unsigned_reason}); the ledger reads UNSIGNED until signed with a healthy key\n`);
+        process.stderr.write(
+          `gspc: the board key is unhealthy (${r.file.unsigned_reason}); the ledger reads UNSIGNED until signed with a healthy key\n`,
+        );
         process.exitCode = 2;
       }
     });

@@ -21,25 +21,48 @@ function table(header: string[], rows: string[][]): string {
 
 export function formatInvoices(invoices: InvoiceRecord[]): string {
   if (invoices.length === 0) return 'no invoices';
-  const rows = invoices.map((i) => [i.ref, i.state, i.product_id, i.resource, i.commissioned_by, i.amount_atomic, i.currency, i.at, i.paid_at ?? '-']);
+  const rows = invoices.map((i) => [
+    i.ref,
+    i.state,
+    i.product_id,
+    i.resource,
+    i.commissioned_by,
+    i.amount_atomic,
+    i.currency,
+    i.at,
+    i.paid_at ?? '-',
+  ]);
   const issued = invoices.filter((i) => i.state === 'ISSUED').length;
-  return `${table(['REF', 'STATE', 'PRODUCT', 'RESOURCE', 'COMMISSIONED BY', 'AMOUNT', 'CURRENCY', 'ISSUED', 'PAID'], rows)}\n`
-    + `${invoices.length} invoice${invoices.length === 1 ? '' : 's'}, ${issued} awaiting payment`;
+  return (
+    `${table(['REF', 'STATE', 'PRODUCT', 'RESOURCE', 'COMMISSIONED BY', 'AMOUNT', 'CURRENCY', 'ISSUED', 'PAID'], rows)}\n` +
+    `${invoices.length} invoice${invoices.length === 1 ? '' : 's'}, ${issued} awaiting payment`
+  );
 }
 
 export function formatPayments(records: SettlementRecord[]): string {
   if (records.length === 0) return 'no payments';
   const rows = records.map((r) => [
-    r.state, r.payer, r.nonce, r.product_id, r.amount_atomic, r.network, r.transaction ?? '-', r.updated_at,
+    r.state,
+    r.payer,
+    r.nonce,
+    r.product_id,
+    r.amount_atomic,
+    r.network,
+    r.transaction ?? '-',
+    r.updated_at,
     r.artefact_sha256 === null ? (r.state === 'SETTLED' ? 'not yet (attached at the replay)' : '-') : r.artefact_sha256,
   ]);
-  return table(['STATE', 'PAYER', 'NONCE', 'PRODUCT', 'AMOUNT', 'NETWORK', 'TRANSACTION', 'UPDATED', 'ARTEFACT SHA-256'], rows);
+  return table(
+    ['STATE', 'PAYER', 'NONCE', 'PRODUCT', 'AMOUNT', 'NETWORK', 'TRANSACTION', 'UPDATED', 'ARTEFACT SHA-256'],
+    rows,
+  );
 }
 
 export function formatReconcile(report: ReconcileReport, staleAfterS: number): string {
-  const chain = 'error' in report.chain
-    ? `the chain could not be read: ${report.chain.error}`
-    : `${report.chain.network}, block ${report.chain.block} (${report.chain.block_time})`;
+  const chain =
+    'error' in report.chain
+      ? `the chain could not be read: ${report.chain.error}`
+      : `${report.chain.network}, block ${report.chain.block} (${report.chain.block_time})`;
   const lines = [`reconcile at ${report.at} against ${chain}`];
   if (report.entries.length === 0) {
     lines.push(`nothing to reconcile: no UNKNOWN payment, and no RESERVED one older than ${staleAfterS} s`);
@@ -47,13 +70,18 @@ export function formatReconcile(report: ReconcileReport, staleAfterS: number): s
   }
   for (const e of report.entries) {
     const move = e.from === e.to ? `stays ${e.to}` : `${e.from} → ${e.to}`;
-    lines.push('', `${e.action.toUpperCase()}  ${move}  payer ${e.payer}  nonce ${e.nonce}`,
-      `  ${e.product_id}  ${e.amount_atomic} on ${e.network}  ${e.resource}`, `  ${e.detail}`);
+    lines.push(
+      '',
+      `${e.action.toUpperCase()}  ${move}  payer ${e.payer}  nonce ${e.nonce}`,
+      `  ${e.product_id}  ${e.amount_atomic} on ${e.network}  ${e.resource}`,
+      `  ${e.detail}`,
+    );
   }
   const counts = RECONCILE_ACTIONS.filter((a) => report.counts[a] > 0).map((a) => `${report.counts[a]} ${a}`);
   lines.push('', `${report.entries.length} step${report.entries.length === 1 ? '' : 's'}: ${counts.join(', ')}`);
   if (report.counts.settled > 0) lines.push(report.note);
-  if (report.counts.undecided > 0) lines.push('UNDECIDED records stay UNKNOWN until an operator resolves them; nothing is delivered for them.');
+  if (report.counts.undecided > 0)
+    lines.push('UNDECIDED records stay UNKNOWN until an operator resolves them; nothing is delivered for them.');
   if (report.counts.error > 0) lines.push('ERROR: some records could not be checked; run gspc reconcile again.');
   return lines.join('\n');
 }

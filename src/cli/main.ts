@@ -25,7 +25,10 @@ function port(v: string): number {
   return n;
 }
 
-export async function main(argv: string[], env: Readonly<Record<string, string | undefined>> = process.env): Promise<void> {
+export async function main(
+  argv: string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<void> {
   // The one place the command line reads the environment: every command's configuration is this
   // environment read through the one schema, with the command's own flags over it.
   const configFor: ConfigSource = (overrides: ConfigOverrides = {}) => readConfig(env, overrides);
@@ -33,7 +36,8 @@ export async function main(argv: string[], env: Readonly<Record<string, string |
     .description('Public measurement board and metered evidence service')
     .showHelpAfterError();
 
-  program.command('publish')
+  program
+    .command('publish')
     .description('validate a corpus and publish it as the current immutable release')
     .argument('<corpus-dir>', 'the corpus directory (docs/formats.md)')
     .option('--data-dir <dir>', 'where releases are kept (default: $GSPC_DATA_DIR or ./data)')
@@ -42,10 +46,14 @@ export async function main(argv: string[], env: Readonly<Record<string, string |
       const signing = signingContext(config.keyDir, config.didHost);
       const r = publishRelease(corpusDir, config.dataDir, signing.inputs);
       process.stdout.write(`${r.reused ? 'unchanged' : 'published'} ${r.id}\n${r.dir}\n`);
-      for (const h of signing.keys.health.filter((k) => !k.healthy)) process.stderr.write(`gspc: warning: key ${h.fragment} is unhealthy (${h.reason}); what it signs is published unsigned\n`);
+      for (const h of signing.keys.health.filter((k) => !k.healthy))
+        process.stderr.write(
+          `gspc: warning: key ${h.fragment} is unhealthy (${h.reason}); what it signs is published unsigned\n`,
+        );
     });
 
-  program.command('keygen')
+  program
+    .command('keygen')
     .description('create the Ed25519 keys (board signer and agent-card keys) as owner-only files')
     .option('--key-dir <dir>', 'where the keys are kept (default: $GSPC_KEY_DIR or <data-dir>/keys)')
     .option('--force', 'replace existing keys (their signatures stop verifying)')
@@ -53,10 +61,15 @@ export async function main(argv: string[], env: Readonly<Record<string, string |
       const config = configFor();
       const dir = o.keyDir ?? config.keyDir;
       const written = keygen(dir, { force: o.force === true });
-      process.stdout.write(written.length > 0 ? `created ${written.join(', ')} in ${dir}\n` : `all keys already exist in ${dir} (use --force to replace)\n`);
+      process.stdout.write(
+        written.length > 0
+          ? `created ${written.join(', ')} in ${dir}\n`
+          : `all keys already exist in ${dir} (use --force to replace)\n`,
+      );
     });
 
-  program.command('validate')
+  program
+    .command('validate')
     .description('check a corpus without publishing it')
     .argument('<corpus-dir>')
     .action((corpusDir: string) => {
@@ -65,7 +78,8 @@ export async function main(argv: string[], env: Readonly<Record<string, string |
       process.stdout.write(`ok: ${c.definitions.length} axes, ${rows} per-item rows, ${c.files.length} files\n`);
     });
 
-  program.command('serve')
+  program
+    .command('serve')
     .description('serve the current release (publishing the bundled demo first if nothing is published)')
     .option('--release <dir>', 'serve this release directory instead of the current one')
     .option('--port <n>', 'port (default: $PORT or 8080)', port)
@@ -77,29 +91,50 @@ export async function main(argv: string[], env: Readonly<Record<string, string |
         ...(o.host !== undefined && { host: o.host }),
         ...(o.dataDir !== undefined && { dataDir: o.dataDir }),
       });
-      await startService(config, { ...(o.release !== undefined && { releaseDir: o.release }), demoCorpusDir: `${PACKAGE_ROOT}demo/corpus` });
+      await startService(config, {
+        ...(o.release !== undefined && { releaseDir: o.release }),
+        demoCorpusDir: `${PACKAGE_ROOT}demo/corpus`,
+      });
     });
 
-  program.command('verify')
-    .description('verify a whole release without trusting the server: signatures, root, proofs, ledgers, manifest, and every number re-derived from the per-item rows')
+  program
+    .command('verify')
+    .description(
+      'verify a whole release without trusting the server: signatures, root, proofs, ledgers, manifest, and every number re-derived from the per-item rows',
+    )
     .argument('<base-url|release-dir>', 'a running service (http://…) or a release directory')
     .option('--json', 'print the report as JSON')
     .action(async (target: string, o: { json?: boolean }) => {
       process.exitCode = await runVerify(target, o.json === true);
     });
 
-  program.command('witness')
+  program
+    .command('witness')
     .description('record witness evidence for the current root (default state of every witness: NOT_YET)')
-    .requiredOption('--kind <kind>', 'timestamp-proof (an OpenTimestamps .ots proof over the exact /root.json bytes) or transparency-log (cosignature/v1 lines over the log checkpoint)')
+    .requiredOption(
+      '--kind <kind>',
+      'timestamp-proof (an OpenTimestamps .ots proof over the exact /root.json bytes) or transparency-log (cosignature/v1 lines over the log checkpoint)',
+    )
     .option('--evidence <file>', 'the evidence file')
-    .option('--submit <witness-url>', 'send the log checkpoint to this tlog-witness (POST <url>/add-checkpoint) and record its cosignature')
-    .option('--witness-key <vkey>', 'C2SP verifier key of a transparency-log witness (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option(
+      '--submit <witness-url>',
+      'send the log checkpoint to this tlog-witness (POST <url>/add-checkpoint) and record its cosignature',
+    )
+    .option(
+      '--witness-key <vkey>',
+      'C2SP verifier key of a transparency-log witness (repeatable)',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
     .option('--data-dir <dir>', 'where releases are kept (default: $GSPC_DATA_DIR or ./data)')
     .action(async (o: { kind: string; evidence?: string; submit?: string; witnessKey: string[]; dataDir?: string }) => {
       const config = configFor(o.dataDir ? { dataDir: o.dataDir } : {});
       const message = await runWitness(config.dataDir, {
-        kind: o.kind, witnessKeys: o.witnessKey, now: Math.floor(Date.now() / 1000),
-        ...(o.evidence !== undefined && { evidence: o.evidence }), ...(o.submit !== undefined && { submit: o.submit }),
+        kind: o.kind,
+        witnessKeys: o.witnessKey,
+        now: Math.floor(Date.now() / 1000),
+        ...(o.evidence !== undefined && { evidence: o.evidence }),
+        ...(o.submit !== undefined && { submit: o.submit }),
       });
       process.stdout.write(`${message}\n`);
     });

@@ -9,14 +9,21 @@ export async function runVerify(target: string, json: boolean): Promise<number> 
   let source;
   if (/^https?:\/\//.test(target)) source = urlSource(target);
   else if (existsSync(join(target, 'release.json'))) source = dirSource(target);
-  else throw new GspcError('release_not_found', `${target} is neither an http(s) base URL nor a release directory (no release.json)`);
+  else
+    throw new GspcError(
+      'release_not_found',
+      `${target} is neither an http(s) base URL nor a release directory (no release.json)`,
+    );
   const report = await verifyRelease(source);
   if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
     process.stdout.write(`gspc verify ${report.source}\n`);
     for (const c of report.checks) process.stdout.write(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.check}: ${c.detail}\n`);
-    for (const v of report.cards.invalid.slice(0, 20)) process.stdout.write(`  FAIL card ${v.sha256 ?? '(no id)'}: ${v.reasons.join('; ')}\n`);
-    process.stdout.write(`${report.ok ? 'VALID' : 'INVALID'}: ${report.cards.valid} of ${report.cards.checked} cards valid, ${report.checks.filter((c) => !c.ok).length} failed checks\n`);
+    for (const v of report.cards.invalid.slice(0, 20))
+      process.stdout.write(`  FAIL card ${v.sha256 ?? '(no id)'}: ${v.reasons.join('; ')}\n`);
+    process.stdout.write(
+      `${report.ok ? 'VALID' : 'INVALID'}: ${report.cards.valid} of ${report.cards.checked} cards valid, ${report.checks.filter((c) => !c.ok).length} failed checks\n`,
+    );
   }
   return report.ok ? 0 : 1;
 }

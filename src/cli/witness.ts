@@ -26,23 +26,39 @@ export interface WitnessOptions {
 }
 
 export async function runWitness(dataDir: string, o: WitnessOptions): Promise<string> {
-  if (!(WITNESS_KINDS as readonly string[]).includes(o.kind)) throw new GspcError('witness_invalid', `unknown witness kind '${o.kind}' (one of ${WITNESS_KINDS.join(', ')})`);
-  if ((o.evidence === undefined) === (o.submit === undefined)) throw new GspcError('witness_invalid', 'give exactly one of --evidence <file> and --submit <witness-url>');
+  if (!(WITNESS_KINDS as readonly string[]).includes(o.kind))
+    throw new GspcError('witness_invalid', `unknown witness kind '${o.kind}' (one of ${WITNESS_KINDS.join(', ')})`);
+  if ((o.evidence === undefined) === (o.submit === undefined))
+    throw new GspcError('witness_invalid', 'give exactly one of --evidence <file> and --submit <witness-url>');
   const dir = currentReleaseDir(dataDir);
   if (dir === undefined) throw new GspcError('release_not_found', `nothing is published in ${dataDir}`);
-  const rootSha256 = createHash('sha256').update(readFileSync(join(dir, EVIDENCE_DIR, 'root.json'))).digest('hex');
+  const rootSha256 = createHash('sha256')
+    .update(readFileSync(join(dir, EVIDENCE_DIR, 'root.json')))
+    .digest('hex');
   const checkpointFile = join(dir, EVIDENCE_DIR, 'log-checkpoint');
   const logCheckpoint = existsSync(checkpointFile) ? readFileSync(checkpointFile, 'utf8') : undefined;
   let evidence: Buffer;
   if (o.submit !== undefined) {
-    if (o.kind !== 'transparency-log') throw new GspcError('witness_invalid', '--submit sends the log checkpoint to a transparency-log witness; use --kind transparency-log');
-    if (logCheckpoint === undefined) throw new GspcError('witness_invalid', 'the current release has no signed log checkpoint to submit');
-    const entries = (JSON.parse(readFileSync(join(dir, EVIDENCE_DIR, 'log-entries.json'), 'utf8')) as { entries: string[] }).entries;
+    if (o.kind !== 'transparency-log')
+      throw new GspcError(
+        'witness_invalid',
+        '--submit sends the log checkpoint to a transparency-log witness; use --kind transparency-log',
+      );
+    if (logCheckpoint === undefined)
+      throw new GspcError('witness_invalid', 'the current release has no signed log checkpoint to submit');
+    const entries = (
+      JSON.parse(readFileSync(join(dir, EVIDENCE_DIR, 'log-entries.json'), 'utf8')) as { entries: string[] }
+    ).entries;
     evidence = await submitCheckpoint(o.submit, logCheckpoint, new MerkleTree(logLeaves(entries)));
   } else {
     evidence = readFileSync(o.evidence!);
   }
-  const entry = recordWitness(dataDir, o.kind as WitnessKind, evidence, { rootSha256, ...(logCheckpoint !== undefined && { logCheckpoint }), witnessKeys: o.witnessKeys, now: o.now });
+  const entry = recordWitness(dataDir, o.kind as WitnessKind, evidence, {
+    rootSha256,
+    ...(logCheckpoint !== undefined && { logCheckpoint }),
+    witnessKeys: o.witnessKeys,
+    now: o.now,
+  });
   return `${o.kind}: ${entry.state} for root ${rootSha256}${entry.log ? ` (cosigned by ${entry.log.cosigners.map((c) => c.name).join(', ')})` : ''}; a running gspc serve picks it up on its next check or on SIGHUP`;
 }
 
@@ -60,7 +76,12 @@ async function submitCheckpoint(witnessUrl: string, checkpoint: string, tree: Me
     const body = formatAddCheckpointRequest({ oldSize, proof, checkpoint });
     let res: Response;
     try {
-      res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'text/plain; charset=utf-8' }, signal: AbortSignal.timeout(30_000) });
+      res = await fetch(url, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+        signal: AbortSignal.timeout(30_000),
+      });
     } catch (err) {
       throw new GspcError('witness_invalid', `the witness at ${url} could not be reached: ${(err as Error).message}`);
     }
@@ -68,7 +89,11 @@ async function submitCheckpoint(witnessUrl: string, checkpoint: string, tree: Me
     if (res.status === 200) return Buffer.from(text, 'utf8');
     if (res.status === 409 && /^(0|[1-9][0-9]*)\n?$/.test(text) && attempt === 0) {
       const known = Number(text.trim());
-      if (known > tree.size) throw new GspcError('witness_invalid', `the witness has cosigned size ${known}, larger than this log (${tree.size}): the log may have forked; investigate before publishing`);
+      if (known > tree.size)
+        throw new GspcError(
+          'witness_invalid',
+          `the witness has cosigned size ${known}, larger than this log (${tree.size}): the log may have forked; investigate before publishing`,
+        );
       oldSize = known;
       continue;
     }

@@ -18,9 +18,21 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; problems: CorpusPr
 /** Parses `text` as JSON and validates it; problems carry the file, line and field. */
 export function parseJsonFile<S extends z.ZodType>(file: string, text: string, schema: S): Parsed<z.output<S>> {
   const errors: ParseError[] = [];
-  const value: unknown = parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const value: unknown = parse(text, errors, {
+    disallowComments: true,
+    allowTrailingComma: false,
+    allowEmptyContent: false,
+  });
   if (errors.length > 0) {
-    return { ok: false, problems: errors.slice(0, 5).map((e) => ({ file, line: lineAt(text, e.offset), field: '', reason: `invalid JSON (${printParseErrorCode(e.error)})` })) };
+    return {
+      ok: false,
+      problems: errors.slice(0, 5).map((e) => ({
+        file,
+        line: lineAt(text, e.offset),
+        field: '',
+        reason: `invalid JSON (${printParseErrorCode(e.error)})`,
+      })),
+    };
   }
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
@@ -31,7 +43,8 @@ export function parseJsonFile<S extends z.ZodType>(file: string, text: string, s
       const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
       // Point at the deepest node that exists (a missing key is reported at its parent).
       let node;
-      for (let depth = path.length; depth >= 0 && !node; depth--) node = tree ? findNodeAtLocation(tree, path.slice(0, depth)) : undefined;
+      for (let depth = path.length; depth >= 0 && !node; depth--)
+        node = tree ? findNodeAtLocation(tree, path.slice(0, depth)) : undefined;
       const p: CorpusProblem = { file, field: path.join('.'), reason: issue.message };
       if (node) p.line = lineAt(text, node.offset);
       return p;

@@ -6,7 +6,12 @@
 import type { CorpusProblem } from '../core/errors.js';
 
 /** `onValue` returns false to stop early (e.g. once enough problems are collected). */
-export function forEachJsonlValue(bytes: Buffer, file: string, report: (p: CorpusProblem) => void, onValue: (value: unknown, line: number) => boolean | void): number {
+export function forEachJsonlValue(
+  bytes: Buffer,
+  file: string,
+  report: (p: CorpusProblem) => void,
+  onValue: (value: unknown, line: number) => boolean | void,
+): number {
   let start = 0;
   let line = 0;
   while (start < bytes.length) {
@@ -17,9 +22,17 @@ export function forEachJsonlValue(bytes: Buffer, file: string, report: (p: Corpu
     if (stop > start && bytes[stop - 1] === 13) stop--;
     const text = bytes.toString('utf8', start, stop);
     start = end + 1;
-    if (text.trim() === '') { report({ file, line, field: '', reason: 'blank line' }); continue; }
+    if (text.trim() === '') {
+      report({ file, line, field: '', reason: 'blank line' });
+      continue;
+    }
     let value: unknown;
-    try { value = JSON.parse(text); } catch (e) { report({ file, line, field: '', reason: `invalid JSON (${(e as Error).message})` }); continue; }
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      report({ file, line, field: '', reason: `invalid JSON (${(e as Error).message})` });
+      continue;
+    }
     if (onValue(value, line) === false) break;
   }
   return line;

@@ -14,17 +14,30 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const MAX_PROBLEMS = 50;
 
 function checkRow(v: unknown): { row: PerItemRow } | { field: string; reason: string } {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return { field: '', reason: 'each line must be a JSON object' };
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    return { field: '', reason: 'each line must be a JSON object' };
   const r = v as Record<string, unknown>;
-  if (typeof r.item !== 'string' || r.item.length === 0 || r.item.length > MAX_ID) return { field: 'item', reason: `must be a non-empty string of at most ${MAX_ID} characters` };
-  if (typeof r.model !== 'string' || r.model.length === 0 || r.model.length > 200 || /[\s\u0000-\u001f]/.test(r.model)) return { field: 'model', reason: 'must be a model id without spaces' };
+  if (typeof r.item !== 'string' || r.item.length === 0 || r.item.length > MAX_ID)
+    return { field: 'item', reason: `must be a non-empty string of at most ${MAX_ID} characters` };
+  if (typeof r.model !== 'string' || r.model.length === 0 || r.model.length > 200 || /[\s\u0000-\u001f]/.test(r.model))
+    return { field: 'model', reason: 'must be a model id without spaces' };
   const g = r.gold;
-  const goldOk = (typeof g === 'string' && g.length > 0) || (Array.isArray(g) && g.length > 0 && g.every((x) => typeof x === 'string' && x.length > 0));
+  const goldOk =
+    (typeof g === 'string' && g.length > 0) ||
+    (Array.isArray(g) && g.length > 0 && g.every((x) => typeof x === 'string' && x.length > 0));
   if (!goldOk) return { field: 'gold', reason: 'must be a non-empty label or a non-empty list of labels' };
-  if (!('label' in r)) return { field: 'label', reason: 'is required: the extracted label, or null when no label could be read' };
-  if (r.label !== null && (typeof r.label !== 'string' || r.label.length === 0)) return { field: 'label', reason: 'must be a non-empty string or null (unparsed)' };
-  if (r.item_hash !== undefined && (typeof r.item_hash !== 'string' || !HEX64.test(r.item_hash))) return { field: 'item_hash', reason: 'must be 64 lower-case hex characters' };
-  const row: PerItemRow = { item: r.item, model: r.model, gold: g as string | string[], label: r.label as string | null };
+  if (!('label' in r))
+    return { field: 'label', reason: 'is required: the extracted label, or null when no label could be read' };
+  if (r.label !== null && (typeof r.label !== 'string' || r.label.length === 0))
+    return { field: 'label', reason: 'must be a non-empty string or null (unparsed)' };
+  if (r.item_hash !== undefined && (typeof r.item_hash !== 'string' || !HEX64.test(r.item_hash)))
+    return { field: 'item_hash', reason: 'must be 64 lower-case hex characters' };
+  const row: PerItemRow = {
+    item: r.item,
+    model: r.model,
+    gold: g as string | string[],
+    label: r.label as string | null,
+  };
   if (r.item_hash !== undefined) row.item_hash = r.item_hash as string;
   return { row };
 }
@@ -33,17 +46,29 @@ function checkRow(v: unknown): { row: PerItemRow } | { field: string; reason: st
  * Parses `bytes` (UTF-8 JSONL) for axis `def`. Blank lines are refused except a final newline;
  * a CR before the newline is tolerated so files written on Windows still read.
  */
-export function readPerItemRows(file: string, bytes: Buffer, def: ModelComparisonAxis): { table: ItemTable; problems: CorpusProblem[] } {
+export function readPerItemRows(
+  file: string,
+  bytes: Buffer,
+  def: ModelComparisonAxis,
+): { table: ItemTable; problems: CorpusProblem[] } {
   const table = new ItemTable();
   const problems: CorpusProblem[] = [];
   const menu = def.labels ? new Set(def.labels) : undefined;
-  const report = (p: CorpusProblem) => { if (problems.length < MAX_PROBLEMS) problems.push(p); };
+  const report = (p: CorpusProblem) => {
+    if (problems.length < MAX_PROBLEMS) problems.push(p);
+  };
   const lines = forEachJsonlValue(bytes, file, report, (value, line) => {
     const checked = checkRow(value);
-    if ('field' in checked) { report({ file, line, ...checked }); return; }
+    if ('field' in checked) {
+      report({ file, line, ...checked });
+      return;
+    }
     const golds = Array.isArray(checked.row.gold) ? checked.row.gold : [checked.row.gold];
     const offMenu = menu === undefined ? undefined : golds.find((x) => !menu.has(x));
-    if (offMenu !== undefined) { report({ file, line, field: 'gold', reason: `'${offMenu}' is not in the axis's exact-label menu` }); return; }
+    if (offMenu !== undefined) {
+      report({ file, line, field: 'gold', reason: `'${offMenu}' is not in the axis's exact-label menu` });
+      return;
+    }
     const clash = table.add(checked.row, line);
     if (clash) report({ file, line, ...clash });
     return problems.length < MAX_PROBLEMS;

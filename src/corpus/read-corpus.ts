@@ -58,26 +58,44 @@ export function readCorpus(root: string): Corpus {
   const board = parseJsonFile('board.json', utf8(load('board.json')), boardFileSchema);
   if (!board.ok) throw invalid(board.problems);
   const b = board.value;
-  const meta: BoardMeta = { issuer: b.issuer, doi: b.doi, as_of: b.as_of, measured_on: b.measured_on, own_models: b.own_models, limitations: b.limitations };
+  const meta: BoardMeta = {
+    issuer: b.issuer,
+    doi: b.doi,
+    as_of: b.as_of,
+    measured_on: b.measured_on,
+    own_models: b.own_models,
+    limitations: b.limitations,
+  };
 
   const definitions: AxisDefinition[] = [];
   const tables = new Map<string, ItemTable>();
   const evidence = new Map<string, EvidenceFile>();
   const listed = new Set(b.axes);
   for (const stray of listDir(root, 'axes')) {
-    if (!stray.endsWith('.json') || !listed.has(stray.slice(0, -5))) problems.push({ file: `axes/${stray}`, field: '', reason: 'not listed in board.json axes' });
+    if (!stray.endsWith('.json') || !listed.has(stray.slice(0, -5)))
+      problems.push({ file: `axes/${stray}`, field: '', reason: 'not listed in board.json axes' });
   }
   for (const stray of listDir(root, 'peritem')) {
-    if (!stray.endsWith('.jsonl') || !listed.has(stray.slice(0, -6))) problems.push({ file: `peritem/${stray}`, field: '', reason: 'no listed axis of that name' });
+    if (!stray.endsWith('.jsonl') || !listed.has(stray.slice(0, -6)))
+      problems.push({ file: `peritem/${stray}`, field: '', reason: 'no listed axis of that name' });
   }
 
   for (const slug of b.axes) {
     const path = `axes/${slug}.json`;
-    if (!existsSync(join(root, path))) { problems.push({ file: path, field: '', reason: 'missing (listed in board.json axes)' }); continue; }
+    if (!existsSync(join(root, path))) {
+      problems.push({ file: path, field: '', reason: 'missing (listed in board.json axes)' });
+      continue;
+    }
     const parsed = parseJsonFile(path, utf8(load(path)), axisFileSchema);
-    if (!parsed.ok) { problems.push(...parsed.problems); continue; }
+    if (!parsed.ok) {
+      problems.push(...parsed.problems);
+      continue;
+    }
     const def = parsed.value as AxisDefinition;
-    if (def.axis !== slug) { problems.push({ file: path, field: 'axis', reason: `is '${def.axis}' but the file is named for '${slug}'` }); continue; }
+    if (def.axis !== slug) {
+      problems.push({ file: path, field: 'axis', reason: `is '${def.axis}' but the file is named for '${slug}'` });
+      continue;
+    }
     definitions.push(def);
 
     const rowsPath = `peritem/${slug}.jsonl`;
@@ -87,16 +105,25 @@ export function readCorpus(root: string): Corpus {
       problems.push(...rowProblems);
       if (rowProblems.length === 0) tables.set(slug, table);
     } else if (hasRows) {
-      problems.push({ file: rowsPath, field: '', reason: 'deterministic-facts axes have no per-item rows (facts live in the axis file)' });
+      problems.push({
+        file: rowsPath,
+        field: '',
+        reason: 'deterministic-facts axes have no per-item rows (facts live in the axis file)',
+      });
     }
     if (def.kind === 'deterministic-facts' && def.evidence !== undefined) {
       const evPath = `evidence/${slug}/${def.evidence}`;
-      if (!existsSync(join(root, evPath))) problems.push({ file: path, field: 'evidence', reason: `${evPath} does not exist` });
+      if (!existsSync(join(root, evPath)))
+        problems.push({ file: path, field: 'evidence', reason: `${evPath} does not exist` });
       else {
         const f = load(evPath);
         let json: unknown;
         if (evPath.endsWith('.json')) {
-          try { json = JSON.parse(utf8(f)); } catch (e) { problems.push({ file: evPath, field: '', reason: `invalid JSON (${(e as Error).message})` }); }
+          try {
+            json = JSON.parse(utf8(f));
+          } catch (e) {
+            problems.push({ file: evPath, field: '', reason: `invalid JSON (${(e as Error).message})` });
+          }
         }
         evidence.set(slug, { path: `/${evPath}`, sha256: f.sha256, json });
       }
@@ -137,7 +164,11 @@ function listDir(root: string, dir: string): string[] {
 }
 
 function invalid(problems: CorpusProblem[]): GspcError {
-  return new GspcError('corpus_invalid', `the corpus has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was loaded`, { problems });
+  return new GspcError(
+    'corpus_invalid',
+    `the corpus has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was loaded`,
+    { problems },
+  );
 }
 
 /** Ids are unique, axes are the corpus's, and `article-50` is control EU-AI-ACT-50 (specification). */
@@ -145,10 +176,19 @@ function obligationProblems(obligations: readonly Obligation[], axes: ReadonlySe
   const out: CorpusProblem[] = [];
   const seen = new Set<string>();
   obligations.forEach((o, i) => {
-    if (seen.has(o.id)) out.push({ file: 'obligations.json', field: `[${i}].id`, reason: `duplicate obligation id '${o.id}'` });
+    if (seen.has(o.id))
+      out.push({ file: 'obligations.json', field: `[${i}].id`, reason: `duplicate obligation id '${o.id}'` });
     seen.add(o.id);
-    if (o.id === 'article-50' && o.control_id !== 'EU-AI-ACT-50') out.push({ file: 'obligations.json', field: `[${i}].control_id`, reason: 'article-50 is control EU-AI-ACT-50' });
-    o.axes.forEach((a, j) => { if (!axes.has(a)) out.push({ file: 'obligations.json', field: `[${i}].axes[${j}]`, reason: `'${a}' is not an axis of board.json` }); });
+    if (o.id === 'article-50' && o.control_id !== 'EU-AI-ACT-50')
+      out.push({ file: 'obligations.json', field: `[${i}].control_id`, reason: 'article-50 is control EU-AI-ACT-50' });
+    o.axes.forEach((a, j) => {
+      if (!axes.has(a))
+        out.push({
+          file: 'obligations.json',
+          field: `[${i}].axes[${j}]`,
+          reason: `'${a}' is not an axis of board.json`,
+        });
+    });
   });
   return out;
 }

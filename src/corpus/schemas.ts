@@ -8,11 +8,19 @@ import { AXIS_STATUSES, FLEET_AGGREGATES } from '../core/board/model.js';
 const text = z.string().trim().min(1, 'must be a non-empty string');
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const slug = z.string().regex(SLUG, 'must be a lower-case slug (a-z, 0-9, single hyphens)');
-const modelId = z.string().min(1).max(200).regex(/^[^\s\u0000-\u001f]+$/, 'must be a model id without spaces or control characters');
-const isoUtc = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/, 'must be an ISO 8601 UTC datetime ending in Z')
+const modelId = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^\s\u0000-\u001f]+$/, 'must be a model id without spaces or control characters');
+const isoUtc = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/, 'must be an ISO 8601 UTC datetime ending in Z')
   .refine((s) => !Number.isNaN(Date.parse(s)), 'is not a real date');
 const count = z.number().int().min(0);
-const fileName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'must be a plain file name (letters, digits, . _ -)')
+const fileName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'must be a plain file name (letters, digits, . _ -)')
   .refine((s) => !s.includes('..'), 'must not contain ..');
 
 export const boardFileSchema = z.strictObject({
@@ -22,7 +30,10 @@ export const boardFileSchema = z.strictObject({
   as_of: isoUtc,
   measured_on: z.strictObject({ model: text, date: text, grading: text }),
   own_models: z.array(modelId).default([]),
-  axes: z.array(slug).min(1, 'must list at least one axis').refine((a) => new Set(a).size === a.length, 'lists an axis twice'),
+  axes: z
+    .array(slug)
+    .min(1, 'must list at least one axis')
+    .refine((a) => new Set(a).size === a.length, 'lists an axis twice'),
   limitations: z.array(text).default([]),
 });
 
@@ -34,7 +45,8 @@ const axisCommon = {
   n: count.optional(),
 };
 
-const aggregateResult = z.strictObject({ model: modelId, correct: count, parsed: count, total: count })
+const aggregateResult = z
+  .strictObject({ model: modelId, correct: count, parsed: count, total: count })
   .refine((r) => r.correct <= r.parsed && r.parsed <= r.total, 'needs correct ≤ parsed ≤ total');
 
 export const modelComparisonSchema = z.strictObject({
@@ -43,7 +55,10 @@ export const modelComparisonSchema = z.strictObject({
   bench: text,
   task: text,
   dataset: text,
-  labels: z.array(z.string().min(1)).refine((a) => new Set(a).size === a.length, 'lists a label twice').optional(),
+  labels: z
+    .array(z.string().min(1))
+    .refine((a) => new Set(a).size === a.length, 'lists a label twice')
+    .optional(),
   base_models: z.array(modelId).optional(),
   own_models: z.array(modelId).optional(),
   positive_label: z.string().min(1).optional(),
@@ -57,8 +72,16 @@ const predicate = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('equals'), pointer, value: z.unknown() }),
   z.strictObject({ op: z.literal('exists'), pointer }),
   z.strictObject({
-    op: z.literal('matches'), pointer,
-    pattern: z.string().refine((p) => { try { new RegExp(p, 'u'); return true; } catch { return false; } }, 'is not a valid regular expression'),
+    op: z.literal('matches'),
+    pointer,
+    pattern: z.string().refine((p) => {
+      try {
+        new RegExp(p, 'u');
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'is not a valid regular expression'),
   }),
   z.strictObject({ op: z.literal('sha256'), value: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex') }),
 ]);
@@ -67,26 +90,31 @@ export const deterministicFactsSchema = z.strictObject({
   ...axisCommon,
   kind: z.literal('deterministic-facts'),
   evidence: fileName.optional(),
-  facts: z.array(z.strictObject({ id: slug, claim: text, predicate }))
+  facts: z
+    .array(z.strictObject({ id: slug, claim: text, predicate }))
     .refine((f) => new Set(f.map((x) => x.id)).size === f.length, 'has two facts with the same id'),
 });
 
 export const axisFileSchema = z.discriminatedUnion('kind', [modelComparisonSchema, deterministicFactsSchema]);
 
-export const laneFileSchema = z.array(z.looseObject({
-  id: text,
-  lane: z.enum(['instrument-honesty', 'human-vs-ai']),
-  title: text,
-}));
+export const laneFileSchema = z.array(
+  z.looseObject({
+    id: text,
+    lane: z.enum(['instrument-honesty', 'human-vs-ai']),
+    title: text,
+  }),
+);
 
-export const obligationsFileSchema = z.array(z.strictObject({
-  id: z.string().regex(SLUG),
-  control_id: z.string().regex(/^[A-Z0-9]+(?:-[A-Z0-9]+)*$/),
-  title: text,
-  obligation: text,
-  regulator: text,
-  counsel_confirmed: z.boolean(),
-  honesty: text,
-  existing_pack: text.nullable(),
-  axes: z.array(z.string().regex(SLUG)),
-}));
+export const obligationsFileSchema = z.array(
+  z.strictObject({
+    id: z.string().regex(SLUG),
+    control_id: z.string().regex(/^[A-Z0-9]+(?:-[A-Z0-9]+)*$/),
+    title: text,
+    obligation: text,
+    regulator: text,
+    counsel_confirmed: z.boolean(),
+    honesty: text,
+    existing_pack: text.nullable(),
+    axes: z.array(z.string().regex(SLUG)),
+  }),
+);

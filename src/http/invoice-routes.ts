@@ -24,7 +24,10 @@ export function randomInvoiceRef(): string {
   const bytes = randomBytes(17);
   let n = BigInt(`0x${bytes.toString('hex')}`);
   let s = '';
-  for (let i = 0; i < 26; i++) { s = alphabet[Number(n & 31n)]! + s; n >>= 5n; }
+  for (let i = 0; i < 26; i++) {
+    s = alphabet[Number(n & 31n)]! + s;
+    n >>= 5n;
+  }
   return `inv_${s}`;
 }
 
@@ -49,32 +52,75 @@ export async function issueInvoice(reply: FastifyReply, r: InvoiceRequest): Prom
   const artefact = r.produce(ref);
   const pricing = priceAt(r.product, at, r.rail?.promo ?? null);
   const record = await r.ledger.createInvoice({
-    ref, product_id: r.product.product_id, sku_id: r.product.sku_id, resource: r.url, commissioned_by: r.query.commissioned_by!,
+    ref,
+    product_id: r.product.product_id,
+    sku_id: r.product.sku_id,
+    resource: r.url,
+    commissioned_by: r.query.commissioned_by!,
     // The list price in the token's atomic units, as the record's currency says; the buyer's
     // invoice is in GBP (the request's `invoice=gbp`, kept in `resource`), converted by the operator.
-    amount_atomic: pricing.offered_amount_atomic, currency: 'USDC', at: at.toISOString(),
+    amount_atomic: pricing.offered_amount_atomic,
+    currency: 'USDC',
+    at: at.toISOString(),
     artefact: { artefact: artefact.body, artefact_sha256: artefact.sha256, receipt: null },
   });
-  return reply.code(202).headers({ ...BASE_HEADERS, 'cache-control': 'no-store' }).send(invoiceView(record, r.baseUrl));
+  return reply
+    .code(202)
+    .headers({ ...BASE_HEADERS, 'cache-control': 'no-store' })
+    .send(invoiceView(record, r.baseUrl));
 }
 
-function invoiceView(i: { ref: string; state: string; product_id: string; resource: string; commissioned_by: string; at: string; paid_at: string | null; artefact_sha256: string | null }, baseUrl: string) {
+function invoiceView(
+  i: {
+    ref: string;
+    state: string;
+    product_id: string;
+    resource: string;
+    commissioned_by: string;
+    at: string;
+    paid_at: string | null;
+    artefact_sha256: string | null;
+  },
+  baseUrl: string,
+) {
   return {
-    schema: INVOICE_SCHEMA, ref: i.ref, state: i.state, product_id: i.product_id, resource: i.resource, commissioned_by: i.commissioned_by,
-    invoice_currency: 'GBP', issued_at: i.at, paid_at: i.paid_at, artefact_sha256: i.artefact_sha256,
+    schema: INVOICE_SCHEMA,
+    ref: i.ref,
+    state: i.state,
+    product_id: i.product_id,
+    resource: i.resource,
+    commissioned_by: i.commissioned_by,
+    invoice_currency: 'GBP',
+    issued_at: i.at,
+    paid_at: i.paid_at,
+    artefact_sha256: i.artefact_sha256,
     collect: `${baseUrl}/api/invoices/${i.ref}`,
     note: 'The amount appears only on the invoice the operator sends. The artefact (already produced; its SHA-256 is above) is released at the collect URL once the operator marks the invoice paid. Keep the reference private: it is what lets you collect.',
   };
 }
 
-export function registerInvoiceRoutes(app: FastifyInstance, opts: { ledger?: Ledger | undefined; baseUrl: string }): void {
+export function registerInvoiceRoutes(
+  app: FastifyInstance,
+  opts: { ledger?: Ledger | undefined; baseUrl: string },
+): void {
   app.get<{ Params: { ref: string } }>('/api/invoices/:ref', async (req, reply) => {
     if (!REF.test(req.params.ref)) throw new GspcError('not_found', 'no invoice with this reference');
     const invoice = opts.ledger ? await opts.ledger.getInvoice(req.params.ref) : undefined;
     if (!invoice) throw new GspcError('not_found', 'no invoice with this reference');
     if (invoice.state !== 'PAID' || invoice.artefact === null) {
-      return reply.code(202).headers({ ...BASE_HEADERS, 'cache-control': 'no-store', 'retry-after': '3600' }).send(invoiceView(invoice, opts.baseUrl));
+      return reply
+        .code(202)
+        .headers({ ...BASE_HEADERS, 'cache-control': 'no-store', 'retry-after': '3600' })
+        .send(invoiceView(invoice, opts.baseUrl));
     }
-    return reply.code(200).headers({ ...BASE_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, no-store', 'x-gspc-invoice': invoice.ref }).send(invoice.artefact);
+    return reply
+      .code(200)
+      .headers({
+        ...BASE_HEADERS,
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'private, no-store',
+        'x-gspc-invoice': invoice.ref,
+      })
+      .send(invoice.artefact);
   });
 }

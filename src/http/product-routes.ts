@@ -17,23 +17,52 @@ import { payForArtefact, type PaidDeps, type SettleResponseBody } from '../payme
 import { produceArtefact } from '../payments/artefacts.js';
 import type { ProductsContext, ServiceContext } from '../serve/context.js';
 import { BASE_HEADERS } from '../serve/headers.js';
-import { bundlePreviewBody, challengeFor, isBundlePreview, nothingToDeliver, offeredChallenge, productQuery, releaseView, type SerialisedChallenge } from '../serve/products.js';
+import {
+  bundlePreviewBody,
+  challengeFor,
+  isBundlePreview,
+  nothingToDeliver,
+  offeredChallenge,
+  productQuery,
+  releaseView,
+  type SerialisedChallenge,
+} from '../serve/products.js';
 import { issueInvoice, registerInvoiceRoutes } from './invoice-routes.js';
 
-const PAYMENT_HEADERS = { ...BASE_HEADERS, 'access-control-expose-headers': 'PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE' };
+const PAYMENT_HEADERS = {
+  ...BASE_HEADERS,
+  'access-control-expose-headers': 'PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE',
+};
 
 export function registerProductRoutes(app: FastifyInstance, ctx: ServiceContext, products: ProductsContext): void {
   const { rail } = products;
   const live = rail.payTo !== null && rail.facilitatorUrl !== null;
-  if (live && !products.ledger) throw new GspcError('config_invalid', 'a configured payment rail needs a ledger to record settlements');
-  const paid: Omit<PaidDeps, 'boardKey'> | undefined = products.facilitator && products.ledger
-    ? { ledger: products.ledger, facilitator: products.facilitator, rail, now: ctx.now, inFlightWaitMs: products.facilitatorTimeoutMs }
-    : undefined;
-  for (const product of PRODUCTS) app.get(product.path, (req, reply) => answer(product, req.url, req.headers, reply, ctx, products, paid));
+  if (live && !products.ledger)
+    throw new GspcError('config_invalid', 'a configured payment rail needs a ledger to record settlements');
+  const paid: Omit<PaidDeps, 'boardKey'> | undefined =
+    products.facilitator && products.ledger
+      ? {
+          ledger: products.ledger,
+          facilitator: products.facilitator,
+          rail,
+          now: ctx.now,
+          inFlightWaitMs: products.facilitatorTimeoutMs,
+        }
+      : undefined;
+  for (const product of PRODUCTS)
+    app.get(product.path, (req, reply) => answer(product, req.url, req.headers, reply, ctx, products, paid));
   registerInvoiceRoutes(app, { ledger: products.ledger, baseUrl: ctx.baseUrl });
 }
 
-async function answer(product: Product, url: string, headers: Record<string, string | string[] | undefined>, reply: FastifyReply, ctx: ServiceContext, products: ProductsContext, paid: Omit<PaidDeps, 'boardKey'> | undefined) {
+async function answer(
+  product: Product,
+  url: string,
+  headers: Record<string, string | string[] | undefined>,
+  reply: FastifyReply,
+  ctx: ServiceContext,
+  products: ProductsContext,
+  paid: Omit<PaidDeps, 'boardKey'> | undefined,
+) {
   const { rail } = products;
   const current = ctx.state.current();
   const obligations = current.release.corpus.obligations;
@@ -41,53 +70,132 @@ async function answer(product: Product, url: string, headers: Record<string, str
   const view = releaseView(current);
   const base = ctx.baseUrl;
   if (isBundlePreview(product, query)) {
-    return reply.code(200).headers({ ...BASE_HEADERS, 'cache-control': 'public, max-age=300' }).send(bundlePreviewBody(ctx, query));
+    return reply
+      .code(200)
+      .headers({ ...BASE_HEADERS, 'cache-control': 'public, max-age=300' })
+      .send(bundlePreviewBody(ctx, query));
   }
   const payment = readPaymentHeader(headers);
   const signing = ctx.state.signingLive();
-  const produce = (commissionedFor: { resource: string; payer?: string; invoice_ref?: string; commissioned_by?: string }) => produceArtefact(product.key, query, {
-    release: view.preview, obligations, boardJson: view.board, boardKey: signing.boardKey, did: signing.did, baseUrl: base,
-    asOf: ctx.now().toISOString(), commissionedFor,
-    regulation: current.release.corpus.status.regulation ?? null,
-    proofOf: (sha: string) => current.proofObject(sha),
-  });
+  const produce = (commissionedFor: {
+    resource: string;
+    payer?: string;
+    invoice_ref?: string;
+    commissioned_by?: string;
+  }) =>
+    produceArtefact(product.key, query, {
+      release: view.preview,
+      obligations,
+      boardJson: view.board,
+      boardKey: signing.boardKey,
+      did: signing.did,
+      baseUrl: base,
+      asOf: ctx.now().toISOString(),
+      commissionedFor,
+      regulation: current.release.corpus.status.regulation ?? null,
+      proofOf: (sha: string) => current.proofObject(sha),
+    });
   if (query.invoice !== undefined) {
-    if (!products.ledger) throw new GspcError('rail_unconfigured', 'an invoice was requested, but this service has no ledger to record it; nothing was issued');
-    return issueInvoice(reply, { product, url, query, baseUrl: base, ledger: products.ledger, rail, now: ctx.now, ref: products.invoiceRef, produce: (ref) => produce({ resource: url, invoice_ref: ref, commissioned_by: query.commissioned_by! }) });
+    if (!products.ledger)
+      throw new GspcError(
+        'rail_unconfigured',
+        'an invoice was requested, but this service has no ledger to record it; nothing was issued',
+      );
+    return issueInvoice(reply, {
+      product,
+      url,
+      query,
+      baseUrl: base,
+      ledger: products.ledger,
+      rail,
+      now: ctx.now,
+      ref: products.invoiceRef,
+      produce: (ref) => produce({ resource: url, invoice_ref: ref, commissioned_by: query.commissioned_by! }),
+    });
   }
   const offered = () => offeredChallenge(ctx, products, product, url, query);
   if (payment === undefined) return sendChallenge(reply, offered());
   if (!paid) {
-    throw new GspcError('rail_unconfigured', `a payment was sent, but this service's payment rail is not configured (${[rail.payTo === null && 'GSPC_PAY_TO', rail.facilitatorUrl === null && 'GSPC_FACILITATOR_URL'].filter(Boolean).join(' and ')} unset); nothing was charged`);
+    throw new GspcError(
+      'rail_unconfigured',
+      `a payment was sent, but this service's payment rail is not configured (${[rail.payTo === null && 'GSPC_PAY_TO', rail.facilitatorUrl === null && 'GSPC_FACILITATOR_URL'].filter(Boolean).join(' and ')} unset); nothing was charged`,
+    );
   }
   const empty = nothingToDeliver(product, query, view, obligations);
   if (empty !== undefined) return sendChallenge(reply, challengeFor(ctx, products, product, url, query, empty));
-  const outcome = await payForArtefact({
-    product_id: product.product_id, sku_id: product.sku_id, resourcePath: url, resourceUrl: `${base}${url}`,
-    requirements: requirementsOf(offered().challenge), payment, produce: () => produce({ resource: url, payer: payment.payer }),
-  }, { ...paid, boardKey: signing.boardKey });
+  const outcome = await payForArtefact(
+    {
+      product_id: product.product_id,
+      sku_id: product.sku_id,
+      resourcePath: url,
+      resourceUrl: `${base}${url}`,
+      requirements: requirementsOf(offered().challenge),
+      payment,
+      produce: () => produce({ resource: url, payer: payment.payer }),
+    },
+    { ...paid, boardKey: signing.boardKey },
+  );
   switch (outcome.kind) {
     case 'delivered':
-      return reply.code(200).headers({ ...PAYMENT_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, no-store', ...paymentResponseHeaders(payment, outcome.settle), 'x-gspc-replay': outcome.replay ? '1' : '0' }).send(outcome.body);
+      return reply
+        .code(200)
+        .headers({
+          ...PAYMENT_HEADERS,
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': 'private, no-store',
+          ...paymentResponseHeaders(payment, outcome.settle),
+          'x-gspc-replay': outcome.replay ? '1' : '0',
+        })
+        .send(outcome.body);
     case 'rejected':
       return sendChallenge(reply, challengeFor(ctx, products, product, url, query, outcome.reason));
     case 'settle_failed':
-      return reply.code(402).headers({ ...PAYMENT_HEADERS, 'cache-control': 'no-store', ...paymentResponseHeaders(payment, outcome.settle) }).send({ error: 'settlement failed; nothing was delivered and nothing was charged', code: 'settlement_failed', reason: outcome.settle.errorReason, message: outcome.settle.errorMessage ?? null });
+      return reply
+        .code(402)
+        .headers({
+          ...PAYMENT_HEADERS,
+          'cache-control': 'no-store',
+          ...paymentResponseHeaders(payment, outcome.settle),
+        })
+        .send({
+          error: 'settlement failed; nothing was delivered and nothing was charged',
+          code: 'settlement_failed',
+          reason: outcome.settle.errorReason,
+          message: outcome.settle.errorMessage ?? null,
+        });
   }
 }
 
 function sendChallenge(reply: FastifyReply, c: SerialisedChallenge) {
-  return reply.code(402).headers({ ...PAYMENT_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'payment-required': c.header }).send(c.json);
+  return reply
+    .code(402)
+    .headers({
+      ...PAYMENT_HEADERS,
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'payment-required': c.header,
+    })
+    .send(c.json);
 }
 
 /** The x402 v2 requirements of the challenge's one accepts entry (what the facilitator is given). */
 function requirementsOf(c: Record<string, unknown>): PaymentRequirements {
   const a = (c.accepts as Record<string, unknown>[])[0]!;
-  return { scheme: a.scheme, network: a.network, amount: a.amount, asset: a.asset, payTo: a.payTo, maxTimeoutSeconds: a.maxTimeoutSeconds, extra: a.extra } as PaymentRequirements;
+  return {
+    scheme: a.scheme,
+    network: a.network,
+    amount: a.amount,
+    asset: a.asset,
+    payTo: a.payTo,
+    maxTimeoutSeconds: a.maxTimeoutSeconds,
+    extra: a.extra,
+  } as PaymentRequirements;
 }
 
 /** `PAYMENT-RESPONSE` (v2) and, for a payment sent as `X-PAYMENT`, also `X-PAYMENT-RESPONSE` (v1's name). */
 function paymentResponseHeaders(payment: ReadPayment, settle: SettleResponseBody): Record<string, string> {
   const value = Buffer.from(JSON.stringify(settle), 'utf8').toString('base64');
-  return payment.header === 'x-payment' ? { 'payment-response': value, 'x-payment-response': value } : { 'payment-response': value };
+  return payment.header === 'x-payment'
+    ? { 'payment-response': value, 'x-payment-response': value }
+    : { 'payment-response': value };
 }

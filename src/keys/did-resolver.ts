@@ -22,12 +22,17 @@ export interface RemoteDidOptions {
 
 export const MAX_DID_DOCUMENT_BYTES = 64 * 1024;
 
-type Fetched = { ok: true; doc: { verificationMethod?: { id?: unknown; publicKeyJwk?: unknown }[] } } | { ok: false; reason: string };
+type Fetched =
+  | { ok: true; doc: { verificationMethod?: { id?: unknown; publicKeyJwk?: unknown }[] } }
+  | { ok: false; reason: string };
 
 export type KeyResolver = (kid: string) => Promise<KeyResolution>;
 
 /** The resolver of the receipt verifier: own document first, then trusted hosts. */
-export function didKeyResolver(own: () => { did: string; doc: { verificationMethod: { id: string; publicKeyJwk: unknown }[] } }, remote: RemoteDidOptions): KeyResolver {
+export function didKeyResolver(
+  own: () => { did: string; doc: { verificationMethod: { id: string; publicKeyJwk: unknown }[] } },
+  remote: RemoteDidOptions,
+): KeyResolver {
   const trusted = new Map(remote.trustedHosts.map((h) => [didForHost(h), h]));
   const cache = new Map<string, { at: number; value: Promise<Fetched> }>();
   const now = remote.now ?? Date.now;
@@ -45,14 +50,21 @@ export function didKeyResolver(own: () => { did: string; doc: { verificationMeth
     cache.set(did, { at: Number.POSITIVE_INFINITY, value });
     return value;
   };
-  const setExpiry = (did: string, ms: number) => { const e = cache.get(did); if (e) e.at = now() + ms; };
+  const setExpiry = (did: string, ms: number) => {
+    const e = cache.get(did);
+    if (e) e.at = now() + ms;
+  };
 
   return async (kid) => {
     const { did, doc } = own();
     const hash = kid.indexOf('#');
     const kidDid = hash < 0 ? kid : kid.slice(0, hash);
     if (kidDid === did) return methodIn(doc.verificationMethod, kid);
-    if (!trusted.has(kidDid)) return { state: 'unresolvable', reason: `the kid's DID is neither this service's (${did}) nor on the operator's allow-list; it is not resolved` };
+    if (!trusted.has(kidDid))
+      return {
+        state: 'unresolvable',
+        reason: `the kid's DID is neither this service's (${did}) nor on the operator's allow-list; it is not resolved`,
+      };
     for (const [k, e] of cache) if (e.at <= now()) cache.delete(k);
     const fetched = await documentOf(kidDid);
     if (!fetched.ok) return { state: 'unresolvable', reason: fetched.reason };
@@ -68,14 +80,21 @@ function methodIn(methods: readonly { id?: unknown; publicKeyJwk?: unknown }[], 
 async function fetchDocument(did: string, timeoutMs: number): Promise<Fetched> {
   const url = didDocumentUrl(did);
   try {
-    const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/did+json, application/json' } });
+    const res = await fetch(url, {
+      redirect: 'error',
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { accept: 'application/did+json, application/json' },
+    });
     if (!res.ok) return { ok: false, reason: `the DID document at ${url} answered HTTP ${res.status}` };
     const declared = Number(res.headers.get('content-length') ?? 0);
-    if (declared > MAX_DID_DOCUMENT_BYTES) return { ok: false, reason: `the DID document at ${url} is larger than ${MAX_DID_DOCUMENT_BYTES} bytes` };
+    if (declared > MAX_DID_DOCUMENT_BYTES)
+      return { ok: false, reason: `the DID document at ${url} is larger than ${MAX_DID_DOCUMENT_BYTES} bytes` };
     const bytes = await readCapped(res, MAX_DID_DOCUMENT_BYTES);
-    if (bytes === undefined) return { ok: false, reason: `the DID document at ${url} is larger than ${MAX_DID_DOCUMENT_BYTES} bytes` };
+    if (bytes === undefined)
+      return { ok: false, reason: `the DID document at ${url} is larger than ${MAX_DID_DOCUMENT_BYTES} bytes` };
     const doc = JSON.parse(Buffer.from(bytes).toString('utf8')) as { id?: unknown; verificationMethod?: unknown };
-    if (doc.id !== did || !Array.isArray(doc.verificationMethod)) return { ok: false, reason: `the document at ${url} is not the DID document of ${did}` };
+    if (doc.id !== did || !Array.isArray(doc.verificationMethod))
+      return { ok: false, reason: `the document at ${url} is not the DID document of ${did}` };
     return { ok: true, doc: doc as Extract<Fetched, { ok: true }>['doc'] };
   } catch (err) {
     return { ok: false, reason: `the DID document at ${url} could not be read: ${(err as Error).message}` };

@@ -53,7 +53,9 @@ function readPublic(dir: string): Record<string, string> {
   try {
     const v = JSON.parse(readFileSync(path, 'utf8')) as unknown;
     if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, string>;
-  } catch { /* reported as unhealthy below */ }
+  } catch {
+    /* reported as unhealthy below */
+  }
   throw new GspcError('config_invalid', `${path} is not a JSON object of public keys`);
 }
 
@@ -61,14 +63,19 @@ function readPublic(dir: string): Record<string, string> {
 export function loadKeys(dir: string, did: string): LoadedKeys {
   let recorded: Record<string, string> = {};
   let recordedProblem: string | undefined;
-  try { recorded = readPublic(dir); } catch (e) { recordedProblem = (e as Error).message; }
+  try {
+    recorded = readPublic(dir);
+  } catch (e) {
+    recordedProblem = (e as Error).message;
+  }
   const published: PublishedKey[] = [];
   const health: KeyHealth[] = [];
   const states = new Map<KeyFragment, SignerState>();
   for (const fragment of ALL_KEYS) {
     const kid = `${did}#${fragment}`;
     const pub = recorded[fragment];
-    if (typeof pub === 'string' && Buffer.from(pub, 'base64url').length === 32) published.push({ fragment, publicKey: Buffer.from(pub, 'base64url') });
+    if (typeof pub === 'string' && Buffer.from(pub, 'base64url').length === 32)
+      published.push({ fragment, publicKey: Buffer.from(pub, 'base64url') });
     const checked = checkKey(join(dir, `${fragment}.key`), pub, recordedProblem);
     if ('reason' in checked) {
       health.push({ fragment, healthy: false, reason: checked.reason });
@@ -76,7 +83,10 @@ export function loadKeys(dir: string, did: string): LoadedKeys {
     } else {
       health.push({ fragment, healthy: true });
       const pair = checked.pair;
-      states.set(fragment, { healthy: true, signer: { kid, publicKey: pair.publicKey, sign: (m) => sign(pair.privateKey, m) } });
+      states.set(fragment, {
+        healthy: true,
+        signer: { kid, publicKey: pair.publicKey, sign: (m) => sign(pair.privateKey, m) },
+      });
     }
   }
   return { did, published, health, state: (f) => states.get(f)! };
@@ -87,12 +97,18 @@ function checkKey(path: string, recordedPub: string | undefined, recordedProblem
   const st = statSync(path);
   if ((st.mode & 0o077) !== 0) return { reason: 'the key file is readable or writable by group or others (chmod 600)' };
   let text: string;
-  try { text = readFileSync(path, 'utf8').trim(); } catch (e) { return { reason: `the key file is unreadable (${(e as NodeJS.ErrnoException).code ?? 'error'})` }; }
+  try {
+    text = readFileSync(path, 'utf8').trim();
+  } catch (e) {
+    return { reason: `the key file is unreadable (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
+  }
   const seed = Buffer.from(text, 'base64url');
-  if (seed.length !== 32 || seed.toString('base64url') !== text) return { reason: 'the key file does not hold a 32-byte base64url seed' };
+  if (seed.length !== 32 || seed.toString('base64url') !== text)
+    return { reason: 'the key file does not hold a 32-byte base64url seed' };
   if (recordedProblem) return { reason: recordedProblem };
   if (recordedPub === undefined) return { reason: 'no public key is recorded for it in public-keys.json' };
   const pair = keyPairFromSeed(seed);
-  if (Buffer.from(pair.publicKey).toString('base64url') !== recordedPub) return { reason: 'the key does not match the published public key' };
+  if (Buffer.from(pair.publicKey).toString('base64url') !== recordedPub)
+    return { reason: 'the key does not match the published public key' };
   return { pair };
 }

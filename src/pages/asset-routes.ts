@@ -23,7 +23,8 @@ export function registerAssetRoutes(app: FastifyInstance, dir = ASSET_DIR): void
   app.get<{ Params: { file: string } }>('/assets/:file', (req, reply) => {
     const file = req.params.file;
     const ext = /^[a-z0-9][a-z0-9._-]*(\.[a-z]+)$/.exec(file)?.[1];
-    const type = ext === undefined ? undefined : TYPES[file.endsWith('.js.map') || file.endsWith('.css.map') ? '.map' : ext];
+    const type =
+      ext === undefined ? undefined : TYPES[file.endsWith('.js.map') || file.endsWith('.css.map') ? '.map' : ext];
     if (type === undefined || file.includes('..')) throw new GspcError('not_found', `no asset ${file}`);
     let body = cache.get(file);
     if (body === undefined) {

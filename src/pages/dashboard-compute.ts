@@ -10,13 +10,45 @@ import type { ComputeIsland } from './dashboard-islands.js';
 import { numCell, plotFigure, readJson, stateSpan, textCell, unread } from './dashboard-format.js';
 
 interface Census {
-  kind: string; source: string; as_of: string; as_of_field: string; n_unique_ids: number; n_measured: number;
-  listing_state_all: string; status_all: string; complete: boolean; complete_reason: string; pages_done: number; sha256_jsonl: string; note: string;
+  kind: string;
+  source: string;
+  as_of: string;
+  as_of_field: string;
+  n_unique_ids: number;
+  n_measured: number;
+  listing_state_all: string;
+  status_all: string;
+  complete: boolean;
+  complete_reason: string;
+  pages_done: number;
+  sha256_jsonl: string;
+  note: string;
 }
-interface ComputeBridge { schema: string; contract: { ruling: string }; census: Census | null; census_unread_reason?: string; agui: { configured: boolean; hint: string } }
+interface ComputeBridge {
+  schema: string;
+  contract: { ruling: string };
+  census: Census | null;
+  census_unread_reason?: string;
+  agui: { configured: boolean; hint: string };
+}
 
-export interface Rail { id: string; label: string; endpoint: string | null; state: string; summary: string; freshness_seconds: number | null; last_error: string | null; observed_at: string | null; writes_board: boolean }
-export interface FabricDocument { schema: string; observed_at: string; rails: Rail[]; action_contract?: { policy?: { mode: string; execution_enabled: boolean; reason: string } } }
+export interface Rail {
+  id: string;
+  label: string;
+  endpoint: string | null;
+  state: string;
+  summary: string;
+  freshness_seconds: number | null;
+  last_error: string | null;
+  observed_at: string | null;
+  writes_board: boolean;
+}
+export interface FabricDocument {
+  schema: string;
+  observed_at: string;
+  rails: Rail[];
+  action_contract?: { policy?: { mode: string; execution_enabled: boolean; reason: string } };
+}
 
 /** Rails per state, in the order the states first appear (the bar plot's values). */
 export function railStates(rails: readonly Rail[]): { state: string; rails: number }[] {
@@ -27,7 +59,8 @@ export function railStates(rails: readonly Rail[]): { state: string; rails: numb
 
 function censusBlock(b: ComputeBridge): SafeHtml {
   const c = b.census;
-  if (c === null) return html`<p class="note" id="dash-no-census">No census is published: ${b.census_unread_reason ?? ''}</p>`;
+  if (c === null)
+    return html`<p class="note" id="dash-no-census">No census is published: ${b.census_unread_reason ?? ''}</p>`;
   return html`<div class="table-wrap"><table id="dash-census" class="dash-table">
 <caption>Model-hub census (<a href="/api/compute">/api/compute</a>, <code>census</code>): a catalogued listing, not a measurement</caption>
 <thead><tr><th scope="col">Field</th><th scope="col">Value</th></tr></thead>
@@ -58,13 +91,18 @@ ${plotFigure('plot-compute', `Bar plot: number of capability-fabric rails in eac
 <div class="table-wrap"><table id="dash-rails" class="dash-table">
 <caption>Capability fabric rails (<a href="/api/capability-fabric">/api/capability-fabric</a>): state, last error and freshness</caption>
 <thead><tr><th scope="col">Rail</th><th scope="col">Endpoint</th><th scope="col">State</th><th scope="col">Last error</th><th scope="col" class="num">Freshness, seconds</th><th scope="col">Observed at</th><th scope="col">Writes the board</th></tr></thead>
-<tbody>${f.rails.map((r) => html`<tr data-id="${r.id}"><th scope="row">${r.id}<br><span class="note">${r.label}</span></th>
+<tbody>${f.rails.map(
+    (r) => html`<tr data-id="${r.id}"><th scope="row">${r.id}<br><span class="note">${r.label}</span></th>
 <td>${r.endpoint ? html`<code>${r.endpoint}</code>` : 'none'}</td><td data-field="state">${stateSpan(r.state)}</td><td data-field="last_error">${r.last_error ?? '—'}</td>
-${numCell(r.freshness_seconds)}${textCell(r.observed_at)}<td>${r.writes_board ? 'yes' : 'no'}</td></tr>`)}</tbody></table></div>`;
+${numCell(r.freshness_seconds)}${textCell(r.observed_at)}<td>${r.writes_board ? 'yes' : 'no'}</td></tr>`,
+  )}</tbody></table></div>`;
 }
 
 export async function computeTab(ctx: PageContext): Promise<{ body: SafeHtml; island: ComputeIsland | null }> {
-  const [bridge, fabric] = await Promise.all([readJson<ComputeBridge>(ctx, '/api/compute'), readJson<FabricDocument>(ctx, '/api/capability-fabric')]);
+  const [bridge, fabric] = await Promise.all([
+    readJson<ComputeBridge>(ctx, '/api/compute'),
+    readJson<FabricDocument>(ctx, '/api/capability-fabric'),
+  ]);
   const states = fabric.ok ? railStates(fabric.value.rails) : null;
   const body = html`<h2 id="census-heading">Compute census</h2>
 ${bridge.ok ? html`<p class="callout" id="dash-ruling">${bridge.value.contract.ruling}</p>${censusBlock(bridge.value)}` : html`<p class="note">A listing is never a measurement.</p>${unread('The compute bridge', bridge.reason)}`}

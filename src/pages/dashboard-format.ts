@@ -51,7 +51,10 @@ export function textCell(text: string | null | undefined): SafeHtml {
 /** A duration in seconds, in words (e.g. `8 h 30 min 30 s`). */
 export function duration(seconds: number): string {
   const s = Math.round(seconds);
-  const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  const d = Math.floor(s / 86400),
+    h = Math.floor((s % 86400) / 3600),
+    m = Math.floor((s % 3600) / 60),
+    r = s % 60;
   const parts = [d && `${d} d`, h && `${h} h`, m && `${m} min`, r && `${r} s`].filter(Boolean);
   return parts.length === 0 ? '0 s' : parts.join(' ');
 }

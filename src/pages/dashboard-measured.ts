@@ -6,10 +6,23 @@
  */
 import { html, type SafeHtml } from './html.js';
 import type { PageContext } from './page-context.js';
-import { MARK_COLOURS, type ForestRow, type MeasuredIsland, type NoResultRow, type Separation } from './dashboard-islands.js';
+import {
+  MARK_COLOURS,
+  type ForestRow,
+  type MeasuredIsland,
+  type NoResultRow,
+  type Separation,
+} from './dashboard-islands.js';
 import { numCell, pctCell, plotFigure, pValue, stateSpan, textCell } from './dashboard-format.js';
 
-interface SideEvidence { model: string; k: number; n: number; accuracy: number; interval: [number, number]; unparsed: number }
+interface SideEvidence {
+  model: string;
+  k: number;
+  n: number;
+  accuracy: number;
+  interval: [number, number];
+  unparsed: number;
+}
 
 /** The board row fields this tab reads (docs/formats.md §4; the specification's axis row). */
 export interface BoardRow {
@@ -27,7 +40,15 @@ export interface BoardRow {
   separation?: Separation;
   separation_p?: number;
   separation_basis?: string;
-  separation_evidence?: { leader: SideEvidence; next_best?: SideEvidence; paired_items: number; b: number; c: number; p: number; log10_p?: number };
+  separation_evidence?: {
+    leader: SideEvidence;
+    next_best?: SideEvidence;
+    paired_items: number;
+    b: number;
+    c: number;
+    p: number;
+    log10_p?: number;
+  };
   public_leader_state?: string;
   leader_card_state?: string;
   bank_state?: string;
@@ -52,35 +73,53 @@ export function servedBoard(ctx: PageContext): Board {
 }
 
 const isComparison = (r: BoardRow) => r.kind === 'model-comparison';
-const hasInterval = (r: BoardRow): r is BoardRow & { interval: [number, number]; accuracy: number; separation: Separation } =>
-  isComparison(r) && r.status === 'MEASURED' && r.interval !== undefined && r.accuracy !== undefined && r.separation !== undefined;
+const hasInterval = (
+  r: BoardRow,
+): r is BoardRow & { interval: [number, number]; accuracy: number; separation: Separation } =>
+  isComparison(r) &&
+  r.status === 'MEASURED' &&
+  r.interval !== undefined &&
+  r.accuracy !== undefined &&
+  r.separation !== undefined;
 
 /** Why a model-comparison row has no interval: its status, or its bank state. */
 function noResultState(r: BoardRow): string {
-  return r.status !== 'MEASURED' ? r.status : r.bank_state ?? r.public_leader_state ?? 'NO_INTERVAL';
+  return r.status !== 'MEASURED' ? r.status : (r.bank_state ?? r.public_leader_state ?? 'NO_INTERVAL');
 }
 
 export function measuredIsland(board: Board): MeasuredIsland {
   const rows: ForestRow[] = [];
   const noResult: NoResultRow[] = [];
   for (const r of board.axes.filter(isComparison)) {
-    if (!hasInterval(r)) { noResult.push({ axis: r.axis, n: r.n, state: noResultState(r) }); continue; }
+    if (!hasInterval(r)) {
+      noResult.push({ axis: r.axis, n: r.n, state: noResultState(r) });
+      continue;
+    }
     const b = r.separation_evidence?.next_best;
     rows.push({
-      axis: r.axis, n: r.n, separation: r.separation, leader: r.leader ?? null, leaderState: r.public_leader_state ?? null,
-      accuracy: r.accuracy, lo: r.interval[0], hi: r.interval[1],
+      axis: r.axis,
+      n: r.n,
+      separation: r.separation,
+      leader: r.leader ?? null,
+      leaderState: r.public_leader_state ?? null,
+      accuracy: r.accuracy,
+      lo: r.interval[0],
+      hi: r.interval[1],
       basis: b ? { model: b.model, accuracy: b.accuracy, lo: b.interval[0], hi: b.interval[1] } : null,
     });
   }
   return { tab: 'measured', rows, noResult };
 }
 
-const symbol = (d: string, colour: string, filled: boolean) => html`<svg class="dash-swatch" width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">${{
-  circle: html`<circle cx="8" cy="8" r="5" fill="${filled ? colour : '#fff'}" stroke="${colour}" stroke-width="2"/>`,
-  diamond: html`<path d="M8 2 L14 8 L8 14 L2 8 Z" fill="#fff" stroke="${colour}" stroke-width="2"/>`,
-  square: html`<rect x="3" y="3" width="10" height="10" fill="#fff" stroke="${colour}" stroke-width="2"/>`,
-  rule: html`<line x1="1" y1="8" x2="15" y2="8" stroke="${colour}" stroke-width="2"/>`,
-}[d]}</svg>`;
+const symbol = (d: string, colour: string, filled: boolean) =>
+  html`<svg class="dash-swatch" width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">${
+    {
+      circle: html`<circle cx="8" cy="8" r="5" fill="${filled ? colour : '#fff'}" stroke="${colour}" stroke-width="2"/>`,
+      diamond: html`<path d="M8 2 L14 8 L8 14 L2 8 Z" fill="#fff" stroke="${colour}" stroke-width="2"/>`,
+      square: html`<rect x="3" y="3" width="10" height="10" fill="#fff" stroke="${colour}" stroke-width="2"/>`,
+      rule: html`<line x1="1" y1="8" x2="15" y2="8" stroke="${colour}" stroke-width="2"/>`,
+    }[d]
+  }</svg>`;
 
 const LEGEND = html`<ul class="dash-legend" aria-label="Legend">
 <li data-legend="SEPARATED">${symbol('circle', MARK_COLOURS.SEPARATED, true)}<span><strong>SEPARATED</strong>, marked ▲: the leader beat the best base model (exact McNemar, p &lt; 0.05); the only filled mark</span></li>
@@ -96,7 +135,12 @@ function comparisonTable(rows: BoardRow[]): SafeHtml {
 <thead><tr><th scope="col">Axis</th><th scope="col">Leader</th><th scope="col" class="num">Accuracy</th><th scope="col" class="num">Interval low</th><th scope="col" class="num">Interval high</th><th scope="col">Separation</th><th scope="col" class="num">p</th><th scope="col" class="num">n</th><th scope="col">Basis (next best)</th><th scope="col" class="num">Basis accuracy</th><th scope="col">Quotable</th><th scope="col">Notes</th></tr></thead>
 <tbody>${rows.map((r) => {
     const ev = r.separation_evidence;
-    const notes = [r.public_leader_state, r.leader_card_state, r.bank_state, r.separation === 'UNTESTED' ? r.separation_basis : undefined].filter((x): x is string => x !== undefined);
+    const notes = [
+      r.public_leader_state,
+      r.leader_card_state,
+      r.bank_state,
+      r.separation === 'UNTESTED' ? r.separation_basis : undefined,
+    ].filter((x): x is string => x !== undefined);
     return html`<tr data-axis="${r.axis}" data-separation="${r.separation ?? ''}" data-win="${r.separation === 'SEPARATED' && r.leader !== undefined ? 'true' : 'false'}">
 <th scope="row"><a href="/api/gspc?axis=${r.axis}">${r.axis}</a><br><span class="note">${r.title ?? ''}</span></th>
 <td data-field="leader">${r.leader ?? (r.public_leader_state ? html`<span class="state">no public leader</span>` : '—')}</td>
@@ -114,20 +158,24 @@ function factsTable(rows: BoardRow[]): SafeHtml {
   return html`<div class="table-wrap"><table id="dash-measured-facts" class="dash-table">
 <caption>Deterministic-facts axes, MEASURED: facts checked and held (no leader, accuracy or separation)</caption>
 <thead><tr><th scope="col">Axis</th><th scope="col">Family</th><th scope="col" class="num">n</th><th scope="col" class="num">Facts checked</th><th scope="col" class="num">Facts held</th><th scope="col">Facts failed</th><th scope="col">Evidence</th></tr></thead>
-<tbody>${rows.map((r) => html`<tr data-axis="${r.axis}">
+<tbody>${rows.map(
+    (r) => html`<tr data-axis="${r.axis}">
 <th scope="row"><a href="/api/gspc?axis=${r.axis}">${r.axis}</a><br><span class="note">${r.title ?? ''}</span></th>
 ${textCell(r.family)}${numCell(r.n)}${numCell(r.facts_checked)}${numCell(r.facts_held)}
 <td>${r.facts_failed && r.facts_failed.length > 0 ? r.facts_failed.join(', ') : 'none'}</td>
-<td>${r.evidence_url ? html`<a href="${r.evidence_url}">${r.evidence_url}</a>` : '—'}</td></tr>`)}</tbody></table></div>`;
+<td>${r.evidence_url ? html`<a href="${r.evidence_url}">${r.evidence_url}</a>` : '—'}</td></tr>`,
+  )}</tbody></table></div>`;
 }
 
 function notMeasuredTable(rows: BoardRow[]): SafeHtml {
   return html`<div class="table-wrap"><table id="dash-measured-unmeasured" class="dash-table">
 <caption>Axes not measured yet (UNMEASURED, DRAFT, SPEC, PLANNED): listed with their n, never hidden</caption>
 <thead><tr><th scope="col">Axis</th><th scope="col">Status</th><th scope="col">Kind</th><th scope="col">Family</th><th scope="col" class="num">n</th></tr></thead>
-<tbody>${rows.map((r) => html`<tr data-axis="${r.axis}" data-status="${r.status}">
+<tbody>${rows.map(
+    (r) => html`<tr data-axis="${r.axis}" data-status="${r.status}">
 <th scope="row"><a href="/api/gspc?axis=${r.axis}">${r.axis}</a><br><span class="note">${r.title ?? ''}</span></th>
-<td>${stateSpan(r.status)}</td>${textCell(r.kind)}${textCell(r.family)}${numCell(r.n)}</tr>`)}</tbody></table></div>`;
+<td>${stateSpan(r.status)}</td>${textCell(r.kind)}${textCell(r.family)}${numCell(r.n)}</tr>`,
+  )}</tbody></table></div>`;
 }
 
 export function measuredTab(ctx: PageContext): { body: SafeHtml; island: MeasuredIsland } {

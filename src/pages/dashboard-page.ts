@@ -17,7 +17,12 @@ import { regulatorsTab } from './dashboard-regulators.js';
 import { provenanceTab } from './dashboard-provenance.js';
 import { computeTab } from './dashboard-compute.js';
 
-const LABELS: Record<DashboardTab, string> = { measured: 'Measured', regulators: 'Regulators', provenance: 'Provenance', compute: 'Compute' };
+const LABELS: Record<DashboardTab, string> = {
+  measured: 'Measured',
+  regulators: 'Regulators',
+  provenance: 'Provenance',
+  compute: 'Compute',
+};
 
 const DESCRIPTIONS: Record<DashboardTab, string> = {
   measured: 'Leader accuracy with Wilson intervals and separation for every axis of the GSPC board.',
@@ -34,18 +39,27 @@ function tabNav(current: DashboardTab | null): SafeHtml {
 
 const isTab = (t: string): t is DashboardTab => (DASHBOARD_TABS as readonly string[]).includes(t);
 
-async function render(tab: DashboardTab, ctx: PageContext): Promise<{ body: SafeHtml; island: DashboardIsland | null }> {
+async function render(
+  tab: DashboardTab,
+  ctx: PageContext,
+): Promise<{ body: SafeHtml; island: DashboardIsland | null }> {
   switch (tab) {
-    case 'measured': return measuredTab(ctx);
-    case 'regulators': return regulatorsTab(ctx);
-    case 'provenance': return provenanceTab(ctx);
-    case 'compute': return computeTab(ctx);
+    case 'measured':
+      return measuredTab(ctx);
+    case 'regulators':
+      return regulatorsTab(ctx);
+    case 'provenance':
+      return provenanceTab(ctx);
+    case 'compute':
+      return computeTab(ctx);
   }
 }
 
 function badQueryPage(message: string): string {
   return page({
-    title: 'Bad dashboard query', path: '/dashboard', description: 'The dashboard query could not be read.',
+    title: 'Bad dashboard query',
+    path: '/dashboard',
+    description: 'The dashboard query could not be read.',
     body: html`<h1>Bad dashboard query</h1>
 <p class="callout" id="dash-error">${message}</p>
 <p>The dashboard takes one query parameter, <code>tab</code>, with one of these values:</p>
@@ -63,21 +77,26 @@ export function registerDashboardPage(app: FastifyInstance, ctx: PageContext): v
       tab = t;
     } catch (e) {
       if (!(e instanceof GspcError)) throw e;
-      return reply.code(400).headers(PAGE_HEADERS).send(badQueryPage(`${e.message}.`));
+      return reply
+        .code(400)
+        .headers(PAGE_HEADERS)
+        .send(badQueryPage(`${e.message}.`));
     }
     const { body, island } = await render(tab, ctx);
-    return reply.headers(PAGE_HEADERS).send(page({
-      title: `Dashboard: ${LABELS[tab]}`,
-      path: '/dashboard',
-      description: DESCRIPTIONS[tab],
-      scripts: ['dashboard.js'],
-      body: html`<h1>Dashboard <span class="dash-tabname">· ${LABELS[tab]}</span></h1>
+    return reply.headers(PAGE_HEADERS).send(
+      page({
+        title: `Dashboard: ${LABELS[tab]}`,
+        path: '/dashboard',
+        description: DESCRIPTIONS[tab],
+        scripts: ['dashboard.js'],
+        body: html`<h1>Dashboard <span class="dash-tabname">· ${LABELS[tab]}</span></h1>
 <p class="note">Read-only and presentation only: every number is read from the service's own documents when this page is built, never typed. Measurement, not certification; a TIE is not a win; an axis without a result is listed with its n.</p>
 ${tabNav(tab)}
 <section class="dash-tab" id="tab-${tab}" data-tab="${tab}" aria-labelledby="${tab}-heading">
 ${body}
 </section>
 ${island ? jsonIsland(ISLAND_ID, island) : ''}`,
-    }));
+      }),
+    );
   });
 }

@@ -10,15 +10,61 @@ import type { ProvenanceIsland } from './dashboard-islands.js';
 import { duration, numCell, plotFigure, readJson, stateSpan, textCell, unread, type Read } from './dashboard-format.js';
 import type { FabricDocument } from './dashboard-compute.js';
 
-interface RootRecord { merkle_root: string; leaf_count: number; as_of: string; kid: string; did_intended: string; bound_digest: string; sig_ed25519: string | null; unsigned_reason?: string }
-interface Witness { schema: string; root_sha256: string; root_bytes: number; merkle_root: string; leaf_count: number; as_of: string; witnesses: { witness: string; state: string; evidence_sha256: string | null; evidence_bytes: number | null; note: string }[]; note?: string }
-export interface CardMatrix { counts: { cells: number; cells_with_outer_signatures: number; models: number; represented_axes: number }; cells: { subject: string; axis: string; signed: boolean }[] }
-interface Ledger { entries: { subject?: string; axis?: string; reason?: string; url?: string }[] }
-interface Latency { kind: string; seconds: number | null; upper_bound_seconds: number | null; lower_bound_seconds: number | null; basis?: string; reason?: string }
+interface RootRecord {
+  merkle_root: string;
+  leaf_count: number;
+  as_of: string;
+  kid: string;
+  did_intended: string;
+  bound_digest: string;
+  sig_ed25519: string | null;
+  unsigned_reason?: string;
+}
+interface Witness {
+  schema: string;
+  root_sha256: string;
+  root_bytes: number;
+  merkle_root: string;
+  leaf_count: number;
+  as_of: string;
+  witnesses: {
+    witness: string;
+    state: string;
+    evidence_sha256: string | null;
+    evidence_bytes: number | null;
+    note: string;
+  }[];
+  note?: string;
+}
+export interface CardMatrix {
+  counts: { cells: number; cells_with_outer_signatures: number; models: number; represented_axes: number };
+  cells: { subject: string; axis: string; signed: boolean }[];
+}
+interface Ledger {
+  entries: { subject?: string; axis?: string; reason?: string; url?: string }[];
+}
+interface Latency {
+  kind: string;
+  seconds: number | null;
+  upper_bound_seconds: number | null;
+  lower_bound_seconds: number | null;
+  basis?: string;
+  reason?: string;
+}
 interface Corrections {
-  ledger_published: boolean; reason?: string; publisher: string | null;
+  ledger_published: boolean;
+  reason?: string;
+  publisher: string | null;
   signature: { state: string; kid: string | null; signed_at: string | null; reason: string };
-  corrections: { id: string; date: string; status: string; detected_by: string; reached_the_public: boolean; what_was_wrong: string; correction_latency: Latency }[];
+  corrections: {
+    id: string;
+    date: string;
+    status: string;
+    detected_by: string;
+    reached_the_public: boolean;
+    what_was_wrong: string;
+    correction_latency: Latency;
+  }[];
 }
 
 /** Cells per axis of the served card matrix, in first-seen order (the bar plot's values). */
@@ -58,7 +104,12 @@ async function witnessBlock(ctx: PageContext): Promise<SafeHtml> {
 <tbody>${v.witnesses.map((x) => html`<tr data-id="${x.witness}"><th scope="row">${x.witness}</th><td data-field="state">${stateSpan(x.state)}</td><td>${x.evidence_sha256 ? html`<code>${x.evidence_sha256}</code>` : '—'}</td>${numCell(x.evidence_bytes)}${textCell(x.note)}</tr>`)}</tbody></table></div>`;
 }
 
-function matrixBlock(m: CardMatrix, per: { axis: string; cells: number }[], withdrawn: Read<Ledger>, superseded: Read<Ledger>): SafeHtml {
+function matrixBlock(
+  m: CardMatrix,
+  per: { axis: string; cells: number }[],
+  withdrawn: Read<Ledger>,
+  superseded: Read<Ledger>,
+): SafeHtml {
   const c = m.counts;
   return html`<div class="table-wrap"><table id="dash-matrix-counts" class="dash-table">
 <caption>Card matrix counts (<a href="/signed/card-matrix.json">/signed/card-matrix.json</a>) and the ledgers</caption>
@@ -76,15 +127,20 @@ ${plotFigure('plot-provenance', `Bar plot: signed cells per axis in the card mat
 <caption>Cells per axis in the card matrix (the plot's values)</caption>
 <thead><tr><th scope="col">Axis</th><th scope="col" class="num">Cells</th></tr></thead>
 <tbody>${per.map((p) => html`<tr data-id="${p.axis}"><th scope="row">${p.axis}</th>${numCell(p.cells)}</tr>`)}</tbody></table></div>
-${withdrawn.ok && withdrawn.value.entries.length > 0 ? html`<div class="table-wrap"><table id="dash-withdrawals" class="dash-table">
+${
+  withdrawn.ok && withdrawn.value.entries.length > 0
+    ? html`<div class="table-wrap"><table id="dash-withdrawals" class="dash-table">
 <caption>Withdrawn cards (listed apart, never in the counts)</caption>
 <thead><tr><th scope="col">Card</th><th scope="col">Axis</th><th scope="col">Reason</th></tr></thead>
-<tbody>${withdrawn.value.entries.map((e) => html`<tr><th scope="row">${e.url ? html`<a href="${e.url}">${e.subject ?? e.url}</a>` : e.subject ?? '—'}</th>${textCell(e.axis)}${textCell(e.reason)}</tr>`)}</tbody></table></div>` : ''}`;
+<tbody>${withdrawn.value.entries.map((e) => html`<tr><th scope="row">${e.url ? html`<a href="${e.url}">${e.subject ?? e.url}</a>` : (e.subject ?? '—')}</th>${textCell(e.axis)}${textCell(e.reason)}</tr>`)}</tbody></table></div>`
+    : ''
+}`;
 }
 
 function latencyText(l: Latency): string {
   if (l.kind === 'EXACT' && l.seconds !== null) return duration(l.seconds);
-  if (l.kind === 'UPPER_BOUND' && l.upper_bound_seconds !== null) return `at most ${duration(l.upper_bound_seconds)}${l.lower_bound_seconds !== null ? `, at least ${duration(l.lower_bound_seconds)}` : ''}`;
+  if (l.kind === 'UPPER_BOUND' && l.upper_bound_seconds !== null)
+    return `at most ${duration(l.upper_bound_seconds)}${l.lower_bound_seconds !== null ? `, at least ${duration(l.lower_bound_seconds)}` : ''}`;
   return l.reason ?? 'not measured';
 }
 
@@ -92,20 +148,27 @@ async function correctionsBlock(ctx: PageContext): Promise<SafeHtml> {
   const c = await readJson<Corrections>(ctx, '/api/corrections');
   if (!c.ok) return unread('The corrections ledger', c.reason);
   const v = c.value;
-  if (!v.ledger_published) return html`<p class="note" id="dash-no-corrections">${v.reason ?? 'No corrections ledger is published.'}</p>`;
+  if (!v.ledger_published)
+    return html`<p class="note" id="dash-no-corrections">${v.reason ?? 'No corrections ledger is published.'}</p>`;
   return html`<p>Publisher: ${v.publisher ?? '—'}. <span data-field="corrections_count">${v.corrections.length}</span> entries; ledger signature ${stateSpan(v.signature.state)} <span class="note">(${v.signature.reason})</span>. The latency is computed per request from the recorded times, outside any signature.</p>
 <div class="table-wrap"><table id="dash-corrections" class="dash-table">
 <caption>Corrections (<a href="/api/corrections">/api/corrections</a>): status and correction latency (detection to publication)</caption>
 <thead><tr><th scope="col">Entry</th><th scope="col">Status</th><th scope="col">Detected by</th><th scope="col">Reached the public</th><th scope="col">Latency kind</th><th scope="col" class="num">Latency, seconds (upper bound)</th><th scope="col">Latency</th><th scope="col">What was wrong</th></tr></thead>
-<tbody>${v.corrections.map((e) => html`<tr data-id="${e.id}"><th scope="row"><a href="/corrections/${e.id}.json">${e.id}</a><br><span class="note">${e.date}</span></th>
+<tbody>${v.corrections.map(
+    (
+      e,
+    ) => html`<tr data-id="${e.id}"><th scope="row"><a href="/corrections/${e.id}.json">${e.id}</a><br><span class="note">${e.date}</span></th>
 <td data-field="status">${e.status}</td>${textCell(e.detected_by)}<td>${e.reached_the_public ? 'yes' : 'no'}</td>
 <td data-field="latency_kind">${stateSpan(e.correction_latency.kind)}</td>${numCell(e.correction_latency.upper_bound_seconds)}
-<td>${latencyText(e.correction_latency)}</td>${textCell(e.what_was_wrong)}</tr>`)}</tbody></table></div>`;
+<td>${latencyText(e.correction_latency)}</td>${textCell(e.what_was_wrong)}</tr>`,
+  )}</tbody></table></div>`;
 }
 
 export async function provenanceTab(ctx: PageContext): Promise<{ body: SafeHtml; island: ProvenanceIsland | null }> {
   const [matrix, withdrawn, superseded] = await Promise.all([
-    readJson<CardMatrix>(ctx, '/signed/card-matrix.json'), readJson<Ledger>(ctx, '/ledgers/withdrawals.json'), readJson<Ledger>(ctx, '/ledgers/supersessions.json'),
+    readJson<CardMatrix>(ctx, '/signed/card-matrix.json'),
+    readJson<Ledger>(ctx, '/ledgers/withdrawals.json'),
+    readJson<Ledger>(ctx, '/ledgers/supersessions.json'),
   ]);
   const per = matrix.ok ? cellsPerAxis(matrix.value) : null;
   const body = html`<h2 id="root-heading">Signed public root</h2>

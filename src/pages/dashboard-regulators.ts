@@ -13,8 +13,16 @@ import { numCell, plotFigure, readJson, stateSpan, textCell, unread, type Read }
 import { servedBoard } from './dashboard-measured.js';
 
 interface Deadline {
-  id: string; instrument: string; provision: string; obligation: string; applies_from: string;
-  source: { citation: string; url: string }; verified_as_of: string; status: string; days_until: number; in_force: boolean;
+  id: string;
+  instrument: string;
+  provision: string;
+  obligation: string;
+  applies_from: string;
+  source: { citation: string; url: string };
+  verified_as_of: string;
+  status: string;
+  days_until: number;
+  in_force: boolean;
 }
 
 export interface RegulationFeed {
@@ -28,8 +36,21 @@ export interface RegulationFeed {
   reason?: string;
 }
 
-interface Obligation { id: string; control_id: string; title: string; obligation: string; regulator: string; counsel_confirmed: boolean; honesty: string; axes: string[] }
-interface Preview { relevant_signed_cards: number; cards: { sha256: string; surface: string; subject: string; url: string }[]; relation: string }
+interface Obligation {
+  id: string;
+  control_id: string;
+  title: string;
+  obligation: string;
+  regulator: string;
+  counsel_confirmed: boolean;
+  honesty: string;
+  axes: string[];
+}
+interface Preview {
+  relevant_signed_cards: number;
+  cards: { sha256: string; surface: string; subject: string; url: string }[];
+  relation: string;
+}
 
 function feedBlock(feed: RegulationFeed): SafeHtml {
   const rv = feed.reverification;
@@ -45,11 +66,13 @@ function deadlinesTable(deadlines: Deadline[]): SafeHtml {
   return html`<div class="table-wrap"><table id="dash-regulation-deadlines" class="dash-table">
 <caption>Regulation deadlines, by date of application (days counted to the feed's observed_at; negative: already applies)</caption>
 <thead><tr><th scope="col">Deadline</th><th scope="col">Instrument and provision</th><th scope="col">Obligation</th><th scope="col">Applies from</th><th scope="col" class="num">Days until</th><th scope="col">In force</th><th scope="col">Status</th><th scope="col">Verified as of</th><th scope="col">Source</th></tr></thead>
-<tbody>${deadlines.map((d) => html`<tr data-id="${d.id}">
+<tbody>${deadlines.map(
+    (d) => html`<tr data-id="${d.id}">
 <th scope="row">${d.id}</th><td>${d.instrument}<br><span class="note">${d.provision}</span></td>${textCell(d.obligation)}
 <td data-field="applies_from">${d.applies_from}</td>${numCell(d.days_until)}<td data-field="in_force">${d.in_force ? 'yes' : 'no'}</td>
 <td>${stateSpan(d.status)}</td>${textCell(d.verified_as_of)}
-<td><a href="${d.source.url}" rel="external noreferrer">${d.source.citation}</a></td></tr>`)}</tbody></table></div>`;
+<td><a href="${d.source.url}" rel="external noreferrer">${d.source.citation}</a></td></tr>`,
+  )}</tbody></table></div>`;
 }
 
 const LEGEND = html`<ul class="dash-legend" aria-label="Legend">
@@ -72,13 +95,18 @@ function cardsByAxis(cards: Preview['cards'], axisOf: (sha256: string) => string
 /** The evidence bundle's free preview of an obligation, from the products' own function (no HTTP round trip). */
 function previewOf(ctx: PageContext, obligation: string): Read<Preview> {
   // Without metered products the preview route is not served: said as its 404 would be.
-  if (!ctx.products) return { ok: false, reason: `GET /api/evidence-bundle?obligation=${encodeURIComponent(obligation)} answered HTTP 404` };
+  if (!ctx.products)
+    return {
+      ok: false,
+      reason: `GET /api/evidence-bundle?obligation=${encodeURIComponent(obligation)} answered HTTP 404`,
+    };
   return { ok: true, value: bundlePreviewBody(ctx, { obligation }) as unknown as Preview };
 }
 
 async function obligationsBlock(ctx: PageContext): Promise<SafeHtml> {
   const listed = await readJson<Obligation[]>(ctx, '/peritem/obligations.json');
-  if (!listed.ok) return html`<p class="note" id="dash-no-obligations">This release offers no evidence-bundle obligation (${listed.reason}).</p>`;
+  if (!listed.ok)
+    return html`<p class="note" id="dash-no-obligations">This release offers no evidence-bundle obligation (${listed.reason}).</p>`;
   const status = new Map(servedBoard(ctx).axes.map((r) => [r.axis, r.status]));
   const current = ctx.state.current();
   const rows: SafeHtml[] = [];
@@ -106,11 +134,21 @@ export async function regulatorsTab(ctx: PageContext): Promise<{ body: SafeHtml;
   let deadlines: SafeHtml;
   let island: RegulatorsIsland | null = null;
   if (!feed.ok) deadlines = unread('The regulation feed', feed.reason);
-  else if (feed.value.deadlines === null) deadlines = html`${feedBlock(feed.value)}<p class="note" id="dash-no-feed">${feed.value.reason ?? 'No regulation feed is published.'}</p>`;
+  else if (feed.value.deadlines === null)
+    deadlines = html`${feedBlock(feed.value)}<p class="note" id="dash-no-feed">${feed.value.reason ?? 'No regulation feed is published.'}</p>`;
   else {
     const f = feed.value;
     const ds = f.deadlines!;
-    island = { tab: 'regulators', observed_at: f.observed_at, deadlines: ds.map((d) => ({ id: d.id, applies_from: d.applies_from, days_until: d.days_until, in_force: d.in_force })) };
+    island = {
+      tab: 'regulators',
+      observed_at: f.observed_at,
+      deadlines: ds.map((d) => ({
+        id: d.id,
+        applies_from: d.applies_from,
+        days_until: d.days_until,
+        in_force: d.in_force,
+      })),
+    };
     const c = f.counts as { deadlines: number; in_force: number; upcoming: number };
     deadlines = html`${feedBlock(f)}
 <p id="dash-regulation-counts"><span data-field="deadlines">${c.deadlines}</span> deadlines: <span data-field="in_force">${c.in_force}</span> in force, <span data-field="upcoming">${c.upcoming}</span> upcoming. Sources are citations, never fetched by the service.</p>

@@ -5,7 +5,9 @@
  */
 export class SafeHtml {
   constructor(readonly value: string) {}
-  toString(): string { return this.value; }
+  toString(): string {
+    return this.value;
+  }
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -26,11 +28,15 @@ function render(v: Part): string {
 /** `html\`<p>${text}</p>\``: strings are escaped, SafeHtml and arrays of it are inserted as they are. */
 export function html(strings: TemplateStringsArray, ...values: Part[]): SafeHtml {
   let out = strings[0]!;
-  values.forEach((v, i) => { out += render(v) + strings[i + 1]!; });
+  values.forEach((v, i) => {
+    out += render(v) + strings[i + 1]!;
+  });
   return new SafeHtml(out);
 }
 
 /** JSON for a `<script type="application/json">` island: `<` escaped so it can never close the tag. */
 export function jsonIsland(id: string, value: unknown): SafeHtml {
-  return new SafeHtml(`<script type="application/json" id="${escapeHtml(id)}">${JSON.stringify(value).replace(/</g, '\\u003c')}</script>`);
+  return new SafeHtml(
+    `<script type="application/json" id="${escapeHtml(id)}">${JSON.stringify(value).replace(/</g, '\\u003c')}</script>`,
+  );
 }

@@ -35,7 +35,13 @@ export const RESERVED_IDS = ['main', 'contents', 'live-counts'] as const;
 
 /** GitHub-style slug: lower case, letters, digits, spaces and hyphens kept, spaces to hyphens. */
 export function slugOf(text: string): string {
-  return text.toLowerCase().trim().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s+/g, '-') || 'section';
+  return (
+    text
+      .toLowerCase()
+      .trim()
+      .replace(/[^\p{L}\p{N}\s-]/gu, '')
+      .replace(/\s+/g, '-') || 'section'
+  );
 }
 
 const SAFE_HREF = /^(https?:\/\/|mailto:|#|\/(?!\/)|\.{1,2}\/|[^:/?#]+(?:[/?#]|$))/i;
@@ -98,7 +104,11 @@ export function renderMethodology(markdown: string): MethodologyDoc {
 
   const tokens = marked.lexer(markdown);
   // The introduction: every block before the first heading other than the title.
-  let split = tokens.findIndex((t, i) => t.type === 'heading' && !(i === tokens.findIndex((u) => u.type === 'heading') && (t as Tokens.Heading).depth === 1));
+  let split = tokens.findIndex(
+    (t, i) =>
+      t.type === 'heading' &&
+      !(i === tokens.findIndex((u) => u.type === 'heading') && (t as Tokens.Heading).depth === 1),
+  );
   if (split === -1) split = tokens.length;
   const intro = new SafeHtml(marked.parser(tokens.slice(0, split)));
   const body = new SafeHtml(marked.parser(tokens.slice(split)));

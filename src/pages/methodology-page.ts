@@ -53,10 +53,17 @@ export function registerMethodologyPage(app: FastifyInstance, ctx: PageContext):
   app.get('/methodology', (req, reply) => {
     readQuery(req.url, []);
     if ('error' in source) {
-      reply.code(500).headers(PAGE_HEADERS).send(page({
-        title: 'Methodology', path: '/methodology', description: 'How every board number is made.',
-        body: html`<h1>Methodology</h1><p class="callout">This server cannot show the methodology: ${source.error}. The rules ship with the package as docs/methodology.md; the board itself is at <a href="/api/gspc">/api/gspc</a>.</p>`,
-      }));
+      reply
+        .code(500)
+        .headers(PAGE_HEADERS)
+        .send(
+          page({
+            title: 'Methodology',
+            path: '/methodology',
+            description: 'How every board number is made.',
+            body: html`<h1>Methodology</h1><p class="callout">This server cannot show the methodology: ${source.error}. The rules ship with the package as docs/methodology.md; the board itself is at <a href="/api/gspc">/api/gspc</a>.</p>`,
+          }),
+        );
       return;
     }
     const { doc } = source;
@@ -71,11 +78,15 @@ ${liveCounts(board, { id: current.release.id, as_of: current.release.descriptor.
 ${doc.body}
 </div>
 </div>`;
-    reply.headers(PAGE_HEADERS).send(page({
-      title: doc.title, path: '/methodology',
-      description: 'How every number on the GSPC board is made: grading, Wilson intervals, exact McNemar separation, totals; with the live counts of the served board.',
-      body,
-    }));
+    reply.headers(PAGE_HEADERS).send(
+      page({
+        title: doc.title,
+        path: '/methodology',
+        description:
+          'How every number on the GSPC board is made: grading, Wilson intervals, exact McNemar separation, totals; with the live counts of the served board.',
+        body,
+      }),
+    );
   });
 }
 
@@ -88,7 +99,9 @@ function contents(toc: readonly TocEntry[]): SafeHtml {
     if (e.depth > 2) continue;
     const children: TocEntry[] = [];
     for (let j = i + 1; j < entries.length && entries[j]!.depth > 2; j++) children.push(entries[j]!);
-    items.push(html`<li><a href="#${e.id}">${e.html}</a>${children.length > 0 ? html`<ul>${children.map((c) => html`<li><a href="#${c.id}">${c.html}</a></li>`)}</ul>` : ''}</li>`);
+    items.push(
+      html`<li><a href="#${e.id}">${e.html}</a>${children.length > 0 ? html`<ul>${children.map((c) => html`<li><a href="#${c.id}">${c.html}</a></li>`)}</ul>` : ''}</li>`,
+    );
   }
   return html`<nav class="toc" aria-labelledby="contents"><h2 id="contents">Contents</h2><ul>${items}</ul></nav>`;
 }

@@ -33,7 +33,10 @@ export interface CatalogueProduct {
     fresh_compute_excluded: boolean;
     promo: CataloguePromo | null;
   };
-  query: { properties?: Record<string, { description?: string; const?: string; pattern?: string; type?: string }>; required?: string[] };
+  query: {
+    properties?: Record<string, { description?: string; const?: string; pattern?: string; type?: string }>;
+    required?: string[];
+  };
   example_request: string | null;
   example_requests: string[];
   example_skipped: string | null;
@@ -63,7 +66,14 @@ export interface Catalogue {
     payment_headers: string[];
     note: string;
   };
-  signer: { did: string; kid: string; key_present: boolean; unsigned_reason: string | null; offers_signed: boolean; did_document: string };
+  signer: {
+    did: string;
+    kid: string;
+    key_present: boolean;
+    unsigned_reason: string | null;
+    offers_signed: boolean;
+    did_document: string;
+  };
   products: CatalogueProduct[];
   verify: {
     offers_and_receipts: { method: string; url: string; body: string };
@@ -78,7 +88,8 @@ export interface Catalogue {
 
 /** "0.010000" from "10000" at 6 decimals: exact (bigint), every decimal kept. */
 export function decimalOf(atomic: string, decimals: number): string {
-  if (!/^\d+$/.test(atomic) || !Number.isInteger(decimals) || decimals < 0) throw new RangeError(`not an atomic amount: ${atomic}`);
+  if (!/^\d+$/.test(atomic) || !Number.isInteger(decimals) || decimals < 0)
+    throw new RangeError(`not an atomic amount: ${atomic}`);
   const v = BigInt(atomic);
   if (decimals === 0) return v.toString();
   const scale = 10n ** BigInt(decimals);

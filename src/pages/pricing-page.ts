@@ -13,10 +13,14 @@ import type { Catalogue } from './pricing-catalogue.js';
 import { pricingBody } from './pricing-view.js';
 
 const TITLE = 'Pricing';
-const DESCRIPTION = 'What each metered product delivers and is never, its normal and promo prices, what stays free, and how to ask for an invoice.';
+const DESCRIPTION =
+  'What each metered product delivers and is never, its normal and promo prices, what stays free, and how to ask for an invoice.';
 
 /** The catalogue, or why there is none: `absent` (no products served) or `unreadable`. */
-export type CatalogueRead = { kind: 'ok'; catalogue: Catalogue } | { kind: 'absent' } | { kind: 'unreadable'; reason: string };
+export type CatalogueRead =
+  | { kind: 'ok'; catalogue: Catalogue }
+  | { kind: 'absent' }
+  | { kind: 'unreadable'; reason: string };
 
 export async function readCatalogue(ctx: PageContext): Promise<CatalogueRead> {
   if (ctx.products === undefined) return { kind: 'absent' };
@@ -29,7 +33,8 @@ export async function readCatalogue(ctx: PageContext): Promise<CatalogueRead> {
   if (r.status === 404) return { kind: 'absent' };
   if (!r.ok) return { kind: 'unreadable', reason: `/api/x402 answered HTTP ${r.status}` };
   const catalogue = r.value as unknown as Catalogue;
-  if (!Array.isArray(catalogue.products) || typeof catalogue.rail !== 'object') return { kind: 'unreadable', reason: '/api/x402 answered a body without products or rail' };
+  if (!Array.isArray(catalogue.products) || typeof catalogue.rail !== 'object')
+    return { kind: 'unreadable', reason: '/api/x402 answered a body without products or rail' };
   return { kind: 'ok', catalogue };
 }
 
@@ -61,8 +66,16 @@ export function registerPricingPage(app: FastifyInstance, ctx: PageContext): voi
     readQuery(req.url, []);
     const read = await readCatalogue(ctx);
     const base = ctx.baseUrl;
-    const body = read.kind === 'ok' ? pricingBody(read.catalogue, base) : read.kind === 'absent' ? absentBody() : unreadableBody(read.reason);
+    const body =
+      read.kind === 'ok'
+        ? pricingBody(read.catalogue, base)
+        : read.kind === 'absent'
+          ? absentBody()
+          : unreadableBody(read.reason);
     if (read.kind === 'unreadable') req.log.error({ reason: read.reason }, 'pricing: the catalogue could not be read');
-    reply.code(read.kind === 'unreadable' ? 503 : 200).headers(PAGE_HEADERS).send(page({ title: TITLE, path: '/pricing', description: DESCRIPTION, body }));
+    reply
+      .code(read.kind === 'unreadable' ? 503 : 200)
+      .headers(PAGE_HEADERS)
+      .send(page({ title: TITLE, path: '/pricing', description: DESCRIPTION, body }));
   });
 }

@@ -4,7 +4,13 @@
  * decimal form of each atomic amount (atomic / 10^decimals) and the site's principles.
  */
 import { html, type SafeHtml } from './html.js';
-import { decimalOf, windowPhase, type Catalogue, type CatalogueProduct, type CataloguePromo } from './pricing-catalogue.js';
+import {
+  decimalOf,
+  windowPhase,
+  type Catalogue,
+  type CatalogueProduct,
+  type CataloguePromo,
+} from './pricing-catalogue.js';
 
 /** A catalogue URL as a same-origin link (its path), or as code when it is a template or prose. */
 function ref(u: string, base: string): SafeHtml {
@@ -63,7 +69,8 @@ function promoSection(c: Catalogue): SafeHtml {
     entry.products.push(p.product_id);
     windows.set(key, entry);
   }
-  if (windows.size === 0) return html`<p>No promo window is configured: every product is offered at its normal price.</p>`;
+  if (windows.size === 0)
+    return html`<p>No promo window is configured: every product is offered at its normal price.</p>`;
   return html`${[...windows.values()].map(({ promo, products }) => html`<p class="promo-window">Campaign <code>${promo.campaign_id}</code> runs from <time datetime="${promo.starts_at}">${promo.starts_at}</time> (inclusive) to <time datetime="${promo.ends_at}">${promo.ends_at}</time> (exclusive) for ${products.map((id, i) => html`${i > 0 ? ', ' : ''}<code>${id}</code>`)}: it is ${promoState(promo, c.as_of)} at <time datetime="${c.as_of}">${c.as_of}</time>. Inside it the price is the promo price and the basis <code>PROMO_EXISTING_DATA</code>; outside it, the normal price (<code>STANDARD</code>).</p>`)}`;
 }
 
@@ -98,7 +105,9 @@ ${queryTable(p)}
 
 function freeSection(c: Catalogue, base: string): SafeHtml {
   const free = [...new Set(c.products.flatMap((p) => p.free_equivalents))];
-  const door = c.products.find((p) => p.pricing.normal_amount_atomic === '0' && p.pricing.offered_amount_atomic === '0');
+  const door = c.products.find(
+    (p) => p.pricing.normal_amount_atomic === '0' && p.pricing.offered_amount_atomic === '0',
+  );
   return html`<ul class="free">
 <li>The in-browser verifier: <a href="/gspc-verify">/gspc-verify</a> checks signed cards, offers and receipts with no account and no fee.</li>
 <li>Cards: <code>${c.verify.cards.method}</code> ${ref(c.verify.cards.url, base)} (body: ${c.verify.cards.body}).</li>
@@ -113,7 +122,8 @@ ${door ? html`<li>The free door ${ref(door.url, base)}: ${sentence(door.delivera
 function railSection(c: Catalogue): SafeHtml {
   const r = c.rail;
   const s = c.signer;
-  const row = (k: string, v: SafeHtml | string, field = k) => html`<tr><th scope="row">${k}</th><td data-rail="${field}">${v}</td></tr>`;
+  const row = (k: string, v: SafeHtml | string, field = k) =>
+    html`<tr><th scope="row">${k}</th><td data-rail="${field}">${v}</td></tr>`;
   return html`<p class="callout">${sentence(r.note)}</p>
 <div class="table-wrap"><table class="rail">
 <caption>Payment rail (<code>rail</code> and <code>signer</code> of /api/x402)</caption>
@@ -136,12 +146,14 @@ ${row('offers signed', yesNo(s.offers_signed), 'offers_signed')}
 function invoiceSection(c: Catalogue, base: string): SafeHtml {
   const withInvoice = c.products.filter((p) => p.invoice !== undefined);
   if (withInvoice.length === 0) return html`<p>The catalogue offers no invoice path.</p>`;
-  return html`${withInvoice.map((p) => html`<p>For <a href="#${anchor(p)}"><code>${p.product_id}</code></a>: ${sentence(p.invoice!.note)}</p>
+  return html`${withInvoice.map(
+    (p) => html`<p>For <a href="#${anchor(p)}"><code>${p.product_id}</code></a>: ${sentence(p.invoice!.note)}</p>
 <dl class="facts">
 <dt>Request</dt><dd>${ref(p.invoice!.how, base)}</dd>
 <dt>Collect</dt><dd>${ref(p.invoice!.collect, base)}</dd>
 <dt>Available on this server now</dt><dd data-field="invoice-available">${p.invoice!.available ? 'yes' : 'no: this server has no ledger to record an invoice, so none can be issued'}</dd>
-</dl>`)}`;
+</dl>`,
+  )}`;
 }
 
 export function pricingBody(c: Catalogue, base: string): SafeHtml {

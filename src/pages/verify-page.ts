@@ -20,12 +20,24 @@ import { CHECK_ROWS, JWS_ROWS, SOURCE_FILES } from './verify-text.js';
 
 const PATH = '/gspc-verify';
 const TITLE = 'Verify signed cards and receipts';
-const DESCRIPTION = 'Check the signed measurement cards, the public root and offers or receipts in your own browser with WebCrypto: no account, no fee, no verification call to the server.';
+const DESCRIPTION =
+  'Check the signed measurement cards, the public root and offers or receipts in your own browser with WebCrypto: no account, no fee, no verification call to the server.';
 
 export const CARD_ID = /^([0-9a-f]{16}|[0-9a-f]{64})$/;
 
-interface RootFacts { merkle_root: string; leaf_count: number; as_of: string; kid: string }
-interface CardFacts { sha256: string; subject: string; axis: string; surface: string; as_of: string }
+interface RootFacts {
+  merkle_root: string;
+  leaf_count: number;
+  as_of: string;
+  kid: string;
+}
+interface CardFacts {
+  sha256: string;
+  subject: string;
+  axis: string;
+  surface: string;
+  as_of: string;
+}
 
 /** A served JSON document through the service's own route, or undefined when it is not served. */
 async function served<T>(ctx: PageContext, path: string): Promise<T | undefined> {
@@ -49,12 +61,18 @@ function readRequest(url: string): Request {
   }
   const id = q.get('id');
   if (id === undefined) return { kind: 'ok' };
-  if (!CARD_ID.test(id)) return { kind: 'error', status: 400, message: 'a card id is the first 16 hex characters of its sha256, or the whole 64 (lower case)' };
+  if (!CARD_ID.test(id))
+    return {
+      kind: 'error',
+      status: 400,
+      message: 'a card id is the first 16 hex characters of its sha256, or the whole 64 (lower case)',
+    };
   return { kind: 'ok', id };
 }
 
 function rootParagraph(root: RootFacts | undefined, withdrawn: number | undefined): SafeHtml {
-  if (!root) return html`<p class="callout" data-root="absent">This service publishes no signed root just now (<a href="/root.json"><code>/root.json</code></a>), so no card can be shown to be under it.</p>`;
+  if (!root)
+    return html`<p class="callout" data-root="absent">This service publishes no signed root just now (<a href="/root.json"><code>/root.json</code></a>), so no card can be shown to be under it.</p>`;
   return html`<p data-root="present">The signed public root now covers <strong data-field="leaf_count">${root.leaf_count}</strong> active cards
 (<code data-field="merkle_root">${root.merkle_root.slice(0, 16)}…</code>, as of <time data-field="as_of">${root.as_of}</time>, signed with <code>${root.kid}</code>)${withdrawn === undefined ? '' : html`; the withdrawal ledger lists <strong data-field="withdrawn">${withdrawn}</strong> withdrawn card${withdrawn === 1 ? '' : 's'}`}.
 The script reads these from <a href="/root.json"><code>/root.json</code></a> and the ledgers itself and checks the root's signature; it does not take them from this text.</p>`;
@@ -62,12 +80,23 @@ The script reads these from <a href="/root.json"><code>/root.json</code></a> and
 
 function cardParagraph(id: string, card: CardFacts | undefined): SafeHtml {
   const id16 = id.slice(0, 16);
-  if (!card) return html`<p class="callout" role="alert" data-card="absent">No card with id <code>${id}</code> is published here (<a href="/cards/index.json"><code>/cards/index.json</code></a> lists them).</p>`;
+  if (!card)
+    return html`<p class="callout" role="alert" data-card="absent">No card with id <code>${id}</code> is published here (<a href="/cards/index.json"><code>/cards/index.json</code></a> lists them).</p>`;
   return html`<p class="callout" data-card="${id16}">Card <code>${id16}</code>: ${card.surface === 'board.facts' ? 'facts' : card.subject} on <em>${card.axis}</em>, as of ${card.as_of}. Its file is <a href="/cards/${id16}.json"><code>/cards/${id16}.json</code></a> and its inclusion proof <a href="/cards/${id16}.proof.json"><code>/cards/${id16}.proof.json</code></a>.<span class="needs-script"> The script checks it below as soon as it has loaded.</span></p>`;
 }
 
-function body(o: { id?: string; card?: CardFacts; error?: string; root?: RootFacts; withdrawn?: number; baseUrl: string }): SafeHtml {
-  const checkRows = CHECK_ROWS.map(([name, passes, from]) => html`<tr><th scope="row"><code>${name}</code></th><td>${passes}</td><td>${from}</td></tr>`);
+function body(o: {
+  id?: string;
+  card?: CardFacts;
+  error?: string;
+  root?: RootFacts;
+  withdrawn?: number;
+  baseUrl: string;
+}): SafeHtml {
+  const checkRows = CHECK_ROWS.map(
+    ([name, passes, from]) =>
+      html`<tr><th scope="row"><code>${name}</code></th><td>${passes}</td><td>${from}</td></tr>`,
+  );
   return html`<div class="page-verify">
 <h1>${TITLE}</h1>
 <p class="lede">Check this service's signed measurement cards yourself, in this browser: no account, no fee, and no verification call to the server. The page's script reads the public files (the DID document, the signed root, the ledgers, the card log) from this origin and checks each card with WebCrypto and the same verifier, rules and test vectors as the <code>gspc verify</code> command. A card is <span class="state state-VALID">VALID</span> only when every check passes; otherwise it is <span class="state state-INVALID">INVALID</span> and each failed check says why. Measurement, not certification: a VALID card proves what the service signed and published, not that a model is good.</p>
@@ -152,13 +181,25 @@ async function render(ctx: PageContext, url: string, reply: FastifyReply): Promi
     if (!card) status = 404;
   }
   const id = req.kind === 'ok' ? req.id : undefined;
-  reply.code(status).headers(PAGE_HEADERS).send(page({
-    title: TITLE, path: PATH, description: DESCRIPTION, scripts: ['verify.js'],
-    body: body({
-      ...(id !== undefined && { id }), ...(card && { card }), ...(req.kind === 'error' && { error: req.message }),
-      ...(root && { root }), ...(withdrawn !== undefined && { withdrawn }), baseUrl: ctx.baseUrl,
-    }),
-  }));
+  reply
+    .code(status)
+    .headers(PAGE_HEADERS)
+    .send(
+      page({
+        title: TITLE,
+        path: PATH,
+        description: DESCRIPTION,
+        scripts: ['verify.js'],
+        body: body({
+          ...(id !== undefined && { id }),
+          ...(card && { card }),
+          ...(req.kind === 'error' && { error: req.message }),
+          ...(root && { root }),
+          ...(withdrawn !== undefined && { withdrawn }),
+          baseUrl: ctx.baseUrl,
+        }),
+      }),
+    );
 }
 
 export function registerVerifyPage(app: FastifyInstance, ctx: PageContext): void {

@@ -7,18 +7,47 @@ import type { CheckName } from '../core/verify/card-verifier.js';
 
 export const CHECK_ROWS: readonly (readonly [CheckName, string, string])[] = [
   ['shape', 'the card is a JSON object with schema card-v1, a 64-hex sha256 and a signer', 'the card'],
-  ['content_address', 'the SHA-256 of the RFC 8785 canonical body (the card without sha256, url, sig_ed25519, unsigned_reason) equals its sha256, and its url names that id', 'the card'],
-  ['signature', 'sig_ed25519 is an Ed25519 signature of that canonical body under the key its signer names in the DID document', '/.well-known/did.json'],
-  ['not_withdrawn', 'the card is not in the withdrawal ledger (a withdrawn card gives the ledger’s reason)', '/ledgers/withdrawals.json'],
+  [
+    'content_address',
+    'the SHA-256 of the RFC 8785 canonical body (the card without sha256, url, sig_ed25519, unsigned_reason) equals its sha256, and its url names that id',
+    'the card',
+  ],
+  [
+    'signature',
+    'sig_ed25519 is an Ed25519 signature of that canonical body under the key its signer names in the DID document',
+    '/.well-known/did.json',
+  ],
+  [
+    'not_withdrawn',
+    'the card is not in the withdrawal ledger (a withdrawn card gives the ledger’s reason)',
+    '/ledgers/withdrawals.json',
+  ],
   ['not_superseded', 'the card is not in the supersession ledger', '/ledgers/supersessions.json'],
-  ['under_root', 'the card is a leaf of the signed public root: its inclusion proof, read with the signed leaf_count, leads to the signed merkle_root (or the whole bundle recomputes to it)', '/root.json, /cards/<id>.proof.json'],
-  ['in_log', 'the card is an entry of the card log whose checkpoint the board key signed', '/log/checkpoint, /log/entries.json'],
+  [
+    'under_root',
+    'the card is a leaf of the signed public root: its inclusion proof, read with the signed leaf_count, leads to the signed merkle_root (or the whole bundle recomputes to it)',
+    '/root.json, /cards/<id>.proof.json',
+  ],
+  [
+    'in_log',
+    'the card is an entry of the card log whose checkpoint the board key signed',
+    '/log/checkpoint, /log/entries.json',
+  ],
 ];
 
 export const JWS_ROWS: readonly (readonly ['VALID' | 'INVALID' | 'UNVERIFIABLE_KEY', string])[] = [
-  ['VALID', 'the JWS parses, alg is EdDSA, the payload is RFC 8785 canonical JSON, the kid is a key of this origin’s DID document, and the signature verifies under it'],
-  ['INVALID', 'anything is malformed or altered, the kid is not listed in the DID document, or the signature does not verify'],
-  ['UNVERIFIABLE_KEY', 'the kid names another DID (this page never fetches another origin) or a method without an Ed25519 public key: never VALID'],
+  [
+    'VALID',
+    'the JWS parses, alg is EdDSA, the payload is RFC 8785 canonical JSON, the kid is a key of this origin’s DID document, and the signature verifies under it',
+  ],
+  [
+    'INVALID',
+    'anything is malformed or altered, the kid is not listed in the DID document, or the signature does not verify',
+  ],
+  [
+    'UNVERIFIABLE_KEY',
+    'the kid names another DID (this page never fetches another origin) or a method without an Ed25519 public key: never VALID',
+  ],
 ];
 
 export const SOURCE_FILES: readonly (readonly [string, string])[] = [

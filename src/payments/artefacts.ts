@@ -7,7 +7,12 @@
 import { createHash } from 'node:crypto';
 import type { Obligation } from '../core/board/model.js';
 import { GspcError } from '../core/errors.js';
-import { commissionReceipt, type CommissionedFor, type RootInclusionProof, type RootRef } from '../core/evidence/commission-receipt.js';
+import {
+  commissionReceipt,
+  type CommissionedFor,
+  type RootInclusionProof,
+  type RootRef,
+} from '../core/evidence/commission-receipt.js';
 import { eunomiaFeed } from '../core/evidence/eunomia-feed.js';
 import { evidenceBundle } from '../core/evidence/evidence-bundle.js';
 import type { SignerState } from '../core/evidence/signer.js';
@@ -52,7 +57,14 @@ export interface ProducedArtefact {
 
 /** The proof object as the builders need it, or undefined when it is missing or malformed. */
 function proofShape(p: Record<string, unknown> | undefined): RootInclusionProof | undefined {
-  if (!p || typeof p.leaf_index !== 'number' || typeof p.leaf_count !== 'number' || typeof p.merkle_root !== 'string' || !Array.isArray(p.proof)) return undefined;
+  if (
+    !p ||
+    typeof p.leaf_index !== 'number' ||
+    typeof p.leaf_count !== 'number' ||
+    typeof p.merkle_root !== 'string' ||
+    !Array.isArray(p.proof)
+  )
+    return undefined;
   return p as RootInclusionProof;
 }
 
@@ -65,13 +77,26 @@ function rootOf(release: ArtefactContext['release']): RootRef {
  * Throws GspcError `bad_query` only when the query names nothing this release has (an unknown
  * obligation), which validation already refuses.
  */
-export function produceArtefact(key: ProductKey, query: Readonly<Record<string, string | undefined>>, ctx: ArtefactContext): ProducedArtefact {
+export function produceArtefact(
+  key: ProductKey,
+  query: Readonly<Record<string, string | undefined>>,
+  ctx: ArtefactContext,
+): ProducedArtefact {
   const artefact = build(key, query, ctx);
   const body = Buffer.from(`${JSON.stringify(artefact)}\n`, 'utf8');
-  return { body, sha256: createHash('sha256').update(body).digest('hex'), contentType: 'application/json; charset=utf-8', artefact };
+  return {
+    body,
+    sha256: createHash('sha256').update(body).digest('hex'),
+    contentType: 'application/json; charset=utf-8',
+    artefact,
+  };
 }
 
-function build(key: ProductKey, query: Readonly<Record<string, string | undefined>>, ctx: ArtefactContext): Record<string, unknown> {
+function build(
+  key: ProductKey,
+  query: Readonly<Record<string, string | undefined>>,
+  ctx: ArtefactContext,
+): Record<string, unknown> {
   const { release } = ctx;
   const withProof = <C extends { sha256: string }>(card: C) => ({ card, proof: proofShape(ctx.proofOf(card.sha256)) });
   switch (key) {
@@ -81,24 +106,53 @@ function build(key: ProductKey, query: Readonly<Record<string, string | undefine
       const subject = query.subject;
       if (subject === undefined) throw new GspcError('bad_query', 'subject: required');
       const reserve = matchingCards(release, subject, query.axis).slice(0, MAX_RESERVE).map(withProof);
-      return commissionReceipt({ subject, axis: query.axis ?? null, as_of: ctx.asOf, root: rootOf(release), reserve, commissioned_for: ctx.commissionedFor }, ctx.boardKey);
+      return commissionReceipt(
+        {
+          subject,
+          axis: query.axis ?? null,
+          as_of: ctx.asOf,
+          root: rootOf(release),
+          reserve,
+          commissioned_for: ctx.commissionedFor,
+        },
+        ctx.boardKey,
+      );
     }
     case 'evidence_bundle': {
       const obligation = ctx.obligations.find((o) => o.id === query.obligation);
-      if (!obligation) throw new GspcError('bad_query', `unknown obligation '${String(query.obligation)}'`, { known: ctx.obligations.map((o) => o.id) });
+      if (!obligation)
+        throw new GspcError('bad_query', `unknown obligation '${String(query.obligation)}'`, {
+          known: ctx.obligations.map((o) => o.id),
+        });
       const cards = relevantCards(release, obligation, query.subject).map(withProof);
-      return evidenceBundle({
-        obligation, subject: query.subject ?? null, as_of: ctx.asOf, version: release.as_of, baseUrl: ctx.baseUrl,
-        root: rootOf(release), cards, bench: ctx.boardJson, commissioned_for: ctx.commissionedFor,
-      }, ctx.boardKey);
+      return evidenceBundle(
+        {
+          obligation,
+          subject: query.subject ?? null,
+          as_of: ctx.asOf,
+          version: release.as_of,
+          baseUrl: ctx.baseUrl,
+          root: rootOf(release),
+          cards,
+          bench: ctx.boardJson,
+          commissioned_for: ctx.commissionedFor,
+        },
+        ctx.boardKey,
+      );
     }
     case 'eunomia_data': {
       const sig = (release.root as { sig_ed25519?: unknown }).sig_ed25519;
-      return eunomiaFeed({
-        as_of: ctx.asOf, baseUrl: ctx.baseUrl, active: release.active, commissioned_for: ctx.commissionedFor,
-        root: { ...rootOf(release), sha256: release.rootSha256, sig_ed25519: typeof sig === 'string' ? sig : null },
-        ...(ctx.regulation !== undefined && { regulation: ctx.regulation }),
-      }, ctx.boardKey);
+      return eunomiaFeed(
+        {
+          as_of: ctx.asOf,
+          baseUrl: ctx.baseUrl,
+          active: release.active,
+          commissioned_for: ctx.commissionedFor,
+          root: { ...rootOf(release), sha256: release.rootSha256, sig_ed25519: typeof sig === 'string' ? sig : null },
+          ...(ctx.regulation !== undefined && { regulation: ctx.regulation }),
+        },
+        ctx.boardKey,
+      );
     }
   }
 }

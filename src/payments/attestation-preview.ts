@@ -21,19 +21,41 @@ export interface PreviewRelease {
   pointerRootSha256: string;
 }
 
-export interface CardReference { sha256: string; surface: string; subject: string; axis: string; as_of: string; url: string }
+export interface CardReference {
+  sha256: string;
+  surface: string;
+  subject: string;
+  axis: string;
+  as_of: string;
+  url: string;
+}
 
 export function matchingCards(release: PreviewRelease, subject: string, axis: string | undefined): CardFile[] {
   const s = subject.toLowerCase();
   const isId = /^[0-9a-f]{16}([0-9a-f]{48})?$/.test(s);
-  return release.active.filter((c) => c.sig_ed25519 !== null
-    && (axis === undefined || c.axis === axis)
-    && (c.subject.toLowerCase() === s || c.axis === s || (isId && c.sha256.startsWith(s))));
+  return release.active.filter(
+    (c) =>
+      c.sig_ed25519 !== null &&
+      (axis === undefined || c.axis === axis) &&
+      (c.subject.toLowerCase() === s || c.axis === s || (isId && c.sha256.startsWith(s))),
+  );
 }
 
-export const cardReference = (c: CardFile): CardReference => ({ sha256: c.sha256, surface: c.surface, subject: c.subject, axis: c.axis, as_of: c.as_of, url: c.url });
+export const cardReference = (c: CardFile): CardReference => ({
+  sha256: c.sha256,
+  surface: c.surface,
+  subject: c.subject,
+  axis: c.axis,
+  as_of: c.as_of,
+  url: c.url,
+});
 
-export function attestationPreview(release: PreviewRelease, subject: string, axis: string | undefined, baseUrl: string): Record<string, unknown> {
+export function attestationPreview(
+  release: PreviewRelease,
+  subject: string,
+  axis: string | undefined,
+  baseUrl: string,
+): Record<string, unknown> {
   const matches = matchingCards(release, subject, axis);
   const s = subject.toLowerCase();
   const interop = release.active.filter((c) => c.subject.toLowerCase().includes(s));
@@ -58,7 +80,8 @@ export function attestationPreview(release: PreviewRelease, subject: string, axi
       root_active_leaves: release.root.leaf_count,
       matching_active_leaves: interop.length,
       sample_card_urls: interop.slice(0, 3).map((c) => `${baseUrl}${c.url}`),
-      root_integrity: release.pointerRootSha256 === release.rootSha256 ? 'BYTE_MATCHES_UNSIGNED_POINTER' : 'POINTER_MISMATCH',
+      root_integrity:
+        release.pointerRootSha256 === release.rootSha256 ? 'BYTE_MATCHES_UNSIGNED_POINTER' : 'POINTER_MISMATCH',
     },
     free_preview: `${baseUrl}/api/gspc${axis ? `?axis=${encodeURIComponent(axis)}` : ''}`,
     free_verify: `${baseUrl}/api/verify`,
@@ -69,7 +92,16 @@ export function attestationPreview(release: PreviewRelease, subject: string, axi
 /** The parts of a loaded release the preview reads. */
 export function previewReleaseOf(release: LoadedRelease): PreviewRelease {
   const { cards, withdrawn, superseded, root, rootSha256, files } = release.evidence;
-  const active = [...cards.values()].filter((c) => !withdrawn.has(c.sha256) && !superseded.has(c.sha256)).sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1));
+  const active = [...cards.values()]
+    .filter((c) => !withdrawn.has(c.sha256) && !superseded.has(c.sha256))
+    .sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1));
   const pointer = JSON.parse(files.get('evidence/card-root-latest.json')!.toString('utf8')) as { root_sha256: string };
-  return { as_of: release.source.meta.as_of, axes: release.source.axes.map((a) => a.row.axis), active, root, rootSha256, pointerRootSha256: pointer.root_sha256 };
+  return {
+    as_of: release.source.meta.as_of,
+    axes: release.source.axes.map((a) => a.row.axis),
+    active,
+    root,
+    rootSha256,
+    pointerRootSha256: pointer.root_sha256,
+  };
 }

@@ -11,13 +11,24 @@ import type { PreviewRelease } from './attestation-preview.js';
 /** At most this many cards are listed in the preview (the count is always the total). */
 export const PREVIEW_CARDS = 24;
 
-export function relevantCards(release: PreviewRelease, obligation: Obligation, subject: string | undefined): CardFile[] {
+export function relevantCards(
+  release: PreviewRelease,
+  obligation: Obligation,
+  subject: string | undefined,
+): CardFile[] {
   const axes = new Set(obligation.axes);
   const s = subject?.toLowerCase();
-  return release.active.filter((c) => c.sig_ed25519 !== null && axes.has(c.axis) && (s === undefined || c.subject.toLowerCase() === s));
+  return release.active.filter(
+    (c) => c.sig_ed25519 !== null && axes.has(c.axis) && (s === undefined || c.subject.toLowerCase() === s),
+  );
 }
 
-export function bundlePreview(release: PreviewRelease & { merkle_root: string }, obligation: Obligation, subject: string | undefined, baseUrl: string): Record<string, unknown> {
+export function bundlePreview(
+  release: PreviewRelease & { merkle_root: string },
+  obligation: Obligation,
+  subject: string | undefined,
+  baseUrl: string,
+): Record<string, unknown> {
   const cards = relevantCards(release, obligation, subject);
   const { axes: _axes, ...described } = obligation;
   return {
@@ -26,8 +37,15 @@ export function bundlePreview(release: PreviewRelease & { merkle_root: string },
     relevant_signed_cards: cards.length,
     // Listed up to the reserve size: the preview rides in every PAYMENT-REQUIRED header, which
     // clients cap at 16 KiB; the count above is the whole.
-    cards: cards.slice(0, PREVIEW_CARDS).map((c) => ({ sha256: c.sha256, surface: c.surface, subject: c.subject, as_of: c.as_of, url: c.url })),
-    corpus: { as_of: release.as_of, merkle_root: release.merkle_root, read_from: `${baseUrl}/cards/index.json`, signed_cards_total: release.active.filter((c) => c.sig_ed25519 !== null).length },
+    cards: cards
+      .slice(0, PREVIEW_CARDS)
+      .map((c) => ({ sha256: c.sha256, surface: c.surface, subject: c.subject, as_of: c.as_of, url: c.url })),
+    corpus: {
+      as_of: release.as_of,
+      merkle_root: release.merkle_root,
+      read_from: `${baseUrl}/cards/index.json`,
+      signed_cards_total: release.active.filter((c) => c.sig_ed25519 !== null).length,
+    },
     relation: `These signed measurements are relevant to ${obligation.control_id} (${obligation.title}); the bundle is evidence to consider, never a determination that the obligation is met.`,
     free_verify: `${baseUrl}/api/verify`,
     invoice: {

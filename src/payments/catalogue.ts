@@ -41,10 +41,20 @@ export function exampleRequests(active: readonly CardFile[], obligations: readon
   const signed = active.find((c) => c.sig_ed25519 !== null);
   return [
     at('free_door', {}),
-    signed ? at('request_attestation', { subject: signed.subject })
-      : skip('request_attestation', 'no active signed card in the served release names a subject (the board key is unhealthy or no card is active), so there is nothing a commission could reserve'),
-    ...(obligations.length > 0 ? obligations.map((o) => at('evidence_bundle', { obligation: o, bundle: '1' }))
-      : [skip('evidence_bundle', 'the served corpus has no obligations.json, so there is no obligation to bundle evidence for')]),
+    signed
+      ? at('request_attestation', { subject: signed.subject })
+      : skip(
+          'request_attestation',
+          'no active signed card in the served release names a subject (the board key is unhealthy or no card is active), so there is nothing a commission could reserve',
+        ),
+    ...(obligations.length > 0
+      ? obligations.map((o) => at('evidence_bundle', { obligation: o, bundle: '1' }))
+      : [
+          skip(
+            'evidence_bundle',
+            'the served corpus has no obligations.json, so there is no obligation to bundle evidence for',
+          ),
+        ]),
     at('eunomia_data', { feed: '1' }),
   ];
 }
@@ -85,7 +95,8 @@ export function buildCatalogue(c: CatalogueInputs): Record<string, unknown> {
       // The facilitator URL itself is not published: operators may put an API key in it.
       facilitator_configured: c.rail.facilitatorUrl !== null,
       payment_headers: ['PAYMENT-SIGNATURE (x402 v2)', 'X-PAYMENT (x402 v1, the name the specification uses)'],
-      note: configured ? 'payments are verified and settled by the configured facilitator; settlements are listed at /api/revenue'
+      note: configured
+        ? 'payments are verified and settled by the configured facilitator; settlements are listed at /api/revenue'
         : 'the rail is not configured: challenges are served, a payment attempt is answered 503 and nothing is charged',
     },
     signer: {
@@ -95,9 +106,18 @@ export function buildCatalogue(c: CatalogueInputs): Record<string, unknown> {
     },
     products: PRODUCTS.map((p) => productEntry(p, c)),
     verify: {
-      offers_and_receipts: { method: 'POST', url: `${base}/api/receipts/verify`, body: '{"jws": "<compact JWS>"} as JSON, or the compact JWS as text/plain' },
-      cards: { method: 'POST', url: `${base}/api/verify`, body: 'a card-v1, {"cards": [...]}, a cards bundle, or {"ids": [<card sha256 or its first 16 hex>]}' },
-      offline: 'base64url-decode the JWS payload; fetch the DID document; take publicKeyJwk.x of the verification method whose id equals the header kid; verify Ed25519 over header.payload',
+      offers_and_receipts: {
+        method: 'POST',
+        url: `${base}/api/receipts/verify`,
+        body: '{"jws": "<compact JWS>"} as JSON, or the compact JWS as text/plain',
+      },
+      cards: {
+        method: 'POST',
+        url: `${base}/api/verify`,
+        body: 'a card-v1, {"cards": [...]}, a cards bundle, or {"ids": [<card sha256 or its first 16 hex>]}',
+      },
+      offline:
+        'base64url-decode the JWS payload; fetch the DID document; take publicKeyJwk.x of the verification method whose id equals the header kid; verify Ed25519 over header.payload',
       note: 'a valid signature is not proof of settlement: the settlement is the transaction named in the receipt, listed at /api/revenue',
     },
     quotes: `${base}/.well-known/x402.json`,
@@ -136,10 +156,13 @@ function productEntry(p: Product, c: CatalogueInputs): Record<string, unknown> {
     example_request: example ? `${base}${example.path}` : null,
     // Every example the live release supports (the bundle has one per obligation).
     example_requests: examples.filter((e) => e.path !== null).map((e) => `${base}${e.path}`),
-    example_skipped: example ? null : examples[0]?.skipped ?? null,
-    without_payment: p.key === 'evidence_bundle'
-      ? '200 free preview without bundle=1; 402 challenge (x402 v2, body and PAYMENT-REQUIRED) with bundle=1'
-      : p.key === 'free_door' ? '402 challenge with amount 0; nothing is charged' : '402 challenge (x402 v2, body and PAYMENT-REQUIRED) carrying the free preview in svc.preview',
+    example_skipped: example ? null : (examples[0]?.skipped ?? null),
+    without_payment:
+      p.key === 'evidence_bundle'
+        ? '200 free preview without bundle=1; 402 challenge (x402 v2, body and PAYMENT-REQUIRED) with bundle=1'
+        : p.key === 'free_door'
+          ? '402 challenge with amount 0; nothing is charged'
+          : '402 challenge (x402 v2, body and PAYMENT-REQUIRED) carrying the free preview in svc.preview',
     ...freeRoutes(p.key, base),
     ...(p.key === 'evidence_bundle' && {
       invoice: {
@@ -155,16 +178,37 @@ function productEntry(p: Product, c: CatalogueInputs): Record<string, unknown> {
 /** The promo window as it applies to a product (null for the free door or with no promo configured). */
 function promoOf(p: Product, window: PromoWindow | null, now: Date): Record<string, unknown> | null {
   if (!p.promoEligible || !window) return null;
-  return { ...window, amount_atomic: p.promoAtomic.toString(), amount: formatUsdc(p.promoAtomic), active: inWindow(window, now) };
+  return {
+    ...window,
+    amount_atomic: p.promoAtomic.toString(),
+    amount: formatUsdc(p.promoAtomic),
+    active: inWindow(window, now),
+  };
 }
 
 /** Where the same content, or a preview of it, is free. */
 function freeRoutes(key: ProductKey, base: string): { free_preview: string; free_equivalents: string[] } {
   switch (key) {
-    case 'free_door': return { free_preview: `${base}/api/gspc`, free_equivalents: [`${base}/api/gspc`, `${base}/root.json`, `${base}/interop/card-root-latest.json`] };
-    case 'request_attestation': return { free_preview: 'the 402 challenge: svc.preview lists the signed cards a commission would reserve', free_equivalents: [`${base}/cards/index.json`, `${base}/signed/card-matrix.json`, `${base}/api/verify`] };
-    case 'evidence_bundle': return { free_preview: `${base}/api/evidence-bundle?obligation=<id>`, free_equivalents: [`${base}/cards-bundle.json`, `${base}/root.json`, `${base}/api/verify`] };
-    case 'eunomia_data': return { free_preview: 'the 402 challenge: svc.preview shows each stream and why an unread one is null', free_equivalents: [`${base}/root.json`, `${base}/cards/index.json`] };
+    case 'free_door':
+      return {
+        free_preview: `${base}/api/gspc`,
+        free_equivalents: [`${base}/api/gspc`, `${base}/root.json`, `${base}/interop/card-root-latest.json`],
+      };
+    case 'request_attestation':
+      return {
+        free_preview: 'the 402 challenge: svc.preview lists the signed cards a commission would reserve',
+        free_equivalents: [`${base}/cards/index.json`, `${base}/signed/card-matrix.json`, `${base}/api/verify`],
+      };
+    case 'evidence_bundle':
+      return {
+        free_preview: `${base}/api/evidence-bundle?obligation=<id>`,
+        free_equivalents: [`${base}/cards-bundle.json`, `${base}/root.json`, `${base}/api/verify`],
+      };
+    case 'eunomia_data':
+      return {
+        free_preview: 'the 402 challenge: svc.preview shows each stream and why an unread one is null',
+        free_equivalents: [`${base}/root.json`, `${base}/cards/index.json`],
+      };
   }
 }
 

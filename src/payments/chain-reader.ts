@@ -87,7 +87,12 @@ export function createChainReader(rpcUrl: string, o: ChainReaderOptions = {}): C
       });
     } catch (e) {
       const err = e as Error & { cause?: { code?: string; message?: string } };
-      return fail(method, err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `unreachable: ${err.cause?.code ?? err.cause?.message ?? err.message}`);
+      return fail(
+        method,
+        err.name === 'TimeoutError'
+          ? `no answer within ${timeoutMs} ms`
+          : `unreachable: ${err.cause?.code ?? err.cause?.message ?? err.message}`,
+      );
     }
     const text = await readCapped(res, maxBytes).catch((e: Error) => fail(method, e.message));
     if (res.status !== 200) return fail(method, `HTTP ${res.status}: ${text.slice(0, 200)}`);
@@ -97,13 +102,16 @@ export function createChainReader(rpcUrl: string, o: ChainReaderOptions = {}): C
     } catch {
       return fail(method, 'the answer is not JSON');
     }
-    if (typeof body !== 'object' || body === null || body.id !== requestId) return fail(method, 'the answer is not a JSON-RPC response to this request');
-    if (body.error !== undefined) return fail(method, `error ${String(body.error?.code)}: ${String(body.error?.message).slice(0, 300)}`);
+    if (typeof body !== 'object' || body === null || body.id !== requestId)
+      return fail(method, 'the answer is not a JSON-RPC response to this request');
+    if (body.error !== undefined)
+      return fail(method, `error ${String(body.error?.code)}: ${String(body.error?.message).slice(0, 300)}`);
     if (!('result' in body)) return fail(method, 'the answer has no result');
     return body.result;
   }
 
-  const hexQuantity = (method: string, v: unknown): bigint => (typeof v === 'string' && QUANTITY.test(v) ? BigInt(v) : fail(method, `malformed quantity ${JSON.stringify(v)}`));
+  const hexQuantity = (method: string, v: unknown): bigint =>
+    typeof v === 'string' && QUANTITY.test(v) ? BigInt(v) : fail(method, `malformed quantity ${JSON.stringify(v)}`);
 
   return {
     async chainId() {
@@ -112,9 +120,15 @@ export function createChainReader(rpcUrl: string, o: ChainReaderOptions = {}): C
     },
 
     async latestBlock() {
-      const block = await call('eth_getBlockByNumber', ['latest', false]) as { number?: unknown; timestamp?: unknown } | null;
+      const block = (await call('eth_getBlockByNumber', ['latest', false])) as {
+        number?: unknown;
+        timestamp?: unknown;
+      } | null;
       if (typeof block !== 'object' || block === null) return fail('eth_getBlockByNumber', 'no latest block');
-      return { number: hexQuantity('eth_getBlockByNumber', block.number), timestamp: hexQuantity('eth_getBlockByNumber', block.timestamp) };
+      return {
+        number: hexQuantity('eth_getBlockByNumber', block.number),
+        timestamp: hexQuantity('eth_getBlockByNumber', block.timestamp),
+      };
     },
 
     async authorizationState(asset, authorizer, nonce, block) {
@@ -122,34 +136,58 @@ export function createChainReader(rpcUrl: string, o: ChainReaderOptions = {}): C
       const data = `${AUTHORIZATION_STATE_SELECTOR}${word(argument('authorizer', authorizer, ADDRESS)).slice(2)}${argument('nonce', nonce, BYTES32).slice(2)}`;
       const result = await call('eth_call', [{ to, data }, block === undefined ? 'latest' : quantity(block)]);
       // '0x' means no code answered: not an EIP-3009 token at this address on this chain.
-      if (result === '0x') return fail('eth_call', `${to} returned nothing for authorizationState (not an EIP-3009 token on this chain?)`);
-      if (typeof result !== 'string' || !BYTES32.test(result) || BigInt(result) > 1n) return fail('eth_call', `authorizationState answered ${JSON.stringify(result).slice(0, 80)}, not a bool`);
+      if (result === '0x')
+        return fail('eth_call', `${to} returned nothing for authorizationState (not an EIP-3009 token on this chain?)`);
+      if (typeof result !== 'string' || !BYTES32.test(result) || BigInt(result) > 1n)
+        return fail('eth_call', `authorizationState answered ${JSON.stringify(result).slice(0, 80)}, not a bool`);
       return BigInt(result) === 1n;
     },
 
     async authorizationUsedTx(asset, authorizer, nonce, fromBlock) {
       const address = argument('asset', asset, ADDRESS);
-      const topics = [AUTHORIZATION_USED_TOPIC, word(argument('authorizer', authorizer, ADDRESS)), argument('nonce', nonce, BYTES32)];
+      const topics = [
+        AUTHORIZATION_USED_TOPIC,
+        word(argument('authorizer', authorizer, ADDRESS)),
+        argument('nonce', nonce, BYTES32),
+      ];
       const logs = await call('eth_getLogs', [{ address, topics, fromBlock: quantity(fromBlock), toBlock: 'latest' }]);
       if (!Array.isArray(logs)) return fail('eth_getLogs', 'the answer is not a list of logs');
       // Re-check what was asked for: a provider that ignores a filter must not settle a payment.
-      const used = (logs as RpcLog[]).find((l) => l.removed !== true && String(l.address).toLowerCase() === address
-        && topics.every((t, i) => topicsOf(l)[i] === t));
+      const used = (logs as RpcLog[]).find(
+        (l) =>
+          l.removed !== true &&
+          String(l.address).toLowerCase() === address &&
+          topics.every((t, i) => topicsOf(l)[i] === t),
+      );
       if (used === undefined) return null;
-      return typeof used.transactionHash === 'string' && BYTES32.test(used.transactionHash) ? used.transactionHash.toLowerCase() : fail('eth_getLogs', 'a log without a transaction hash');
+      return typeof used.transactionHash === 'string' && BYTES32.test(used.transactionHash)
+        ? used.transactionHash.toLowerCase()
+        : fail('eth_getLogs', 'a log without a transaction hash');
     },
 
     async transferInTransaction(tx, t) {
       const hash = argument('tx', tx, BYTES32);
-      const [asset, from, to] = [argument('asset', t.asset, ADDRESS), argument('from', t.from, ADDRESS), argument('to', t.to, ADDRESS)];
+      const [asset, from, to] = [
+        argument('asset', t.asset, ADDRESS),
+        argument('from', t.from, ADDRESS),
+        argument('to', t.to, ADDRESS),
+      ];
       const value = BigInt(argument('value', t.value, DECIMAL));
-      const receipt = await call('eth_getTransactionReceipt', [hash]) as { status?: unknown; logs?: unknown } | null;
+      const receipt = (await call('eth_getTransactionReceipt', [hash])) as { status?: unknown; logs?: unknown } | null;
       // The log was just found, so a missing receipt means the node changed its mind (a reorganisation): ask again later.
-      if (typeof receipt !== 'object' || receipt === null) return fail('eth_getTransactionReceipt', `no receipt for ${hash}`);
+      if (typeof receipt !== 'object' || receipt === null)
+        return fail('eth_getTransactionReceipt', `no receipt for ${hash}`);
       if (receipt.status !== '0x1' || !Array.isArray(receipt.logs)) return false;
       const wanted = [TRANSFER_TOPIC, word(from), word(to)];
-      return (receipt.logs as RpcLog[]).some((l) => l.removed !== true && String(l.address).toLowerCase() === asset
-        && wanted.every((w, i) => topicsOf(l)[i] === w) && typeof l.data === 'string' && BYTES32.test(l.data) && BigInt(l.data) >= value);
+      return (receipt.logs as RpcLog[]).some(
+        (l) =>
+          l.removed !== true &&
+          String(l.address).toLowerCase() === asset &&
+          wanted.every((w, i) => topicsOf(l)[i] === w) &&
+          typeof l.data === 'string' &&
+          BYTES32.test(l.data) &&
+          BigInt(l.data) >= value,
+      );
     },
   };
 }

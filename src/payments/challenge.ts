@@ -13,7 +13,8 @@ import type { SignerState } from '../core/evidence/signer.js';
 import type { RailConfig } from './rail-config.js';
 import { queryJsonSchema } from './product-queries.js';
 
-export const OFFER_RECEIPT_SPEC = 'https://github.com/coinbase/x402/blob/main/specs/extensions/extension-offer-and-receipt.md';
+export const OFFER_RECEIPT_SPEC =
+  'https://github.com/coinbase/x402/blob/main/specs/extensions/extension-offer-and-receipt.md';
 
 export interface ChallengeInputs {
   product: Product;
@@ -44,20 +45,51 @@ export function buildChallenge(c: ChallengeInputs): Record<string, unknown> & { 
   // a payment to it is refused with 503 before any facilitator call, and no offer is signed.
   const payTo = c.rail.payTo ?? '0x0000000000000000000000000000000000000000';
   const offerable = c.rail.payTo !== null;
-  const resource = { url: c.resourceUrl, description: c.product.description, mimeType: 'application/json', serviceName: 'gspc-board', tags: ['evidence', 'measurement'] };
-  const accepts = [{
-    scheme: 'exact' as const, network: c.rail.network, amount, maxAmountRequired: amount, asset: c.rail.asset, payTo,
-    maxTimeoutSeconds: c.rail.maxTimeoutSeconds,
-    extra: { name: c.rail.assetName, version: c.rail.assetVersion, decimals: c.rail.decimals, symbol: c.rail.symbol },
-    svc_pricing: pricing,
-    resource: resource.url, description: resource.description, mimeType: resource.mimeType,
-  }];
+  const resource = {
+    url: c.resourceUrl,
+    description: c.product.description,
+    mimeType: 'application/json',
+    serviceName: 'gspc-board',
+    tags: ['evidence', 'measurement'],
+  };
+  const accepts = [
+    {
+      scheme: 'exact' as const,
+      network: c.rail.network,
+      amount,
+      maxAmountRequired: amount,
+      asset: c.rail.asset,
+      payTo,
+      maxTimeoutSeconds: c.rail.maxTimeoutSeconds,
+      extra: { name: c.rail.assetName, version: c.rail.assetVersion, decimals: c.rail.decimals, symbol: c.rail.symbol },
+      svc_pricing: pricing,
+      resource: resource.url,
+      description: resource.description,
+      mimeType: resource.mimeType,
+    },
+  ];
   const key = c.boardKey;
   const kid = key.healthy ? key.signer.kid : key.kid;
   const nowSeconds = Math.floor(c.now.getTime() / 1000);
-  const offers = key.healthy && offerable
-    ? [signOffer({ resourceUrl: c.resourceUrl, scheme: 'exact', network: c.rail.network, asset: c.rail.asset, payTo, amount }, 0, nowSeconds, c.rail.maxTimeoutSeconds, { kid, sign: (m) => key.signer.sign(m) })]
-    : [];
+  const offers =
+    key.healthy && offerable
+      ? [
+          signOffer(
+            {
+              resourceUrl: c.resourceUrl,
+              scheme: 'exact',
+              network: c.rail.network,
+              asset: c.rail.asset,
+              payTo,
+              amount,
+            },
+            0,
+            nowSeconds,
+            c.rail.maxTimeoutSeconds,
+            { kid, sign: (m) => key.signer.sign(m) },
+          ),
+        ]
+      : [];
   const catalog = `${c.baseUrl}/api/x402`;
   return {
     x402Version: 2,
@@ -66,12 +98,33 @@ export function buildChallenge(c: ChallengeInputs): Record<string, unknown> & { 
     accepts,
     extensions: {
       bazaar: {
-        info: { input: { type: 'http', method: 'GET', queryParams: { ...c.query } }, output: { type: 'json', example: c.outputExample } },
+        info: {
+          input: { type: 'http', method: 'GET', queryParams: { ...c.query } },
+          output: { type: 'json', example: c.outputExample },
+        },
         schema: bazaarSchema(c.product),
       },
       'offer-receipt': {
         info: { offers },
-        schema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { offers: { type: 'array', items: { type: 'object', properties: { format: { const: 'jws' }, acceptIndex: { type: 'integer' }, signature: { type: 'string' } }, required: ['format', 'signature'] } } }, required: ['offers'] },
+        schema: {
+          $schema: 'https://json-schema.org/draft/2020-12/schema',
+          type: 'object',
+          properties: {
+            offers: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  format: { const: 'jws' },
+                  acceptIndex: { type: 'integer' },
+                  signature: { type: 'string' },
+                },
+                required: ['format', 'signature'],
+              },
+            },
+          },
+          required: ['offers'],
+        },
       },
     },
     catalog,
@@ -82,22 +135,42 @@ export function buildChallenge(c: ChallengeInputs): Record<string, unknown> & { 
       never: [...NEVER],
       deliverable: c.product.deliverable,
       signer: {
-        did: c.did, key_present: key.healthy, receipt_will_be: key.healthy ? 'SIGNED' : 'UNSIGNED', unsigned_reason: key.healthy ? null : key.reason,
-        checked_how: 'the board key is health-checked at start and on every reload (file present, owner-only, matches the published key)',
+        did: c.did,
+        key_present: key.healthy,
+        receipt_will_be: key.healthy ? 'SIGNED' : 'UNSIGNED',
+        unsigned_reason: key.healthy ? null : key.reason,
+        checked_how:
+          'the board key is health-checked at start and on every reload (file present, owner-only, matches the published key)',
       },
       preview: c.preview,
       rail: {
-        mode: 'live', pay_to_configured: c.rail.payTo !== null, facilitator_configured: c.rail.facilitatorUrl !== null,
-        note: c.rail.payTo !== null && c.rail.facilitatorUrl !== null ? 'payments are verified and settled by the configured facilitator' : 'the rail is not configured: a payment attempt is answered 503 and nothing is charged',
+        mode: 'live',
+        pay_to_configured: c.rail.payTo !== null,
+        facilitator_configured: c.rail.facilitatorUrl !== null,
+        note:
+          c.rail.payTo !== null && c.rail.facilitatorUrl !== null
+            ? 'payments are verified and settled by the configured facilitator'
+            : 'the rail is not configured: a payment attempt is answered 503 and nothing is charged',
       },
       not_paid_reason: c.notPaidReason,
       catalog,
       explainer: `${c.baseUrl}/pricing`,
       free_preview: freePreviewUrl(c),
       offer_receipt: {
-        extension: 'offer-receipt', spec: OFFER_RECEIPT_SPEC, spec_commit: 'v0.6', format: 'jws', alg: 'EdDSA', kid, signed: offers.length > 0,
-        reason: !key.healthy ? key.reason : offerable ? null : 'the rail has no payee (GSPC_PAY_TO), so no offer is made',
-        verify: 'base64url-decode the JWS payload; fetch the DID document; take publicKeyJwk.x of the verification method whose id equals the header kid; verify Ed25519 over header.payload (or POST the JWS to /api/receipts/verify)',
+        extension: 'offer-receipt',
+        spec: OFFER_RECEIPT_SPEC,
+        spec_commit: 'v0.6',
+        format: 'jws',
+        alg: 'EdDSA',
+        kid,
+        signed: offers.length > 0,
+        reason: !key.healthy
+          ? key.reason
+          : offerable
+            ? null
+            : 'the rail has no payee (GSPC_PAY_TO), so no offer is made',
+        verify:
+          'base64url-decode the JWS payload; fetch the DID document; take publicKeyJwk.x of the verification method whose id equals the header kid; verify Ed25519 over header.payload (or POST the JWS to /api/receipts/verify)',
       },
     },
   };
@@ -111,11 +184,19 @@ function bazaarSchema(product: Product): Record<string, unknown> {
     properties: {
       input: {
         type: 'object',
-        properties: { type: { const: 'http' }, method: { enum: ['GET', 'HEAD', 'DELETE'] }, queryParams: queryJsonSchema(product.key) },
+        properties: {
+          type: { const: 'http' },
+          method: { enum: ['GET', 'HEAD', 'DELETE'] },
+          queryParams: queryJsonSchema(product.key),
+        },
         required: ['type', 'method'],
         additionalProperties: false,
       },
-      output: { type: 'object', properties: { type: { const: 'json' }, example: { type: 'object' } }, required: ['type'] },
+      output: {
+        type: 'object',
+        properties: { type: { const: 'json' }, example: { type: 'object' } },
+        required: ['type'],
+      },
     },
     required: ['input'],
   };

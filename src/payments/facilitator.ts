@@ -35,23 +35,40 @@ export function httpFacilitator(url: string, timeoutMs: number): Facilitator {
     async verify(payload, requirements) {
       try {
         const r = await client.verify(payload, requirements);
-        return r.isValid ? { kind: 'valid', payer: r.payer } : { kind: 'invalid', reason: r.invalidReason ?? 'invalid_payment', message: r.invalidMessage };
+        return r.isValid
+          ? { kind: 'valid', payer: r.payer }
+          : { kind: 'invalid', reason: r.invalidReason ?? 'invalid_payment', message: r.invalidMessage };
       } catch (e) {
         const answered = answeredError(e);
-        if (answered && 'invalidReason' in answered) return { kind: 'invalid', reason: String(answered.invalidReason ?? 'invalid_payment'), message: answered.invalidMessage as string | undefined };
+        if (answered && 'invalidReason' in answered)
+          return {
+            kind: 'invalid',
+            reason: String(answered.invalidReason ?? 'invalid_payment'),
+            message: answered.invalidMessage as string | undefined,
+          };
         return { kind: 'unavailable', error: describe(e) };
       }
     },
     async settle(payload, requirements) {
       try {
         const r = await client.settle(payload, requirements);
-        if (r.success && /^0x[0-9a-fA-F]{64}$/.test(r.transaction)) return { kind: 'settled', transaction: r.transaction.toLowerCase(), network: r.network, payer: r.payer };
-        if (r.success) return { kind: 'unknown', error: `the facilitator reported success without a transaction hash ('${r.transaction}')` };
+        if (r.success && /^0x[0-9a-fA-F]{64}$/.test(r.transaction))
+          return { kind: 'settled', transaction: r.transaction.toLowerCase(), network: r.network, payer: r.payer };
+        if (r.success)
+          return {
+            kind: 'unknown',
+            error: `the facilitator reported success without a transaction hash ('${r.transaction}')`,
+          };
         return { kind: 'failed', reason: r.errorReason ?? 'settle_failed', message: r.errorMessage };
       } catch (e) {
         const answered = answeredError(e);
         // A SettleError carries the facilitator's own success:false answer: nothing moved.
-        if (answered && 'errorReason' in answered && answered.transaction === '') return { kind: 'failed', reason: String(answered.errorReason ?? 'settle_failed'), message: answered.errorMessage as string | undefined };
+        if (answered && 'errorReason' in answered && answered.transaction === '')
+          return {
+            kind: 'failed',
+            reason: String(answered.errorReason ?? 'settle_failed'),
+            message: answered.errorMessage as string | undefined,
+          };
         if (refused(e)) return { kind: 'not_sent', error: describe(e) };
         return { kind: 'unknown', error: describe(e) };
       }

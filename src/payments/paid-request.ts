@@ -68,7 +68,9 @@ export type PaidOutcome =
 
 /** SHA-256 of the part of the payment that moves money (signature + authorization). */
 export function paymentDigest(p: ReadPayment): string {
-  return createHash('sha256').update(canonicalBytes((p.payload as { payload?: unknown }).payload ?? null)).digest('hex');
+  return createHash('sha256')
+    .update(canonicalBytes((p.payload as { payload?: unknown }).payload ?? null))
+    .digest('hex');
 }
 
 export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<PaidOutcome> {
@@ -84,14 +86,30 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
   const payload: PaymentPayload = matched.payload;
 
   const verified = await deps.facilitator.verify(payload, req.requirements);
-  if (verified.kind === 'unavailable') throw new GspcError('facilitator_unavailable', `the facilitator did not answer the verification (${verified.error}); nothing was charged, retry later`);
-  if (verified.kind === 'invalid') return { kind: 'rejected', reason: `the facilitator refused the payment: ${verified.reason}${verified.message ? ` (${verified.message})` : ''}` };
+  if (verified.kind === 'unavailable')
+    throw new GspcError(
+      'facilitator_unavailable',
+      `the facilitator did not answer the verification (${verified.error}); nothing was charged, retry later`,
+    );
+  if (verified.kind === 'invalid')
+    return {
+      kind: 'rejected',
+      reason: `the facilitator refused the payment: ${verified.reason}${verified.message ? ` (${verified.message})` : ''}`,
+    };
 
   const reserved = await deps.ledger.reserve({
-    ...key, product_id: req.product_id, sku_id: req.sku_id, resource: req.resourcePath,
-    amount_atomic: req.requirements.amount, asset: req.requirements.asset.toLowerCase(), network: req.requirements.network,
-    pay_to: req.requirements.payTo.toLowerCase(), payment_sha256: digest, self_funded: deps.rail.selfPayers.includes(key.payer),
-    valid_before: req.payment.validBefore, at: deps.now().toISOString(),
+    ...key,
+    product_id: req.product_id,
+    sku_id: req.sku_id,
+    resource: req.resourcePath,
+    amount_atomic: req.requirements.amount,
+    asset: req.requirements.asset.toLowerCase(),
+    network: req.requirements.network,
+    pay_to: req.requirements.payTo.toLowerCase(),
+    payment_sha256: digest,
+    self_funded: deps.rail.selfPayers.includes(key.payer),
+    valid_before: req.payment.validBefore,
+    at: deps.now().toISOString(),
   });
   if (reserved.outcome !== 'reserved') return settledElsewhere(reserved.record, digest, req, deps);
 
@@ -100,7 +118,10 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
   try {
     artefact = req.produce();
   } catch (e) {
-    await deps.ledger.markFailed(key, { error: `the artefact could not be produced: ${(e as Error).message}`, at: deps.now().toISOString() });
+    await deps.ledger.markFailed(key, {
+      error: `the artefact could not be produced: ${(e as Error).message}`,
+      at: deps.now().toISOString(),
+    });
     throw e;
   }
 
@@ -108,15 +129,35 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
   const at = deps.now().toISOString();
   switch (settled.kind) {
     case 'failed': {
-      await deps.ledger.markFailed(key, { error: `${settled.reason}${settled.message ? `: ${settled.message}` : ''}`, at });
-      return { kind: 'settle_failed', settle: { success: false, transaction: '', network: req.requirements.network, payer: key.payer, errorReason: settled.reason, ...(settled.message !== undefined && { errorMessage: settled.message }) } };
+      await deps.ledger.markFailed(key, {
+        error: `${settled.reason}${settled.message ? `: ${settled.message}` : ''}`,
+        at,
+      });
+      return {
+        kind: 'settle_failed',
+        settle: {
+          success: false,
+          transaction: '',
+          network: req.requirements.network,
+          payer: key.payer,
+          errorReason: settled.reason,
+          ...(settled.message !== undefined && { errorMessage: settled.message }),
+        },
+      };
     }
     case 'not_sent':
       await deps.ledger.markFailed(key, { error: `facilitator unreachable before settling: ${settled.error}`, at });
-      throw new GspcError('facilitator_unavailable', `the facilitator could not be reached to settle (${settled.error}); nothing was charged, retry later`);
+      throw new GspcError(
+        'facilitator_unavailable',
+        `the facilitator could not be reached to settle (${settled.error}); nothing was charged, retry later`,
+      );
     case 'unknown':
       await deps.ledger.markUnknown(key, { error: settled.error, at });
-      throw new GspcError('settlement_unknown', `the facilitator did not confirm the settlement (${settled.error}); the outcome is recorded as unknown and will be reconciled against the chain. Retry the same payment later: it is never charged twice, and once settled the artefact is delivered`, { payer: key.payer, nonce: key.nonce });
+      throw new GspcError(
+        'settlement_unknown',
+        `the facilitator did not confirm the settlement (${settled.error}); the outcome is recorded as unknown and will be reconciled against the chain. Retry the same payment later: it is never charged twice, and once settled the artefact is delivered`,
+        { payer: key.payer, nonce: key.nonce },
+      );
     case 'settled': {
       const receipt = signedReceipt(req.resourceUrl, key.payer, settled.transaction, req.requirements.network, deps);
       const attachment = { artefact: artefact.body, artefact_sha256: artefact.sha256, receipt };
@@ -126,8 +167,17 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
       } catch (e) {
         // A settle slower than `gspc reconcile --stale-after` may find its reservation parked as
         // UNKNOWN; the facilitator's answer is the better evidence, so it resolves the record.
-        if (!(e instanceof GspcError && e.code === 'ledger_transition_invalid') || (await deps.ledger.get(key))?.state !== 'UNKNOWN') throw e;
-        record = await deps.ledger.resolveUnknown(key, { state: 'SETTLED', transaction: settled.transaction, at, artefact: attachment });
+        if (
+          !(e instanceof GspcError && e.code === 'ledger_transition_invalid') ||
+          (await deps.ledger.get(key))?.state !== 'UNKNOWN'
+        )
+          throw e;
+        record = await deps.ledger.resolveUnknown(key, {
+          state: 'SETTLED',
+          transaction: settled.transaction,
+          at,
+          artefact: attachment,
+        });
       }
       return { kind: 'delivered', body: artefact.body, settle: settleBody(record), replay: false, record };
     }
@@ -135,13 +185,21 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
 }
 
 /** A payment the ledger already holds: the same payload gets its outcome, another is a conflict. */
-async function settledElsewhere(record: SettlementRecord, digest: string, req: PaidRequest, deps: PaidDeps): Promise<PaidOutcome> {
+async function settledElsewhere(
+  record: SettlementRecord,
+  digest: string,
+  req: PaidRequest,
+  deps: PaidDeps,
+): Promise<PaidOutcome> {
   if (record.payment_sha256 !== digest) {
-    throw new GspcError('payment_conflict', 'this authorization (payer and nonce) was already used with a different payment payload; it is refused and nothing is settled');
+    throw new GspcError(
+      'payment_conflict',
+      'this authorization (payer and nonce) was already used with a different payment payload; it is refused and nothing is settled',
+    );
   }
   let r = record;
   // Another request holds the reservation: wait for it rather than settle twice.
-  for (const until = Date.now() + deps.inFlightWaitMs; r.state === 'RESERVED' && Date.now() < until;) {
+  for (const until = Date.now() + deps.inFlightWaitMs; r.state === 'RESERVED' && Date.now() < until; ) {
     await new Promise((res) => setTimeout(res, 25));
     r = (await deps.ledger.get(r))!;
   }
@@ -151,29 +209,66 @@ async function settledElsewhere(record: SettlementRecord, digest: string, req: P
         // Settled by reconcile: produce the artefact now and keep it for every later replay.
         const a = req.produce();
         const receipt = r.receipt ?? signedReceipt(req.resourceUrl, r.payer, r.transaction!, r.network, deps);
-        r = await deps.ledger.attachArtefact(r, { artefact: a.body, artefact_sha256: a.sha256, receipt, at: deps.now().toISOString() });
+        r = await deps.ledger.attachArtefact(r, {
+          artefact: a.body,
+          artefact_sha256: a.sha256,
+          receipt,
+          at: deps.now().toISOString(),
+        });
       }
       return { kind: 'delivered', body: r.artefact!, settle: settleBody(r), replay: true, record: r };
     }
     case 'FAILED':
-      return { kind: 'settle_failed', settle: { success: false, transaction: '', network: r.network, payer: r.payer, errorReason: 'settle_failed', errorMessage: r.error ?? 'settlement failed' } };
+      return {
+        kind: 'settle_failed',
+        settle: {
+          success: false,
+          transaction: '',
+          network: r.network,
+          payer: r.payer,
+          errorReason: 'settle_failed',
+          errorMessage: r.error ?? 'settlement failed',
+        },
+      };
     case 'UNKNOWN':
-      throw new GspcError('payment_pending', 'this payment\'s settlement outcome is unknown and awaits reconciliation against the chain; retry later: it is never charged twice', { payer: r.payer, nonce: r.nonce });
+      throw new GspcError(
+        'payment_pending',
+        "this payment's settlement outcome is unknown and awaits reconciliation against the chain; retry later: it is never charged twice",
+        { payer: r.payer, nonce: r.nonce },
+      );
     case 'RESERVED':
-      throw new GspcError('payment_pending', 'this payment is being settled by another request; retry shortly: it is never charged twice', { payer: r.payer, nonce: r.nonce });
+      throw new GspcError(
+        'payment_pending',
+        'this payment is being settled by another request; retry shortly: it is never charged twice',
+        { payer: r.payer, nonce: r.nonce },
+      );
   }
 }
 
-function signedReceipt(resourceUrl: string, payer: string, transaction: string, network: string, deps: PaidDeps): string | null {
+function signedReceipt(
+  resourceUrl: string,
+  payer: string,
+  transaction: string,
+  network: string,
+  deps: PaidDeps,
+): string | null {
   const k = deps.boardKey;
   if (!k.healthy) return null;
   const issuedAt = Math.floor(deps.now().getTime() / 1000);
-  return signReceipt({ network, resourceUrl, payer, issuedAt, transaction }, { kid: k.signer.kid, sign: (m) => k.signer.sign(m) }).signature;
+  return signReceipt(
+    { network, resourceUrl, payer, issuedAt, transaction },
+    { kid: k.signer.kid, sign: (m) => k.signer.sign(m) },
+  ).signature;
 }
 
 function settleBody(r: SettlementRecord): SettleResponseBody {
   return {
-    success: true, transaction: r.transaction!, network: r.network, payer: r.payer,
-    ...(r.receipt !== null && { extensions: { 'offer-receipt': { info: { receipt: { format: 'jws' as const, signature: r.receipt } } } } }),
+    success: true,
+    transaction: r.transaction!,
+    network: r.network,
+    payer: r.payer,
+    ...(r.receipt !== null && {
+      extensions: { 'offer-receipt': { info: { receipt: { format: 'jws' as const, signature: r.receipt } } } },
+    }),
   };
 }

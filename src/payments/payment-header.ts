@@ -33,26 +33,61 @@ type Headers = Record<string, string | string[] | undefined>;
 export function readPaymentHeader(headers: Headers): ReadPayment | undefined {
   const v2 = one(headers, 'payment-signature');
   const v1 = one(headers, 'x-payment');
-  if (v2 !== undefined && v1 !== undefined) throw new GspcError('bad_payment', 'send the payment in one header: PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (v1), not both');
+  if (v2 !== undefined && v1 !== undefined)
+    throw new GspcError(
+      'bad_payment',
+      'send the payment in one header: PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (v1), not both',
+    );
   const raw = v2 ?? v1;
   if (raw === undefined) return undefined;
   const header = v2 !== undefined ? 'payment-signature' : 'x-payment';
-  if (raw.length > MAX_PAYMENT_HEADER_CHARS) throw new GspcError('bad_payment', `the ${header} header is longer than ${MAX_PAYMENT_HEADER_CHARS} characters`);
+  if (raw.length > MAX_PAYMENT_HEADER_CHARS)
+    throw new GspcError('bad_payment', `the ${header} header is longer than ${MAX_PAYMENT_HEADER_CHARS} characters`);
   const text = raw.trim();
-  if (text === '' || !BASE64.test(text)) throw new GspcError('bad_payment', `the ${header} header is not base64 (RFC 4648, + and /)`);
+  if (text === '' || !BASE64.test(text))
+    throw new GspcError('bad_payment', `the ${header} header is not base64 (RFC 4648, + and /)`);
   let json: unknown;
-  try { json = JSON.parse(Buffer.from(text, 'base64').toString('utf8')); } catch { throw new GspcError('bad_payment', `the ${header} header does not decode to JSON`); }
+  try {
+    json = JSON.parse(Buffer.from(text, 'base64').toString('utf8'));
+  } catch {
+    throw new GspcError('bad_payment', `the ${header} header does not decode to JSON`);
+  }
   const parsed = parsePaymentPayload(json);
-  if (!parsed.success) throw new GspcError('bad_payment', `the ${header} header is not an x402 payment payload: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new GspcError(
+      'bad_payment',
+      `the ${header} header is not an x402 payment payload: ${parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.') || '(root)'} ${i.message}`)
+        .join('; ')}`,
+    );
   const payload = json as ReadPayment['payload'];
   const version = payload.x402Version === 2 ? 2 : 1;
-  const auth = ((payload.payload as { authorization?: Record<string, unknown> } | undefined)?.authorization) ?? {};
+  const auth = (payload.payload as { authorization?: Record<string, unknown> } | undefined)?.authorization ?? {};
   const { from, nonce, value, validBefore } = auth as Record<string, unknown>;
-  if (typeof from !== 'string' || !ADDRESS.test(from) || typeof nonce !== 'string' || !NONCE.test(nonce) || typeof value !== 'string' || !/^[0-9]{1,78}$/.test(value) || typeof validBefore !== 'string' || !/^[0-9]{1,20}$/.test(validBefore)) {
-    throw new GspcError('bad_payment', `the ${header} payload has no EIP-3009 authorization (from, nonce, value, validBefore) of the exact scheme`);
+  if (
+    typeof from !== 'string' ||
+    !ADDRESS.test(from) ||
+    typeof nonce !== 'string' ||
+    !NONCE.test(nonce) ||
+    typeof value !== 'string' ||
+    !/^[0-9]{1,78}$/.test(value) ||
+    typeof validBefore !== 'string' ||
+    !/^[0-9]{1,20}$/.test(validBefore)
+  ) {
+    throw new GspcError(
+      'bad_payment',
+      `the ${header} payload has no EIP-3009 authorization (from, nonce, value, validBefore) of the exact scheme`,
+    );
   }
   return {
-    header, version, payload, payer: from.toLowerCase(), nonce: nonce.toLowerCase(), value, validBefore,
+    header,
+    version,
+    payload,
+    payer: from.toLowerCase(),
+    nonce: nonce.toLowerCase(),
+    value,
+    validBefore,
     ...(version === 2 && { accepted: payload.accepted as Record<string, unknown> }),
   };
 }

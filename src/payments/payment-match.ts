@@ -22,26 +22,51 @@ export type PaymentMatch = { ok: true; payload: PaymentPayload } | { ok: false; 
 
 export function matchPayment(p: ReadPayment, ours: PaymentRequirements, rail: RailConfig): PaymentMatch {
   const auth = (p.payload.payload as { authorization: Record<string, string> }).authorization;
-  if (auth.to?.toLowerCase() !== ours.payTo.toLowerCase()) return { ok: false, reason: `the authorization pays ${auth.to}, not this resource's payee ${ours.payTo}` };
-  if (p.value !== ours.amount) return { ok: false, reason: `the authorization is for ${p.value} atomic units; this resource costs ${ours.amount}` };
+  if (auth.to?.toLowerCase() !== ours.payTo.toLowerCase())
+    return { ok: false, reason: `the authorization pays ${auth.to}, not this resource's payee ${ours.payTo}` };
+  if (p.value !== ours.amount)
+    return {
+      ok: false,
+      reason: `the authorization is for ${p.value} atomic units; this resource costs ${ours.amount}`,
+    };
   if (p.version === 2) {
     const accepted = p.accepted ?? {};
     for (const field of ['scheme', 'network', 'amount', 'asset', 'payTo', 'maxTimeoutSeconds'] as const) {
       const theirs = accepted[field];
-      const same = typeof theirs === 'string' && typeof ours[field] === 'string' && /^0x/.test(theirs)
-        ? theirs.toLowerCase() === (ours[field] as string).toLowerCase()
-        : theirs === ours[field];
-      if (!same) return { ok: false, reason: `the payment's accepted.${field} (${JSON.stringify(theirs)}) does not match this resource's offer (${JSON.stringify(ours[field])})` };
+      const same =
+        typeof theirs === 'string' && typeof ours[field] === 'string' && /^0x/.test(theirs)
+          ? theirs.toLowerCase() === (ours[field] as string).toLowerCase()
+          : theirs === ours[field];
+      if (!same)
+        return {
+          ok: false,
+          reason: `the payment's accepted.${field} (${JSON.stringify(theirs)}) does not match this resource's offer (${JSON.stringify(ours[field])})`,
+        };
     }
     const extra = (accepted.extra ?? {}) as Record<string, unknown>;
     for (const [k, v] of Object.entries(ours.extra ?? {})) {
-      if (extra[k] !== v) return { ok: false, reason: `the payment's accepted.extra.${k} (${JSON.stringify(extra[k])}) does not match this resource's offer (${JSON.stringify(v)})` };
+      if (extra[k] !== v)
+        return {
+          ok: false,
+          reason: `the payment's accepted.extra.${k} (${JSON.stringify(extra[k])}) does not match this resource's offer (${JSON.stringify(v)})`,
+        };
     }
     // The facilitator is given our terms, not the buyer's echo.
     return { ok: true, payload: { ...(p.payload as unknown as PaymentPayload), accepted: ours } };
   }
   const { scheme, network } = p.payload as { scheme?: unknown; network?: unknown };
-  if (scheme !== 'exact') return { ok: false, reason: `x402 v1 payment with scheme ${JSON.stringify(scheme)}; this resource accepts scheme 'exact'` };
-  if (network !== rail.network && network !== V1_NETWORK_ALIASES[rail.network]) return { ok: false, reason: `x402 v1 payment on network ${JSON.stringify(network)}; this resource is paid on ${rail.network}` };
-  return { ok: true, payload: { x402Version: 2, accepted: ours, payload: p.payload.payload as Record<string, unknown> } };
+  if (scheme !== 'exact')
+    return {
+      ok: false,
+      reason: `x402 v1 payment with scheme ${JSON.stringify(scheme)}; this resource accepts scheme 'exact'`,
+    };
+  if (network !== rail.network && network !== V1_NETWORK_ALIASES[rail.network])
+    return {
+      ok: false,
+      reason: `x402 v1 payment on network ${JSON.stringify(network)}; this resource is paid on ${rail.network}`,
+    };
+  return {
+    ok: true,
+    payload: { x402Version: 2, accepted: ours, payload: p.payload.payload as Record<string, unknown> },
+  };
 }

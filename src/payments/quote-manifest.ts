@@ -35,18 +35,32 @@ export interface Quote {
 export type LocalGet = (path: string) => Promise<{ status: number; body: string }>;
 
 /** Requests every example (concurrently) and records what was answered. */
-export async function observeQuotes(examples: readonly ExampleRequest[], baseUrl: string, get: LocalGet): Promise<Quote[]> {
-  return Promise.all(examples.map(async (e): Promise<Quote> => {
-    const product = PRODUCTS.find((p) => p.key === e.product)!;
-    const quote: Quote = { product_id: product.product_id, url: `${baseUrl}${e.path ?? product.path}`, method: 'GET', http: null, body: null, error: null, skipped: e.skipped };
-    if (e.path === null) return quote;
-    try {
-      const r = await get(e.path);
-      return { ...quote, http: r.status, ...readChallenge(r.status, r.body) };
-    } catch (err) {
-      return { ...quote, error: `the request could not be made: ${(err as Error).message}` };
-    }
-  }));
+export async function observeQuotes(
+  examples: readonly ExampleRequest[],
+  baseUrl: string,
+  get: LocalGet,
+): Promise<Quote[]> {
+  return Promise.all(
+    examples.map(async (e): Promise<Quote> => {
+      const product = PRODUCTS.find((p) => p.key === e.product)!;
+      const quote: Quote = {
+        product_id: product.product_id,
+        url: `${baseUrl}${e.path ?? product.path}`,
+        method: 'GET',
+        http: null,
+        body: null,
+        error: null,
+        skipped: e.skipped,
+      };
+      if (e.path === null) return quote;
+      try {
+        const r = await get(e.path);
+        return { ...quote, http: r.status, ...readChallenge(r.status, r.body) };
+      } catch (err) {
+        return { ...quote, error: `the request could not be made: ${(err as Error).message}` };
+      }
+    }),
+  );
 }
 
 /** A quote is read only when the answer is a 402 whose JSON body is an x402 v2 challenge. */
@@ -57,9 +71,12 @@ function readChallenge(status: number, text: string): { body: Record<string, unk
   } catch {
     return { body: null, error: `HTTP ${status} with a body that is not JSON` };
   }
-  const o = json !== null && typeof json === 'object' && !Array.isArray(json) ? json as Record<string, unknown> : {};
+  const o = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
   if (status !== 402) {
-    return { body: null, error: `expected HTTP 402, got ${status}${typeof o.error === 'string' ? `: ${o.error}` : ''}` };
+    return {
+      body: null,
+      error: `expected HTTP 402, got ${status}${typeof o.error === 'string' ? `: ${o.error}` : ''}`,
+    };
   }
   if (o.x402Version !== 2) return { body: null, error: 'HTTP 402 without an x402Version 2 challenge body' };
   return { body: o, error: null };
@@ -71,7 +88,8 @@ export function quoteManifest(observedAt: Date, quotes: readonly Quote[]): Recor
     as_of: observedAt.toISOString(),
     manifest: QUOTES_PATH,
     kind: 'MEASURED',
-    observed_how: 'each quote is the answer this service gave, at as_of, to a GET of the quoted URL without payment, made in-process through its own routes',
+    observed_how:
+      'each quote is the answer this service gave, at as_of, to a GET of the quoted URL without payment, made in-process through its own routes',
     counts: {
       quotes: quotes.length,
       read: quotes.filter((q) => q.body !== null).length,

@@ -42,7 +42,15 @@ export type ReconcileAction =
   /** Not moved: the chain or the ledger failed for this record; try again. */
   | 'error';
 
-export const RECONCILE_ACTIONS: readonly ReconcileAction[] = ['abandoned', 'settled', 'failed', 'pending', 'undecided', 'skipped', 'error'];
+export const RECONCILE_ACTIONS: readonly ReconcileAction[] = [
+  'abandoned',
+  'settled',
+  'failed',
+  'pending',
+  'undecided',
+  'skipped',
+  'error',
+];
 
 export interface ReconcileEntry {
   action: ReconcileAction;
@@ -81,22 +89,42 @@ export interface ReconcileOptions {
   fromBlock?: bigint;
 }
 
-export const REPLAY_NOTE = 'SETTLED records resolved here carry no artefact yet: when the buyer replays the same payment, the service produces the artefact and attaches it, without a second charge.';
+export const REPLAY_NOTE =
+  'SETTLED records resolved here carry no artefact yet: when the buyer replays the same payment, the service produces the artefact and attaches it, without a second charge.';
 
 const EVM_ADDRESS = /^0x[0-9a-f]{40}$/;
 
 /** Unix seconds as ISO 8601, or a plain statement when beyond what a Date can show. */
 export function secondsIso(s: bigint): string {
-  return s <= 8_640_000_000_000n ? new Date(Number(s) * 1000).toISOString() : `${s} s after 1970 (beyond any calendar date)`;
+  return s <= 8_640_000_000_000n
+    ? new Date(Number(s) * 1000).toISOString()
+    : `${s} s after 1970 (beyond any calendar date)`;
 }
 
 export async function reconcile(o: ReconcileOptions): Promise<ReconcileReport> {
   const at = o.now.toISOString();
   const entries: ReconcileEntry[] = [];
-  const entry = (r: SettlementRecord, action: ReconcileAction, to: SettlementState, detail: string, extra: Partial<ReconcileEntry> = {}): void => {
+  const entry = (
+    r: SettlementRecord,
+    action: ReconcileAction,
+    to: SettlementState,
+    detail: string,
+    extra: Partial<ReconcileEntry> = {},
+  ): void => {
     entries.push({
-      action, payer: r.payer, nonce: r.nonce, product_id: r.product_id, resource: r.resource, amount_atomic: r.amount_atomic, network: r.network,
-      from: r.state, to, transaction: null, pending_until: null, detail, ...extra,
+      action,
+      payer: r.payer,
+      nonce: r.nonce,
+      product_id: r.product_id,
+      resource: r.resource,
+      amount_atomic: r.amount_atomic,
+      network: r.network,
+      from: r.state,
+      to,
+      transaction: null,
+      pending_until: null,
+      detail,
+      ...extra,
     });
   };
 
@@ -117,7 +145,12 @@ export async function reconcile(o: ReconcileOptions): Promise<ReconcileReport> {
   try {
     chainId = await o.chain.chainId();
     const head = await o.chain.latestBlock();
-    chain = { chain_id: chainId, network: `eip155:${chainId}`, block: head.number.toString(), block_time: secondsIso(head.timestamp) };
+    chain = {
+      chain_id: chainId,
+      network: `eip155:${chainId}`,
+      block: head.number.toString(),
+      block_time: secondsIso(head.timestamp),
+    };
   } catch (e) {
     chain = { error: messageOf(e) };
   }
@@ -129,18 +162,42 @@ export async function reconcile(o: ReconcileOptions): Promise<ReconcileReport> {
     await step(r, entry, () => judge(o, r, chainId!, at, entry));
   }
 
-  const counts = Object.fromEntries(RECONCILE_ACTIONS.map((a) => [a, entries.filter((e) => e.action === a).length])) as Record<ReconcileAction, number>;
+  const counts = Object.fromEntries(
+    RECONCILE_ACTIONS.map((a) => [a, entries.filter((e) => e.action === a).length]),
+  ) as Record<ReconcileAction, number>;
   return { at, chain, entries, counts, note: REPLAY_NOTE };
 }
 
-type Entry = (r: SettlementRecord, action: ReconcileAction, to: SettlementState, detail: string, extra?: Partial<ReconcileEntry>) => void;
+type Entry = (
+  r: SettlementRecord,
+  action: ReconcileAction,
+  to: SettlementState,
+  detail: string,
+  extra?: Partial<ReconcileEntry>,
+) => void;
 
-async function judge(o: ReconcileOptions, r: SettlementRecord, chainId: number, at: string, entry: Entry): Promise<void> {
+async function judge(
+  o: ReconcileOptions,
+  r: SettlementRecord,
+  chainId: number,
+  at: string,
+  entry: Entry,
+): Promise<void> {
   if (r.network !== `eip155:${chainId}`) {
-    return entry(r, 'undecided', r.state, `network ${r.network} is not the RPC's chain eip155:${chainId}; reconcile it with an RPC of that network`);
+    return entry(
+      r,
+      'undecided',
+      r.state,
+      `network ${r.network} is not the RPC's chain eip155:${chainId}; reconcile it with an RPC of that network`,
+    );
   }
   if (!EVM_ADDRESS.test(r.asset) || !EVM_ADDRESS.test(r.pay_to)) {
-    return entry(r, 'undecided', r.state, `asset ${r.asset} or pay_to ${r.pay_to} is not an EVM address; cannot be checked here`);
+    return entry(
+      r,
+      'undecided',
+      r.state,
+      `asset ${r.asset} or pay_to ${r.pay_to} is not an EVM address; cannot be checked here`,
+    );
   }
   // State and time from the same block: unused at a block past validBefore means unusable for ever.
   const head = await o.chain.latestBlock();
@@ -150,17 +207,44 @@ async function judge(o: ReconcileOptions, r: SettlementRecord, chainId: number, 
     // Nodes refuse a range starting past their head (anvil: BlockOutOfRangeError); it holds no log anyway.
     const tx = fromBlock > head.number ? null : await o.chain.authorizationUsedTx(r.asset, r.payer, r.nonce, fromBlock);
     if (tx === null) {
-      return entry(r, 'undecided', r.state, `authorization used, transaction not found: no AuthorizationUsed log from block ${fromBlock} (it is earlier, or the payer canceled the authorization); left UNKNOWN`);
+      return entry(
+        r,
+        'undecided',
+        r.state,
+        `authorization used, transaction not found: no AuthorizationUsed log from block ${fromBlock} (it is earlier, or the payer canceled the authorization); left UNKNOWN`,
+      );
     }
-    const paid = await o.chain.transferInTransaction(tx, { asset: r.asset, from: r.payer, to: r.pay_to, value: r.amount_atomic });
+    const paid = await o.chain.transferInTransaction(tx, {
+      asset: r.asset,
+      from: r.payer,
+      to: r.pay_to,
+      value: r.amount_atomic,
+    });
     if (!paid) {
-      return entry(r, 'undecided', r.state, `authorization used in ${tx}, but that transaction has no transfer of ${r.amount_atomic} from the payer to pay_to ${r.pay_to}; left UNKNOWN for an operator`, { transaction: tx });
+      return entry(
+        r,
+        'undecided',
+        r.state,
+        `authorization used in ${tx}, but that transaction has no transfer of ${r.amount_atomic} from the payer to pay_to ${r.pay_to}; left UNKNOWN for an operator`,
+        { transaction: tx },
+      );
     }
     await o.ledger.resolveUnknown(r, { state: 'SETTLED', transaction: tx, at });
-    return entry(r, 'settled', 'SETTLED', `settled on chain in ${tx}; the artefact is produced and attached when the buyer replays the same payment`, { transaction: tx });
+    return entry(
+      r,
+      'settled',
+      'SETTLED',
+      `settled on chain in ${tx}; the artefact is produced and attached when the buyer replays the same payment`,
+      { transaction: tx },
+    );
   }
   if (r.valid_before === null) {
-    return entry(r, 'undecided', r.state, 'authorization unused so far, but its validBefore was not recorded (a record from before ledger schema 2): it cannot be shown that it will never be used; left UNKNOWN');
+    return entry(
+      r,
+      'undecided',
+      r.state,
+      'authorization unused so far, but its validBefore was not recorded (a record from before ledger schema 2): it cannot be shown that it will never be used; left UNKNOWN',
+    );
   }
   const validBefore = BigInt(r.valid_before);
   const until = secondsIso(validBefore);
@@ -169,9 +253,10 @@ async function judge(o: ReconcileOptions, r: SettlementRecord, chainId: number, 
     await o.ledger.resolveUnknown(r, { state: 'FAILED', error: why, at });
     return entry(r, 'failed', 'FAILED', why);
   }
-  const detail = head.timestamp >= validBefore
-    ? `authorization unused; validBefore ${until} has just passed: closed once the chain is ${EXPIRY_MARGIN_SECONDS} s past it`
-    : `pending until ${until}: the authorization is unused and still valid, so the facilitator's transfer may still land; run reconcile again after that`;
+  const detail =
+    head.timestamp >= validBefore
+      ? `authorization unused; validBefore ${until} has just passed: closed once the chain is ${EXPIRY_MARGIN_SECONDS} s past it`
+      : `pending until ${until}: the authorization is unused and still valid, so the facilitator's transfer may still land; run reconcile again after that`;
   return entry(r, 'pending', r.state, detail, { pending_until: until });
 }
 
@@ -183,7 +268,12 @@ async function step(r: SettlementRecord, entry: Entry, fn: () => Promise<void>):
     if (!(e instanceof GspcError)) throw e; // a bug, not an outcome
     if (e.code === 'ledger_transition_invalid') {
       // Another process (the live request, or a second reconcile) moved it first: theirs stands.
-      return entry(r, 'skipped', (e.details?.state as SettlementState | undefined) ?? r.state, `moved by another process meanwhile (now ${String(e.details?.state ?? 'changed')})`);
+      return entry(
+        r,
+        'skipped',
+        (e.details?.state as SettlementState | undefined) ?? r.state,
+        `moved by another process meanwhile (now ${String(e.details?.state ?? 'changed')})`,
+      );
     }
     entry(r, 'error', r.state, messageOf(e));
   }

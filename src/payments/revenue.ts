@@ -17,8 +17,21 @@ export const REVENUE_LISTED = 100;
 export type CountedAs = 'demand' | 'self-funded' | 'zero-value';
 
 /** The record fields this read uses (artefact bytes are never needed, nor published). */
-export type RevenueRecord = Pick<SettlementRecord,
-  'payer' | 'nonce' | 'product_id' | 'resource' | 'amount_atomic' | 'asset' | 'network' | 'pay_to' | 'self_funded' | 'state' | 'transaction' | 'updated_at'>;
+export type RevenueRecord = Pick<
+  SettlementRecord,
+  | 'payer'
+  | 'nonce'
+  | 'product_id'
+  | 'resource'
+  | 'amount_atomic'
+  | 'asset'
+  | 'network'
+  | 'pay_to'
+  | 'self_funded'
+  | 'state'
+  | 'transaction'
+  | 'updated_at'
+>;
 
 export interface RevenueInputs {
   now: Date;
@@ -32,28 +45,41 @@ export interface RevenueInputs {
   limit?: number;
 }
 
-export const paymentId = (r: Pick<RevenueRecord, 'payer' | 'nonce'>): string => `${r.payer.toLowerCase()}/${r.nonce.toLowerCase()}`;
+export const paymentId = (r: Pick<RevenueRecord, 'payer' | 'nonce'>): string =>
+  `${r.payer.toLowerCase()}/${r.nonce.toLowerCase()}`;
 
 /**
  * How a SETTLED payment counts. Self-funded wins over zero-value (both are audit records), and a
  * record reserved as self-funded stays so even if its payer later leaves the list: a payment is
  * never promoted to demand by a configuration change.
  */
-export function countedAs(r: Pick<RevenueRecord, 'payer' | 'self_funded' | 'amount_atomic'>, selfPayers: ReadonlySet<string>): CountedAs {
+export function countedAs(
+  r: Pick<RevenueRecord, 'payer' | 'self_funded' | 'amount_atomic'>,
+  selfPayers: ReadonlySet<string>,
+): CountedAs {
   if (r.self_funded || selfPayers.has(r.payer.toLowerCase())) return 'self-funded';
   return BigInt(r.amount_atomic) > 0n ? 'demand' : 'zero-value';
 }
 
 /** The SETTLED records the document lists, most recent first (by last update; the order is stable). */
 export function listedSettlements<R extends RevenueRecord>(records: readonly R[], limit = REVENUE_LISTED): R[] {
-  return records.filter((r) => r.state === 'SETTLED')
+  return records
+    .filter((r) => r.state === 'SETTLED')
     .map((r, i) => ({ r, i }))
     .sort((a, b) => (a.r.updated_at < b.r.updated_at ? 1 : a.r.updated_at > b.r.updated_at ? -1 : b.i - a.i))
-    .slice(0, limit).map((x) => x.r);
+    .slice(0, limit)
+    .map((x) => x.r);
 }
 
-interface Total { network: string; asset: string; count: number; amount_atomic: string }
-interface ProductTotal extends Total { product_id: string }
+interface Total {
+  network: string;
+  asset: string;
+  count: number;
+  amount_atomic: string;
+}
+interface ProductTotal extends Total {
+  product_id: string;
+}
 
 /** Sums per (network, asset), and per product when asked; amounts as exact integer strings. */
 function totals(records: readonly RevenueRecord[]): Total[];
@@ -62,7 +88,13 @@ function totals(records: readonly RevenueRecord[], byProduct = false): Total[] {
   const sums = new Map<string, { product_id?: string; network: string; asset: string; count: number; sum: bigint }>();
   for (const r of records) {
     const k = `${byProduct ? r.product_id : ''}\n${r.network}\n${r.asset.toLowerCase()}`;
-    const s = sums.get(k) ?? { ...(byProduct && { product_id: r.product_id }), network: r.network, asset: r.asset, count: 0, sum: 0n };
+    const s = sums.get(k) ?? {
+      ...(byProduct && { product_id: r.product_id }),
+      network: r.network,
+      asset: r.asset,
+      count: 0,
+      sum: 0n,
+    };
     s.count += 1;
     s.sum += BigInt(r.amount_atomic);
     sums.set(k, s);
@@ -117,12 +149,26 @@ export function revenueDocument(i: RevenueInputs): Record<string, unknown> {
 }
 
 /** The document when the ledger cannot be read: 200 with null figures and the reason (specification, "Errors"). */
-export function unreadRevenue(now: Date, ledger: { backend: string; schema_version: number } | null, selfPayers: readonly string[], reason: string): Record<string, unknown> {
+export function unreadRevenue(
+  now: Date,
+  ledger: { backend: string; schema_version: number } | null,
+  selfPayers: readonly string[],
+  reason: string,
+): Record<string, unknown> {
   return {
-    ...head(now, ledger, selfPayers.map((a) => a.toLowerCase())),
+    ...head(
+      now,
+      ledger,
+      selfPayers.map((a) => a.toLowerCase()),
+    ),
     unread: [{ source: 'ledger', reason }],
-    demand: null, audit: null, open: null, invoices: null,
-    settlements_total: null, settlements_listed: null, settlements: null,
+    demand: null,
+    audit: null,
+    open: null,
+    invoices: null,
+    settlements_total: null,
+    settlements_listed: null,
+    settlements: null,
   };
 }
 
@@ -133,10 +179,11 @@ function head(now: Date, ledger: { backend: string; schema_version: number } | n
     ledger,
     rule: 'demand = SETTLED payments whose payer is not one of self_payers (and was not self-funded when reserved) and whose amount_atomic is above 0',
     self_payers: selfPayers,
-    how_to_check: 'Totals cover every SETTLED payment in the ledger; settlements lists the most recent (settlements_listed of settlements_total). '
-      + 'For each, look up `transaction` on `network` (for eip155:8453 a Base block explorer) and check a transfer of `amount_atomic` of `asset` from `payer` to `pay_to`. '
-      + 'counted_as says how it entered the figures: demand only when the payer is not among self_payers and the amount is above 0. '
-      + 'Amounts are integers in the asset\'s smallest unit (6 decimals for USDC).',
+    how_to_check:
+      'Totals cover every SETTLED payment in the ledger; settlements lists the most recent (settlements_listed of settlements_total). ' +
+      'For each, look up `transaction` on `network` (for eip155:8453 a Base block explorer) and check a transfer of `amount_atomic` of `asset` from `payer` to `pay_to`. ' +
+      'counted_as says how it entered the figures: demand only when the payer is not among self_payers and the amount is above 0. ' +
+      "Amounts are integers in the asset's smallest unit (6 decimals for USDC).",
   };
 }
 

@@ -21,10 +21,17 @@ export function refuseEditedCorrections(corpus: Corpus, dataDir: string): void {
     previous = JSON.parse(readFileSync(join(dir, 'release.json'), 'utf8')) as ReleaseDescriptor;
   } catch (e) {
     // Without the earlier hashes the rule cannot be checked; publishing over it would hide an edit.
-    throw new GspcError('release_invalid', `the current release's release.json is unreadable (${(e as Error).message}); the corrections ledger cannot be checked`);
+    throw new GspcError(
+      'release_invalid',
+      `the current release's release.json is unreadable (${(e as Error).message}); the corrections ledger cannot be checked`,
+    );
   }
   const problems = editedEntryProblems(Array.isArray(previous.files) ? previous.files : [], corpus.files, previous.id);
   if (problems.length > 0) {
-    throw new GspcError('corpus_invalid', `the corpus edits ${problems.length} published correction${problems.length === 1 ? '' : 's'}; nothing was published`, { problems });
+    throw new GspcError(
+      'corpus_invalid',
+      `the corpus edits ${problems.length} published correction${problems.length === 1 ? '' : 's'}; nothing was published`,
+      { problems },
+    );
   }
 }

@@ -25,5 +25,9 @@ export function switchCurrent(dataDir: string, releaseDir: string): void {
 
 export function fsyncDir(path: string): void {
   const fd = openSync(path, 'r');
-  try { fsyncSync(fd); } finally { closeSync(fd); }
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -29,5 +29,9 @@ export function deriveRelease(corpus: Corpus): DerivedRelease {
       return { path: f.path, sha256: f.sha256, bytes: f.bytes.length, ...(rows !== undefined && { rows }) };
     }),
   );
-  return { source: { meta: corpus.meta, axes, lane: corpus.lane, peritem: { sha256, rows: manifest.rows } }, manifest, manifestBytes: bytes };
+  return {
+    source: { meta: corpus.meta, axes, lane: corpus.lane, peritem: { sha256, rows: manifest.rows } },
+    manifest,
+    manifestBytes: bytes,
+  };
 }

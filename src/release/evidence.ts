@@ -6,11 +6,26 @@
  */
 import { createHash } from 'node:crypto';
 import type { PublishedKey } from '../core/evidence/did.js';
-import { cardMatrix, cardIndex, supersessionLedger, withdrawalLedger, activeCards, type IssuedCard, type SupersessionEntry, type WithdrawalEntry } from '../core/evidence/card-matrix.js';
+import {
+  cardMatrix,
+  cardIndex,
+  supersessionLedger,
+  withdrawalLedger,
+  activeCards,
+  type IssuedCard,
+  type SupersessionEntry,
+  type WithdrawalEntry,
+} from '../core/evidence/card-matrix.js';
 import { sealCard } from '../core/evidence/card.js';
 import { planCards, type CardSourceFile } from '../core/evidence/measurement-cards.js';
 import { buildRoot } from '../core/evidence/public-root.js';
-import { extendLog, logEntriesDocument, logHistoryDocument, logOrigin, type PreviousLog } from '../core/evidence/card-log.js';
+import {
+  extendLog,
+  logEntriesDocument,
+  logHistoryDocument,
+  logOrigin,
+  type PreviousLog,
+} from '../core/evidence/card-log.js';
 import type { SignerState } from '../core/evidence/signer.js';
 import { publishedUrl } from '../core/board/peritem-manifest.js';
 import type { Corpus } from '../corpus/read-corpus.js';
@@ -76,31 +91,81 @@ export function buildEvidence(corpus: Corpus, derived: DerivedRelease, inputs: E
   };
   const kid = inputs.boardKey.healthy ? inputs.boardKey.signer.kid : inputs.boardKey.kid;
   const issued: IssuedCard[] = planCards(derived.source.axes, { asOf, signerKid: kid, sourceOf }).map((p) => ({
-    card: sealCard(p.body, inputs.boardKey), model: p.model, axis: p.axis, ...(p.withdrawn !== undefined && { withdrawn: p.withdrawn }),
+    card: sealCard(p.body, inputs.boardKey),
+    model: p.model,
+    axis: p.axis,
+    ...(p.withdrawn !== undefined && { withdrawn: p.withdrawn }),
   }));
   const prev = inputs.previous;
   const out = new Map<string, Buffer>();
   for (const c of issued) out.set(`${EVIDENCE_DIR}${c.card.url}`, json(c.card));
   const active = activeCards(issued);
-  out.set(`${EVIDENCE_DIR}/cards-bundle.json`, json({ schema: 'svc.cards-bundle/1', as_of: asOf, cards: active.map((c) => c.card) }));
+  out.set(
+    `${EVIDENCE_DIR}/cards-bundle.json`,
+    json({ schema: 'svc.cards-bundle/1', as_of: asOf, cards: active.map((c) => c.card) }),
+  );
   out.set(`${EVIDENCE_DIR}/card-index.json`, json(cardIndex(asOf, issued)));
   out.set(`${EVIDENCE_DIR}/card-matrix.json`, json(cardMatrix(asOf, issued)));
   out.set(`${EVIDENCE_DIR}/withdrawals.json`, json(withdrawalLedger(asOf, issued, prev?.withdrawals)));
-  out.set(`${EVIDENCE_DIR}/supersessions.json`, json(supersessionLedger(asOf, issued, prev?.cards ?? [], prev?.supersessions)));
+  out.set(
+    `${EVIDENCE_DIR}/supersessions.json`,
+    json(supersessionLedger(asOf, issued, prev?.cards ?? [], prev?.supersessions)),
+  );
   // Issued-card metadata (model and withdrawal) that card files do not carry, for the next publish.
-  out.set(`${EVIDENCE_DIR}/issued.json`, json(issued.map((c) => ({ sha256: c.card.sha256, model: c.model, axis: c.axis, ...(c.withdrawn !== undefined && { withdrawn: c.withdrawn }) }))));
-  const root = json(buildRoot(active.map((c) => c.card.sha256), asOf, inputs.did, inputs.boardKey));
+  out.set(
+    `${EVIDENCE_DIR}/issued.json`,
+    json(
+      issued.map((c) => ({
+        sha256: c.card.sha256,
+        model: c.model,
+        axis: c.axis,
+        ...(c.withdrawn !== undefined && { withdrawn: c.withdrawn }),
+      })),
+    ),
+  );
+  const root = json(
+    buildRoot(
+      active.map((c) => c.card.sha256),
+      asOf,
+      inputs.did,
+      inputs.boardKey,
+    ),
+  );
   out.set(`${EVIDENCE_DIR}/root.json`, root);
   const rootRecord = JSON.parse(root.toString('utf8')) as { merkle_root: string; leaf_count: number; as_of: string };
-  out.set(`${EVIDENCE_DIR}/card-root-latest.json`, json({
-    schema: 'svc.card-root-pointer/1', root_url: '/root.json', root_sha256: createHash('sha256').update(root).digest('hex'),
-    root_bytes: root.length, merkle_root: rootRecord.merkle_root, leaf_count: rootRecord.leaf_count, as_of: rootRecord.as_of,
-    witness_url: '/interop/root-witness-latest.json', cards_bundle_url: '/cards-bundle.json', card_matrix_url: '/signed/card-matrix.json',
-  }));
-  const log = extendLog(inputs.previousLog, active.map((c) => c.card.sha256), logOrigin(inputs.did), inputs.boardKey);
+  out.set(
+    `${EVIDENCE_DIR}/card-root-latest.json`,
+    json({
+      schema: 'svc.card-root-pointer/1',
+      root_url: '/root.json',
+      root_sha256: createHash('sha256').update(root).digest('hex'),
+      root_bytes: root.length,
+      merkle_root: rootRecord.merkle_root,
+      leaf_count: rootRecord.leaf_count,
+      as_of: rootRecord.as_of,
+      witness_url: '/interop/root-witness-latest.json',
+      cards_bundle_url: '/cards-bundle.json',
+      card_matrix_url: '/signed/card-matrix.json',
+    }),
+  );
+  const log = extendLog(
+    inputs.previousLog,
+    active.map((c) => c.card.sha256),
+    logOrigin(inputs.did),
+    inputs.boardKey,
+  );
   out.set(`${EVIDENCE_DIR}/log-entries.json`, json(logEntriesDocument(log, kid)));
   out.set(`${EVIDENCE_DIR}/log-history.json`, json(logHistoryDocument(log)));
   if (log.checkpoint !== undefined) out.set(`${EVIDENCE_DIR}/log-checkpoint`, Buffer.from(log.checkpoint, 'utf8'));
-  out.set(`${EVIDENCE_DIR}/public-keys.json`, json({ did: inputs.did, keys: inputs.publishedKeys.map((k) => ({ fragment: k.fragment, x: Buffer.from(k.publicKey).toString('base64url') })) }));
+  out.set(
+    `${EVIDENCE_DIR}/public-keys.json`,
+    json({
+      did: inputs.did,
+      keys: inputs.publishedKeys.map((k) => ({
+        fragment: k.fragment,
+        x: Buffer.from(k.publicKey).toString('base64url'),
+      })),
+    }),
+  );
   return out;
 }

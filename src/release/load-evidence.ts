@@ -30,11 +30,19 @@ export interface LoadedEvidence {
   log: { origin: string; entries: string[]; checkpoint?: string; history: LogHistoryEntry[] };
 }
 
-export function loadEvidence(releaseDir: string, paths: readonly { path: string; sha256: string }[], sha256: (b: Buffer) => string): LoadedEvidence {
+export function loadEvidence(
+  releaseDir: string,
+  paths: readonly { path: string; sha256: string }[],
+  sha256: (b: Buffer) => string,
+): LoadedEvidence {
   const files = new Map<string, Buffer>();
   for (const p of paths) {
     const bytes = readFileSync(join(releaseDir, p.path));
-    if (sha256(bytes) !== p.sha256) throw new GspcError('release_invalid', `evidence file ${p.path} does not match release.json; refusing to serve the release`);
+    if (sha256(bytes) !== p.sha256)
+      throw new GspcError(
+        'release_invalid',
+        `evidence file ${p.path} does not match release.json; refusing to serve the release`,
+      );
     files.set(p.path, bytes);
   }
   const read = <T>(name: string): T => {
@@ -49,8 +57,18 @@ export function loadEvidence(releaseDir: string, paths: readonly { path: string;
       cards.set(card.sha256, card);
     }
   }
-  const withdrawn = new Map(read<{ entries: { sha256: string; reason: string }[] }>('withdrawals.json').entries.map((e) => [e.sha256, e.reason]));
-  const superseded = new Map(read<{ entries: { sha256: string; superseded_by: string }[] }>('supersessions.json').entries.map((e) => [e.sha256, e.superseded_by]));
+  const withdrawn = new Map(
+    read<{ entries: { sha256: string; reason: string }[] }>('withdrawals.json').entries.map((e) => [
+      e.sha256,
+      e.reason,
+    ]),
+  );
+  const superseded = new Map(
+    read<{ entries: { sha256: string; superseded_by: string }[] }>('supersessions.json').entries.map((e) => [
+      e.sha256,
+      e.superseded_by,
+    ]),
+  );
   const issued = read<{ sha256: string; model: string | null; axis: string; withdrawn?: string }[]>('issued.json');
   const signedCells = new Set<string>();
   for (const i of issued) {
@@ -60,6 +78,21 @@ export function loadEvidence(releaseDir: string, paths: readonly { path: string;
   const rootBytes = files.get(`${EVIDENCE_DIR}/root.json`)!;
   const entries = read<{ origin: string; entries: string[] }>('log-entries.json');
   const checkpoint = files.get(`${EVIDENCE_DIR}/log-checkpoint`)?.toString('utf8');
-  const log = { origin: entries.origin, entries: entries.entries, history: read<{ checkpoints: LogHistoryEntry[] }>('log-history.json').checkpoints, ...(checkpoint !== undefined && { checkpoint }) };
-  return { files, cards, root: read<RootRecord>('root.json'), rootBytes, rootSha256: sha256(rootBytes), withdrawn, superseded, signedCells, log };
+  const log = {
+    origin: entries.origin,
+    entries: entries.entries,
+    history: read<{ checkpoints: LogHistoryEntry[] }>('log-history.json').checkpoints,
+    ...(checkpoint !== undefined && { checkpoint }),
+  };
+  return {
+    files,
+    cards,
+    root: read<RootRecord>('root.json'),
+    rootBytes,
+    rootSha256: sha256(rootBytes),
+    withdrawn,
+    superseded,
+    signedCells,
+    log,
+  };
 }

@@ -5,7 +5,17 @@
  * release served. Publishing the same corpus twice yields the same id and the same bytes.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { canonicalBytes } from '../core/crypto/canonical-json.js';
 import { readCorpus, sha256Hex, type Corpus } from '../corpus/read-corpus.js';
@@ -26,16 +36,26 @@ export interface PublishResult {
 /** Test hook: called between the steps of a publish, so a test can simulate a crash. */
 export type PublishStep = 'files-written' | 'release-renamed';
 
-export function describeRelease(corpus: Corpus, inputs: EvidenceInputs): { descriptor: ReleaseDescriptor; manifestBytes: Buffer; evidence: Map<string, Buffer> } {
+export function describeRelease(
+  corpus: Corpus,
+  inputs: EvidenceInputs,
+): { descriptor: ReleaseDescriptor; manifestBytes: Buffer; evidence: Map<string, Buffer> } {
   const derived = deriveRelease(corpus);
   const evidence = buildEvidence(corpus, derived, inputs);
   const files = corpus.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes.length }));
-  const evidenceList = [...evidence].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, bytes]) => ({ path, sha256: sha256Hex(bytes), bytes: bytes.length }));
+  const evidenceList = [...evidence]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([path, bytes]) => ({ path, sha256: sha256Hex(bytes), bytes: bytes.length }));
   // The id covers the evidence too: the same corpus signed by other keys is another release.
   const id = `r-${sha256Hex(canonicalBytes({ files, evidence: evidenceList })).slice(0, 20)}`;
   const descriptor: ReleaseDescriptor = {
-    schema: RELEASE_SCHEMA, id, as_of: corpus.meta.as_of,
-    peritem_sha256: derived.source.peritem.sha256, peritem_rows: derived.source.peritem.rows, files, evidence: evidenceList,
+    schema: RELEASE_SCHEMA,
+    id,
+    as_of: corpus.meta.as_of,
+    peritem_sha256: derived.source.peritem.sha256,
+    peritem_rows: derived.source.peritem.rows,
+    files,
+    evidence: evidenceList,
   };
   return { descriptor, manifestBytes: derived.manifestBytes, evidence };
 }
@@ -47,19 +67,33 @@ export function previousEvidence(dataDir: string): PreviousEvidence | undefined 
   const read = (p: string) => JSON.parse(readFileSync(join(dir, EVIDENCE_DIR, p), 'utf8')) as unknown;
   const issued = read('issued.json') as { sha256: string; model: string | null; axis: string; withdrawn?: string }[];
   return {
-    cards: issued.map((i) => ({ card: read(`cards/${i.sha256.slice(0, 16)}.json`) as PreviousEvidence['cards'][number]['card'], model: i.model, axis: i.axis, ...(i.withdrawn !== undefined && { withdrawn: i.withdrawn }) })),
+    cards: issued.map((i) => ({
+      card: read(`cards/${i.sha256.slice(0, 16)}.json`) as PreviousEvidence['cards'][number]['card'],
+      model: i.model,
+      axis: i.axis,
+      ...(i.withdrawn !== undefined && { withdrawn: i.withdrawn }),
+    })),
     withdrawals: (read('withdrawals.json') as { entries: PreviousEvidence['withdrawals'] }).entries,
     supersessions: (read('supersessions.json') as { entries: PreviousEvidence['supersessions'] }).entries,
   };
 }
 
-export function publishRelease(corpusDir: string, dataDir: string, signing: Omit<EvidenceInputs, 'previous' | 'previousLog'>, onStep?: (s: PublishStep) => void): PublishResult {
+export function publishRelease(
+  corpusDir: string,
+  dataDir: string,
+  signing: Omit<EvidenceInputs, 'previous' | 'previousLog'>,
+  onStep?: (s: PublishStep) => void,
+): PublishResult {
   const corpus = readCorpus(corpusDir);
   // Published corrections are never edited: a changed or removed entry refuses the publish.
   refuseEditedCorrections(corpus, dataDir);
   const previous = previousEvidence(dataDir);
   const log = previousLog(dataDir);
-  const { descriptor, manifestBytes, evidence } = describeRelease(corpus, { ...signing, ...(previous && { previous }), ...(log && { previousLog: log }) });
+  const { descriptor, manifestBytes, evidence } = describeRelease(corpus, {
+    ...signing,
+    ...(previous && { previous }),
+    ...(log && { previousLog: log }),
+  });
   const releases = join(dataDir, 'releases');
   mkdirSync(releases, { recursive: true });
   const dir = join(releases, descriptor.id);
@@ -88,5 +122,9 @@ function writeDurably(path: string, bytes: Buffer): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, bytes, { flag: 'wx' });
   const fd = openSync(path, 'r');
-  try { fsyncSync(fd); } finally { closeSync(fd); }
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }

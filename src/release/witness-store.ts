@@ -7,15 +7,28 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
-import { checkWitnessEvidence, WITNESS_KINDS, type WitnessEvidence, type WitnessKind, type WitnessSubject } from '../core/evidence/witness.js';
+import {
+  checkWitnessEvidence,
+  WITNESS_KINDS,
+  type WitnessEvidence,
+  type WitnessKind,
+  type WitnessSubject,
+} from '../core/evidence/witness.js';
 import { GspcError } from '../core/errors.js';
 
 export function readWitnesses(dataDir: string, rootSha256: string): WitnessEvidence[] {
   const dir = join(dataDir, 'witness', rootSha256);
-  return WITNESS_KINDS.filter((k) => existsSync(join(dir, `${k}.json`))).map((k) => JSON.parse(readFileSync(join(dir, `${k}.json`), 'utf8')) as WitnessEvidence);
+  return WITNESS_KINDS.filter((k) => existsSync(join(dir, `${k}.json`))).map(
+    (k) => JSON.parse(readFileSync(join(dir, `${k}.json`), 'utf8')) as WitnessEvidence,
+  );
 }
 
-export function recordWitness(dataDir: string, kind: WitnessKind, evidence: Buffer, subject: Omit<WitnessSubject, 'kept'>): WitnessEvidence {
+export function recordWitness(
+  dataDir: string,
+  kind: WitnessKind,
+  evidence: Buffer,
+  subject: Omit<WitnessSubject, 'kept'>,
+): WitnessEvidence {
   const kept = readWitnesses(dataDir, subject.rootSha256).find((w) => w.kind === kind);
   const checked = checkWitnessEvidence(kind, evidence, { ...subject, ...(kept && { kept }) });
   if (!checked.ok) throw new GspcError('witness_invalid', `witness evidence refused: ${checked.reason}`);
@@ -24,7 +37,11 @@ export function recordWitness(dataDir: string, kind: WitnessKind, evidence: Buff
   const dir = join(dataDir, 'witness', subject.rootSha256);
   mkdirSync(dir, { recursive: true });
   const entry: WitnessEvidence = {
-    kind, state: checked.state, evidence_sha256: createHash('sha256').update(stored).digest('hex'), evidence_bytes: stored.length, note: checked.note,
+    kind,
+    state: checked.state,
+    evidence_sha256: createHash('sha256').update(stored).digest('hex'),
+    evidence_bytes: stored.length,
+    note: checked.note,
     ...(checked.log && { log: checked.log }),
   };
   writeAtomically(join(dir, `${kind}.evidence`), stored);

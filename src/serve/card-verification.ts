@@ -11,13 +11,18 @@ import type { PreparedRelease } from './prepared.js';
 
 export const MAX_CARDS_PER_REQUEST = 1000;
 export function cardsOf(body: unknown, lookup: (id: string) => unknown): unknown[] {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new GspcError('bad_body', 'the body must be a JSON object: a card, {"cards": [...]}, a cards bundle, or {"ids": [...]}');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new GspcError(
+      'bad_body',
+      'the body must be a JSON object: a card, {"cards": [...]}, a cards bundle, or {"ids": [...]}',
+    );
   const b = body as Record<string, unknown>;
   let cards: unknown[];
   if (Array.isArray(b.cards)) cards = b.cards;
   else if (Array.isArray(b.ids)) {
     cards = b.ids.map((id, i) => {
-      if (typeof id !== 'string' || !/^([0-9a-f]{16}|[0-9a-f]{64})$/.test(id)) throw new GspcError('bad_body', `ids[${i}] must be a card sha256 (64 hex) or its first 16 hex characters`);
+      if (typeof id !== 'string' || !/^([0-9a-f]{16}|[0-9a-f]{64})$/.test(id))
+        throw new GspcError('bad_body', `ids[${i}] must be a card sha256 (64 hex) or its first 16 hex characters`);
       const card = lookup(id);
       if (card === undefined) throw new GspcError('not_found', `no card with id ${id} in this release`, { id });
       return card;
@@ -25,7 +30,11 @@ export function cardsOf(body: unknown, lookup: (id: string) => unknown): unknown
   } else if (b.schema === 'card-v1') cards = [b];
   else throw new GspcError('bad_body', 'the body must be a card, {"cards": [...]}, a cards bundle, or {"ids": [...]}');
   if (cards.length === 0) throw new GspcError('bad_body', 'no card to verify');
-  if (cards.length > MAX_CARDS_PER_REQUEST) throw new GspcError('bad_body', `at most ${MAX_CARDS_PER_REQUEST} cards per request (got ${cards.length}); verify a whole bundle offline with gspc verify`);
+  if (cards.length > MAX_CARDS_PER_REQUEST)
+    throw new GspcError(
+      'bad_body',
+      `at most ${MAX_CARDS_PER_REQUEST} cards per request (got ${cards.length}); verify a whole bundle offline with gspc verify`,
+    );
   return cards;
 }
 

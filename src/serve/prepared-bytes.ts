@@ -15,5 +15,9 @@ export const CACHE_CONTROL = 'public, max-age=300';
 export function prepare(body: Buffer, contentType: string, sha256?: string): Prepared {
   const digest = sha256 ?? createHash('sha256').update(body).digest('hex');
   const etag = `"${digest.slice(0, 32)}"`;
-  return { body, etag, headers: { ...BASE_HEADERS, 'content-type': contentType, 'cache-control': CACHE_CONTROL, etag } };
+  return {
+    body,
+    etag,
+    headers: { ...BASE_HEADERS, 'content-type': contentType, 'cache-control': CACHE_CONTROL, etag },
+  };
 }

@@ -19,7 +19,16 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 export interface PreparedLog {
   files: Map<string, Prepared>;
   /** The log block of a card's proof document, or undefined if the card is not in the log. */
-  inclusion(sha256: string): { origin: string; tree_size: number; root_hash: string; leaf_index: number; proof: string[]; checkpoint_url: string } | undefined;
+  inclusion(sha256: string):
+    | {
+        origin: string;
+        tree_size: number;
+        root_hash: string;
+        leaf_index: number;
+        proof: string[];
+        checkpoint_url: string;
+      }
+    | undefined;
   /** RFC 9162 consistency proof from `from` to the current size. */
   consistency(from: number): { origin: string; old_size: number; new_size: number; root_hash: string; proof: string[] };
   size: number;
@@ -27,7 +36,11 @@ export interface PreparedLog {
   verification(): Promise<NonNullable<CardVerificationContext['log']>>;
 }
 
-export function prepareLog(release: LoadedRelease, boardKey: Uint8Array | undefined, witnesses: readonly WitnessEvidence[]): PreparedLog {
+export function prepareLog(
+  release: LoadedRelease,
+  boardKey: Uint8Array | undefined,
+  witnesses: readonly WitnessEvidence[],
+): PreparedLog {
   const { origin, entries, checkpoint } = release.evidence.log;
   let tree: MerkleTree | undefined;
   let index: Map<string, number> | undefined;
@@ -39,30 +52,59 @@ export function prepareLog(release: LoadedRelease, boardKey: Uint8Array | undefi
     const witnessing = witnesses.find((w) => w.kind === 'transparency-log')?.log;
     const [, size, root] = checkpoint.split('\n');
     // Cosignatures recorded for another checkpoint of the same root are not this note's.
-    const matches = witnessing !== undefined && size === String(witnessing.checkpoint.tree_size) && root === witnessing.checkpoint.root_hash;
-    files.set('/log/checkpoint', prepare(Buffer.from(cosignedCheckpoint(checkpoint, matches ? witnessing : undefined), 'utf8'), TEXT));
+    const matches =
+      witnessing !== undefined &&
+      size === String(witnessing.checkpoint.tree_size) &&
+      root === witnessing.checkpoint.root_hash;
+    files.set(
+      '/log/checkpoint',
+      prepare(Buffer.from(cosignedCheckpoint(checkpoint, matches ? witnessing : undefined), 'utf8'), TEXT),
+    );
   }
   if (boardKey) files.set('/log/vkey', prepare(Buffer.from(`${logVerifierKey(origin, boardKey)}\n`, 'utf8'), TEXT));
   const rootHex = () => hex(logTree().root());
   const proofOf = (sha: string) => {
     const i = indexOf(sha);
-    return i === undefined ? undefined : { leaf_index: i, tree_size: entries.length, proof: logTree().inclusionProof(i).map(hex) };
+    return i === undefined
+      ? undefined
+      : { leaf_index: i, tree_size: entries.length, proof: logTree().inclusionProof(i).map(hex) };
   };
   return {
     files,
     size: entries.length,
     inclusion(sha) {
       const p = proofOf(sha);
-      return p && { origin, tree_size: p.tree_size, root_hash: rootHex(), leaf_index: p.leaf_index, proof: p.proof, checkpoint_url: '/log/checkpoint' };
+      return (
+        p && {
+          origin,
+          tree_size: p.tree_size,
+          root_hash: rootHex(),
+          leaf_index: p.leaf_index,
+          proof: p.proof,
+          checkpoint_url: '/log/checkpoint',
+        }
+      );
     },
     consistency(from) {
-      return { origin, old_size: from, new_size: entries.length, root_hash: rootHex(), proof: logTree().consistencyProof(from).map(hex) };
+      return {
+        origin,
+        old_size: from,
+        new_size: entries.length,
+        root_hash: rootHex(),
+        proof: logTree().consistencyProof(from).map(hex),
+      };
     },
     async verification() {
-      const opened = checkpoint !== undefined && boardKey !== undefined ? await verifyCheckpointNote(nodeVerifyCrypto, checkpoint, origin, boardKey) : undefined;
+      const opened =
+        checkpoint !== undefined && boardKey !== undefined
+          ? await verifyCheckpointNote(nodeVerifyCrypto, checkpoint, origin, boardKey)
+          : undefined;
       const valid = opened?.ok === true && opened.size === entries.length && opened.rootHex === rootHex();
       return {
-        origin, tree_size: entries.length, root_hash: rootHex(), checkpointValid: valid,
+        origin,
+        tree_size: entries.length,
+        root_hash: rootHex(),
+        checkpointValid: valid,
         proofFor: proofOf,
       };
     },

@@ -22,7 +22,6 @@ import { prepareLog, type PreparedLog } from './prepared-log.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-
 export interface PreparedRelease {
   release: LoadedRelease;
   /** Board bytes by selection: '' for all axes, else the axis slug. */
@@ -45,9 +44,15 @@ export interface PreparedRelease {
   log: PreparedLog;
 }
 
-export function prepareRelease(release: LoadedRelease, live: LiveState, signing: SigningLive, witnesses: readonly WitnessEvidence[] = []): PreparedRelease {
+export function prepareRelease(
+  release: LoadedRelease,
+  live: LiveState,
+  signing: SigningLive,
+  witnesses: readonly WitnessEvidence[] = [],
+): PreparedRelease {
   const boards = new Map<string, Prepared>();
-  const serialise = (axis: string | null) => prepare(Buffer.from(JSON.stringify(signedBoard(release, axis, live, signing))), JSON_TYPE);
+  const serialise = (axis: string | null) =>
+    prepare(Buffer.from(JSON.stringify(signedBoard(release, axis, live, signing))), JSON_TYPE);
   boards.set('', serialise(null));
   const knownAxes = release.source.axes.map((a) => a.row.axis);
   for (const axis of knownAxes) boards.set(axis, serialise(axis));
@@ -55,14 +60,19 @@ export function prepareRelease(release: LoadedRelease, live: LiveState, signing:
   const files = new Map<string, Prepared>();
   files.set('/peritem/manifest.json', prepare(release.manifestBytes, JSON_TYPE, release.source.peritem.sha256));
   for (const f of release.corpus.files) {
-    const type = f.path.endsWith('.jsonl') ? 'application/x-ndjson; charset=utf-8' : f.path.endsWith('.json') ? JSON_TYPE : 'application/octet-stream';
+    const type = f.path.endsWith('.jsonl')
+      ? 'application/x-ndjson; charset=utf-8'
+      : f.path.endsWith('.json')
+        ? JSON_TYPE
+        : 'application/octet-stream';
     files.set(publishedUrl(f.path).url, prepare(f.bytes, type, f.sha256));
   }
   for (const [path, bytes] of release.evidence.files) {
     const url = evidenceUrl(path);
     // The keys of a release are served from the DID document, not as a file; the checkpoint
     // is served by the log, with its witness cosignatures.
-    if (url && url !== '/release/public-keys.json' && url !== '/log/checkpoint') files.set(url, prepare(bytes, JSON_TYPE));
+    if (url && url !== '/release/public-keys.json' && url !== '/log/checkpoint')
+      files.set(url, prepare(bytes, JSON_TYPE));
   }
   const json = (v: unknown) => prepare(Buffer.from(`${JSON.stringify(v, null, 2)}\n`), JSON_TYPE);
   const doc = didDocument(signing.did, signing.published);
@@ -76,17 +86,33 @@ export function prepareRelease(release: LoadedRelease, live: LiveState, signing:
   const byPrefix = new Map([...release.evidence.cards.values()].map((c) => [c.sha256.slice(0, 16), c]));
   const cardById = (id: string) => (id.length === 64 ? release.evidence.cards.get(id) : byPrefix.get(id));
   let context: Promise<CardVerificationContext> | undefined;
-  const verification = () => (context ??= (async () => {
-    const keys = keysOfDidDocument(doc);
-    const rootCheck = await verifyRootRecord(root, keys, nodeVerifyCrypto);
-    return {
-      keys, root: { merkle_root: root.merkle_root, leaf_count: root.leaf_count, as_of: root.as_of }, rootSignatureValid: rootCheck.ok,
-      withdrawn: release.evidence.withdrawn, superseded: release.evidence.superseded,
-      proofFor: (sha: string) => proofObject(sha),
-      log: await log.verification(),
-    };
-  })());
-  return { release, boards, knownAxes, files, proofFor, proofObject, didDocument: doc, rootSha256: release.evidence.rootSha256, cardById, verification, log };
+  const verification = () =>
+    (context ??= (async () => {
+      const keys = keysOfDidDocument(doc);
+      const rootCheck = await verifyRootRecord(root, keys, nodeVerifyCrypto);
+      return {
+        keys,
+        root: { merkle_root: root.merkle_root, leaf_count: root.leaf_count, as_of: root.as_of },
+        rootSignatureValid: rootCheck.ok,
+        withdrawn: release.evidence.withdrawn,
+        superseded: release.evidence.superseded,
+        proofFor: (sha: string) => proofObject(sha),
+        log: await log.verification(),
+      };
+    })());
+  return {
+    release,
+    boards,
+    knownAxes,
+    files,
+    proofFor,
+    proofObject,
+    didDocument: doc,
+    rootSha256: release.evidence.rootSha256,
+    cardById,
+    verification,
+    log,
+  };
 }
 
 /** Proofs are computed on first request and kept as bytes. */
@@ -102,10 +128,15 @@ function proofs(release: LoadedRelease, json: (v: unknown) => Prepared, log: Pre
     const index = byPrefix.get(id.slice(0, 16));
     if (index === undefined || (id.length === 64 && active[index] !== id)) return undefined;
     return {
-      schema: 'svc.card-inclusion-proof/1', sha256: active[index]!, leaf_index: index, leaf_count: root.leaf_count,
-      merkle_root: root.merkle_root, root_url: '/root.json',
+      schema: 'svc.card-inclusion-proof/1',
+      sha256: active[index]!,
+      leaf_index: index,
+      leaf_count: root.leaf_count,
+      merkle_root: root.merkle_root,
+      root_url: '/root.json',
       proof: dupInclusionProof(tree, index).map((h: Uint8Array) => Buffer.from(h).toString('hex')),
-      verify: 'leaf = SHA-256(0x00 || card sha256 bytes); walk up with node = SHA-256(0x01 || left || right), a lone last node combined with itself (consumes no proof element); compare with merkle_root and the signed leaf_count of /root.json',
+      verify:
+        'leaf = SHA-256(0x00 || card sha256 bytes); walk up with node = SHA-256(0x01 || left || right), a lone last node combined with itself (consumes no proof element); compare with merkle_root and the signed leaf_count of /root.json',
       log: log.inclusion(active[index]!) ?? null,
     };
   };

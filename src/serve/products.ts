@@ -7,7 +7,12 @@
 import { GspcError } from '../core/errors.js';
 import type { Obligation } from '../core/board/model.js';
 import { productByKey, type Product, type ProductKey } from '../core/pricing/products.js';
-import { attestationPreview, matchingCards, previewReleaseOf, type PreviewRelease } from '../payments/attestation-preview.js';
+import {
+  attestationPreview,
+  matchingCards,
+  previewReleaseOf,
+  type PreviewRelease,
+} from '../payments/attestation-preview.js';
 import { bundlePreview, relevantCards } from '../payments/bundle-preview.js';
 import { buildChallenge, paymentRequiredHeader } from '../payments/challenge.js';
 import { eunomiaPreview, freeDoorPreview, freeDoorSvc, outputExample } from '../payments/feed-preview.js';
@@ -16,16 +21,25 @@ import type { ProductsContext, ServiceContext } from './context.js';
 import type { PreparedRelease } from './prepared.js';
 import { readQuery } from './query.js';
 
-export const NOT_PAID = 'no payment header: send the payment in PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (v1, the name this service\'s specification uses)';
+export const NOT_PAID =
+  "no payment header: send the payment in PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (v1, the name this service's specification uses)";
 
 /** What the previews read, derived once per prepared release. */
-export interface ReleaseView { preview: PreviewRelease & { merkle_root: string }; lid: string; board: Record<string, unknown> }
+export interface ReleaseView {
+  preview: PreviewRelease & { merkle_root: string };
+  lid: string;
+  board: Record<string, unknown>;
+}
 const perRelease = new WeakMap<PreparedRelease, ReleaseView>();
 export function releaseView(p: PreparedRelease): ReleaseView {
   let v = perRelease.get(p);
   if (!v) {
     const board = JSON.parse(p.boards.get('')!.body.toString('utf8')) as { totals: { lid: string } };
-    v = { preview: { ...previewReleaseOf(p.release), merkle_root: p.release.evidence.root.merkle_root }, lid: board.totals.lid, board };
+    v = {
+      preview: { ...previewReleaseOf(p.release), merkle_root: p.release.evidence.root.merkle_root },
+      lid: board.totals.lid,
+      board,
+    };
     perRelease.set(p, v);
   }
   return v;
@@ -35,10 +49,18 @@ export function releaseView(p: PreparedRelease): ReleaseView {
 export type ProductQuery = Record<string, string | undefined>;
 
 export function productQuery(product: Product, url: string, current: PreparedRelease): ProductQuery {
-  return parseProductQuery(product.key, readQuery(url, queryParameters(product.key)), current.release.corpus.obligations.map((o) => o.id)) as ProductQuery;
+  return parseProductQuery(
+    product.key,
+    readQuery(url, queryParameters(product.key)),
+    current.release.corpus.obligations.map((o) => o.id),
+  ) as ProductQuery;
 }
 
-export interface SerialisedChallenge { challenge: Record<string, unknown>; json: string; header: string }
+export interface SerialisedChallenge {
+  challenge: Record<string, unknown>;
+  json: string;
+  header: string;
+}
 
 /** The challenge as body and `PAYMENT-REQUIRED` value, stringified once for both. */
 function serialised(challenge: Record<string, unknown>): SerialisedChallenge {
@@ -47,23 +69,47 @@ function serialised(challenge: Record<string, unknown>): SerialisedChallenge {
 }
 
 /** The challenge for `url`, optionally saying why a payment was not accepted. */
-export function challengeFor(ctx: ServiceContext, products: ProductsContext, product: Product, url: string, query: ProductQuery, error?: string): SerialisedChallenge {
+export function challengeFor(
+  ctx: ServiceContext,
+  products: ProductsContext,
+  product: Product,
+  url: string,
+  query: ProductQuery,
+  error?: string,
+): SerialisedChallenge {
   const base = ctx.baseUrl;
   const current = ctx.state.current();
   const view = releaseView(current);
   const obligations = current.release.corpus.obligations;
   let preview: Record<string, unknown>;
   switch (product.key) {
-    case 'free_door': preview = freeDoorPreview(base); break;
-    case 'request_attestation': preview = attestationPreview(view.preview, query.subject!, query.axis, base); break;
-    case 'evidence_bundle': preview = bundlePreview(view.preview, obligations.find((o) => o.id === query.obligation)!, query.subject, base); break;
-    case 'eunomia_data': preview = eunomiaPreview(view.preview, base, current.release.corpus.status.regulation ?? null); break;
+    case 'free_door':
+      preview = freeDoorPreview(base);
+      break;
+    case 'request_attestation':
+      preview = attestationPreview(view.preview, query.subject!, query.axis, base);
+      break;
+    case 'evidence_bundle':
+      preview = bundlePreview(view.preview, obligations.find((o) => o.id === query.obligation)!, query.subject, base);
+      break;
+    case 'eunomia_data':
+      preview = eunomiaPreview(view.preview, base, current.release.corpus.status.regulation ?? null);
+      break;
   }
   const signing = ctx.state.signingLive();
   const c = buildChallenge({
-    product, resourceUrl: `${base}${url}`, baseUrl: base, rail: products.rail, boardKey: signing.boardKey, did: signing.did, lid: view.lid,
+    product,
+    resourceUrl: `${base}${url}`,
+    baseUrl: base,
+    rail: products.rail,
+    boardKey: signing.boardKey,
+    did: signing.did,
+    lid: view.lid,
     query: Object.fromEntries(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined)),
-    preview, outputExample: outputExample(product.key, base), notPaidReason: error ? `the payment was not accepted: ${error}` : NOT_PAID, now: ctx.now(),
+    preview,
+    outputExample: outputExample(product.key, base),
+    notPaidReason: error ? `the payment was not accepted: ${error}` : NOT_PAID,
+    now: ctx.now(),
     ...(error !== undefined && { error }),
   });
   if (product.key === 'free_door') Object.assign(c.svc as object, freeDoorSvc(base));
@@ -102,7 +148,13 @@ class ChallengeCache {
 const caches = new WeakMap<ProductsContext, ChallengeCache>();
 
 /** The plain challenge (no error) for `url`: identical within a second for one release and signer state, so cached. */
-export function offeredChallenge(ctx: ServiceContext, products: ProductsContext, product: Product, url: string, query: ProductQuery): SerialisedChallenge {
+export function offeredChallenge(
+  ctx: ServiceContext,
+  products: ProductsContext,
+  product: Product,
+  url: string,
+  query: ProductQuery,
+): SerialisedChallenge {
   let cache = caches.get(products);
   if (!cache) {
     cache = new ChallengeCache();
@@ -112,7 +164,9 @@ export function offeredChallenge(ctx: ServiceContext, products: ProductsContext,
 }
 
 /** A request's answer without payment: the bundle preview (200) or the challenge (402). */
-export type UnpaidAnswer = { kind: 'preview'; body: Record<string, unknown> } | { kind: 'challenge'; challenge: SerialisedChallenge };
+export type UnpaidAnswer =
+  | { kind: 'preview'; body: Record<string, unknown> }
+  | { kind: 'challenge'; challenge: SerialisedChallenge };
 
 /** Whether this request is the evidence bundle's free preview (no `bundle=1`, no invoice). */
 export function isBundlePreview(product: Product, query: ProductQuery): boolean {
@@ -122,16 +176,27 @@ export function isBundlePreview(product: Product, query: ProductQuery): boolean 
 export function bundlePreviewBody(ctx: ServiceContext, query: ProductQuery): Record<string, unknown> {
   const current = ctx.state.current();
   const obligations = current.release.corpus.obligations;
-  const preview = bundlePreview(releaseView(current).preview, obligations.find((o) => o.id === query.obligation)!, query.subject, ctx.baseUrl);
+  const preview = bundlePreview(
+    releaseView(current).preview,
+    obligations.find((o) => o.id === query.obligation)!,
+    query.subject,
+    ctx.baseUrl,
+  );
   return { schema: 'svc.evidence-bundle-preview/0.1', kind: 'preview', ...preview };
 }
 
 /** What `GET url` of a product answers without a payment header (a bad query throws `bad_query`). */
-export function unpaidAnswer(ctx: ServiceContext, products: ProductsContext, key: ProductKey, url: string): UnpaidAnswer {
+export function unpaidAnswer(
+  ctx: ServiceContext,
+  products: ProductsContext,
+  key: ProductKey,
+  url: string,
+): UnpaidAnswer {
   const product = productByKey(key);
   const query = productQuery(product, url, ctx.state.current());
   if (isBundlePreview(product, query)) return { kind: 'preview', body: bundlePreviewBody(ctx, query) };
-  if (query.invoice !== undefined) throw new GspcError('bad_query', 'an invoice request is a write; it is answered over HTTP only');
+  if (query.invoice !== undefined)
+    throw new GspcError('bad_query', 'an invoice request is a write; it is answered over HTTP only');
   return { kind: 'challenge', challenge: offeredChallenge(ctx, products, product, url, query) };
 }
 
@@ -139,11 +204,19 @@ export function unpaidAnswer(ctx: ServiceContext, products: ProductsContext, key
  * A commission or bundle with no signed card to reserve would charge for an empty artefact: such
  * a payment is refused before the facilitator is asked (402 with the reason), nothing charged.
  */
-export function nothingToDeliver(product: Product, query: ProductQuery, view: ReleaseView, obligations: readonly Obligation[]): string | undefined {
+export function nothingToDeliver(
+  product: Product,
+  query: ProductQuery,
+  view: ReleaseView,
+  obligations: readonly Obligation[],
+): string | undefined {
   if (product.key === 'request_attestation' && matchingCards(view.preview, query.subject!, query.axis).length === 0) {
     return `no signed card of this release matches subject '${query.subject}'${query.axis ? ` on axis '${query.axis}'` : ''}: there is nothing to reserve, so the payment was not taken`;
   }
-  if (product.key === 'evidence_bundle' && relevantCards(view.preview, obligations.find((o) => o.id === query.obligation)!, query.subject).length === 0) {
+  if (
+    product.key === 'evidence_bundle' &&
+    relevantCards(view.preview, obligations.find((o) => o.id === query.obligation)!, query.subject).length === 0
+  ) {
     return `no signed card of this release is relevant to obligation '${query.obligation}'${query.subject ? ` for subject '${query.subject}'` : ''}: the bundle would be empty, so the payment was not taken`;
   }
   return undefined;

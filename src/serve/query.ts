@@ -17,10 +17,12 @@ export function readQuery(url: string, allowed: readonly string[]): Map<string, 
     throw new GspcError('bad_query', 'the query string is malformed');
   }
   for (const [key, value] of params) {
-    if (!allowed.includes(key)) throw new GspcError('bad_query', `unknown query parameter '${key.slice(0, 50)}'`, { allowed: [...allowed] });
+    if (!allowed.includes(key))
+      throw new GspcError('bad_query', `unknown query parameter '${key.slice(0, 50)}'`, { allowed: [...allowed] });
     if (out.has(key)) throw new GspcError('bad_query', `query parameter '${key}' is given more than once`);
     if (value === '') throw new GspcError('bad_query', `query parameter '${key}' is empty`);
-    if (value.length > MAX_VALUE) throw new GspcError('bad_query', `query parameter '${key}' is longer than ${MAX_VALUE} characters`);
+    if (value.length > MAX_VALUE)
+      throw new GspcError('bad_query', `query parameter '${key}' is longer than ${MAX_VALUE} characters`);
     out.set(key, value);
   }
   return out;

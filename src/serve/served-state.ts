@@ -14,12 +14,21 @@ export class ServedState {
   private prepared: PreparedRelease;
   private readonly listeners = new Set<(next: PreparedRelease, previous: PreparedRelease) => void>();
 
-  constructor(release: LoadedRelease, private signing: SigningLive, private readonly witnesses: WitnessReader = () => []) {
+  constructor(
+    release: LoadedRelease,
+    private signing: SigningLive,
+    private readonly witnesses: WitnessReader = () => [],
+  ) {
     this.prepared = this.prepareFor(release);
   }
 
   private prepareFor(release: LoadedRelease): PreparedRelease {
-    return prepareRelease(release, liveStateFor(release, this.signing), this.signing, this.witnesses(release.evidence.rootSha256));
+    return prepareRelease(
+      release,
+      liveStateFor(release, this.signing),
+      this.signing,
+      this.witnesses(release.evidence.rootSha256),
+    );
   }
 
   current(): PreparedRelease {
@@ -35,7 +44,11 @@ export class ServedState {
     const previous = this.prepared;
     this.prepared = this.prepareFor(release);
     for (const l of this.listeners) {
-      try { l(this.prepared, previous); } catch { /* a listener's failure never blocks serving */ }
+      try {
+        l(this.prepared, previous);
+      } catch {
+        /* a listener's failure never blocks serving */
+      }
     }
   }
 
@@ -45,7 +58,9 @@ export class ServedState {
    */
   onChange(listener: (next: PreparedRelease, previous: PreparedRelease) => void): () => void {
     this.listeners.add(listener);
-    return () => { this.listeners.delete(listener); };
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
 
   /** Re-reads recorded witness evidence (after `gspc witness`). */

@@ -20,13 +20,24 @@ export interface SigningLive {
 
 export function liveStateFor(release: LoadedRelease, signing: SigningLive): LiveState {
   const limitations: string[] = [];
-  if (!signing.boardKey.healthy) limitations.push(`The board is not signed: ${signing.boardKey.reason}. Check the numbers against the published per-item rows.`);
+  if (!signing.boardKey.healthy)
+    limitations.push(
+      `The board is not signed: ${signing.boardKey.reason}. Check the numbers against the published per-item rows.`,
+    );
   const unsignedCards = [...release.evidence.cards.values()].filter((c) => c.sig_ed25519 === null).length;
-  if (unsignedCards > 0) limitations.push(`${unsignedCards} cards of this release are unsigned (their key was unhealthy at publish); leaders without a signed card are not named.`);
+  if (unsignedCards > 0)
+    limitations.push(
+      `${unsignedCards} cards of this release are unsigned (their key was unhealthy at publish); leaders without a signed card are not named.`,
+    );
   return { signedCells: release.evidence.signedCells, livingStamp: { verification_state: 'UNSIGNED' }, limitations };
 }
 
-export function signedBoard(release: LoadedRelease, axis: string | null, live: LiveState, signing: SigningLive): Record<string, unknown> {
+export function signedBoard(
+  release: LoadedRelease,
+  axis: string | null,
+  live: LiveState,
+  signing: SigningLive,
+): Record<string, unknown> {
   const built = buildBoard(release.source, axis, live) as BoardResponse & Record<string, unknown>;
   const att = attest(built, signing.boardKey);
   // Served in the specification's field order: site_attestation before limitations. Key order
@@ -35,12 +46,18 @@ export function signedBoard(release: LoadedRelease, axis: string | null, live: L
   const board: Record<string, unknown> = { ...rest, site_attestation: att, limitations };
   const measuredOn = board.measured_on as { living_stamp: LiveState['livingStamp'] };
   if (att.sig === undefined) {
-    measuredOn.living_stamp = { verification_state: 'UNSIGNED', reason: signing.boardKey.healthy ? 'no signature' : signing.boardKey.reason };
+    measuredOn.living_stamp = {
+      verification_state: 'UNSIGNED',
+      reason: signing.boardKey.healthy ? 'no signature' : signing.boardKey.reason,
+    };
   } else {
     const pub = signing.published.find((k) => k.fragment === BOARD_KEY)?.publicKey;
     const ok = pub !== undefined && verify(pub, attestationPreimage(board), Buffer.from(att.sig, 'hex'));
     measuredOn.living_stamp = ok
-      ? { verification_state: 'VERIFIED', reason: `site_attestation.sig verified by the service under ${att.signer} from its DID document` }
+      ? {
+          verification_state: 'VERIFIED',
+          reason: `site_attestation.sig verified by the service under ${att.signer} from its DID document`,
+        }
       : { verification_state: 'FAILED', reason: 'site_attestation.sig does not verify under the published board key' };
   }
   return board;

@@ -57,7 +57,9 @@ export class FabricObserver {
     const running = this.inFlight.get(def.id);
     if (running) return running;
     const p = probeRail(def, this.opts)
-      .then((outcome) => { this.latest.set(def.id, railObservation(def, outcome)); })
+      .then((outcome) => {
+        this.latest.set(def.id, railObservation(def, outcome));
+      })
       .finally(() => this.inFlight.delete(def.id));
     this.inFlight.set(def.id, p);
     return p;

@@ -39,12 +39,24 @@ function schemaErrors(def: RailDefinition, json: unknown): string[] {
     validators.set(def, validate);
   }
   if (validate(json)) return [];
-  return (validate.errors ?? []).map((e: { instancePath: string; message?: string }) => `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`.trim());
+  return (validate.errors ?? []).map((e: { instancePath: string; message?: string }) =>
+    `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`.trim(),
+  );
 }
 
-interface Fetched { status: number; contentType: string; bytes: Buffer }
+interface Fetched {
+  status: number;
+  contentType: string;
+  bytes: Buffer;
+}
 
-async function fetchSameOrigin(o: ProbeOptions, path: string, init: RequestInit, readBody: boolean, signal: AbortSignal): Promise<Fetched> {
+async function fetchSameOrigin(
+  o: ProbeOptions,
+  path: string,
+  init: RequestInit,
+  readBody: boolean,
+  signal: AbortSignal,
+): Promise<Fetched> {
   const res = await o.fetch(sameOriginUrl(o.origin, path), { ...init, redirect: 'manual', signal });
   const contentType = res.headers.get('content-type') ?? '';
   if (!readBody || res.status < 200 || res.status > 299) {
@@ -62,10 +74,19 @@ export async function probeRail(def: RailDefinition, o: ProbeOptions): Promise<P
   // One deadline for the whole observation, follow-up reads (DID document, root) included.
   const signal = AbortSignal.timeout(o.timeoutMs);
   try {
-    const init: RequestInit = { method: probe.method, headers: { 'user-agent': 'gspc-board-fabric-probe', ...probe.headers } };
+    const init: RequestInit = {
+      method: probe.method,
+      headers: { 'user-agent': 'gspc-board-fabric-probe', ...probe.headers },
+    };
     if (probe.body !== undefined) init.body = JSON.stringify(probe.body);
     const r = await fetchSameOrigin(o, def.endpoint, init, probe.expect === 'json', signal);
-    const base = { kind: 'answered' as const, at: at(), status: r.status, content_type: r.contentType, body_sha256: createHash('sha256').update(r.bytes).digest('hex') };
+    const base = {
+      kind: 'answered' as const,
+      at: at(),
+      status: r.status,
+      content_type: r.contentType,
+      body_sha256: createHash('sha256').update(r.bytes).digest('hex'),
+    };
     if (r.status < 200 || r.status > 299 || probe.expect !== 'json') return { ...base, schema_errors: [], checks: [] };
     let json: unknown;
     try {
@@ -81,7 +102,12 @@ export async function probeRail(def: RailDefinition, o: ProbeOptions): Promise<P
   }
 }
 
-async function extraChecks(def: RailDefinition, json: unknown, o: ProbeOptions, signal: AbortSignal): Promise<{ ok: boolean; detail: string }[]> {
+async function extraChecks(
+  def: RailDefinition,
+  json: unknown,
+  o: ProbeOptions,
+  signal: AbortSignal,
+): Promise<{ ok: boolean; detail: string }[]> {
   const get = (path: string) => fetchSameOrigin(o, path, { method: 'GET' }, true, signal);
   if (def.probe?.interpret === 'signed-root') {
     const did = await get('/.well-known/did.json');
@@ -101,9 +127,14 @@ async function extraChecks(def: RailDefinition, json: unknown, o: ProbeOptions, 
     if (root.status !== 200) return [{ ok: false, detail: `/root.json answered HTTP ${root.status}` }];
     const sha = createHash('sha256').update(root.bytes).digest('hex');
     const named = (json as { root_sha256?: unknown }).root_sha256;
-    return [named === sha
-      ? { ok: true, detail: `the witness record binds the served root bytes (sha256:${sha})` }
-      : { ok: false, detail: `the witness record names root sha256:${String(named)}, the served /root.json is sha256:${sha}` }];
+    return [
+      named === sha
+        ? { ok: true, detail: `the witness record binds the served root bytes (sha256:${sha})` }
+        : {
+            ok: false,
+            detail: `the witness record names root sha256:${String(named)}, the served /root.json is sha256:${sha}`,
+          },
+    ];
   }
   return [];
 }

@@ -19,7 +19,11 @@ export async function readCanaryFile(path: string | null): Promise<CanaryFileRea
   try {
     const st = await fh.stat();
     if (!st.isFile()) return { kind: 'unreadable', reason: 'not a regular file' };
-    if (st.size > CANARY_MAX_BYTES) return { kind: 'unreadable', reason: `${st.size} bytes, over the ${CANARY_MAX_BYTES}-byte limit (rotate the file)` };
+    if (st.size > CANARY_MAX_BYTES)
+      return {
+        kind: 'unreadable',
+        reason: `${st.size} bytes, over the ${CANARY_MAX_BYTES}-byte limit (rotate the file)`,
+      };
     // Read at most one byte past the limit, in case the runner grew the file after stat.
     const buf = Buffer.allocUnsafe(CANARY_MAX_BYTES + 1);
     let n = 0;
@@ -28,7 +32,8 @@ export async function readCanaryFile(path: string | null): Promise<CanaryFileRea
       if (bytesRead === 0) break;
       n += bytesRead;
     }
-    if (n > CANARY_MAX_BYTES) return { kind: 'unreadable', reason: `over the ${CANARY_MAX_BYTES}-byte limit (rotate the file)` };
+    if (n > CANARY_MAX_BYTES)
+      return { kind: 'unreadable', reason: `over the ${CANARY_MAX_BYTES}-byte limit (rotate the file)` };
     return { kind: 'read', bytes: buf.subarray(0, n) };
   } catch (e) {
     return { kind: 'unreadable', reason: (e as NodeJS.ErrnoException).code ?? 'read failed' };

@@ -6,7 +6,12 @@
  * document (src/core/status/xrpl-assets.ts) says the live read failed and what it served instead.
  */
 import {
-  accountInfoRequest, accountLinesRequest, combineRead, parseAccountInfo, parseAccountLines, type XrplLiveOutcome,
+  accountInfoRequest,
+  accountLinesRequest,
+  combineRead,
+  parseAccountInfo,
+  parseAccountLines,
+  type XrplLiveOutcome,
 } from '../core/status/xrpl-assets.js';
 import { isClassicAddress } from '../core/status/xrpl-address.js';
 import { fetchFailure, readCapped } from './bounded-fetch.js';
@@ -26,7 +31,11 @@ class ReadFailure extends Error {}
 
 /** The endpoint's origin: what the document names (a path may carry an operator's API token). */
 export function endpointOrigin(url: string): string {
-  try { return new URL(url).origin; } catch { return 'invalid URL'; }
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'invalid URL';
+  }
 }
 
 async function call(url: string, body: unknown, signal: AbortSignal): Promise<unknown> {
@@ -43,7 +52,11 @@ async function call(url: string, body: unknown, signal: AbortSignal): Promise<un
     throw new ReadFailure(`HTTP ${res.status}`);
   }
   const bytes = await readCapped(res, XRPL_MAX_RESPONSE_BYTES);
-  try { return JSON.parse(bytes.toString('utf8')); } catch { throw new ReadFailure('the answer is not JSON'); }
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new ReadFailure('the answer is not JSON');
+  }
 }
 
 function reasonOf(e: unknown, signal: AbortSignal, timeoutMs: number): string {
@@ -61,7 +74,11 @@ export async function readXrplLive(ep: XrplEndpoint, now: () => Date): Promise<X
   const base = { endpoint_origin: endpointOrigin(ep.url), account: ep.account };
   const failed = (error: string): XrplLiveOutcome => ({ ok: false, ...base, read_at: now().toISOString(), error });
   let protocol: string;
-  try { protocol = new URL(ep.url).protocol; } catch { return failed('the configured URL is not a URL'); }
+  try {
+    protocol = new URL(ep.url).protocol;
+  } catch {
+    return failed('the configured URL is not a URL');
+  }
   if (protocol !== 'https:' && protocol !== 'http:') return failed('the configured URL is not http(s)');
   if (!isClassicAddress(ep.account)) return failed('the configured account is not a classic XRPL address');
 
@@ -74,7 +91,10 @@ export async function readXrplLive(ep: XrplEndpoint, now: () => Date): Promise<X
     let marker: unknown;
     let ledger: number | 'validated' = 'validated';
     for (let i = 0; i < XRPL_MAX_PAGES; i++) {
-      const page = parseAccountLines(await call(ep.url, accountLinesRequest(ep.account, ledger, marker), controller.signal), ep.account);
+      const page = parseAccountLines(
+        await call(ep.url, accountLinesRequest(ep.account, ledger, marker), controller.signal),
+        ep.account,
+      );
       if (!page.ok) return failed(`account_lines: ${page.field}: ${page.reason}`);
       pages.push(page.value);
       marker = page.value.marker;

@@ -1,10 +1,24 @@
 import { GspcError, type GspcErrorCode } from '../core/errors.js';
 
 /** The ledger's stable error codes (a subset of `GspcErrorCode`; docs/errors.md lists them). */
-export type LedgerErrorCode = Extract<GspcErrorCode,
-  | 'ledger_input_invalid' | 'ledger_not_found' | 'ledger_transition_invalid' | 'ledger_conflict' | 'ledger_unavailable' | 'ledger_schema_unsupported'>;
+export type LedgerErrorCode = Extract<
+  GspcErrorCode,
+  | 'ledger_input_invalid'
+  | 'ledger_not_found'
+  | 'ledger_transition_invalid'
+  | 'ledger_conflict'
+  | 'ledger_unavailable'
+  | 'ledger_schema_unsupported'
+>;
 
-const LEDGER_CODES = new Set<string>(['ledger_input_invalid', 'ledger_not_found', 'ledger_transition_invalid', 'ledger_conflict', 'ledger_unavailable', 'ledger_schema_unsupported']);
+const LEDGER_CODES = new Set<string>([
+  'ledger_input_invalid',
+  'ledger_not_found',
+  'ledger_transition_invalid',
+  'ledger_conflict',
+  'ledger_unavailable',
+  'ledger_schema_unsupported',
+]);
 
 export function ledgerError(code: LedgerErrorCode, message: string, details?: Record<string, unknown>): GspcError {
   return new GspcError(code, message, details);

@@ -71,7 +71,12 @@ export function amountAtomic(field: string, v: unknown): string {
 /** EIP-3009 validBefore: a uint256 of unix seconds, as the same decimal form as amounts, or null. */
 export function validBefore(v: unknown): string | null {
   if (v === null) return null;
-  return matching('valid_before', v, AMOUNT, 'null or a decimal integer string of unix seconds without sign or leading zeros');
+  return matching(
+    'valid_before',
+    v,
+    AMOUNT,
+    'null or a decimal integer string of unix seconds without sign or leading zeros',
+  );
 }
 
 export function sha256Hex(field: string, v: unknown): string {
@@ -83,7 +88,8 @@ export function isoTime(field: string, v: unknown): string {
   // The shape alone admits 2025-02-30 or 24:00; a parse-and-print round trip (not a clock read)
   // rejects every impossible date or time, since they would print as another one.
   const parsed = Date.parse(s);
-  if (Number.isNaN(parsed) || new Date(parsed).toISOString().slice(0, 19) !== s.slice(0, 19)) invalid(field, 'must be a real calendar time');
+  if (Number.isNaN(parsed) || new Date(parsed).toISOString().slice(0, 19) !== s.slice(0, 19))
+    invalid(field, 'must be a real calendar time');
   return s;
 }
 
@@ -96,7 +102,8 @@ export function transactionRef(v: unknown): string {
 }
 
 export function settlementState(v: unknown): SettlementState {
-  if (!SETTLEMENT_STATES.includes(v as SettlementState)) invalid('state', `must be one of ${SETTLEMENT_STATES.join(', ')}`);
+  if (!SETTLEMENT_STATES.includes(v as SettlementState))
+    invalid('state', `must be one of ${SETTLEMENT_STATES.join(', ')}`);
   return v as SettlementState;
 }
 
@@ -124,7 +131,8 @@ export function artefactAttachment(a: ArtefactAttachment): ArtefactAttachment {
   if (typeof a !== 'object' || a === null) invalid('artefact', 'must be { artefact, artefact_sha256, receipt }');
   if (!Buffer.isBuffer(a.artefact)) invalid('artefact', 'must be a Buffer');
   const artefact_sha256 = sha256Hex('artefact_sha256', a.artefact_sha256);
-  if (createHash('sha256').update(a.artefact).digest('hex') !== artefact_sha256) invalid('artefact_sha256', 'does not match the artefact bytes');
+  if (createHash('sha256').update(a.artefact).digest('hex') !== artefact_sha256)
+    invalid('artefact_sha256', 'does not match the artefact bytes');
   const receipt = a.receipt === null ? null : matching('receipt', a.receipt, COMPACT_JWS, 'a compact JWS or null');
   return { artefact: a.artefact, artefact_sha256, receipt };
 }
@@ -149,11 +157,18 @@ export function newInvoice(i: NewInvoice): NewInvoice {
 }
 
 /** list()/listInvoices() filters; artefacts are loaded unless `withArtefacts` is false. */
-export function listFilter(f: SettlementFilter | undefined): { state: SettlementState | undefined; withArtefacts: boolean } {
+export function listFilter(f: SettlementFilter | undefined): {
+  state: SettlementState | undefined;
+  withArtefacts: boolean;
+} {
   if (f === undefined) return { state: undefined, withArtefacts: true };
   if (typeof f !== 'object' || f === null) invalid('filter', 'must be an object');
-  if (f.withArtefacts !== undefined && typeof f.withArtefacts !== 'boolean') invalid('withArtefacts', 'must be a boolean');
-  return { state: f.state === undefined ? undefined : settlementState(f.state), withArtefacts: f.withArtefacts ?? true };
+  if (f.withArtefacts !== undefined && typeof f.withArtefacts !== 'boolean')
+    invalid('withArtefacts', 'must be a boolean');
+  return {
+    state: f.state === undefined ? undefined : settlementState(f.state),
+    withArtefacts: f.withArtefacts ?? true,
+  };
 }
 
 /**
@@ -161,13 +176,20 @@ export function listFilter(f: SettlementFilter | undefined): { state: Settlement
  * expects. Only the receipt's own fields are copied into the sealed form, so what is hashed
  * and stored is exactly the receipt, whatever object the caller passed.
  */
-export function actionReceiptAppend(receipt: ActionJobReceipt, expectedHeadSha256: unknown): { sealed: SealedReceipt; expected: string } {
+export function actionReceiptAppend(
+  receipt: ActionJobReceipt,
+  expectedHeadSha256: unknown,
+): { sealed: SealedReceipt; expected: string } {
   const problem = receiptProblem(receipt);
   if (problem) invalid(problem.field, problem.reason);
   const expected = sha256Hex('expectedHeadSha256', expectedHeadSha256);
-  if (receipt.prev_sha256 !== expected) invalid('prev_sha256', 'must be the expected head sha256: a receipt is built on the head its writer expects');
+  if (receipt.prev_sha256 !== expected)
+    invalid('prev_sha256', 'must be the expected head sha256: a receipt is built on the head its writer expects');
   const { schema, seq, prev_sha256, job_id, kind, action_id, state, reason, recorded_at, recorded_by } = receipt;
-  return { sealed: sealReceipt({ schema, seq, prev_sha256, job_id, kind, action_id, state, reason, recorded_at, recorded_by }), expected };
+  return {
+    sealed: sealReceipt({ schema, seq, prev_sha256, job_id, kind, action_id, state, reason, recorded_at, recorded_by }),
+    expected,
+  };
 }
 
 /** listActionReceipts(): an optional positive limit. */
@@ -175,7 +197,8 @@ export function receiptListLimit(f: { limit?: number } | undefined): number | nu
   if (f === undefined) return null;
   if (typeof f !== 'object' || f === null) invalid('filter', 'must be an object');
   if (f.limit === undefined) return null;
-  if (typeof f.limit !== 'number' || !Number.isSafeInteger(f.limit) || f.limit < 1) invalid('limit', 'must be a whole number from 1');
+  if (typeof f.limit !== 'number' || !Number.isSafeInteger(f.limit) || f.limit < 1)
+    invalid('limit', 'must be a whole number from 1');
   return f.limit;
 }
 
@@ -183,7 +206,12 @@ export function receiptListLimit(f: { limit?: number } | undefined): number | nu
 export function newHeartbeat(h: NewHeartbeat): { source: string; at: string; note: string | null } {
   if (typeof h !== 'object' || h === null) invalid('heartbeat', 'must be { source, at, note? }');
   return {
-    source: matching('source', h.source, HEARTBEAT_SOURCE, 'a lowercase slug of letters, digits and . _ - (at most 63, starting with a letter or digit)'),
+    source: matching(
+      'source',
+      h.source,
+      HEARTBEAT_SOURCE,
+      'a lowercase slug of letters, digits and . _ - (at most 63, starting with a letter or digit)',
+    ),
     at: isoTime('at', h.at),
     note: h.note === undefined ? null : text('note', h.note, 500),
   };

@@ -1,6 +1,14 @@
 import type { HeartbeatLatest } from '../core/ledger/oracle-fleet.js';
 import type { TransitionPatch } from './ledger-rules.js';
-import type { HeartbeatRecord, InvoiceRecord, InvoiceState, SettlementEvent, SettlementRecord, SettlementState, StoredActionReceipt } from './ledger.js';
+import type {
+  HeartbeatRecord,
+  InvoiceRecord,
+  InvoiceState,
+  SettlementEvent,
+  SettlementRecord,
+  SettlementState,
+  StoredActionReceipt,
+} from './ledger.js';
 
 /**
  * Table rows as both drivers return them, and their mapping to records. The drivers differ in

@@ -1,10 +1,5 @@
 import { ledgerError } from './ledger-errors.js';
-import {
-  artefactAttachment,
-  errorText,
-  isoTime,
-  transactionRef,
-} from './ledger-input.js';
+import { artefactAttachment, errorText, isoTime, transactionRef } from './ledger-input.js';
 import { isActionJobReceipt, type ActionJobReceipt } from '../core/ledger/action-jobs-receipt.js';
 import { transitionProblem } from '../core/ledger/action-jobs-states.js';
 import type { ChainHead, SealedReceipt } from '../core/ledger/receipt-chain.js';
@@ -53,45 +48,96 @@ const settledPatch = (tx: string, a: ArtefactAttachment | undefined): Transition
 
 export function planMarkSettled(s: ArtefactAttachment & { transaction: string; at: string }): TransitionPlan {
   const patch = settledPatch(transactionRef(s.transaction), artefactAttachment(s));
-  return { op: 'markSettled', from: 'RESERVED', to: 'SETTLED', patch, requireNoArtefact: false, at: isoTime('at', s.at) };
+  return {
+    op: 'markSettled',
+    from: 'RESERVED',
+    to: 'SETTLED',
+    patch,
+    requireNoArtefact: false,
+    at: isoTime('at', s.at),
+  };
 }
 
 export function planMarkFailed(f: { error: string; at: string }): TransitionPlan {
-  return { op: 'markFailed', from: 'RESERVED', to: 'FAILED', patch: { error: errorText(f.error) }, requireNoArtefact: false, at: isoTime('at', f.at) };
+  return {
+    op: 'markFailed',
+    from: 'RESERVED',
+    to: 'FAILED',
+    patch: { error: errorText(f.error) },
+    requireNoArtefact: false,
+    at: isoTime('at', f.at),
+  };
 }
 
 export function planMarkUnknown(f: { error: string; at: string }): TransitionPlan {
-  return { op: 'markUnknown', from: 'RESERVED', to: 'UNKNOWN', patch: { error: errorText(f.error) }, requireNoArtefact: false, at: isoTime('at', f.at) };
+  return {
+    op: 'markUnknown',
+    from: 'RESERVED',
+    to: 'UNKNOWN',
+    patch: { error: errorText(f.error) },
+    requireNoArtefact: false,
+    at: isoTime('at', f.at),
+  };
 }
 
 export function planResolveUnknown(o: UnknownResolution): TransitionPlan {
   const at = isoTime('at', o?.at);
   if (o.state === 'SETTLED') {
-    const patch = settledPatch(transactionRef(o.transaction), o.artefact === undefined ? undefined : artefactAttachment(o.artefact));
+    const patch = settledPatch(
+      transactionRef(o.transaction),
+      o.artefact === undefined ? undefined : artefactAttachment(o.artefact),
+    );
     return { op: 'resolveUnknown', from: 'UNKNOWN', to: 'SETTLED', patch, requireNoArtefact: false, at };
   }
   if (o.state === 'FAILED') {
-    return { op: 'resolveUnknown', from: 'UNKNOWN', to: 'FAILED', patch: { error: errorText(o.error) }, requireNoArtefact: false, at };
+    return {
+      op: 'resolveUnknown',
+      from: 'UNKNOWN',
+      to: 'FAILED',
+      patch: { error: errorText(o.error) },
+      requireNoArtefact: false,
+      at,
+    };
   }
-  throw ledgerError('ledger_input_invalid', 'ledger: an UNKNOWN settlement resolves only to SETTLED or FAILED', { field: 'state' });
+  throw ledgerError('ledger_input_invalid', 'ledger: an UNKNOWN settlement resolves only to SETTLED or FAILED', {
+    field: 'state',
+  });
 }
 
 export function planAttachArtefact(a: ArtefactAttachment & { at: string }): TransitionPlan {
   const { artefact, artefact_sha256, receipt } = artefactAttachment(a);
-  return { op: 'attachArtefact', from: 'SETTLED', to: 'SETTLED', patch: { artefact, artefact_sha256, receipt }, requireNoArtefact: true, at: isoTime('at', a.at) };
+  return {
+    op: 'attachArtefact',
+    from: 'SETTLED',
+    to: 'SETTLED',
+    patch: { artefact, artefact_sha256, receipt },
+    requireNoArtefact: true,
+    at: isoTime('at', a.at),
+  };
 }
 
 /**
  * The conditional update matched nothing. Returns the current record when the call was an
  * idempotent repeat (attaching the same artefact again); otherwise throws the reason.
  */
-export function afterRefusal(plan: TransitionPlan, key: PaymentKey, current: SettlementRecord | undefined): SettlementRecord {
+export function afterRefusal(
+  plan: TransitionPlan,
+  key: PaymentKey,
+  current: SettlementRecord | undefined,
+): SettlementRecord {
   if (current === undefined) {
-    throw ledgerError('ledger_not_found', `ledger: ${plan.op}: no settlement for payer ${key.payer} nonce ${key.nonce}`, { ...key });
+    throw ledgerError(
+      'ledger_not_found',
+      `ledger: ${plan.op}: no settlement for payer ${key.payer} nonce ${key.nonce}`,
+      { ...key },
+    );
   }
   if (plan.requireNoArtefact && current.state === plan.from) {
     if (current.artefact_sha256 === plan.patch.artefact_sha256) return current;
-    throw ledgerError('ledger_conflict', `ledger: ${plan.op}: the settlement already carries another artefact`, { ...key, artefact_sha256: current.artefact_sha256 });
+    throw ledgerError('ledger_conflict', `ledger: ${plan.op}: the settlement already carries another artefact`, {
+      ...key,
+      artefact_sha256: current.artefact_sha256,
+    });
   }
   throw ledgerError(
     'ledger_transition_invalid',
@@ -117,9 +163,16 @@ export function existingOutcome(record: SettlementRecord, payment_sha256: string
  * what it was issued for.
  */
 export function sameInvoice(a: NewInvoice, b: InvoiceRecord): boolean {
-  return a.product_id === b.product_id && a.sku_id === b.sku_id && a.resource === b.resource && a.commissioned_by === b.commissioned_by
-    && a.amount_atomic === b.amount_atomic && a.currency === b.currency
-    && (a.artefact?.artefact_sha256 ?? null) === b.artefact_sha256 && (a.artefact?.receipt ?? null) === b.receipt;
+  return (
+    a.product_id === b.product_id &&
+    a.sku_id === b.sku_id &&
+    a.resource === b.resource &&
+    a.commissioned_by === b.commissioned_by &&
+    a.amount_atomic === b.amount_atomic &&
+    a.currency === b.currency &&
+    (a.artefact?.artefact_sha256 ?? null) === b.artefact_sha256 &&
+    (a.artefact?.receipt ?? null) === b.receipt
+  );
 }
 
 export function invoiceConflict(ref: string): never {
@@ -134,7 +187,10 @@ export function invoiceNotFound(ref: string): never {
  * A job's earlier receipts from their stored bodies, oldest first. A body that is not a
  * receipt means the stored chain was altered: refuse to build on it rather than guess.
  */
-export function jobHistory(jobId: string, rows: ReadonlyArray<{ seq: number | string; body: string }>): ActionJobReceipt[] {
+export function jobHistory(
+  jobId: string,
+  rows: ReadonlyArray<{ seq: number | string; body: string }>,
+): ActionJobReceipt[] {
   return rows.map((row) => {
     let parsed: unknown;
     try {
@@ -143,7 +199,11 @@ export function jobHistory(jobId: string, rows: ReadonlyArray<{ seq: number | st
       parsed = undefined;
     }
     if (!isActionJobReceipt(parsed)) {
-      throw ledgerError('ledger_transition_invalid', `ledger: receipt seq ${row.seq} of job ${jobId} is unreadable, so the job's state is unknown; \`gspc action-jobs verify\` checks the chain`, { job_id: jobId, seq: Number(row.seq) });
+      throw ledgerError(
+        'ledger_transition_invalid',
+        `ledger: receipt seq ${row.seq} of job ${jobId} is unreadable, so the job's state is unknown; \`gspc action-jobs verify\` checks the chain`,
+        { job_id: jobId, seq: Number(row.seq) },
+      );
     }
     return parsed;
   });
@@ -154,14 +214,26 @@ export function jobHistory(jobId: string, rows: ReadonlyArray<{ seq: number | st
  * moved head (another writer won: `ledger_conflict`, never a fork), a receipt not at head + 1,
  * and a transition the job's history does not allow.
  */
-export function checkAppend(sealed: SealedReceipt, expected: string, head: ChainHead, history: readonly ActionJobReceipt[]): void {
+export function checkAppend(
+  sealed: SealedReceipt,
+  expected: string,
+  head: ChainHead,
+  history: readonly ActionJobReceipt[],
+): void {
   if (head.sha256 !== expected) {
-    throw ledgerError('ledger_conflict', `ledger: the action-job chain head moved (it is now seq ${head.seq}); another writer appended first, so nothing was written: re-read the chain and build on its head`,
-      { expected_head_sha256: expected, head_sha256: head.sha256, head_seq: head.seq });
+    throw ledgerError(
+      'ledger_conflict',
+      `ledger: the action-job chain head moved (it is now seq ${head.seq}); another writer appended first, so nothing was written: re-read the chain and build on its head`,
+      { expected_head_sha256: expected, head_sha256: head.sha256, head_seq: head.seq },
+    );
   }
   const r = sealed.receipt;
   if (r.seq !== head.seq + 1) {
-    throw ledgerError('ledger_input_invalid', `ledger: seq must be ${head.seq + 1} (the head is seq ${head.seq}), not ${r.seq}`, { field: 'seq' });
+    throw ledgerError(
+      'ledger_input_invalid',
+      `ledger: seq must be ${head.seq + 1} (the head is seq ${head.seq}), not ${r.seq}`,
+      { field: 'seq' },
+    );
   }
   const illegal = transitionProblem(history, r);
   if (illegal) throw ledgerError('ledger_transition_invalid', `ledger: ${illegal}`, { job_id: r.job_id, seq: r.seq });
@@ -169,5 +241,9 @@ export function checkAppend(sealed: SealedReceipt, expected: string, head: Chain
 
 /** The concurrent loser of an append whose head check passed: another writer took the seq. */
 export function appendRaced(seq: number): never {
-  throw ledgerError('ledger_conflict', `ledger: another writer appended action-job receipt seq ${seq} first, so nothing was written: re-read the chain and build on its head`, { seq });
+  throw ledgerError(
+    'ledger_conflict',
+    `ledger: another writer appended action-job receipt seq ${seq} first, so nothing was written: re-read the chain and build on its head`,
+    { seq },
+  );
 }

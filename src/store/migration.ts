@@ -20,7 +20,11 @@ export function pendingMigrations(all: readonly Migration[], applied: readonly n
   const latest = all[all.length - 1]?.version ?? 0;
   const newest = Math.max(0, ...applied);
   if (newest > latest) {
-    throw ledgerError('ledger_schema_unsupported', `ledger: ${where} is at schema version ${newest}; this service knows up to ${latest}`, { version: newest, known: latest });
+    throw ledgerError(
+      'ledger_schema_unsupported',
+      `ledger: ${where} is at schema version ${newest}; this service knows up to ${latest}`,
+      { version: newest, known: latest },
+    );
   }
   const done = new Set(applied);
   return all.filter((m) => !done.has(m.version));

@@ -17,15 +17,36 @@ import type { ReleaseSource } from './release-source.js';
 
 type Add = (check: string, ok: boolean, detail: string) => boolean;
 
-const parse = <T>(b: Buffer | undefined): T | undefined => (b === undefined ? undefined : JSON.parse(b.toString('utf8')) as T);
+const parse = <T>(b: Buffer | undefined): T | undefined =>
+  b === undefined ? undefined : (JSON.parse(b.toString('utf8')) as T);
 
-export async function verifyLog(src: ReleaseSource, did: string, boardKey: Uint8Array | undefined, active: readonly string[], add: Add): Promise<CardVerificationContext['log']> {
-  const entriesDoc = parse<{ origin: string; tree_size: number; entries: string[] }>(await src.get('/log/entries.json'));
+export async function verifyLog(
+  src: ReleaseSource,
+  did: string,
+  boardKey: Uint8Array | undefined,
+  active: readonly string[],
+  add: Add,
+): Promise<CardVerificationContext['log']> {
+  const entriesDoc = parse<{ origin: string; tree_size: number; entries: string[] }>(
+    await src.get('/log/entries.json'),
+  );
   const history = parse<{ checkpoints: LogHistoryEntry[] }>(await src.get('/log/history.json'));
   const note = (await src.get('/log/checkpoint'))?.toString('utf8');
-  if (!entriesDoc || !history) { add('log', false, 'no /log/entries.json or /log/history.json'); return undefined; }
+  if (!entriesDoc || !history) {
+    add('log', false, 'no /log/entries.json or /log/history.json');
+    return undefined;
+  }
   const origin = logOrigin(did);
-  if (!add('log_origin', entriesDoc.origin === origin, entriesDoc.origin === origin ? `origin ${origin}` : `origin ${entriesDoc.origin} is not ${origin} (the DID's host + /log)`)) return undefined;
+  if (
+    !add(
+      'log_origin',
+      entriesDoc.origin === origin,
+      entriesDoc.origin === origin
+        ? `origin ${origin}`
+        : `origin ${entriesDoc.origin} is not ${origin} (the DID's host + /log)`,
+    )
+  )
+    return undefined;
 
   const tree = new MerkleTree(logLeaves(entriesDoc.entries));
   const rootHex = Buffer.from(tree.root()).toString('hex');
@@ -33,38 +54,76 @@ export async function verifyLog(src: ReleaseSource, did: string, boardKey: Uint8
   if (note !== undefined && src.live) await checkCosigners(src, note, add);
   const logged = new Set(entriesDoc.entries);
   const missing = active.filter((h) => !logged.has(h));
-  add('log_holds_root', missing.length === 0, missing.length === 0 ? `all ${active.length} active cards are log entries` : `active cards missing from the log: ${missing.slice(0, 5).map((h) => h.slice(0, 16)).join(', ')}`);
+  add(
+    'log_holds_root',
+    missing.length === 0,
+    missing.length === 0
+      ? `all ${active.length} active cards are log entries`
+      : `active cards missing from the log: ${missing
+          .slice(0, 5)
+          .map((h) => h.slice(0, 16))
+          .join(', ')}`,
+  );
 
   const bad: string[] = [];
   let previous = 0;
   for (const h of history.checkpoints) {
     const opened = boardKey ? await verifyCheckpointNote(nodeVerifyCrypto, h.checkpoint, origin, boardKey) : undefined;
     const signed = opened?.ok === true && opened.size === h.tree_size && opened.rootHex === h.root_hash;
-    const consistent = h.tree_size > previous && h.tree_size < tree.size
-      && verifyConsistency(h.tree_size, tree.size, h.consistency_proof.map((p) => Buffer.from(p, 'hex')), Buffer.from(h.root_hash, 'hex'), tree.root()).ok;
+    const consistent =
+      h.tree_size > previous &&
+      h.tree_size < tree.size &&
+      verifyConsistency(
+        h.tree_size,
+        tree.size,
+        h.consistency_proof.map((p) => Buffer.from(p, 'hex')),
+        Buffer.from(h.root_hash, 'hex'),
+        tree.root(),
+      ).ok;
     if (!signed || !consistent) bad.push(`${h.tree_size} (${!signed ? 'signature' : 'consistency'})`);
     previous = h.tree_size;
   }
-  add('log_consistency', bad.length === 0, bad.length === 0
-    ? `${history.checkpoints.length} earlier checkpoints, each signed and consistent with size ${tree.size}`
-    : `earlier checkpoints that fail: ${bad.join(', ')}`);
+  add(
+    'log_consistency',
+    bad.length === 0,
+    bad.length === 0
+      ? `${history.checkpoints.length} earlier checkpoints, each signed and consistent with size ${tree.size}`
+      : `earlier checkpoints that fail: ${bad.join(', ')}`,
+  );
 
   const index = new Map(entriesDoc.entries.map((h, i) => [h, i]));
   return {
-    origin, tree_size: tree.size, root_hash: rootHex, checkpointValid,
+    origin,
+    tree_size: tree.size,
+    root_hash: rootHex,
+    checkpointValid,
     // The tree was recomputed from every entry and matched the signed checkpoint.
     ...(checkpointValid && { knownLogged: logged }),
-    proofFor: (h: string) => { const i = index.get(h); return i === undefined ? undefined : { leaf_index: i, tree_size: tree.size, proof: tree.inclusionProof(i).map((p) => Buffer.from(p).toString('hex')) }; },
+    proofFor: (h: string) => {
+      const i = index.get(h);
+      return i === undefined
+        ? undefined
+        : {
+            leaf_index: i,
+            tree_size: tree.size,
+            proof: tree.inclusionProof(i).map((p) => Buffer.from(p).toString('hex')),
+          };
+    },
   };
 }
 
 /** A WITNESSED transparency-log record: each named cosigner's line on the served checkpoint verifies under its vkey. */
 async function checkCosigners(src: ReleaseSource, note: string, add: Add): Promise<void> {
-  const record = parse<{ witnesses: { witness: string; state: string; cosigners?: { name: string; vkey: string }[] }[] }>(await src.get('/interop/root-witness-latest.json'));
+  const record = parse<{
+    witnesses: { witness: string; state: string; cosigners?: { name: string; vkey: string }[] }[];
+  }>(await src.get('/interop/root-witness-latest.json'));
   const w = record?.witnesses.find((x) => x.witness === 'transparency-log');
   if (!w || w.state !== 'WITNESSED') return;
   const parsed = parseNote(note);
-  if (!parsed.ok) { add('log_cosignatures', false, `the checkpoint note: ${parsed.reason}`); return; }
+  if (!parsed.ok) {
+    add('log_cosignatures', false, `the checkpoint note: ${parsed.reason}`);
+    return;
+  }
   const failed: string[] = [];
   for (const c of w.cosigners ?? []) {
     const key = parseVerifierKey(c.vkey);
@@ -72,5 +131,13 @@ async function checkCosigners(src: ReleaseSource, note: string, add: Add): Promi
     if (!ok) failed.push(c.name);
   }
   const n = w.cosigners?.length ?? 0;
-  add('log_cosignatures', n > 0 && failed.length === 0, n === 0 ? 'WITNESSED without cosigners' : failed.length === 0 ? `${n} witness cosignatures on /log/checkpoint verify under their vkeys` : `cosignatures that do not verify: ${failed.join(', ')}`);
+  add(
+    'log_cosignatures',
+    n > 0 && failed.length === 0,
+    n === 0
+      ? 'WITNESSED without cosigners'
+      : failed.length === 0
+        ? `${n} witness cosignatures on /log/checkpoint verify under their vkeys`
+        : `cosignatures that do not verify: ${failed.join(', ')}`,
+  );
 }

@@ -28,11 +28,21 @@ import { verifyLog } from './log-verifier.js';
 import { BOARD_KEY } from '../core/evidence/signer.js';
 import type { ReleaseSource } from './release-source.js';
 
-export interface ReleaseCheck { check: string; ok: boolean; detail: string }
-export interface ReleaseReport { source: string; ok: boolean; checks: ReleaseCheck[]; cards: { checked: number; valid: number; invalid: CardVerdict[] } }
+export interface ReleaseCheck {
+  check: string;
+  ok: boolean;
+  detail: string;
+}
+export interface ReleaseReport {
+  source: string;
+  ok: boolean;
+  checks: ReleaseCheck[];
+  cards: { checked: number; valid: number; invalid: CardVerdict[] };
+}
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-const parse = <T>(b: Buffer | undefined): T | undefined => (b === undefined ? undefined : JSON.parse(b.toString('utf8')) as T);
+const parse = <T>(b: Buffer | undefined): T | undefined =>
+  b === undefined ? undefined : (JSON.parse(b.toString('utf8')) as T);
 
 type Add = (check: string, ok: boolean, detail: string) => boolean;
 
@@ -55,41 +65,85 @@ export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<
   let doc: unknown;
   if (src.live) doc = parse(await src.get('/.well-known/did.json'));
   else {
-    const pk = parse<{ did: string; keys: { fragment: never; x: string }[] }>(await src.get('/release/public-keys.json'));
-    doc = pk && didDocument(pk.did, pk.keys.map((k) => ({ fragment: k.fragment, publicKey: Buffer.from(k.x, 'base64url') })));
+    const pk = parse<{ did: string; keys: { fragment: never; x: string }[] }>(
+      await src.get('/release/public-keys.json'),
+    );
+    doc =
+      pk &&
+      didDocument(
+        pk.did,
+        pk.keys.map((k) => ({ fragment: k.fragment, publicKey: Buffer.from(k.x, 'base64url') })),
+      );
   }
   const keys = keysOfDidDocument(doc);
   const did = (doc as { id?: unknown } | undefined)?.id;
-  if (!add('did_document', keys.size > 0, keys.size > 0 ? `${keys.size} Ed25519 verification methods` : 'no DID document with Ed25519 keys')) return undefined;
+  if (
+    !add(
+      'did_document',
+      keys.size > 0,
+      keys.size > 0 ? `${keys.size} Ed25519 verification methods` : 'no DID document with Ed25519 keys',
+    )
+  )
+    return undefined;
 
   // 2. The root: its signature, then its recomputation from the active cards.
   const rootBytes = await src.get('/root.json');
   const root = parse<{ merkle_root: string; leaf_count: number; as_of: string; bound_digest: string }>(rootBytes);
-  if (!rootBytes || !root) { add('root', false, 'no /root.json'); return undefined; }
+  if (!rootBytes || !root) {
+    add('root', false, 'no /root.json');
+    return undefined;
+  }
   const rootSig = await verifyRootRecord(root, keys, nodeVerifyCrypto);
   add('root_signature', rootSig.ok, rootSig.detail);
   const bundle = parse<{ cards: CardFile[] }>(await src.get('/cards-bundle.json'));
-  if (!bundle) { add('cards_bundle', false, 'no /cards-bundle.json'); return undefined; }
+  if (!bundle) {
+    add('cards_bundle', false, 'no /cards-bundle.json');
+    return undefined;
+  }
   const active = bundle.cards.map((c) => c.sha256).sort();
   const tree = new DupTree(rootLeaves(active));
   const recomputed = Buffer.from(tree.root()).toString('hex');
   const rootMatches = recomputed === root.merkle_root && active.length === root.leaf_count;
-  add('root_recomputed', rootMatches,
-    recomputed === root.merkle_root && active.length === root.leaf_count ? `merkle_root recomputed from ${active.length} active cards` : `recomputed ${recomputed} over ${active.length} cards; the root says ${root.merkle_root} over ${root.leaf_count}`);
+  add(
+    'root_recomputed',
+    rootMatches,
+    recomputed === root.merkle_root && active.length === root.leaf_count
+      ? `merkle_root recomputed from ${active.length} active cards`
+      : `recomputed ${recomputed} over ${active.length} cards; the root says ${root.merkle_root} over ${root.leaf_count}`,
+  );
 
   // 2b. The card log: checkpoint, recomputation, the root's cards among its entries, history.
-  const log = typeof did === 'string' ? await verifyLog(src, did, keys.get(`${did}#${BOARD_KEY}`), active, add) : undefined;
+  const log =
+    typeof did === 'string' ? await verifyLog(src, did, keys.get(`${did}#${BOARD_KEY}`), active, add) : undefined;
 
   // 4. Every card.
-  const ledger = async (path: string, field: string) => new Map((parse<{ entries: Record<string, string>[] }>(await src.get(path))?.entries ?? []).map((e) => [e.sha256!, e[field]!]));
+  const ledger = async (path: string, field: string) =>
+    new Map(
+      (parse<{ entries: Record<string, string>[] }>(await src.get(path))?.entries ?? []).map((e) => [
+        e.sha256!,
+        e[field]!,
+      ]),
+    );
   const index = new Map(active.map((h, i) => [h, i]));
   const ctx = {
-    keys, root, rootSignatureValid: rootSig.ok,
-    withdrawn: await ledger('/ledgers/withdrawals.json', 'reason'), superseded: await ledger('/ledgers/supersessions.json', 'superseded_by'),
+    keys,
+    root,
+    rootSignatureValid: rootSig.ok,
+    withdrawn: await ledger('/ledgers/withdrawals.json', 'reason'),
+    superseded: await ledger('/ledgers/supersessions.json', 'superseded_by'),
     // With the root recomputed from every active card, each of them is under the signed root.
     ...(rootMatches && rootSig.ok && { knownIncluded: new Set(active) }),
     ...(log && { log }),
-    proofFor: (h: string) => { const i = index.get(h); return i === undefined ? undefined : { leaf_index: i, leaf_count: tree.size, proof: dupInclusionProof(tree, i).map((p) => Buffer.from(p).toString('hex')) }; },
+    proofFor: (h: string) => {
+      const i = index.get(h);
+      return i === undefined
+        ? undefined
+        : {
+            leaf_index: i,
+            leaf_count: tree.size,
+            proof: dupInclusionProof(tree, i).map((p) => Buffer.from(p).toString('hex')),
+          };
+    },
   };
   const invalid: CardVerdict[] = [];
   for (const card of bundle.cards) {
@@ -102,40 +156,90 @@ export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<
 
 export async function verifyRelease(src: ReleaseSource): Promise<ReleaseReport> {
   const checks: ReleaseCheck[] = [];
-  const add = (check: string, ok: boolean, detail: string) => { checks.push({ check, ok, detail }); return ok; };
-  const report = (invalid: CardVerdict[] = [], checked = 0): ReleaseReport => ({ source: src.describe, ok: checks.every((c) => c.ok) && invalid.length === 0, checks, cards: { checked, valid: checked - invalid.length, invalid } });
+  const add = (check: string, ok: boolean, detail: string) => {
+    checks.push({ check, ok, detail });
+    return ok;
+  };
+  const report = (invalid: CardVerdict[] = [], checked = 0): ReleaseReport => ({
+    source: src.describe,
+    ok: checks.every((c) => c.ok) && invalid.length === 0,
+    checks,
+    cards: { checked, valid: checked - invalid.length, invalid },
+  });
 
   const cards = await verifyReleaseCards(src, add);
   if (cards === undefined) return report();
   const { keys, rootBytes, root, bundle, invalid } = cards;
 
   // 3. Witness record (from a service) or root pointer (in a release): bound to the exact root bytes.
-  for (const path of src.live ? ['/interop/root-witness-latest.json', '/interop/card-root-latest.json'] : ['/interop/card-root-latest.json']) {
-    const w = parse<{ root_sha256: string; root_bytes: number; merkle_root: string; leaf_count: number; as_of: string }>(await src.get(path));
-    const ok = w !== undefined && w.root_sha256 === sha(rootBytes) && w.root_bytes === rootBytes.length && w.merkle_root === root.merkle_root && w.leaf_count === root.leaf_count && w.as_of === root.as_of;
-    add(`binding ${path}`, ok, ok ? 'binds the exact root bytes, length, merkle_root, count and as-of' : 'does not bind the published root bytes');
+  for (const path of src.live
+    ? ['/interop/root-witness-latest.json', '/interop/card-root-latest.json']
+    : ['/interop/card-root-latest.json']) {
+    const w = parse<{
+      root_sha256: string;
+      root_bytes: number;
+      merkle_root: string;
+      leaf_count: number;
+      as_of: string;
+    }>(await src.get(path));
+    const ok =
+      w !== undefined &&
+      w.root_sha256 === sha(rootBytes) &&
+      w.root_bytes === rootBytes.length &&
+      w.merkle_root === root.merkle_root &&
+      w.leaf_count === root.leaf_count &&
+      w.as_of === root.as_of;
+    add(
+      `binding ${path}`,
+      ok,
+      ok
+        ? 'binds the exact root bytes, length, merkle_root, count and as-of'
+        : 'does not bind the published root bytes',
+    );
   }
 
   // 5. Per-item manifest, then re-derivation from the rows it lists.
   const manifestBytes = await src.get('/peritem/manifest.json');
   const manifest = parse<{ files: { url: string; role: string; axis?: string; sha256: string }[] }>(manifestBytes);
-  if (!manifest || !manifestBytes) { add('peritem_manifest', false, 'no /peritem/manifest.json'); return report(invalid, bundle.cards.length); }
+  if (!manifest || !manifestBytes) {
+    add('peritem_manifest', false, 'no /peritem/manifest.json');
+    return report(invalid, bundle.cards.length);
+  }
   const tmp = mkdtempSync(join(tmpdir(), 'gspc-verify-'));
   try {
     const bad: string[] = [];
     for (const f of manifest.files) {
       const bytes = await src.get(f.url);
-      if (!bytes || sha(bytes) !== f.sha256) { bad.push(f.url); continue; }
+      if (!bytes || sha(bytes) !== f.sha256) {
+        bad.push(f.url);
+        continue;
+      }
       const path = corpusPath(f);
       mkdirSync(dirname(join(tmp, path)), { recursive: true });
       writeFileSync(join(tmp, path), bytes);
     }
-    add('peritem_manifest', bad.length === 0, bad.length === 0 ? `${manifest.files.length} files match their SHA-256` : `files that do not match: ${bad.join(', ')}`);
+    add(
+      'peritem_manifest',
+      bad.length === 0,
+      bad.length === 0
+        ? `${manifest.files.length} files match their SHA-256`
+        : `files that do not match: ${bad.join(', ')}`,
+    );
     if (bad.length > 0) return report(invalid, bundle.cards.length);
     const derived = deriveRelease(readCorpus(tmp));
-    add('peritem_sha256', derived.source.peritem.sha256 === sha(manifestBytes), 'the manifest re-serialises to the same bytes');
+    add(
+      'peritem_sha256',
+      derived.source.peritem.sha256 === sha(manifestBytes),
+      'the manifest re-serialises to the same bytes',
+    );
     const mismatched = cardsAgainstRows(bundle.cards, derived.source.axes);
-    add('cards_rederived', mismatched.length === 0, mismatched.length === 0 ? 'every card figure re-derives from the per-item rows' : `cards whose figures do not re-derive: ${mismatched.slice(0, 5).join(', ')}`);
+    add(
+      'cards_rederived',
+      mismatched.length === 0,
+      mismatched.length === 0
+        ? 'every card figure re-derives from the per-item rows'
+        : `cards whose figures do not re-derive: ${mismatched.slice(0, 5).join(', ')}`,
+    );
     if (src.live) await checkBoard(src, derived, bundle.cards, keys, sha(manifestBytes), add);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -150,7 +254,10 @@ function corpusPath(f: { url: string; role: string }): string {
   return f.url.slice('/peritem/'.length);
 }
 
-function cardsAgainstRows(cards: readonly CardFile[], axes: ReturnType<typeof deriveRelease>['source']['axes']): string[] {
+function cardsAgainstRows(
+  cards: readonly CardFile[],
+  axes: ReturnType<typeof deriveRelease>['source']['axes'],
+): string[] {
   const out: string[] = [];
   for (const card of cards) {
     const axis = axes.find((a) => a.row.axis === card.axis);
@@ -160,22 +267,76 @@ function cardsAgainstRows(cards: readonly CardFile[], axes: ReturnType<typeof de
     }
     const cell = axis?.cells?.find((c) => c.model === card.subject);
     const m = card.measurement;
-    if (!cell || cell.correct !== m.correct || cell.parsed !== m.parsed || cell.unparsed !== m.unparsed || cell.accuracy !== m.accuracy || !isDeepStrictEqual(cell.interval, m.interval)) out.push(card.sha256.slice(0, 16));
+    if (
+      !cell ||
+      cell.correct !== m.correct ||
+      cell.parsed !== m.parsed ||
+      cell.unparsed !== m.unparsed ||
+      cell.accuracy !== m.accuracy ||
+      !isDeepStrictEqual(cell.interval, m.interval)
+    )
+      out.push(card.sha256.slice(0, 16));
   }
   return out;
 }
 
-async function checkBoard(src: ReleaseSource, derived: ReturnType<typeof deriveRelease>, cards: readonly CardFile[], keys: ReadonlyMap<string, Uint8Array>, manifestSha: string, add: (c: string, ok: boolean, d: string) => boolean): Promise<void> {
-  const served = parse<Record<string, unknown> & { axes: unknown[]; totals: unknown; site_attestation?: { signer: string; sig?: string }; measured_on: { peritem_sha256: string } }>(await src.get('/api/gspc'));
-  if (!served) { add('board', false, 'no /api/gspc'); return; }
+async function checkBoard(
+  src: ReleaseSource,
+  derived: ReturnType<typeof deriveRelease>,
+  cards: readonly CardFile[],
+  keys: ReadonlyMap<string, Uint8Array>,
+  manifestSha: string,
+  add: (c: string, ok: boolean, d: string) => boolean,
+): Promise<void> {
+  const served = parse<
+    Record<string, unknown> & {
+      axes: unknown[];
+      totals: unknown;
+      site_attestation?: { signer: string; sig?: string };
+      measured_on: { peritem_sha256: string };
+    }
+  >(await src.get('/api/gspc'));
+  if (!served) {
+    add('board', false, 'no /api/gspc');
+    return;
+  }
   const att = served.site_attestation;
   const key = att && keys.get(att.signer);
-  const attOk = att?.sig !== undefined && key !== undefined && ed25519Verify(key, attestationPreimage(served), Buffer.from(att.sig, 'hex'));
-  add('board_attestation', attOk, attOk ? `site_attestation verifies under ${att!.signer}` : att?.sig === undefined ? 'the board is unsigned' : 'site_attestation does not verify');
-  add('board_peritem_sha256', served.measured_on.peritem_sha256 === manifestSha, 'measured_on.peritem_sha256 is the SHA-256 of the manifest served');
-  const signedCells = new Set(cards.filter((c) => c.sig_ed25519 !== null && c.surface === 'board.measurement').map((c) => cellKey(c.subject, c.axis)));
-  const rebuilt = buildBoard(derived.source, null, { signedCells, livingStamp: { verification_state: 'UNSIGNED' }, limitations: [] });
+  const attOk =
+    att?.sig !== undefined &&
+    key !== undefined &&
+    ed25519Verify(key, attestationPreimage(served), Buffer.from(att.sig, 'hex'));
+  add(
+    'board_attestation',
+    attOk,
+    attOk
+      ? `site_attestation verifies under ${att!.signer}`
+      : att?.sig === undefined
+        ? 'the board is unsigned'
+        : 'site_attestation does not verify',
+  );
+  add(
+    'board_peritem_sha256',
+    served.measured_on.peritem_sha256 === manifestSha,
+    'measured_on.peritem_sha256 is the SHA-256 of the manifest served',
+  );
+  const signedCells = new Set(
+    cards
+      .filter((c) => c.sig_ed25519 !== null && c.surface === 'board.measurement')
+      .map((c) => cellKey(c.subject, c.axis)),
+  );
+  const rebuilt = buildBoard(derived.source, null, {
+    signedCells,
+    livingStamp: { verification_state: 'UNSIGNED' },
+    limitations: [],
+  });
   const rowsOk = isDeepStrictEqual(JSON.parse(JSON.stringify(rebuilt.axes)), served.axes);
   const totalsOk = isDeepStrictEqual(JSON.parse(JSON.stringify(rebuilt.totals)), served.totals);
-  add('board_rederived', rowsOk && totalsOk, rowsOk && totalsOk ? 'every board row and total re-derives from the per-item rows' : `re-derived ${rowsOk ? '' : 'rows '}${totalsOk ? '' : 'totals '}differ from the served board`);
+  add(
+    'board_rederived',
+    rowsOk && totalsOk,
+    rowsOk && totalsOk
+      ? 'every board row and total re-derives from the per-item rows'
+      : `re-derived ${rowsOk ? '' : 'rows '}${totalsOk ? '' : 'totals '}differ from the served board`,
+  );
 }

@@ -10,7 +10,11 @@ import type { DocumentEntry } from '../serve/documents/document.js';
 import { readQuery } from '../serve/query.js';
 import { sendPrepared } from './send.js';
 
-export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext, entries: readonly DocumentEntry[]): void {
+export function registerDocumentRoutes(
+  app: FastifyInstance,
+  ctx: ServiceContext,
+  entries: readonly DocumentEntry[],
+): void {
   for (const entry of entries) {
     app.get(entry.route, async (req, reply) => {
       const q = req.url.indexOf('?');

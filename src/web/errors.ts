@@ -12,13 +12,19 @@ export function installErrorHandling(app: FastifyInstance): void {
     const status = (err as FastifyError).statusCode;
     if (!(err instanceof GspcError) && typeof status === 'number' && status < 500) {
       // Fastify's own client errors (bad content type, body too large, malformed URL).
-      return reply.code(status).headers(BASE_HEADERS).send({ error: err.message, code: (err as FastifyError).code ?? 'bad_request' });
+      return reply
+        .code(status)
+        .headers(BASE_HEADERS)
+        .send({ error: err.message, code: (err as FastifyError).code ?? 'bad_request' });
     }
     if (!(err instanceof GspcError)) req.log.error({ err }, 'unhandled error');
     const e = err instanceof GspcError ? err : new GspcError('internal', 'internal error');
     return reply.code(STATUS_BY_CODE[e.code]).headers(BASE_HEADERS).send(errorBody(e));
   });
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).headers(BASE_HEADERS).send({ error: `no resource at ${req.method} ${req.url.split('?')[0]}`, code: 'not_found' });
+    reply
+      .code(404)
+      .headers(BASE_HEADERS)
+      .send({ error: `no resource at ${req.method} ${req.url.split('?')[0]}`, code: 'not_found' });
   });
 }

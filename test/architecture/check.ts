@@ -21,8 +21,25 @@ import { join, posix, relative, sep } from 'node:path';
 import ts from 'typescript';
 import { CORE_PURE_MODULES, ENV_READERS, LAYERS, type Layer, type PureModule } from './layers.js';
 
-export type Rule = 'core-purity' | 'core-determinism' | 'env' | 'placement' | 'layer' | 'file-cycle' | 'folder-cycle' | 'unresolved';
-export const RULES: readonly Rule[] = ['core-purity', 'core-determinism', 'env', 'placement', 'layer', 'file-cycle', 'folder-cycle', 'unresolved'];
+export type Rule =
+  | 'core-purity'
+  | 'core-determinism'
+  | 'env'
+  | 'placement'
+  | 'layer'
+  | 'file-cycle'
+  | 'folder-cycle'
+  | 'unresolved';
+export const RULES: readonly Rule[] = [
+  'core-purity',
+  'core-determinism',
+  'env',
+  'placement',
+  'layer',
+  'file-cycle',
+  'folder-cycle',
+  'unresolved',
+];
 
 export interface Violation {
   rule: Rule;
@@ -56,7 +73,18 @@ export interface ParsedFile {
   env: { line: number; what: string }[];
 }
 
-const RANDOM = new Set(['randomBytes', 'randomUUID', 'randomInt', 'randomFill', 'randomFillSync', 'getRandomValues', 'generateKeyPair', 'generateKeyPairSync', 'generateKey', 'generateKeySync']);
+const RANDOM = new Set([
+  'randomBytes',
+  'randomUUID',
+  'randomInt',
+  'randomFill',
+  'randomFillSync',
+  'getRandomValues',
+  'generateKeyPair',
+  'generateKeyPairSync',
+  'generateKey',
+  'generateKeySync',
+]);
 
 function moduleName(e: ts.Expression | undefined): string | undefined {
   return e !== undefined && (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) ? e.text : undefined;
@@ -102,7 +130,8 @@ export function parseSource(path: string, text: string): ParsedFile {
       if (spec !== undefined) add(node, spec, 'import-equals', node.isTypeOnly, node.isTypeOnly ? [] : ['*']);
     } else if (ts.isImportTypeNode(node)) {
       const arg = node.argument;
-      if (ts.isLiteralTypeNode(arg) && ts.isStringLiteral(arg.literal)) add(node, arg.literal.text, 'import-type-node', true, []);
+      if (ts.isLiteralTypeNode(arg) && ts.isStringLiteral(arg.literal))
+        add(node, arg.literal.text, 'import-type-node', true, []);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const spec = moduleName(node.arguments[0]);
       if (spec !== undefined) add(node, spec, 'dynamic', false, ['*']);
@@ -110,20 +139,41 @@ export function parseSource(path: string, text: string): ParsedFile {
     } else if (ts.isPropertyAccessExpression(node)) {
       const obj = node.expression;
       const name = node.name.text;
-      const target = ts.isPropertyAccessExpression(obj) && isNamed(obj.expression, 'globalThis') ? obj.name.text : ts.isIdentifier(obj) ? obj.text : undefined;
+      const target =
+        ts.isPropertyAccessExpression(obj) && isNamed(obj.expression, 'globalThis')
+          ? obj.name.text
+          : ts.isIdentifier(obj)
+            ? obj.text
+            : undefined;
       if (target === 'process' && name === 'env') out.env.push({ line: lineOf(node), what: 'process.env' });
       else if (target === 'process') out.impure.push({ line: lineOf(node), what: `process.${name}` });
-      else if ((target === 'Date' || target === 'performance') && name === 'now') out.impure.push({ line: lineOf(node), what: `${target}.now()` });
+      else if ((target === 'Date' || target === 'performance') && name === 'now')
+        out.impure.push({ line: lineOf(node), what: `${target}.now()` });
       else if (target === 'Math' && name === 'random') out.impure.push({ line: lineOf(node), what: 'Math.random()' });
-      else if (RANDOM.has(name) && (target !== undefined || ts.isPropertyAccessExpression(obj))) out.impure.push({ line: lineOf(node), what: `${node.getText(sf)}` });
-    } else if (ts.isElementAccessExpression(node) && isNamed(node.expression, 'process') && moduleName(node.argumentExpression) === 'env') {
-      out.env.push({ line: lineOf(node), what: 'process[\'env\']' });
-    } else if (ts.isVariableDeclaration(node) && node.initializer && isNamed(node.initializer, 'process') && ts.isObjectBindingPattern(node.name)) {
+      else if (RANDOM.has(name) && (target !== undefined || ts.isPropertyAccessExpression(obj)))
+        out.impure.push({ line: lineOf(node), what: `${node.getText(sf)}` });
+    } else if (
+      ts.isElementAccessExpression(node) &&
+      isNamed(node.expression, 'process') &&
+      moduleName(node.argumentExpression) === 'env'
+    ) {
+      out.env.push({ line: lineOf(node), what: "process['env']" });
+    } else if (
+      ts.isVariableDeclaration(node) &&
+      node.initializer &&
+      isNamed(node.initializer, 'process') &&
+      ts.isObjectBindingPattern(node.name)
+    ) {
       for (const el of node.name.elements) {
         const key = el.propertyName ?? el.name;
-        if (ts.isIdentifier(key)) (key.text === 'env' ? out.env : out.impure).push({ line: lineOf(node), what: `{ ${key.text} } = process` });
+        if (ts.isIdentifier(key))
+          (key.text === 'env' ? out.env : out.impure).push({ line: lineOf(node), what: `{ ${key.text} } = process` });
       }
-    } else if (ts.isNewExpression(node) && isNamed(node.expression, 'Date') && (node.arguments === undefined || node.arguments.length === 0)) {
+    } else if (
+      ts.isNewExpression(node) &&
+      isNamed(node.expression, 'Date') &&
+      (node.arguments === undefined || node.arguments.length === 0)
+    ) {
       out.impure.push({ line: lineOf(node), what: 'new Date()' });
     } else if (ts.isCallExpression(node) && (isNamed(node.expression, 'Date') || isNamed(node.expression, 'fetch'))) {
       out.impure.push({ line: lineOf(node), what: `${(node.expression as ts.Identifier).text}()` });
@@ -134,7 +184,11 @@ export function parseSource(path: string, text: string): ParsedFile {
   // `import { env } from 'node:process'` is a process.env read too; any other process import is process state.
   for (const i of out.imports) {
     if (i.specifier !== 'node:process' && i.specifier !== 'process') continue;
-    for (const n of i.names) (n === 'env' ? out.env : out.impure).push({ line: i.line, what: `${n === '*' || n === 'default' ? 'process' : n} from '${i.specifier}'` });
+    for (const n of i.names)
+      (n === 'env' ? out.env : out.impure).push({
+        line: i.line,
+        what: `${n === '*' || n === 'default' ? 'process' : n} from '${i.specifier}'`,
+      });
   }
   return out;
 }
@@ -149,9 +203,10 @@ export function resolveSpecifier(from: string, specifier: string, has: (p: strin
   return candidates.find(has) ?? null;
 }
 
-const isRelative = (s: string) => s.startsWith('./') || s.startsWith('../') || s === '.' || s === '..' || s.startsWith('/');
+const isRelative = (s: string) =>
+  s.startsWith('./') || s.startsWith('../') || s === '.' || s === '..' || s.startsWith('/');
 const isSource = (p: string) => p.endsWith('.ts') && !p.endsWith('.d.ts');
-const owns = (entry: string, path: string) => entry.endsWith('/') ? path.startsWith(entry) : path === entry;
+const owns = (entry: string, path: string) => (entry.endsWith('/') ? path.startsWith(entry) : path === entry);
 
 function ownerOf(path: string, layers: readonly Layer[]): Layer | undefined {
   return layers.find((l) => l.owns.some((e) => owns(e, path)));
@@ -166,16 +221,25 @@ export function cyclicComponents(graph: Map<string, Set<string>>): string[][] {
   const stack: string[] = [];
   const out: string[][] = [];
   const strong = (v: string): void => {
-    index.set(v, counter); low.set(v, counter); counter++;
-    stack.push(v); onStack.add(v);
+    index.set(v, counter);
+    low.set(v, counter);
+    counter++;
+    stack.push(v);
+    onStack.add(v);
     for (const w of graph.get(v) ?? []) {
-      if (!index.has(w)) { strong(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); }
-      else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      if (!index.has(w)) {
+        strong(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
     }
     if (low.get(v) === index.get(v)) {
       const scc: string[] = [];
       let w: string;
-      do { w = stack.pop()!; onStack.delete(w); scc.push(w); } while (w !== v);
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
       if (scc.length > 1 || graph.get(v)?.has(v)) out.push(scc.sort());
     }
   };
@@ -201,8 +265,14 @@ export function coveringCycles(graph: Map<string, Set<string>>, scc: readonly st
       const v = queue[i]!;
       for (const w of [...(graph.get(v) ?? [])].sort()) {
         if (!inScc.has(w)) continue;
-        if (w === start) { end = v; break; }
-        if (!prev.has(w)) { prev.set(w, v); queue.push(w); }
+        if (w === start) {
+          end = v;
+          break;
+        }
+        if (!prev.has(w)) {
+          prev.set(w, v);
+          queue.push(w);
+        }
       }
     }
     const path = [start];
@@ -214,15 +284,29 @@ export function coveringCycles(graph: Map<string, Set<string>>, scc: readonly st
   return cycles;
 }
 
-interface Edge { from: string; to: string; specifier: string; line: number; typeOnly: boolean }
+interface Edge {
+  from: string;
+  to: string;
+  specifier: string;
+  line: number;
+  typeOnly: boolean;
+}
 
 /** Checks a tree of sources ({'src/…': text}; non-.ts files only need to be present). */
-export function checkArchitecture(tree: Readonly<Record<string, string>>, layers: readonly Layer[] = LAYERS): Violation[] {
+export function checkArchitecture(
+  tree: Readonly<Record<string, string>>,
+  layers: readonly Layer[] = LAYERS,
+): Violation[] {
   const paths = Object.keys(tree).sort();
   const has = (p: string) => Object.hasOwn(tree, p);
   const v: Violation[] = [];
   const report = (rule: Rule, file: string, line: number | null, what: string, reason: string, specifier?: string) =>
-    v.push({ rule, file, ...(specifier === undefined ? {} : { specifier }), message: `${rule}: ${file}${line === null ? '' : `:${line}`} ${what}: ${reason}` });
+    v.push({
+      rule,
+      file,
+      ...(specifier === undefined ? {} : { specifier }),
+      message: `${rule}: ${file}${line === null ? '' : `:${line}`} ${what}: ${reason}`,
+    });
 
   // placement: every file belongs to a row.
   const unknownFolders = new Map<string, number>();
@@ -230,10 +314,27 @@ export function checkArchitecture(tree: Readonly<Record<string, string>>, layers
     if (ownerOf(p, layers)) continue;
     const rest = p.startsWith('src/') ? p.slice(4) : p;
     if (!p.startsWith('src/')) report('placement', p, null, 'is outside src/', 'the checker reads src/ only');
-    else if (!rest.includes('/')) report('placement', p, null, 'is a file directly in src/', `only ${layers.flatMap((l) => l.owns.filter((e) => !e.endsWith('/'))).join(', ')} live there (add it to test/architecture/layers.ts deliberately)`);
-    else { const f = `src/${rest.slice(0, rest.indexOf('/'))}/`; unknownFolders.set(f, (unknownFolders.get(f) ?? 0) + 1); }
+    else if (!rest.includes('/'))
+      report(
+        'placement',
+        p,
+        null,
+        'is a file directly in src/',
+        `only ${layers.flatMap((l) => l.owns.filter((e) => !e.endsWith('/'))).join(', ')} live there (add it to test/architecture/layers.ts deliberately)`,
+      );
+    else {
+      const f = `src/${rest.slice(0, rest.indexOf('/'))}/`;
+      unknownFolders.set(f, (unknownFolders.get(f) ?? 0) + 1);
+    }
   }
-  for (const [f, n] of unknownFolders) report('placement', f, null, `is a top-level folder no layer owns (${n} file${n === 1 ? '' : 's'})`, 'add it to test/architecture/layers.ts deliberately');
+  for (const [f, n] of unknownFolders)
+    report(
+      'placement',
+      f,
+      null,
+      `is a top-level folder no layer owns (${n} file${n === 1 ? '' : 's'})`,
+      'add it to test/architecture/layers.ts deliberately',
+    );
 
   const edges: Edge[] = [];
   for (const file of paths.filter(isSource)) {
@@ -241,33 +342,77 @@ export function checkArchitecture(tree: Readonly<Record<string, string>>, layers
     const layer = ownerOf(file, layers);
     const inCore = layer?.name === 'core';
     const envOk = ENV_READERS.some((e) => owns(e, file));
-    for (const o of parsed.opaque) report('unresolved', file, o.line, `imports ${o.text}`, 'not a string literal, so the check cannot follow it');
-    if (!envOk) for (const e of parsed.env) report('env', file, e.line, `reads ${e.what}`, `only ${ENV_READERS.join(' and ')} read the environment`);
-    if (inCore) for (const e of parsed.impure) report('core-determinism', file, e.line, `reads ${e.what}`, 'src/core reads no clock, randomness, process state or network');
+    for (const o of parsed.opaque)
+      report('unresolved', file, o.line, `imports ${o.text}`, 'not a string literal, so the check cannot follow it');
+    if (!envOk)
+      for (const e of parsed.env)
+        report('env', file, e.line, `reads ${e.what}`, `only ${ENV_READERS.join(' and ')} read the environment`);
+    if (inCore)
+      for (const e of parsed.impure)
+        report(
+          'core-determinism',
+          file,
+          e.line,
+          `reads ${e.what}`,
+          'src/core reads no clock, randomness, process state or network',
+        );
 
     for (const i of parsed.imports) {
       const what = `imports '${i.specifier}'`;
       if (!isRelative(i.specifier)) {
         if (!inCore) continue;
-        const pure: PureModule | undefined = Object.hasOwn(CORE_PURE_MODULES, i.specifier) ? CORE_PURE_MODULES[i.specifier] : undefined;
+        const pure: PureModule | undefined = Object.hasOwn(CORE_PURE_MODULES, i.specifier)
+          ? CORE_PURE_MODULES[i.specifier]
+          : undefined;
         if (pure === undefined) {
-          report('core-purity', file, i.line, what, `src/core may import only src/core and ${Object.keys(CORE_PURE_MODULES).join(', ')}`, i.specifier);
+          report(
+            'core-purity',
+            file,
+            i.line,
+            what,
+            `src/core may import only src/core and ${Object.keys(CORE_PURE_MODULES).join(', ')}`,
+            i.specifier,
+          );
           continue;
         }
-        const refused = i.names.filter((n) => (pure.only !== undefined && !pure.only.includes(n)) || (pure.except?.includes(n) ?? false));
+        const refused = i.names.filter(
+          (n) => (pure.only !== undefined && !pure.only.includes(n)) || (pure.except?.includes(n) ?? false),
+        );
         if (refused.length > 0) {
           const rule = pure.only !== undefined ? `only { ${pure.only.join(', ')} }` : `not { ${refused.join(', ')} }`;
-          report('core-purity', file, i.line, `${what} { ${refused.join(', ')} }`, `src/core may take ${rule} from ${i.specifier}`, i.specifier);
+          report(
+            'core-purity',
+            file,
+            i.line,
+            `${what} { ${refused.join(', ')} }`,
+            `src/core may take ${rule} from ${i.specifier}`,
+            i.specifier,
+          );
         }
         continue;
       }
       const target = resolveSpecifier(file, i.specifier, has);
-      if (target === null) { report('unresolved', file, i.line, what, 'names no file under src/', i.specifier); continue; }
-      if (isSource(target)) edges.push({ from: file, to: target, specifier: i.specifier, line: i.line, typeOnly: i.typeOnly });
+      if (target === null) {
+        report('unresolved', file, i.line, what, 'names no file under src/', i.specifier);
+        continue;
+      }
+      if (isSource(target))
+        edges.push({ from: file, to: target, specifier: i.specifier, line: i.line, typeOnly: i.typeOnly });
       const to = ownerOf(target, layers);
-      if (inCore && to?.name !== 'core') { report('core-purity', file, i.line, `${what} (${target})`, 'src/core imports nothing from the rest of src', i.specifier); continue; }
+      if (inCore && to?.name !== 'core') {
+        report(
+          'core-purity',
+          file,
+          i.line,
+          `${what} (${target})`,
+          'src/core imports nothing from the rest of src',
+          i.specifier,
+        );
+        continue;
+      }
       if (layer === undefined || to === undefined || to === layer) continue;
-      if (!layer.mayImport.includes(to.name)) report('layer', file, i.line, `${what} (${target})`, `${layer.name} may not import ${to.name}`, i.specifier);
+      if (!layer.mayImport.includes(to.name))
+        report('layer', file, i.line, `${what} (${target})`, `${layer.name} may not import ${to.name}`, i.specifier);
     }
   }
 
@@ -284,11 +429,26 @@ export function checkArchitecture(tree: Readonly<Record<string, string>>, layers
   for (const scc of cyclicComponents(fileGraph)) {
     for (const cycle of coveringCycles(fileGraph, scc)) {
       const first = edgeOf.get(`${cycle[0]}\0${cycle[1]}`)!;
-      const typeEdges = cycle.slice(1).map((t, k) => [cycle[k]!, t] as const).filter(([f, t]) => edgeOf.get(`${f}\0${t}`)!.typeOnly);
-      const typeNote = typeEdges.length === cycle.length - 1 ? ' (type-only imports, still a cycle)'
-        : typeEdges.length > 0 ? ` (type-only: ${typeEdges.map(([f, t]) => `${posix.basename(f)} → ${posix.basename(t)}`).join(', ')})` : '';
-      const extra = scc.length > cycle.length - 1 && cycle[0] === scc[0] ? ` (one of ${scc.length} files importing each other)` : '';
-      v.push({ rule: 'file-cycle', file: cycle[0]!, specifier: first.specifier, message: `file-cycle: ${cycle.join(' → ')}${typeNote}${extra}` });
+      const typeEdges = cycle
+        .slice(1)
+        .map((t, k) => [cycle[k]!, t] as const)
+        .filter(([f, t]) => edgeOf.get(`${f}\0${t}`)!.typeOnly);
+      const typeNote =
+        typeEdges.length === cycle.length - 1
+          ? ' (type-only imports, still a cycle)'
+          : typeEdges.length > 0
+            ? ` (type-only: ${typeEdges.map(([f, t]) => `${posix.basename(f)} → ${posix.basename(t)}`).join(', ')})`
+            : '';
+      const extra =
+        scc.length > cycle.length - 1 && cycle[0] === scc[0]
+          ? ` (one of ${scc.length} files importing each other)`
+          : '';
+      v.push({
+        rule: 'file-cycle',
+        file: cycle[0]!,
+        specifier: first.specifier,
+        message: `file-cycle: ${cycle.join(' → ')}${typeNote}${extra}`,
+      });
     }
   }
 
@@ -310,8 +470,16 @@ export function checkArchitecture(tree: Readonly<Record<string, string>>, layers
   }
   for (const scc of cyclicComponents(folderGraph)) {
     for (const cycle of coveringCycles(folderGraph, scc)) {
-      const via = cycle.slice(1).map((t, k) => { const w = witness.get(`${cycle[k]}\0${t}`)!; return `${w.from}:${w.line} imports '${w.specifier}'`; });
-      v.push({ rule: 'folder-cycle', file: cycle[0]!, specifier: witness.get(`${cycle[0]}\0${cycle[1]}`)!.specifier, message: `folder-cycle: ${cycle.join(' → ')} (${via.join('; ')})` });
+      const via = cycle.slice(1).map((t, k) => {
+        const w = witness.get(`${cycle[k]}\0${t}`)!;
+        return `${w.from}:${w.line} imports '${w.specifier}'`;
+      });
+      v.push({
+        rule: 'folder-cycle',
+        file: cycle[0]!,
+        specifier: witness.get(`${cycle[0]}\0${cycle[1]}`)!.specifier,
+        message: `folder-cycle: ${cycle.join(' → ')} (${via.join('; ')})`,
+      });
     }
   }
   return v.sort((p, q) => RULES.indexOf(p.rule) - RULES.indexOf(q.rule) || p.message.localeCompare(q.message));

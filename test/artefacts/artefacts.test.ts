@@ -18,9 +18,14 @@ const QUERIES: Record<ProductKey, Record<string, string>> = {
 /** Every member the example names exists in the artefact, at every depth (lists: their first element). */
 function missingIn(actual: unknown, example: unknown, path = '$'): string[] {
   if (example === null || typeof example !== 'object') return [];
-  if (Array.isArray(example)) return Array.isArray(actual) && actual.length > 0 && example.length > 0 ? missingIn(actual[0], example[0], `${path}[0]`) : [];
+  if (Array.isArray(example))
+    return Array.isArray(actual) && actual.length > 0 && example.length > 0
+      ? missingIn(actual[0], example[0], `${path}[0]`)
+      : [];
   if (actual === null || typeof actual !== 'object') return [path];
-  return Object.entries(example).flatMap(([k, v]) => (k in actual ? missingIn((actual as Record<string, unknown>)[k], v, `${path}.${k}`) : [`${path}.${k}`]));
+  return Object.entries(example).flatMap(([k, v]) =>
+    k in actual ? missingIn((actual as Record<string, unknown>)[k], v, `${path}.${k}`) : [`${path}.${k}`],
+  );
 }
 
 describe('produceArtefact', () => {
@@ -39,10 +44,16 @@ describe('produceArtefact', () => {
   });
 
   it('refuses an obligation the release does not offer', () => {
-    assert.throws(() => produceArtefact('evidence_bundle', { obligation: 'gdpr', bundle: '1' }, context()), (e: unknown) => e instanceof GspcError && e.code === 'bad_query' && (e.details?.known as string[] | undefined)?.includes('article-50') === true);
+    assert.throws(
+      () => produceArtefact('evidence_bundle', { obligation: 'gdpr', bundle: '1' }, context()),
+      (e: unknown) =>
+        e instanceof GspcError &&
+        e.code === 'bad_query' &&
+        (e.details?.known as string[] | undefined)?.includes('article-50') === true,
+    );
   });
 
-  it('has bazaar output examples with exactly the artefacts\' top-level members, and no member the artefact lacks', () => {
+  it("has bazaar output examples with exactly the artefacts' top-level members, and no member the artefact lacks", () => {
     for (const key of ['request_attestation', 'evidence_bundle', 'eunomia_data'] as const) {
       const artefact = produceArtefact(key, QUERIES[key], context()).artefact;
       const example = outputExample(key, BASE);
@@ -51,7 +62,7 @@ describe('produceArtefact', () => {
     }
   });
 
-  it('derives OSCAL UUIDs by RFC 4122 version 5 (Python\'s uuid5 vector)', () => {
+  it("derives OSCAL UUIDs by RFC 4122 version 5 (Python's uuid5 vector)", () => {
     assert.equal(uuidV5('6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'python.org'), '886313e1-3b8a-5372-9b90-0c9aee199e5d');
   });
 });

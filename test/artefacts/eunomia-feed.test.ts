@@ -6,20 +6,41 @@ import { regulationFeed, type RegulationFile } from '../../src/core/status/regul
 import { eunomiaPreview } from '../../src/payments/feed-preview.js';
 import { regulationFeedDemo } from '../../demo/status/regulation.js';
 import { produceArtefact } from '../../src/payments/artefacts.js';
-import { AS_OF, BASE, boardKey, context, prepared, release, rootBytesSha256, rootJson, sealHolds, unhealthy } from './fixture.js';
+import {
+  AS_OF,
+  BASE,
+  boardKey,
+  context,
+  prepared,
+  release,
+  rootBytesSha256,
+  rootJson,
+  sealHolds,
+  unhealthy,
+} from './fixture.js';
 
 type Feed = Record<string, any>;
-const feedWith = (over: Parameters<typeof context>[0] = {}) => produceArtefact('eunomia_data', { feed: '1' }, context(over)).artefact as Feed;
+const feedWith = (over: Parameters<typeof context>[0] = {}) =>
+  produceArtefact('eunomia_data', { feed: '1' }, context(over)).artefact as Feed;
 const feedInput = (over: Partial<FeedInput> = {}): FeedInput => ({
-  as_of: AS_OF, baseUrl: BASE, active: release.active, commissioned_for: { resource: '/api/eunomia-data?feed=1' },
-  root: { merkle_root: rootJson.merkle_root, leaf_count: rootJson.leaf_count, as_of: rootJson.as_of, sha256: rootBytesSha256, sig_ed25519: rootJson.sig_ed25519 },
+  as_of: AS_OF,
+  baseUrl: BASE,
+  active: release.active,
+  commissioned_for: { resource: '/api/eunomia-data?feed=1' },
+  root: {
+    merkle_root: rootJson.merkle_root,
+    leaf_count: rootJson.leaf_count,
+    as_of: rootJson.as_of,
+    sha256: rootBytesSha256,
+    sig_ed25519: rootJson.sig_ed25519,
+  },
   ...over,
 });
 
 describe('eunomia_data feed (svc.eunomia-data/0.2)', () => {
   const feed = feedWith();
 
-  it('has the specification\'s fields and is sealed under the board key', () => {
+  it("has the specification's fields and is sealed under the board key", () => {
     assert.equal(feed.schema, EUNOMIA_FEED_SCHEMA);
     assert.equal(feed.kind, 'feed');
     assert.equal(feed.as_of, AS_OF);
@@ -54,8 +75,14 @@ describe('eunomia_data feed (svc.eunomia-data/0.2)', () => {
     const pin = { url: `${BASE}/api/regulation`, version: reg.version, verified_as_of: reg.verified_as_of };
     assert.deepEqual(f.blocks.signals, { value: { ...pin, entries: reg.signals }, unreadable: null });
     assert.equal(f.blocks.first_fine_watch.unreadable, null);
-    assert.deepEqual(f.blocks.first_fine_watch.value.entries.map((w: Feed) => [w.instrument, w.first_fine, w.state]),
-      reg.first_fine_watch!.map((w) => [w.instrument, w.first_fine, w.first_fine === null ? 'NO_FINE_RECORDED' : 'FIRST_FINE_RECORDED']));
+    assert.deepEqual(
+      f.blocks.first_fine_watch.value.entries.map((w: Feed) => [w.instrument, w.first_fine, w.state]),
+      reg.first_fine_watch!.map((w) => [
+        w.instrument,
+        w.first_fine,
+        w.first_fine === null ? 'NO_FINE_RECORDED' : 'FIRST_FINE_RECORDED',
+      ]),
+    );
     assert.deepEqual(sealHolds(f), { address: true, signature: true });
     // The same entries as GET /api/regulation serves.
     const served = regulationFeed(reg, new Date('2026-11-21T00:00:00Z'));
@@ -81,7 +108,10 @@ describe('eunomia_data feed (svc.eunomia-data/0.2)', () => {
   });
 
   it('an explicit stream value takes precedence over the regulation feed', () => {
-    const f = eunomiaFeed(feedInput({ regulation: regulationFeedDemo() as RegulationFile, first_fine_watch: [{ instrument: 'x' }] }), boardKey) as Feed;
+    const f = eunomiaFeed(
+      feedInput({ regulation: regulationFeedDemo() as RegulationFile, first_fine_watch: [{ instrument: 'x' }] }),
+      boardKey,
+    ) as Feed;
     assert.deepEqual(f.blocks.first_fine_watch, { value: [{ instrument: 'x' }], unreadable: null });
     assert.equal(f.blocks.signals.value.version, regulationFeedDemo().version);
   });
@@ -89,7 +119,15 @@ describe('eunomia_data feed (svc.eunomia-data/0.2)', () => {
   it('the free preview summarises the same streams: pin and entry counts, or null with the reason', () => {
     const reg = regulationFeedDemo() as RegulationFile;
     const p = eunomiaPreview(release, BASE, reg) as Feed;
-    assert.deepEqual(p.streams.signals, { value: { url: `${BASE}/api/regulation`, version: reg.version, verified_as_of: reg.verified_as_of, entries: reg.signals!.length }, unreadable: null });
+    assert.deepEqual(p.streams.signals, {
+      value: {
+        url: `${BASE}/api/regulation`,
+        version: reg.version,
+        verified_as_of: reg.verified_as_of,
+        entries: reg.signals!.length,
+      },
+      unreadable: null,
+    });
     assert.equal(p.streams.first_fine_watch.value.entries, reg.first_fine_watch!.length);
     const absent = eunomiaPreview(release, BASE, null) as Feed;
     assert.equal(absent.streams.signals.value, null);
@@ -101,16 +139,29 @@ describe('eunomia_data feed (svc.eunomia-data/0.2)', () => {
   it('binds the signed root: the fields of /root.json, the SHA-256 of its exact bytes and its signature', () => {
     assert.equal(feed.blocks.root.unreadable, null);
     assert.deepEqual(feed.blocks.root.value, {
-      root_url: `${BASE}/root.json`, root_sha256: rootBytesSha256, merkle_root: rootJson.merkle_root, leaf_count: rootJson.leaf_count,
-      as_of: rootJson.as_of, sig_ed25519: rootJson.sig_ed25519, signed: true,
+      root_url: `${BASE}/root.json`,
+      root_sha256: rootBytesSha256,
+      merkle_root: rootJson.merkle_root,
+      leaf_count: rootJson.leaf_count,
+      as_of: rootJson.as_of,
+      sig_ed25519: rootJson.sig_ed25519,
+      signed: true,
     });
   });
 
   it('indexes every active card with the entries of /cards/index.json, in card-id (root leaf) order', () => {
-    const index = JSON.parse(prepared.files.get('/cards/index.json')!.body.toString('utf8')) as { cards: { sha256: string }[] };
+    const index = JSON.parse(prepared.files.get('/cards/index.json')!.body.toString('utf8')) as {
+      cards: { sha256: string }[];
+    };
     const v = feed.blocks.card_index.value;
-    assert.deepEqual(v.cards, [...index.cards].sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1)));
-    assert.deepEqual(v.cards.map((c: { sha256: string }) => c.sha256), release.active.map((c) => c.sha256));
+    assert.deepEqual(
+      v.cards,
+      [...index.cards].sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1)),
+    );
+    assert.deepEqual(
+      v.cards.map((c: { sha256: string }) => c.sha256),
+      release.active.map((c) => c.sha256),
+    );
     assert.equal(v.active_cards, release.active.length);
     assert.equal(v.signed_cards, release.active.filter((c) => c.sig_ed25519 !== null).length);
   });
@@ -123,6 +174,10 @@ describe('eunomia_data feed (svc.eunomia-data/0.2)', () => {
   });
 
   it('is deterministic', () => {
-    assert.ok(produceArtefact('eunomia_data', { feed: '1' }, context()).body.equals(produceArtefact('eunomia_data', { feed: '1' }, context()).body));
+    assert.ok(
+      produceArtefact('eunomia_data', { feed: '1' }, context()).body.equals(
+        produceArtefact('eunomia_data', { feed: '1' }, context()).body,
+      ),
+    );
   });
 });

@@ -9,18 +9,32 @@ import { inclusionProblem } from '../../src/core/evidence/commission-receipt.js'
 import type { CardFile } from '../../src/core/evidence/card.js';
 import { relevantCards } from '../../src/payments/bundle-preview.js';
 import { produceArtefact } from '../../src/payments/artefacts.js';
-import { AS_OF, app, board, boardPublicKey, context, jcs, loaded, release, rootJson, sealHolds, sha256Hex, unhealthy } from './fixture.js';
+import {
+  AS_OF,
+  app,
+  board,
+  boardPublicKey,
+  context,
+  jcs,
+  loaded,
+  release,
+  rootJson,
+  sealHolds,
+  sha256Hex,
+  unhealthy,
+} from './fixture.js';
 import { oscalErrors } from './oscal-validator.js';
 
 type Bundle = Record<string, any>;
 const bundleFor = (obligation: string, subject?: string, over: Parameters<typeof context>[0] = {}) =>
-  produceArtefact('evidence_bundle', { obligation, bundle: '1', ...(subject ? { subject } : {}) }, context(over)).artefact as Bundle;
+  produceArtefact('evidence_bundle', { obligation, bundle: '1', ...(subject ? { subject } : {}) }, context(over))
+    .artefact as Bundle;
 const article50 = loaded.corpus.obligations.find((o) => o.id === 'article-50')!;
 
 describe('evidence bundle (svc.evidence-bundle/0.1)', () => {
   const bundle = bundleFor('article-50');
 
-  it('has the specification\'s fields and the bundle preview\'s card selection, cards unchanged', () => {
+  it("has the specification's fields and the bundle preview's card selection, cards unchanged", () => {
     assert.equal(bundle.schema, EVIDENCE_BUNDLE_SCHEMA);
     assert.equal(bundle.kind, 'bundle');
     assert.equal(bundle.as_of, AS_OF);
@@ -42,7 +56,7 @@ describe('evidence bundle (svc.evidence-bundle/0.1)', () => {
     assert.deepEqual(out.summary, { checked: bundle.cards.length, valid: bundle.cards.length, invalid: 0 });
   });
 
-  it('carries each card\'s inclusion proof beside it, verifying against root.json', () => {
+  it("carries each card's inclusion proof beside it, verifying against root.json", () => {
     assert.equal(bundle.root_inclusion.length, bundle.cards.length);
     bundle.cards.forEach((c: CardFile, i: number) => {
       assert.equal(bundle.root_inclusion[i].sha256, c.sha256);
@@ -50,7 +64,7 @@ describe('evidence bundle (svc.evidence-bundle/0.1)', () => {
     });
   });
 
-  it('wraps an OSCAL document that validates against NIST\'s assessment-results schema, for every obligation and subject', () => {
+  it("wraps an OSCAL document that validates against NIST's assessment-results schema, for every obligation and subject", () => {
     assert.deepEqual(oscalErrors(bundle.oscal), []);
     for (const o of loaded.corpus.obligations) assert.deepEqual(oscalErrors(bundleFor(o.id).oscal), [], o.id);
     const model = (bundle.cards as CardFile[]).at(-1)!.subject;
@@ -66,24 +80,57 @@ describe('evidence bundle (svc.evidence-bundle/0.1)', () => {
 
   it('property: any subset of active cards, any obligation and subject gives a valid, reproducible OSCAL document', () => {
     const obligations = loaded.corpus.obligations;
-    fc.assert(fc.property(
-      fc.subarray([...release.active]), fc.integer({ min: 0, max: obligations.length - 1 }), fc.option(fc.string({ minLength: 1, maxLength: 40 }), { nil: null }),
-      (cards, i, subject) => {
-        const input = { obligation: obligations[i]!, subject, cards, as_of: AS_OF, version: release.as_of, baseUrl: 'http://localhost:8080' };
-        const doc = oscalAssessmentResults(input);
-        assert.deepEqual(oscalErrors(doc), []);
-        assert.ok(jcs(doc).equals(jcs(oscalAssessmentResults(input))));
-      },
-    ), { numRuns: 60 });
+    fc.assert(
+      fc.property(
+        fc.subarray([...release.active]),
+        fc.integer({ min: 0, max: obligations.length - 1 }),
+        fc.option(fc.string({ minLength: 1, maxLength: 40 }), { nil: null }),
+        (cards, i, subject) => {
+          const input = {
+            obligation: obligations[i]!,
+            subject,
+            cards,
+            as_of: AS_OF,
+            version: release.as_of,
+            baseUrl: 'http://localhost:8080',
+          };
+          const doc = oscalAssessmentResults(input);
+          assert.deepEqual(oscalErrors(doc), []);
+          assert.ok(jcs(doc).equals(jcs(oscalAssessmentResults(input))));
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it('rejects broken OSCAL documents (the validation can fail)', () => {
     const broken: [string, (ar: any) => void][] = [
       ['result without reviewed-controls', (ar) => delete ar.results[0]['reviewed-controls']],
-      ['a random-looking uuid of the wrong version', (ar) => { ar.uuid = '12345678-1234-1234-8234-123456789abc'; }],
-      ['an empty oscal-version', (ar) => { ar.metadata['oscal-version'] = ''; }],
-      ['a control id with a space', (ar) => { ar.results[0]['reviewed-controls']['control-selections'][0]['include-controls'][0]['control-id'] = 'EU AI ACT 50'; }],
-      ['an unknown member', (ar) => { ar.results[0].conformity = 'satisfied'; }],
+      [
+        'a random-looking uuid of the wrong version',
+        (ar) => {
+          ar.uuid = '12345678-1234-1234-8234-123456789abc';
+        },
+      ],
+      [
+        'an empty oscal-version',
+        (ar) => {
+          ar.metadata['oscal-version'] = '';
+        },
+      ],
+      [
+        'a control id with a space',
+        (ar) => {
+          ar.results[0]['reviewed-controls']['control-selections'][0]['include-controls'][0]['control-id'] =
+            'EU AI ACT 50';
+        },
+      ],
+      [
+        'an unknown member',
+        (ar) => {
+          ar.results[0].conformity = 'satisfied';
+        },
+      ],
       ['an observation without collected', (ar) => delete ar.results[0].observations[0].collected],
     ];
     for (const [what, breakIt] of broken) {
@@ -91,7 +138,11 @@ describe('evidence bundle (svc.evidence-bundle/0.1)', () => {
       breakIt(doc['assessment-results']);
       assert.notDeepEqual(oscalErrors(doc), [], what);
     }
-    assert.notDeepEqual(oscalErrors(bundle.oscal['assessment-results']), [], 'the inner object alone is not an OSCAL document');
+    assert.notDeepEqual(
+      oscalErrors(bundle.oscal['assessment-results']),
+      [],
+      'the inner object alone is not an OSCAL document',
+    );
   });
 
   it('is relevant-to, never a determination: OSCAL 1.1.0, one observation per card, no findings', () => {
@@ -104,9 +155,17 @@ describe('evidence bundle (svc.evidence-bundle/0.1)', () => {
     assert.equal('findings' in result, false);
     assert.doesNotMatch(JSON.stringify(bundle.oscal), /"(satisfied|not-satisfied)"/);
     assert.match(result.remarks, /relevant-to, never a conformity determination/);
-    assert.deepEqual(result['reviewed-controls']['control-selections'], [{ 'include-controls': [{ 'control-id': 'EU-AI-ACT-50' }] }]);
-    assert.deepEqual(result.observations.map((o: any) => o.props.find((p: any) => p.name === 'card-sha256').value), bundle.cards.map((c: CardFile) => c.sha256));
-    assert.deepEqual(result.observations.map((o: any) => o.collected), bundle.cards.map((c: CardFile) => c.as_of));
+    assert.deepEqual(result['reviewed-controls']['control-selections'], [
+      { 'include-controls': [{ 'control-id': 'EU-AI-ACT-50' }] },
+    ]);
+    assert.deepEqual(
+      result.observations.map((o: any) => o.props.find((p: any) => p.name === 'card-sha256').value),
+      bundle.cards.map((c: CardFile) => c.sha256),
+    );
+    assert.deepEqual(
+      result.observations.map((o: any) => o.collected),
+      bundle.cards.map((c: CardFile) => c.as_of),
+    );
     assert.ok(result.observations.every((o: any) => o['relevant-evidence'][0].description.includes(o.props[0].value)));
   });
 
@@ -134,9 +193,16 @@ describe('evidence bundle (svc.evidence-bundle/0.1)', () => {
     const c = m.payload.components;
     assert.equal(c.oscal.sha256, sha256Hex(jcs(bundle.oscal)));
     assert.equal(c.bench.sha256, sha256Hex(jcs(bundle.bench.json)));
-    assert.deepEqual(c.cards, bundle.cards.map((x: CardFile) => x.sha256));
+    assert.deepEqual(
+      c.cards,
+      bundle.cards.map((x: CardFile) => x.sha256),
+    );
     assert.equal(c.root_inclusion.sha256, sha256Hex(jcs(bundle.root_inclusion)));
-    assert.deepEqual(m.payload.obligation, { id: 'article-50', control_id: 'EU-AI-ACT-50', sha256: sha256Hex(jcs(article50)) });
+    assert.deepEqual(m.payload.obligation, {
+      id: 'article-50',
+      control_id: 'EU-AI-ACT-50',
+      sha256: sha256Hex(jcs(article50)),
+    });
     assert.deepEqual(m.payload.root, bundle.root);
     assert.deepEqual(m.payload.commissioned_for, context().commissionedFor);
     // A changed OSCAL document no longer matches the signed manifest.

@@ -18,14 +18,21 @@ import { demoCorpus } from '../helpers/tmp.js';
 
 const derived = deriveRelease(readCorpus(demoCorpus));
 // The board as derived from rows alone (no card layer): the signed board is tested in test/evidence.
-const unsignedLiveState = (): LiveState => ({ signedCells: null, livingStamp: { verification_state: 'UNSIGNED' }, limitations: [] });
+const unsignedLiveState = (): LiveState => ({
+  signedCells: null,
+  livingStamp: { verification_state: 'UNSIGNED' },
+  limitations: [],
+});
 const board: BoardResponse = buildBoard(derived.source, null, unsignedLiveState());
 const row = (axis: string): AxisRow => board.axes.find((r) => r.axis === axis)!;
 
 describe('demo board', () => {
   it('has all 22 specification slugs, every status and both kinds', () => {
     assert.deepEqual(board.axes.map((r) => r.axis).sort(), [...SPEC_AXIS_SLUGS].sort());
-    assert.deepEqual(new Set(board.axes.map((r) => r.status)), new Set(['MEASURED', 'UNMEASURED', 'DRAFT', 'SPEC', 'PLANNED']));
+    assert.deepEqual(
+      new Set(board.axes.map((r) => r.status)),
+      new Set(['MEASURED', 'UNMEASURED', 'DRAFT', 'SPEC', 'PLANNED']),
+    );
     assert.equal(board.schema, 'svc.gspc-axes/0.5');
     assert.match(board.issuer, /SYNTHETIC/);
     assert.ok(board.limitations.some((l) => /SYNTHETIC/.test(l)));
@@ -70,9 +77,15 @@ describe('demo board', () => {
   it('totals agree with the rows', () => {
     const t = board.totals;
     assert.equal(t.axes, 22);
-    assert.equal(t.items, board.axes.reduce((s, r) => s + r.n, 0));
+    assert.equal(
+      t.items,
+      board.axes.reduce((s, r) => s + r.n, 0),
+    );
     assert.equal(t.measured_axes, board.axes.filter((r) => r.status === 'MEASURED').length);
-    assert.equal(t.separated_leads + t.ties + t.untested_separations, board.axes.filter((r) => r.status === 'MEASURED' && r.kind === 'model-comparison').length);
+    assert.equal(
+      t.separated_leads + t.ties + t.untested_separations,
+      board.axes.filter((r) => r.status === 'MEASURED' && r.kind === 'model-comparison').length,
+    );
     assert.equal(t.public_count, `22 axis · ${t.measured_axes} measured`);
     assert.match(t.lid, new RegExp(`${t.separated_leads} separated leader`));
   });
@@ -82,13 +95,19 @@ describe('demo board', () => {
     for (const r of board.axes) {
       const file = join(demoCorpus, 'peritem', `${r.axis}.jsonl`);
       if (!existsSync(file) || r.status !== 'MEASURED' || r.bank_state) continue;
-      const rows = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { item: string; model: string; gold: string; label: string | null });
+      const rows = readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { item: string; model: string; gold: string; label: string | null });
       const byModel = new Map<string, Map<string, boolean | null>>();
       for (const x of rows) {
         if (!byModel.has(x.model)) byModel.set(x.model, new Map());
         byModel.get(x.model)!.set(x.item, x.label === null ? null : x.label === x.gold);
       }
-      const acc = (m: string) => { const v = [...byModel.get(m)!.values()].filter((x) => x !== null); return { k: v.filter(Boolean).length, n: v.length }; };
+      const acc = (m: string) => {
+        const v = [...byModel.get(m)!.values()].filter((x) => x !== null);
+        return { k: v.filter(Boolean).length, n: v.length };
+      };
       assert.equal(r.n, new Set(rows.map((x) => x.item)).size, r.axis);
       assert.equal(r.unparsed_rate, rows.filter((x) => x.label === null).length / rows.length, r.axis);
       const ev = r.separation_evidence;
@@ -98,9 +117,17 @@ describe('demo board', () => {
       assert.equal(r.accuracy, leader.k / leader.n, r.axis);
       assert.deepEqual(r.interval, wilsonInterval(leader.k, leader.n));
       // The leader is the best public model.
-      for (const m of byModel.keys()) if (!own.has(m)) { const a = acc(m); assert.ok(a.k / a.n <= leader.k / leader.n, `${r.axis}: ${m} beats the leader`); }
-      if (!ev) { assert.equal(r.separation, 'UNTESTED'); continue; }
-      let b = 0; let c = 0;
+      for (const m of byModel.keys())
+        if (!own.has(m)) {
+          const a = acc(m);
+          assert.ok(a.k / a.n <= leader.k / leader.n, `${r.axis}: ${m} beats the leader`);
+        }
+      if (!ev) {
+        assert.equal(r.separation, 'UNTESTED');
+        continue;
+      }
+      let b = 0;
+      let c = 0;
       for (const [item, x] of byModel.get(ev.leader.model)!) {
         const y = byModel.get(ev.next_best.model)!.get(item);
         if (x === null || y === null || y === undefined) continue;

@@ -8,7 +8,15 @@ import type { ModelComparisonAxis } from '../../src/core/board/model.js';
 import { mcnemarExact, wilsonInterval } from '../../src/core/stats/index.js';
 
 const def = (extra: Partial<ModelComparisonAxis> = {}): ModelComparisonAxis => ({
-  axis: 'governance', family: 'f', kind: 'model-comparison', status: 'MEASURED', bench: 'b', task: 't', dataset: 'd', labels: ['A', 'B'], ...extra,
+  axis: 'governance',
+  family: 'f',
+  kind: 'model-comparison',
+  status: 'MEASURED',
+  bench: 'b',
+  task: 't',
+  dataset: 'd',
+  labels: ['A', 'B'],
+  ...extra,
 });
 
 /** Builds a table from outcome strings: per model one char per item, 'c' correct, 'w' wrong, 'u' unparsed, '.' missing. */
@@ -37,7 +45,10 @@ describe('model-comparison derivation', () => {
     assert.deepEqual(d.row.interval, wilsonInterval(9, 10));
     assert.equal(d.row.separation, 'SEPARATED');
     assert.equal(d.row.separation_p, mcnemarExact(6, 0).p);
-    assert.deepEqual([d.row.separation_evidence!.b, d.row.separation_evidence!.c, d.row.separation_evidence!.paired_items], [6, 0, 10]);
+    assert.deepEqual(
+      [d.row.separation_evidence!.b, d.row.separation_evidence!.c, d.row.separation_evidence!.paired_items],
+      [6, 0, 10],
+    );
     assert.equal(d.row.separation_evidence!.next_best.model, 'M');
   });
 
@@ -58,7 +69,11 @@ describe('model-comparison derivation', () => {
   });
 
   it('an own model at the top empties the public leader slot; ranking uses the other models', () => {
-    const d = deriveComparisonRow(def({ own_models: ['OWN'] }), table({ OWN: 'cccccccccc', L: 'ccccccccww', M: 'ccwwwwwwww' }), []);
+    const d = deriveComparisonRow(
+      def({ own_models: ['OWN'] }),
+      table({ OWN: 'cccccccccc', L: 'ccccccccww', M: 'ccwwwwwwww' }),
+      [],
+    );
     assert.equal('leader' in d.row, false);
     assert.equal(d.row.public_leader_state, 'EXCLUDED_OWN_MODEL');
     assert.equal(d.row.accuracy, 0.8);
@@ -74,12 +89,35 @@ describe('model-comparison derivation', () => {
 
   it('UNTESTED, never TIE: one public model, no base model, no rows, no shared parsed item, hash conflict', () => {
     assert.match(deriveComparisonRow(def(), table({ L: 'ccc' }), []).row.separation_basis!, /only one public model/);
-    assert.match(deriveComparisonRow(def({ base_models: ['L'] }), table({ L: 'ccc', M: 'wcc' }), []).row.separation_basis!, /no base model besides the leader/);
-    const noRows = deriveComparisonRow(def({ n: 10, results: [{ model: 'L', correct: 8, parsed: 10, total: 10 }, { model: 'M', correct: 5, parsed: 10, total: 10 }] }), undefined, []);
+    assert.match(
+      deriveComparisonRow(def({ base_models: ['L'] }), table({ L: 'ccc', M: 'wcc' }), []).row.separation_basis!,
+      /no base model besides the leader/,
+    );
+    const noRows = deriveComparisonRow(
+      def({
+        n: 10,
+        results: [
+          { model: 'L', correct: 8, parsed: 10, total: 10 },
+          { model: 'M', correct: 5, parsed: 10, total: 10 },
+        ],
+      }),
+      undefined,
+      [],
+    );
     assert.equal(noRows.row.separation, 'UNTESTED');
     assert.equal(noRows.row.accuracy, 0.8);
-    assert.match(deriveComparisonRow(def(), table({ L: 'ccuu', M: 'uucw' }), []).row.separation_basis!, /no item was parsed by both/);
-    const conflict = deriveComparisonRow(def(), table({ L: 'cccccccccc', M: 'wwwwwwwwww' }, { L: Array(10).fill('a'.repeat(64)), M: Array(10).fill('b'.repeat(64)) }), []);
+    assert.match(
+      deriveComparisonRow(def(), table({ L: 'ccuu', M: 'uucw' }), []).row.separation_basis!,
+      /no item was parsed by both/,
+    );
+    const conflict = deriveComparisonRow(
+      def(),
+      table(
+        { L: 'cccccccccc', M: 'wwwwwwwwww' },
+        { L: Array(10).fill('a'.repeat(64)), M: Array(10).fill('b'.repeat(64)) },
+      ),
+      [],
+    );
     assert.equal(conflict.row.separation, 'UNTESTED');
     assert.match(conflict.row.separation_basis!, /hashes differ/);
     for (const d of [noRows, conflict]) assert.equal(d.row.separation_p, undefined);
@@ -88,7 +126,14 @@ describe('model-comparison derivation', () => {
   it('a significant difference in favour of the basis on the shared items does not separate the leader', () => {
     // L: 30/40 parsed correct (0.75); M: 10/70 (0.14), so L leads. On the 10 items both parsed,
     // M is right and L wrong: b = 0, c = 10, p ≈ 0.002 — significant, but for the basis.
-    const d = deriveComparisonRow(def(), table({ L: 'c'.repeat(30) + 'w'.repeat(10) + 'u'.repeat(60), M: 'u'.repeat(30) + 'c'.repeat(10) + 'w'.repeat(60) }), []);
+    const d = deriveComparisonRow(
+      def(),
+      table({
+        L: 'c'.repeat(30) + 'w'.repeat(10) + 'u'.repeat(60),
+        M: 'u'.repeat(30) + 'c'.repeat(10) + 'w'.repeat(60),
+      }),
+      [],
+    );
     assert.equal(d.row.leader, 'L');
     assert.deepEqual([d.row.separation_evidence!.b, d.row.separation_evidence!.c], [0, 10]);
     assert.ok(d.row.separation_p! < 0.05);
@@ -120,15 +165,22 @@ describe('model-comparison derivation', () => {
 
 describe('facts rows', () => {
   it('evaluates predicates over the evidence and carries no leader, accuracy or separation', () => {
-    const d = deriveFactsRow({
-      axis: 'provenance', family: 'p', kind: 'deterministic-facts', status: 'MEASURED', evidence: 'e.json',
-      facts: [
-        { id: 'a', claim: 'x', predicate: { op: 'equals', pointer: '/a/0', value: 1 } },
-        { id: 'b', claim: 'x', predicate: { op: 'exists', pointer: '/missing' } },
-        { id: 'c', claim: 'x', predicate: { op: 'matches', pointer: '/s~1t', pattern: '^v[0-9]$' } },
-        { id: 'd', claim: 'x', predicate: { op: 'sha256', value: 'f'.repeat(64) } },
-      ],
-    }, { path: '/evidence/provenance/e.json', sha256: 'f'.repeat(64), json: { a: [1], 's/t': 'v1' } });
+    const d = deriveFactsRow(
+      {
+        axis: 'provenance',
+        family: 'p',
+        kind: 'deterministic-facts',
+        status: 'MEASURED',
+        evidence: 'e.json',
+        facts: [
+          { id: 'a', claim: 'x', predicate: { op: 'equals', pointer: '/a/0', value: 1 } },
+          { id: 'b', claim: 'x', predicate: { op: 'exists', pointer: '/missing' } },
+          { id: 'c', claim: 'x', predicate: { op: 'matches', pointer: '/s~1t', pattern: '^v[0-9]$' } },
+          { id: 'd', claim: 'x', predicate: { op: 'sha256', value: 'f'.repeat(64) } },
+        ],
+      },
+      { path: '/evidence/provenance/e.json', sha256: 'f'.repeat(64), json: { a: [1], 's/t': 'v1' } },
+    );
     assert.equal(d.row.facts_held, 3);
     assert.deepEqual(d.row.facts_failed, ['b']);
     assert.equal(d.row.evidence_url, '/evidence/provenance/e.json');
@@ -138,8 +190,18 @@ describe('facts rows', () => {
 
 describe('board assembly', () => {
   const source = (): BoardSource => ({
-    meta: { issuer: 'i', doi: 'd', as_of: '2026-11-01T00:00:00Z', measured_on: { model: 'm', date: 'd', grading: 'g' }, own_models: [], limitations: ['stated'] },
-    axes: [deriveComparisonRow(def(), table({ L: 'ccccccccwc', M: 'cccwwwwwww' }), []), deriveComparisonRow(def({ axis: 'safety', status: 'PLANNED', n: 7 }), undefined, [])],
+    meta: {
+      issuer: 'i',
+      doi: 'd',
+      as_of: '2026-11-01T00:00:00Z',
+      measured_on: { model: 'm', date: 'd', grading: 'g' },
+      own_models: [],
+      limitations: ['stated'],
+    },
+    axes: [
+      deriveComparisonRow(def(), table({ L: 'ccccccccwc', M: 'cccwwwwwww' }), []),
+      deriveComparisonRow(def({ axis: 'safety', status: 'PLANNED', n: 7 }), undefined, []),
+    ],
     lane: [{ id: 'x', lane: 'human-vs-ai', title: 't' }],
     peritem: { sha256: '0'.repeat(64), rows: 20 },
   });
@@ -170,6 +232,7 @@ describe('board assembly', () => {
     assert.equal(text, reparsed);
     const keys = Object.keys(buildBoard(source(), null, live).axes[0]!);
     assert.deepEqual(keys.slice(0, 4), ['axis', 'family', 'kind', 'bench']);
-    for (const row of buildBoard(source(), null, live).axes) for (const [k, v] of Object.entries(row)) assert.notEqual(v, undefined, k);
+    for (const row of buildBoard(source(), null, live).axes)
+      for (const [k, v] of Object.entries(row)) assert.notEqual(v, undefined, k);
   });
 });

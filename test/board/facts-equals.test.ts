@@ -13,23 +13,54 @@ function holds(json: unknown, value: unknown): boolean {
 function reordered(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(reordered);
   if (v === null || typeof v !== 'object') return v;
-  return JSON.parse(`{${Object.entries(v).reverse().map(([k, x]) => `${JSON.stringify(k)}:${JSON.stringify(reordered(x))}`).join(',')}}`);
+  return JSON.parse(
+    `{${Object.entries(v)
+      .reverse()
+      .map(([k, x]) => `${JSON.stringify(k)}:${JSON.stringify(reordered(x))}`)
+      .join(',')}}`,
+  );
 }
 
 describe('equals fact', () => {
   it('agrees with util.isDeepStrictEqual on JSON values', () => {
     const json = fc.jsonValue({ maxDepth: 3 });
-    fc.assert(fc.property(json, json, (a, b) => holds(a, b) === isDeepStrictEqual(a, b)), { numRuns: 2000 });
-    fc.assert(fc.property(json, (a) => holds(a, reordered(a)) && isDeepStrictEqual(a, reordered(a))), { numRuns: 500 });
+    fc.assert(
+      fc.property(json, json, (a, b) => holds(a, b) === isDeepStrictEqual(a, b)),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(json, (a) => holds(a, reordered(a)) && isDeepStrictEqual(a, reordered(a))),
+      { numRuns: 500 },
+    );
   });
 
   it('agrees on the cases that differ between loose and strict equality', () => {
     const cases: [unknown, unknown][] = [
-      [0, -0], [-0, -0], [1, '1'], [null, {}], [[], {}], [{}, []], [[1, 2], [2, 1]], [{ a: 1 }, { a: 1, b: undefined }],
-      [{ a: [1, { b: null }] }, { a: [1, { b: null }] }], [{ a: 1, b: 2 }, { b: 2, a: 1 }], [[null], []], [true, 1],
-      [JSON.parse('{"__proto__": 1}'), JSON.parse('{"__proto__": 1}')], [JSON.parse('{"__proto__": 1}'), {}],
-      [JSON.parse('-0'), 0], ['', ''], [[[]], [[]]],
+      [0, -0],
+      [-0, -0],
+      [1, '1'],
+      [null, {}],
+      [[], {}],
+      [{}, []],
+      [
+        [1, 2],
+        [2, 1],
+      ],
+      [{ a: 1 }, { a: 1, b: undefined }],
+      [{ a: [1, { b: null }] }, { a: [1, { b: null }] }],
+      [
+        { a: 1, b: 2 },
+        { b: 2, a: 1 },
+      ],
+      [[null], []],
+      [true, 1],
+      [JSON.parse('{"__proto__": 1}'), JSON.parse('{"__proto__": 1}')],
+      [JSON.parse('{"__proto__": 1}'), {}],
+      [JSON.parse('-0'), 0],
+      ['', ''],
+      [[[]], [[]]],
     ];
-    for (const [a, b] of cases) assert.equal(holds(a, b), isDeepStrictEqual(a, b), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+    for (const [a, b] of cases)
+      assert.equal(holds(a, b), isDeepStrictEqual(a, b), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
   });
 });

@@ -10,7 +10,13 @@ import { demoApp } from '../helpers/app.js';
 const BASE = 'http://localhost:8080';
 const { state } = demoApp();
 function appAt(now: string, env = {}) {
-  const app = buildApp({ state, logLevel: 'silent', baseUrl: BASE, now: () => new Date(now), products: { rail: readRailConfig(env) } });
+  const app = buildApp({
+    state,
+    logLevel: 'silent',
+    baseUrl: BASE,
+    now: () => new Date(now),
+    products: { rail: readRailConfig(env) },
+  });
   after(() => app.close());
   return app;
 }
@@ -31,7 +37,12 @@ describe('GET /api/x402', () => {
     assert.equal(r.headers['access-control-allow-origin'], '*');
     assert.equal(r.headers['cache-control'], 'public, max-age=300');
     const p = byPath(body);
-    assert.deepEqual(Object.keys(p), ['/api/free-door', '/api/request-attestation', '/api/evidence-bundle', '/api/eunomia-data']);
+    assert.deepEqual(Object.keys(p), [
+      '/api/free-door',
+      '/api/request-attestation',
+      '/api/evidence-bundle',
+      '/api/eunomia-data',
+    ]);
     const expected: Record<string, [string, string, string, string]> = {
       '/api/free-door': ['gspc.free_door', 'STANDARD', '0', '0'],
       '/api/request-attestation': ['gspc.request_attestation', 'PROMO_EXISTING_DATA', '10000', '20000'],
@@ -50,7 +61,12 @@ describe('GET /api/x402', () => {
     assert.equal(p['/api/request-attestation']!.pricing.offered, '0.010000 USDC');
     assert.equal(p['/api/evidence-bundle']!.pricing.normal, '250.000000 USDC');
     assert.equal(p['/api/free-door']!.pricing.promo, null);
-    assert.deepEqual(p['/api/eunomia-data']!.pricing.promo, { ...SPEC_PROMO_WINDOW, amount_atomic: '10000', amount: '0.010000 USDC', active: true });
+    assert.deepEqual(p['/api/eunomia-data']!.pricing.promo, {
+      ...SPEC_PROMO_WINDOW,
+      amount_atomic: '10000',
+      amount: '0.010000 USDC',
+      active: true,
+    });
     assert.equal(p['/api/eunomia-data']!.sku_id, 'issuance');
   });
 
@@ -74,9 +90,14 @@ describe('GET /api/x402', () => {
     assert.deepEqual(ra.query.required, ['subject']);
     const url = new URL(ra.example_request);
     const subject = url.searchParams.get('subject')!;
-    assert.ok([...state.current().release.evidence.cards.values()].some((c) => c.subject === subject && c.sig_ed25519 !== null));
+    assert.ok(
+      [...state.current().release.evidence.cards.values()].some((c) => c.subject === subject && c.sig_ed25519 !== null),
+    );
     const eb = p['/api/evidence-bundle']!;
-    assert.deepEqual(eb.example_requests.map((u: string) => new URL(u).searchParams.get('obligation')), ['article-50', 'article-53', 'dora', 'cra']);
+    assert.deepEqual(
+      eb.example_requests.map((u: string) => new URL(u).searchParams.get('obligation')),
+      ['article-50', 'article-53', 'dora', 'cra'],
+    );
     assert.match(eb.invoice.how, /invoice=gbp&commissioned_by=/);
     assert.equal(eb.invoice.available, false);
     assert.equal(p['/api/eunomia-data']!.example_request, `${BASE}/api/eunomia-data?feed=1`);
@@ -88,8 +109,22 @@ describe('GET /api/x402', () => {
   it('states the rail as configured: an unconfigured one has no payee; a payee is published, the facilitator URL never', async () => {
     const { body } = await catalogue('2026-09-20T12:00:00Z');
     assert.deepEqual(
-      { network: body.rail.network, asset: body.rail.asset, decimals: body.rail.decimals, symbol: body.rail.symbol, pay_to: body.rail.pay_to, mode: body.rail.mode },
-      { network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6, symbol: 'USDC', pay_to: null, mode: 'live' },
+      {
+        network: body.rail.network,
+        asset: body.rail.asset,
+        decimals: body.rail.decimals,
+        symbol: body.rail.symbol,
+        pay_to: body.rail.pay_to,
+        mode: body.rail.mode,
+      },
+      {
+        network: 'eip155:8453',
+        asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+        decimals: 6,
+        symbol: 'USDC',
+        pay_to: null,
+        mode: 'live',
+      },
     );
     assert.equal(body.rail.pay_to_configured, false);
     assert.equal(body.rail.facilitator_configured, false);

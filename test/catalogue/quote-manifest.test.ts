@@ -14,11 +14,24 @@ const BASE = 'http://localhost:8080';
 const T0 = Date.parse('2026-09-20T12:00:00Z');
 
 function appOver(state: ServedState, clock: { t: number }) {
-  const app = buildApp({ state, logLevel: 'silent', baseUrl: BASE, now: () => new Date(clock.t), products: { rail: readRailConfig({}) } });
+  const app = buildApp({
+    state,
+    logLevel: 'silent',
+    baseUrl: BASE,
+    now: () => new Date(clock.t),
+    products: { rail: readRailConfig({}) },
+  });
   after(() => app.close());
   return app;
 }
-type Quote = { url: string; method: string; http: number | null; body: Record<string, any> | null; error: string | null; skipped: string | null };
+type Quote = {
+  url: string;
+  method: string;
+  http: number | null;
+  body: Record<string, any> | null;
+  error: string | null;
+  skipped: string | null;
+};
 
 describe('GET /.well-known/x402.json', () => {
   const { state } = demoApp();
@@ -38,7 +51,10 @@ describe('GET /.well-known/x402.json', () => {
     const quotes = m.quotes as Quote[];
     // free door, one attestation, the bundle of each of the 4 obligations, the feed
     assert.equal(quotes.length, 7);
-    assert.deepEqual(quotes.map((q) => new URL(q.url).pathname), ['/api/free-door', '/api/request-attestation', ...Array(4).fill('/api/evidence-bundle'), '/api/eunomia-data']);
+    assert.deepEqual(
+      quotes.map((q) => new URL(q.url).pathname),
+      ['/api/free-door', '/api/request-attestation', ...Array(4).fill('/api/evidence-bundle'), '/api/eunomia-data'],
+    );
     for (const q of quotes) {
       assert.equal(q.method, 'GET');
       assert.equal(q.http, 402, q.url);
@@ -72,7 +88,11 @@ describe('GET /.well-known/x402.json', () => {
     assert.equal(fresh.headers['cache-control'], 'public, max-age=300');
     clock.t = T0 + 301_000;
     state.swap(state.current().release);
-    assert.equal((await manifest()).json().as_of, new Date(T0 + 301_000).toISOString(), 'a new release is observed again');
+    assert.equal(
+      (await manifest()).json().as_of,
+      new Date(T0 + 301_000).toISOString(),
+      'a new release is observed again',
+    );
   });
 
   it('with no signed card, the attestation quote is skipped with the reason; the others are still observed', async () => {
@@ -86,14 +106,31 @@ describe('GET /.well-known/x402.json', () => {
     assert.equal(skipped[0]!.http, null);
     assert.equal(skipped[0]!.body, null);
     assert.match(skipped[0]!.skipped!, /no active signed card/);
-    assert.ok((m.quotes as Quote[]).filter((q) => q.skipped === null).every((q) => q.http === 402 && q.body!.svc.signer.key_present === false));
+    assert.ok(
+      (m.quotes as Quote[])
+        .filter((q) => q.skipped === null)
+        .every((q) => q.http === 402 && q.body!.svc.signer.key_present === false),
+    );
   });
 
   it('an answer that is not a challenge is recorded as an error, never as a quote body', async () => {
-    const quotes = await observeQuotes([{ product: 'eunomia_data', path: '/api/eunomia-data?feed=1', skipped: null }, { product: 'free_door', path: '/api/free-door', skipped: null }], BASE, async (path) => {
-      if (path.startsWith('/api/free-door')) throw new Error('socket closed');
-      return { status: 400, body: JSON.stringify({ error: 'feed: required', code: 'bad_query' }) };
-    });
-    assert.deepEqual(quotes.map((q) => [q.http, q.body, q.error]), [[400, null, 'expected HTTP 402, got 400: feed: required'], [null, null, 'the request could not be made: socket closed']]);
+    const quotes = await observeQuotes(
+      [
+        { product: 'eunomia_data', path: '/api/eunomia-data?feed=1', skipped: null },
+        { product: 'free_door', path: '/api/free-door', skipped: null },
+      ],
+      BASE,
+      async (path) => {
+        if (path.startsWith('/api/free-door')) throw new Error('socket closed');
+        return { status: 400, body: JSON.stringify({ error: 'feed: required', code: 'bad_query' }) };
+      },
+    );
+    assert.deepEqual(
+      quotes.map((q) => [q.http, q.body, q.error]),
+      [
+        [400, null, 'expected HTTP 402, got 400: feed: required'],
+        [null, null, 'the request could not be made: socket closed'],
+      ],
+    );
   });
 });

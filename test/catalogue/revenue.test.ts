@@ -24,9 +24,19 @@ const attachment = { artefact: bytes, artefact_sha256: sha(bytes), receipt: null
 
 function reservation(k: PaymentKey, over: Partial<NewReservation> = {}): NewReservation {
   return {
-    ...k, product_id: 'gspc.request_attestation', sku_id: 'request_attestation', resource: '/api/request-attestation?subject=m1',
-    amount_atomic: '10000', asset: USDC, network: 'eip155:8453', pay_to: PAY_TO, payment_sha256: sha(k.nonce), self_funded: false,
-    valid_before: null, at: at(0), ...over,
+    ...k,
+    product_id: 'gspc.request_attestation',
+    sku_id: 'request_attestation',
+    resource: '/api/request-attestation?subject=m1',
+    amount_atomic: '10000',
+    asset: USDC,
+    network: 'eip155:8453',
+    pay_to: PAY_TO,
+    payment_sha256: sha(k.nonce),
+    self_funded: false,
+    valid_before: null,
+    at: at(0),
+    ...over,
   };
 }
 
@@ -42,7 +52,9 @@ async function filled(): Promise<{ ledger: Ledger; demandTx: string; zeroTx: str
   await ledger.markSettled(self, { ...attachment, transaction: tx(), at: at(3) });
   // The zero-value one went UNKNOWN, was resolved by reconcile and had its artefact attached later.
   const zero = key(`0x${'22'.repeat(20)}`);
-  await ledger.reserve(reservation(zero, { product_id: 'gspc.free_door', resource: '/api/free-door', amount_atomic: '0', at: at(4) }));
+  await ledger.reserve(
+    reservation(zero, { product_id: 'gspc.free_door', resource: '/api/free-door', amount_atomic: '0', at: at(4) }),
+  );
   await ledger.markUnknown(zero, { error: 'facilitator timed out', at: at(5) });
   const zeroTx = tx();
   await ledger.resolveUnknown(zero, { state: 'SETTLED', transaction: zeroTx, at: at(6) });
@@ -53,7 +65,15 @@ async function filled(): Promise<{ ledger: Ledger; demandTx: string; zeroTx: str
   const failed = key(`0x${'44'.repeat(20)}`);
   await ledger.reserve(reservation(failed, { at: at(9) }));
   await ledger.markFailed(failed, { error: 'insufficient funds', at: at(10) });
-  const invoice = { product_id: 'gspc.evidence_bundle', sku_id: 'evidence_bundle', resource: '/api/evidence-bundle?obligation=dora&bundle=1&invoice=gbp&commissioned_by=Acme%20Ltd', commissioned_by: 'Acme Ltd', amount_atomic: '987654321', currency: 'GBP', at: at(11) };
+  const invoice = {
+    product_id: 'gspc.evidence_bundle',
+    sku_id: 'evidence_bundle',
+    resource: '/api/evidence-bundle?obligation=dora&bundle=1&invoice=gbp&commissioned_by=Acme%20Ltd',
+    commissioned_by: 'Acme Ltd',
+    amount_atomic: '987654321',
+    currency: 'GBP',
+    at: at(11),
+  };
   await ledger.createInvoice({ ...invoice, ref: 'inv_issued' });
   await ledger.createInvoice({ ...invoice, ref: 'inv_paid' });
   await ledger.markInvoicePaid('inv_paid', at(12));
@@ -62,7 +82,14 @@ async function filled(): Promise<{ ledger: Ledger; demandTx: string; zeroTx: str
 
 function appWith(ledger: Ledger | undefined) {
   const { state } = demoApp();
-  const app = buildApp({ state, logLevel: 'silent', baseUrl: 'http://localhost:8080', now: () => NOW, ...(ledger && { ledger }), products: { rail } });
+  const app = buildApp({
+    state,
+    logLevel: 'silent',
+    baseUrl: 'http://localhost:8080',
+    now: () => NOW,
+    ...(ledger && { ledger }),
+    products: { rail },
+  });
   after(() => app.close());
   return app;
 }
@@ -81,10 +108,20 @@ describe('GET /api/revenue', () => {
     assert.deepEqual(b.demand, {
       count: 1,
       totals: [{ network: 'eip155:8453', asset: USDC.toLowerCase(), count: 1, amount_atomic: '10000' }],
-      by_product: [{ product_id: 'gspc.request_attestation', network: 'eip155:8453', asset: USDC.toLowerCase(), count: 1, amount_atomic: '10000' }],
+      by_product: [
+        {
+          product_id: 'gspc.request_attestation',
+          network: 'eip155:8453',
+          asset: USDC.toLowerCase(),
+          count: 1,
+          amount_atomic: '10000',
+        },
+      ],
     });
     assert.equal(b.audit.self_funded.count, 1);
-    assert.deepEqual(b.audit.self_funded.totals, [{ network: 'eip155:8453', asset: USDC.toLowerCase(), count: 1, amount_atomic: '10000' }]);
+    assert.deepEqual(b.audit.self_funded.totals, [
+      { network: 'eip155:8453', asset: USDC.toLowerCase(), count: 1, amount_atomic: '10000' },
+    ]);
     assert.equal(b.audit.zero_value.count, 1);
     assert.deepEqual([b.open.RESERVED, b.open.UNKNOWN, b.open.FAILED], [0, 1, 1]);
     assert.match(b.open.note, /gspc reconcile/);
@@ -92,7 +129,11 @@ describe('GET /api/revenue', () => {
     assert.deepEqual(b.self_payers, [PAY_TO]);
     assert.equal(b.settlements_total, 3);
     const s = b.settlements as Array<Record<string, string>>;
-    assert.deepEqual(s.map((x) => x.counted_as), ['zero-value', 'self-funded', 'demand'], 'most recent first');
+    assert.deepEqual(
+      s.map((x) => x.counted_as),
+      ['zero-value', 'self-funded', 'demand'],
+      'most recent first',
+    );
     assert.equal(s[2]!.transaction, demandTx);
     assert.equal(s[2]!.payer, `0x${'11'.repeat(20)}`);
     assert.equal(s[2]!.settled_at, at(1));
@@ -118,28 +159,71 @@ describe('GET /api/revenue', () => {
     await ledger.close();
     const b = (await appWith(ledger).inject({ method: 'GET', url: '/api/revenue' })).json();
     assert.equal(b.demand, null);
-    assert.deepEqual(b.unread, [{ source: 'ledger', reason: "the ledger could not be read (ledger_unavailable); the operator's log has the detail" }]);
+    assert.deepEqual(b.unread, [
+      {
+        source: 'ledger',
+        reason: "the ledger could not be read (ledger_unavailable); the operator's log has the detail",
+      },
+    ]);
   });
 });
 
 describe('revenue rules', () => {
   const self = new Set([PAY_TO]);
   it('a payment reserved as self-funded stays self-funded even when its payer is no longer listed', () => {
-    assert.equal(countedAs({ payer: `0x${'55'.repeat(20)}`, self_funded: true, amount_atomic: '5' }, new Set()), 'self-funded');
-    assert.equal(countedAs({ payer: PAY_TO.toUpperCase().replace('0X', '0x'), self_funded: false, amount_atomic: '5' }, self), 'self-funded');
-    assert.equal(countedAs({ payer: `0x${'55'.repeat(20)}`, self_funded: false, amount_atomic: '0' }, self), 'zero-value');
+    assert.equal(
+      countedAs({ payer: `0x${'55'.repeat(20)}`, self_funded: true, amount_atomic: '5' }, new Set()),
+      'self-funded',
+    );
+    assert.equal(
+      countedAs({ payer: PAY_TO.toUpperCase().replace('0X', '0x'), self_funded: false, amount_atomic: '5' }, self),
+      'self-funded',
+    );
+    assert.equal(
+      countedAs({ payer: `0x${'55'.repeat(20)}`, self_funded: false, amount_atomic: '0' }, self),
+      'zero-value',
+    );
   });
 
-  it('publishes a resource with only the products\' own parameters', () => {
-    assert.equal(publicResource('/api/evidence-bundle?obligation=dora&bundle=1&commissioned_by=Acme&x=y'), '/api/evidence-bundle?obligation=dora&bundle=1');
-    assert.equal(publicResource('https://h.example/api/request-attestation?subject=m%2F1'), '/api/request-attestation?subject=m%2F1');
+  it("publishes a resource with only the products' own parameters", () => {
+    assert.equal(
+      publicResource('/api/evidence-bundle?obligation=dora&bundle=1&commissioned_by=Acme&x=y'),
+      '/api/evidence-bundle?obligation=dora&bundle=1',
+    );
+    assert.equal(
+      publicResource('https://h.example/api/request-attestation?subject=m%2F1'),
+      '/api/request-attestation?subject=m%2F1',
+    );
   });
 
   it('sums exactly beyond 2^53 and lists at most the limit', () => {
-    const rec = (n: number) => ({ payer: `0x${'66'.repeat(20)}`, nonce: `0x${n.toString(16).padStart(64, '0')}`, product_id: 'p', resource: '/api/free-door', amount_atomic: '9007199254740993', asset: USDC, network: 'eip155:8453', pay_to: PAY_TO, self_funded: false, state: 'SETTLED' as const, transaction: `t${n}`, updated_at: at(n) });
-    const d = revenueDocument({ now: NOW, ledger: { backend: 'sqlite', schema_version: 1 }, records: [rec(1), rec(2), rec(3)], invoices: [], selfPayers: [], limit: 2 }) as Record<string, any>;
+    const rec = (n: number) => ({
+      payer: `0x${'66'.repeat(20)}`,
+      nonce: `0x${n.toString(16).padStart(64, '0')}`,
+      product_id: 'p',
+      resource: '/api/free-door',
+      amount_atomic: '9007199254740993',
+      asset: USDC,
+      network: 'eip155:8453',
+      pay_to: PAY_TO,
+      self_funded: false,
+      state: 'SETTLED' as const,
+      transaction: `t${n}`,
+      updated_at: at(n),
+    });
+    const d = revenueDocument({
+      now: NOW,
+      ledger: { backend: 'sqlite', schema_version: 1 },
+      records: [rec(1), rec(2), rec(3)],
+      invoices: [],
+      selfPayers: [],
+      limit: 2,
+    }) as Record<string, any>;
     assert.equal(d.demand.totals[0].amount_atomic, '27021597764222979');
-    assert.deepEqual(d.settlements.map((s: { transaction: string }) => s.transaction), ['t3', 't2']);
+    assert.deepEqual(
+      d.settlements.map((s: { transaction: string }) => s.transaction),
+      ['t3', 't2'],
+    );
     assert.deepEqual([d.settlements_total, d.settlements_listed], [3, 2]);
   });
 });

@@ -21,7 +21,7 @@ describe('gspc command line', () => {
     const { output } = start('npm', ['start'], { PORT: String(port), GSPC_DATA_DIR: tempDir() });
     const r = await waitFor(`http://127.0.0.1:${port}/api/gspc`, 45_000, output);
     assert.equal(r.status, 200);
-    const board = await r.json() as { schema: string; axes: unknown[]; issuer: string };
+    const board = (await r.json()) as { schema: string; axes: unknown[]; issuer: string };
     assert.equal(board.schema, 'svc.gspc-axes/0.5');
     assert.equal(board.axes.length, 22);
     assert.match(board.issuer, /SYNTHETIC/);
@@ -33,7 +33,11 @@ describe('gspc command line', () => {
     const data = tempDir();
     const pub = runCli(['publish', corpus, '--data-dir', data]);
     assert.equal(pub.status, 0, pub.stderr);
-    const [status, id, dir] = [pub.stdout.split(' ')[0], pub.stdout.split('\n')[0]!.split(' ')[1]!, pub.stdout.split('\n')[1]!];
+    const [status, id, dir] = [
+      pub.stdout.split(' ')[0],
+      pub.stdout.split('\n')[0]!.split(' ')[1]!,
+      pub.stdout.split('\n')[1]!,
+    ];
     assert.equal(status, 'published');
     assert.match(id, /^r-[0-9a-f]{20}$/);
     assert.ok(existsSync(join(dir, 'release.json')));
@@ -41,20 +45,27 @@ describe('gspc command line', () => {
     assert.match(again.stdout, new RegExp(`^unchanged ${id}`));
 
     const port = await freePort();
-    const { output } = start(process.execPath, ['bin/gspc.js', 'serve', '--release', dir, '--port', String(port)], { GSPC_DATA_DIR: data });
+    const { output } = start(process.execPath, ['bin/gspc.js', 'serve', '--release', dir, '--port', String(port)], {
+      GSPC_DATA_DIR: data,
+    });
     const r = await waitFor(`http://127.0.0.1:${port}/api/gspc`, 30_000, output);
-    const board = await r.json() as { measured_in_lane: unknown[] };
+    const board = (await r.json()) as { measured_in_lane: unknown[] };
     assert.deepEqual(board.measured_in_lane, []);
-    const health = await (await fetch(`http://127.0.0.1:${port}/healthz`)).json() as { release: string };
+    const health = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as { release: string };
     assert.equal(health.release, id);
   });
 
-  it('serve follows the data directory: a new publish is served without a restart, a bad one is not', { timeout: 60_000 }, async () => {
+  it('serve follows the data directory: a new publish is served without a restart, a bad one is not', {
+    timeout: 60_000,
+  }, async () => {
     const data = tempDir();
     const port = await freePort();
-    const { output } = start(process.execPath, ['bin/gspc.js', 'serve', '--port', String(port)], { GSPC_DATA_DIR: data, GSPC_RELOAD_INTERVAL_MS: '100' });
+    const { output } = start(process.execPath, ['bin/gspc.js', 'serve', '--port', String(port)], {
+      GSPC_DATA_DIR: data,
+      GSPC_RELOAD_INTERVAL_MS: '100',
+    });
     const url = `http://127.0.0.1:${port}/api/gspc`;
-    const before = await (await waitFor(url, 30_000, output)).json() as { measured_in_lane: unknown[] };
+    const before = (await (await waitFor(url, 30_000, output)).json()) as { measured_in_lane: unknown[] };
     assert.equal(before.measured_in_lane.length, 2, 'the demo was published and served');
     const corpus = demoCopy();
     writeFileSync(join(corpus, 'lane.json'), '[]\n');
@@ -70,7 +81,10 @@ describe('gspc command line', () => {
 
   it('an invalid corpus exits 2 and prints every problem as file:line field: reason', () => {
     const corpus = demoCopy();
-    writeFileSync(join(corpus, 'peritem', 'safety.jsonl'), '{"item":"a","model":"m","gold":"refuse","label":"refuse"}\n{"item":"b"}\n');
+    writeFileSync(
+      join(corpus, 'peritem', 'safety.jsonl'),
+      '{"item":"a","model":"m","gold":"refuse","label":"refuse"}\n{"item":"b"}\n',
+    );
     const r = runCli(['publish', corpus, '--data-dir', tempDir()]);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /corpus has \d+ problems?; nothing was loaded/);

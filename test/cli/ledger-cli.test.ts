@@ -23,7 +23,11 @@ if (!existsSync(join(repoRoot, 'dist', 'cli', 'main.js'))) {
 function gspc(args: string[], env: Record<string, string> = {}) {
   const clean = { ...process.env };
   for (const k of ['GSPC_DATABASE_URL', 'GSPC_LEDGER_PATH', 'GSPC_RPC_URL', 'GSPC_DATA_DIR']) delete clean[k];
-  return spawnSync(process.execPath, ['bin/gspc.js', ...args], { cwd: repoRoot, env: { ...clean, ...env }, encoding: 'utf8' });
+  return spawnSync(process.execPath, ['bin/gspc.js', ...args], {
+    cwd: repoRoot,
+    env: { ...clean, ...env },
+    encoding: 'utf8',
+  });
 }
 
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
@@ -31,14 +35,28 @@ const iso = (msAgo = 0) => new Date(Date.now() - msAgo).toISOString();
 
 async function withLedger(dataDir: string, fn: (l: Ledger) => Promise<void>): Promise<void> {
   const ledger = await openLedger({ sqlitePath: join(dataDir, 'ledger.sqlite') });
-  try { await fn(ledger); } finally { await ledger.close(); }
+  try {
+    await fn(ledger);
+  } finally {
+    await ledger.close();
+  }
 }
 
 function reservation(over: Partial<NewReservation> = {}): NewReservation {
   return {
-    payer: `0x${randomBytes(20).toString('hex')}`, nonce: `0x${randomBytes(32).toString('hex')}`, product_id: 'gspc.issuance', sku_id: 'issuance',
-    resource: '/api/eunomia-data?feed=1', amount_atomic: '10000', asset: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', network: 'eip155:8453',
-    pay_to: `0x${'22'.repeat(20)}`, payment_sha256: sha256(randomBytes(8)), self_funded: false, valid_before: String(Math.floor(Date.now() / 1000) + 3600), at: iso(),
+    payer: `0x${randomBytes(20).toString('hex')}`,
+    nonce: `0x${randomBytes(32).toString('hex')}`,
+    product_id: 'gspc.issuance',
+    sku_id: 'issuance',
+    resource: '/api/eunomia-data?feed=1',
+    amount_atomic: '10000',
+    asset: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
+    network: 'eip155:8453',
+    pay_to: `0x${'22'.repeat(20)}`,
+    payment_sha256: sha256(randomBytes(8)),
+    self_funded: false,
+    valid_before: String(Math.floor(Date.now() / 1000) + 3600),
+    at: iso(),
     ...over,
   };
 }
@@ -49,23 +67,50 @@ describe('gspc invoice', () => {
     const bytes = Buffer.from('{"bundle":"evidence"}');
     const [withArtefact, plain] = ['inv_0123456789abcdefghjkmnpqrs', 'inv_zyxwvtsrqpnmkjhgfedcba9876'];
     await withLedger(data, async (l) => {
-      await l.createInvoice({ ref: withArtefact, product_id: 'gspc.evidence_bundle', sku_id: 'evidence_bundle', resource: '/api/evidence-bundle?obligation=dora&bundle=1&invoice=gbp&commissioned_by=Example+Ltd',
-        commissioned_by: 'Example Ltd', amount_atomic: '250000000', currency: 'GBP', at: '2026-01-02T03:04:05.000Z', artefact: { artefact: bytes, artefact_sha256: sha256(bytes), receipt: null } });
-      await l.createInvoice({ ref: plain, product_id: 'gspc.evidence_bundle', sku_id: 'evidence_bundle', resource: '/api/evidence-bundle?obligation=cra&bundle=1',
-        commissioned_by: 'Other Org GmbH', amount_atomic: '100', currency: 'GBP', at: '2026-01-03T00:00:00.000Z' });
+      await l.createInvoice({
+        ref: withArtefact,
+        product_id: 'gspc.evidence_bundle',
+        sku_id: 'evidence_bundle',
+        resource: '/api/evidence-bundle?obligation=dora&bundle=1&invoice=gbp&commissioned_by=Example+Ltd',
+        commissioned_by: 'Example Ltd',
+        amount_atomic: '250000000',
+        currency: 'GBP',
+        at: '2026-01-02T03:04:05.000Z',
+        artefact: { artefact: bytes, artefact_sha256: sha256(bytes), receipt: null },
+      });
+      await l.createInvoice({
+        ref: plain,
+        product_id: 'gspc.evidence_bundle',
+        sku_id: 'evidence_bundle',
+        resource: '/api/evidence-bundle?obligation=cra&bundle=1',
+        commissioned_by: 'Other Org GmbH',
+        amount_atomic: '100',
+        currency: 'GBP',
+        at: '2026-01-03T00:00:00.000Z',
+      });
     });
 
     const list = gspc(['invoice', 'list', '--data-dir', data]);
     assert.equal(list.status, 0, list.stderr);
     const lines = list.stdout.trim().split('\n');
     assert.match(lines[0]!, /^REF\s+STATE\s+PRODUCT\s+RESOURCE\s+COMMISSIONED BY\s+AMOUNT\s+CURRENCY\s+ISSUED\s+PAID$/);
-    assert.match(lines[1]!, new RegExp(`^${withArtefact}\\s+ISSUED\\s+gspc\\.evidence_bundle\\s+/api/evidence-bundle\\?obligation=dora\\S*\\s+Example Ltd\\s+250000000\\s+GBP\\s+2026-01-02T03:04:05\\.000Z\\s+-$`));
+    assert.match(
+      lines[1]!,
+      new RegExp(
+        `^${withArtefact}\\s+ISSUED\\s+gspc\\.evidence_bundle\\s+/api/evidence-bundle\\?obligation=dora\\S*\\s+Example Ltd\\s+250000000\\s+GBP\\s+2026-01-02T03:04:05\\.000Z\\s+-$`,
+      ),
+    );
     assert.match(lines[2]!, new RegExp(`^${plain}\\s+ISSUED\\s+.*Other Org GmbH\\s+100\\s+GBP`));
     assert.equal(lines[3], '2 invoices, 2 awaiting payment');
 
     const settle = gspc(['invoice', 'settle', withArtefact, '--data-dir', data]);
     assert.equal(settle.status, 0, settle.stderr);
-    assert.match(settle.stdout, new RegExp(`^invoice ${withArtefact} is PAID at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z \\(250000000 GBP, gspc\\.evidence_bundle, commissioned by Example Ltd\\); its artefact \\(sha256 ${sha256(bytes)}\\) is now released at /api/invoices/${withArtefact}\\n$`));
+    assert.match(
+      settle.stdout,
+      new RegExp(
+        `^invoice ${withArtefact} is PAID at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z \\(250000000 GBP, gspc\\.evidence_bundle, commissioned by Example Ltd\\); its artefact \\(sha256 ${sha256(bytes)}\\) is now released at /api/invoices/${withArtefact}\\n$`,
+      ),
+    );
     const paidAt = /PAID at (\S+)/.exec(settle.stdout)![1];
     const again = gspc(['invoice', 'settle', withArtefact, '--data-dir', data]);
     assert.equal(again.status, 0, again.stderr);
@@ -73,19 +118,27 @@ describe('gspc invoice', () => {
 
     const json = gspc(['invoice', 'list', '--json', '--data-dir', data]);
     const invoices = (JSON.parse(json.stdout) as { invoices: Array<Record<string, unknown>> }).invoices;
-    assert.deepEqual(invoices.map((i) => [i.ref, i.state, i.paid_at, i.artefact_sha256, 'artefact' in i]), [
-      [withArtefact, 'PAID', paidAt, sha256(bytes), false],
-      [plain, 'ISSUED', null, null, false],
-    ]);
+    assert.deepEqual(
+      invoices.map((i) => [i.ref, i.state, i.paid_at, i.artefact_sha256, 'artefact' in i]),
+      [
+        [withArtefact, 'PAID', paidAt, sha256(bytes), false],
+        [plain, 'ISSUED', null, null, false],
+      ],
+    );
     assert.match(gspc(['invoice', 'list', '--data-dir', data]).stdout, /2 invoices, 1 awaiting payment/);
 
     const unknown = gspc(['invoice', 'settle', 'inv_nosuchreference00000000', '--data-dir', data]);
     assert.equal(unknown.status, 2);
-    assert.equal(unknown.stderr, 'gspc: no invoice inv_nosuchreference00000000 in the ledger; `gspc invoice list` shows the references\n');
+    assert.equal(
+      unknown.stderr,
+      'gspc: no invoice inv_nosuchreference00000000 in the ledger; `gspc invoice list` shows the references\n',
+    );
     const malformed = gspc(['invoice', 'settle', 'not a ref', '--data-dir', data]);
     assert.equal(malformed.status, 2);
     assert.match(malformed.stderr, /^gspc: ledger: ref must be/);
-    await withLedger(data, async (l) => { assert.equal((await l.getInvoice(plain))!.state, 'ISSUED'); });
+    await withLedger(data, async (l) => {
+      assert.equal((await l.getInvoice(plain))!.state, 'ISSUED');
+    });
   });
 
   it('an empty ledger lists no invoices and no payments', () => {
@@ -103,22 +156,50 @@ describe('gspc payments list', () => {
     const bytes = Buffer.from('artefact bytes');
     await withLedger(data, async (l) => {
       await l.reserve(settled);
-      await l.markSettled(settled, { artefact: bytes, artefact_sha256: sha256(bytes), receipt: null, transaction: `0x${'ab'.repeat(32)}`, at: iso() });
+      await l.markSettled(settled, {
+        artefact: bytes,
+        artefact_sha256: sha256(bytes),
+        receipt: null,
+        transaction: `0x${'ab'.repeat(32)}`,
+        at: iso(),
+      });
       await l.reserve(failed);
       await l.markFailed(failed, { error: 'insufficient funds', at: iso() });
     });
-    const all = JSON.parse(gspc(['payments', 'list', '--json', '--data-dir', data]).stdout) as { payments: Array<Record<string, unknown>> };
-    assert.deepEqual(all.payments.map((p) => [p.nonce, p.state, p.artefact_sha256, 'artefact' in p]), [
-      [settled.nonce, 'SETTLED', sha256(bytes), false], [failed.nonce, 'FAILED', null, false],
-    ]);
-    const only = JSON.parse(gspc(['payments', 'list', '--state', 'FAILED', '--json', '--data-dir', data]).stdout) as { payments: Array<{ nonce: string; error: string }> };
-    assert.deepEqual(only.payments.map((p) => [p.nonce, p.error]), [[failed.nonce, 'insufficient funds']]);
+    const all = JSON.parse(gspc(['payments', 'list', '--json', '--data-dir', data]).stdout) as {
+      payments: Array<Record<string, unknown>>;
+    };
+    assert.deepEqual(
+      all.payments.map((p) => [p.nonce, p.state, p.artefact_sha256, 'artefact' in p]),
+      [
+        [settled.nonce, 'SETTLED', sha256(bytes), false],
+        [failed.nonce, 'FAILED', null, false],
+      ],
+    );
+    const only = JSON.parse(gspc(['payments', 'list', '--state', 'FAILED', '--json', '--data-dir', data]).stdout) as {
+      payments: Array<{ nonce: string; error: string }>;
+    };
+    assert.deepEqual(
+      only.payments.map((p) => [p.nonce, p.error]),
+      [[failed.nonce, 'insufficient funds']],
+    );
     const text = gspc(['payments', 'list', '--data-dir', data]).stdout.split('\n');
-    assert.match(text[0]!, /^STATE\s+PAYER\s+NONCE\s+PRODUCT\s+AMOUNT\s+NETWORK\s+TRANSACTION\s+UPDATED\s+ARTEFACT SHA-256$/);
-    assert.match(text[1]!, new RegExp(`^SETTLED\\s+${settled.payer}\\s+${settled.nonce}\\s+gspc\\.issuance\\s+10000\\s+eip155:8453\\s+0x(ab){32}\\s+\\S+\\s+${sha256(bytes)}$`));
+    assert.match(
+      text[0]!,
+      /^STATE\s+PAYER\s+NONCE\s+PRODUCT\s+AMOUNT\s+NETWORK\s+TRANSACTION\s+UPDATED\s+ARTEFACT SHA-256$/,
+    );
+    assert.match(
+      text[1]!,
+      new RegExp(
+        `^SETTLED\\s+${settled.payer}\\s+${settled.nonce}\\s+gspc\\.issuance\\s+10000\\s+eip155:8453\\s+0x(ab){32}\\s+\\S+\\s+${sha256(bytes)}$`,
+      ),
+    );
     const bad = gspc(['payments', 'list', '--state', 'LOST', '--data-dir', data]);
     assert.equal(bad.status, 1);
-    assert.match(bad.stderr, /--state <state>' argument 'LOST' is invalid\. must be one of RESERVED, SETTLED, FAILED, UNKNOWN/);
+    assert.match(
+      bad.stderr,
+      /--state <state>' argument 'LOST' is invalid\. must be one of RESERVED, SETTLED, FAILED, UNKNOWN/,
+    );
   });
 });
 
@@ -127,36 +208,81 @@ describe('gspc reconcile', () => {
     const data = tempDir();
     const r = gspc(['reconcile', '--data-dir', data]);
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /^gspc: gspc reconcile needs GSPC_RPC_URL: the JSON-RPC endpoint of the payment network .*nothing was changed\n$/);
+    assert.match(
+      r.stderr,
+      /^gspc: gspc reconcile needs GSPC_RPC_URL: the JSON-RPC endpoint of the payment network .*nothing was changed\n$/,
+    );
     assert.equal(existsSync(join(data, 'ledger.sqlite')), false);
-    assert.equal(gspc(['reconcile', '--stale-after', '5', '--data-dir', data], { GSPC_RPC_URL: 'http://127.0.0.1:1' }).status, 1, 'under 60 s is a usage error');
+    assert.equal(
+      gspc(['reconcile', '--stale-after', '5', '--data-dir', data], { GSPC_RPC_URL: 'http://127.0.0.1:1' }).status,
+      1,
+      'under 60 s is a usage error',
+    );
   });
 
   it('a chain that cannot be read leaves every record as it was and exits 1', async () => {
     const data = tempDir();
     const open = reservation();
-    await withLedger(data, async (l) => { await l.reserve(open); await l.markUnknown(open, { error: 'facilitator timed out', at: iso() }); });
+    await withLedger(data, async (l) => {
+      await l.reserve(open);
+      await l.markUnknown(open, { error: 'facilitator timed out', at: iso() });
+    });
     const r = gspc(['reconcile', '--data-dir', data], { GSPC_RPC_URL: 'http://127.0.0.1:1/v2/KEY' });
     assert.equal(r.status, 1, r.stderr);
-    assert.match(r.stdout, /against the chain could not be read: chain RPC http:\/\/127\.0\.0\.1:1 eth_chainId: unreachable/);
+    assert.match(
+      r.stdout,
+      /against the chain could not be read: chain RPC http:\/\/127\.0\.0\.1:1 eth_chainId: unreachable/,
+    );
     assert.match(r.stdout, /\nERROR {2}stays UNKNOWN {2}payer 0x[0-9a-f]{40} {2}nonce 0x[0-9a-f]{64}\n/);
     assert.doesNotMatch(r.stdout, /KEY/);
-    await withLedger(data, async (l) => { assert.equal((await l.get(open))!.state, 'UNKNOWN'); });
+    await withLedger(data, async (l) => {
+      assert.equal((await l.get(open))!.state, 'UNKNOWN');
+    });
   });
 
-  it('against a real node: a stale reservation is parked, an open authorization is pending, exit 0', { skip: (() => { try { anvilBinaryPath(); return false; } catch (e) { const m = `SKIPPED: no local chain: ${(e as Error).message}`; process.stderr.write(`\n*** ${m} ***\n`); return m; } })() }, async () => {
+  it('against a real node: a stale reservation is parked, an open authorization is pending, exit 0', {
+    skip: (() => {
+      try {
+        anvilBinaryPath();
+        return false;
+      } catch (e) {
+        const m = `SKIPPED: no local chain: ${(e as Error).message}`;
+        process.stderr.write(`\n*** ${m} ***\n`);
+        return m;
+      }
+    })(),
+  }, async () => {
     const rail = await startLocalRail({ facilitator: false });
     try {
       const data = tempDir();
-      const stale = reservation({ payer: rail.payer.address, asset: rail.usdc, pay_to: rail.payTo.address, at: iso(3600_000) });
-      await withLedger(data, async (l) => { await l.reserve(stale); });
+      const stale = reservation({
+        payer: rail.payer.address,
+        asset: rail.usdc,
+        pay_to: rail.payTo.address,
+        at: iso(3600_000),
+      });
+      await withLedger(data, async (l) => {
+        await l.reserve(stale);
+      });
       const none = gspc(['reconcile', '--data-dir', data, '--stale-after', '7200'], { GSPC_RPC_URL: rail.rpcUrl });
       assert.equal(none.status, 0, none.stderr);
-      assert.match(none.stdout, /^reconcile at \S+ against eip155:8453, block \d+ \(\S+\)\nnothing to reconcile: no UNKNOWN payment, and no RESERVED one older than 7200 s\n$/);
+      assert.match(
+        none.stdout,
+        /^reconcile at \S+ against eip155:8453, block \d+ \(\S+\)\nnothing to reconcile: no UNKNOWN payment, and no RESERVED one older than 7200 s\n$/,
+      );
       const r = gspc(['reconcile', '--json', '--data-dir', data, '--from-block', '0'], { GSPC_RPC_URL: rail.rpcUrl });
       assert.equal(r.status, 0, r.stderr);
-      const report = JSON.parse(r.stdout) as { entries: Array<{ action: string; nonce: string }>; counts: Record<string, number> };
-      assert.deepEqual(report.entries.map((e) => [e.action, e.nonce]), [['abandoned', stale.nonce], ['pending', stale.nonce]]);
+      const report = JSON.parse(r.stdout) as {
+        entries: Array<{ action: string; nonce: string }>;
+        counts: Record<string, number>;
+      };
+      assert.deepEqual(
+        report.entries.map((e) => [e.action, e.nonce]),
+        [
+          ['abandoned', stale.nonce],
+          ['pending', stale.nonce],
+        ],
+      );
       assert.deepEqual([report.counts.abandoned, report.counts.pending, report.counts.error], [1, 1, 0]);
     } finally {
       await rail.stop();

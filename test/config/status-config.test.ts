@@ -5,7 +5,10 @@ import { readConfig } from '../../src/config.js';
 import { GspcError } from '../../src/core/errors.js';
 
 const invalid = (env: NodeJS.ProcessEnv, pattern: RegExp) =>
-  assert.throws(() => readConfig(env), (e: unknown) => e instanceof GspcError && e.code === 'config_invalid' && pattern.test(e.message));
+  assert.throws(
+    () => readConfig(env),
+    (e: unknown) => e instanceof GspcError && e.code === 'config_invalid' && pattern.test(e.message),
+  );
 
 describe('status sources in the configuration', () => {
   it('defaults: no peers, no XRPL endpoint, no canary adapter, fabric refreshed every 60 s', () => {
@@ -16,7 +19,10 @@ describe('status sources in the configuration', () => {
 
   it('reads GSPC_HUB_PEERS as name=origin pairs (paths dropped: only fixed paths are read)', () => {
     const c = readConfig({ GSPC_HUB_PEERS: 'lab-a=https://a.example/some/path, lab-b=http://b.example:8080' });
-    assert.deepEqual(c.sources.hubPeers, [{ name: 'lab-a', url: 'https://a.example' }, { name: 'lab-b', url: 'http://b.example:8080' }]);
+    assert.deepEqual(c.sources.hubPeers, [
+      { name: 'lab-a', url: 'https://a.example' },
+      { name: 'lab-b', url: 'http://b.example:8080' },
+    ]);
   });
 
   it('refuses a peer without a name, named self, twice, or not http(s)', () => {
@@ -28,9 +34,19 @@ describe('status sources in the configuration', () => {
 
   it('an XRPL endpoint needs an account with a valid checksum', () => {
     invalid({ GSPC_XRPL_URL: 'https://xrpl.example' }, /GSPC_XRPL_ACCOUNT/);
-    invalid({ GSPC_XRPL_URL: 'https://xrpl.example', GSPC_XRPL_ACCOUNT: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTX' }, /GSPC_XRPL_ACCOUNT/);
-    const c = readConfig({ GSPC_XRPL_URL: 'https://xrpl.example', GSPC_XRPL_ACCOUNT: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh' });
-    assert.deepEqual(c.sources.xrpl, { url: 'https://xrpl.example', account: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', timeoutMs: 3500 });
+    invalid(
+      { GSPC_XRPL_URL: 'https://xrpl.example', GSPC_XRPL_ACCOUNT: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTX' },
+      /GSPC_XRPL_ACCOUNT/,
+    );
+    const c = readConfig({
+      GSPC_XRPL_URL: 'https://xrpl.example',
+      GSPC_XRPL_ACCOUNT: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
+    });
+    assert.deepEqual(c.sources.xrpl, {
+      url: 'https://xrpl.example',
+      account: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
+      timeoutMs: 3500,
+    });
   });
 
   it('the fabric refresh period is bounded', () => {

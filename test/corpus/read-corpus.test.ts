@@ -27,7 +27,10 @@ describe('corpus reader', () => {
     const c = readCorpus(demoCorpus);
     assert.equal(c.definitions.length, 22);
     assert.equal(c.tables.size, 9);
-    assert.deepEqual(c.files.map((f) => f.path), [...c.files.map((f) => f.path)].sort());
+    assert.deepEqual(
+      c.files.map((f) => f.path),
+      [...c.files.map((f) => f.path)].sort(),
+    );
   });
 
   it('reports a bad row with file, line, field and reason, and loads nothing', () => {
@@ -38,7 +41,15 @@ describe('corpus reader', () => {
     lines[9] = '{not json';
     writeFileSync(path, lines.join('\n'));
     const problems = problemsOf(dir);
-    assert.deepEqual(problems.find((p) => p.line === 7), { file: 'peritem/safety.jsonl', line: 7, field: 'label', reason: 'is required: the extracted label, or null when no label could be read' });
+    assert.deepEqual(
+      problems.find((p) => p.line === 7),
+      {
+        file: 'peritem/safety.jsonl',
+        line: 7,
+        field: 'label',
+        reason: 'is required: the extracted label, or null when no label could be read',
+      },
+    );
     const syntax = problems.find((p) => p.line === 10);
     assert.equal(syntax?.file, 'peritem/safety.jsonl');
     assert.match(syntax!.reason, /^invalid JSON/);
@@ -59,7 +70,10 @@ describe('corpus reader', () => {
 
   it('places a schema error in a JSON file on its line', () => {
     const dir = demoCopy();
-    writeFileSync(join(dir, 'axes/safety.json'), '{\n  "axis": "safety",\n  "family": "behavioural",\n  "kind": "model-comparison",\n  "status": "MEASURD",\n  "bench": "b", "task": "t", "dataset": "d"\n}\n');
+    writeFileSync(
+      join(dir, 'axes/safety.json'),
+      '{\n  "axis": "safety",\n  "family": "behavioural",\n  "kind": "model-comparison",\n  "status": "MEASURD",\n  "bench": "b", "task": "t", "dataset": "d"\n}\n',
+    );
     const problems = problemsOf(dir);
     const p = problems.find((x) => x.field === 'status');
     assert.equal(p?.file, 'axes/safety.json');
@@ -68,15 +82,28 @@ describe('corpus reader', () => {
 
   it('refuses gold labels outside the declared menu, a stray file, a missing axis file, and a wrong n', () => {
     const dir = demoCopy();
-    editJson(dir, 'axes/safety.json', (v) => { v.labels = ['refuse', 'comply']; });
+    editJson(dir, 'axes/safety.json', (v) => {
+      v.labels = ['refuse', 'comply'];
+    });
     writeFileSync(join(dir, 'axes/unlisted.json'), '{}');
     rmSync(join(dir, 'axes/affect.json'));
-    editJson(dir, 'axes/governance.json', (v) => { v.n = 399; });
+    editJson(dir, 'axes/governance.json', (v) => {
+      v.n = 399;
+    });
     const problems = problemsOf(dir);
-    assert.ok(problems.some((p) => p.file === 'peritem/safety.jsonl' && p.field === 'gold' && /not in the axis's exact-label menu/.test(p.reason)));
+    assert.ok(
+      problems.some(
+        (p) =>
+          p.file === 'peritem/safety.jsonl' &&
+          p.field === 'gold' &&
+          /not in the axis's exact-label menu/.test(p.reason),
+      ),
+    );
     assert.ok(problems.some((p) => p.file === 'axes/unlisted.json' && /not listed/.test(p.reason)));
     assert.ok(problems.some((p) => p.file === 'axes/affect.json' && /missing/.test(p.reason)));
-    assert.ok(problems.some((p) => p.file === 'axes/governance.json' && p.field === 'n' && /400 distinct items/.test(p.reason)));
+    assert.ok(
+      problems.some((p) => p.file === 'axes/governance.json' && p.field === 'n' && /400 distinct items/.test(p.reason)),
+    );
   });
 
   it('refuses a MEASURED comparison with neither rows nor results, and a facts axis whose evidence is missing', () => {
@@ -90,7 +117,10 @@ describe('corpus reader', () => {
 
   it('refuses comments and trailing commas in JSON files (plain JSON only)', () => {
     const dir = demoCopy();
-    writeFileSync(join(dir, 'lane.json'), '[\n  // a comment\n  {"id": "x", "lane": "human-vs-ai", "title": "t"},\n]\n');
+    writeFileSync(
+      join(dir, 'lane.json'),
+      '[\n  // a comment\n  {"id": "x", "lane": "human-vs-ai", "title": "t"},\n]\n',
+    );
     const problems = problemsOf(dir);
     assert.ok(problems.every((p) => p.file === 'lane.json'));
     assert.equal(problems[0]!.line, 2);
@@ -99,6 +129,9 @@ describe('corpus reader', () => {
   it('refuses a directory that is not a corpus', () => {
     const dir = demoCopy();
     rmSync(join(dir, 'board.json'));
-    assert.throws(() => readCorpus(dir), (e: unknown) => e instanceof GspcError && e.code === 'corpus_invalid' && /no board.json/.test(e.message));
+    assert.throws(
+      () => readCorpus(dir),
+      (e: unknown) => e instanceof GspcError && e.code === 'corpus_invalid' && /no board.json/.test(e.message),
+    );
   });
 });

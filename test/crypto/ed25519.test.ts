@@ -14,18 +14,37 @@ function readVector(name: string, sha256: string): unknown {
   return JSON.parse(bytes.toString('utf8'));
 }
 
-interface Rfc8032Vector { name: string; secret_key: string; public_key: string; message: string; signature: string }
+interface Rfc8032Vector {
+  name: string;
+  secret_key: string;
+  public_key: string;
+  message: string;
+  signature: string;
+}
 interface WycheproofFile {
   numberOfTests: number;
-  testGroups: { publicKey: { pk: string }; tests: { tcId: number; msg: string; sig: string; result: 'valid' | 'invalid' | 'acceptable' }[] }[];
+  testGroups: {
+    publicKey: { pk: string };
+    tests: { tcId: number; msg: string; sig: string; result: 'valid' | 'invalid' | 'acceptable' }[];
+  }[];
 }
-interface SpeccheckCase { message: string; pub_key: string; signature: string }
+interface SpeccheckCase {
+  message: string;
+  pub_key: string;
+  signature: string;
+}
 
 describe('Ed25519: RFC 8032 §7.1', () => {
-  const { vectors } = readVector('rfc8032_section7.1.json', '15890000b61395cf2a887c1284cb5e4048186e01826080077ac0f4ac673a119e') as { vectors: Rfc8032Vector[] };
+  const { vectors } = readVector(
+    'rfc8032_section7.1.json',
+    '15890000b61395cf2a887c1284cb5e4048186e01826080077ac0f4ac673a119e',
+  ) as { vectors: Rfc8032Vector[] };
 
   it('has the four vectors TEST 1, 2, 3 and SHA(abc)', () => {
-    assert.deepEqual(vectors.map((v) => v.name), ['TEST 1', 'TEST 2', 'TEST 3', 'TEST SHA(abc)']);
+    assert.deepEqual(
+      vectors.map((v) => v.name),
+      ['TEST 1', 'TEST 2', 'TEST 3', 'TEST SHA(abc)'],
+    );
   });
 
   for (const v of vectors) {
@@ -54,7 +73,10 @@ describe('Ed25519: RFC 8032 §7.1', () => {
 });
 
 describe('Ed25519: Wycheproof (C2SP testvectors_v1/ed25519_test.json)', () => {
-  const file = readVector('wycheproof_ed25519_test.json', '752d2ea7d7c6cf4736381b6cbacb61f8182b126ab7cd9b058f00c50084975536') as WycheproofFile;
+  const file = readVector(
+    'wycheproof_ed25519_test.json',
+    '752d2ea7d7c6cf4736381b6cbacb61f8182b126ab7cd9b058f00c50084975536',
+  ) as WycheproofFile;
 
   it('verify === (result === "valid") for all 151 cases (88 valid, 63 invalid)', () => {
     let total = 0;
@@ -79,7 +101,10 @@ describe('Ed25519: Wycheproof (C2SP testvectors_v1/ed25519_test.json)', () => {
 });
 
 describe('Ed25519: ed25519-speccheck cases 0..11', () => {
-  const cases = readVector('speccheck_cases.json', '08e47a36d9aead288664930505584f353fff113ab854f2800db1e4f5b3540450') as SpeccheckCase[];
+  const cases = readVector(
+    'speccheck_cases.json',
+    '08e47a36d9aead288664930505584f353fff113ab854f2800db1e4f5b3540450',
+  ) as SpeccheckCase[];
 
   it('accepts exactly VVVVXXXXXXXV, the Go / OpenSSL 3 / BoringSSL row', () => {
     assert.equal(cases.length, 12);
@@ -94,8 +119,10 @@ describe('Ed25519: contracts', () => {
   const sig = sign(pair.privateKey, msg);
 
   it('verify returns false, never throws, on malformed keys and signatures', () => {
-    for (const len of [0, 31, 33, 64]) assert.equal(verify(new Uint8Array(len), msg, sig), false, `key of ${len} bytes`);
-    for (const len of [0, 63, 65, 128]) assert.equal(verify(pair.publicKey, msg, Buffer.alloc(len)), false, `signature of ${len} bytes`);
+    for (const len of [0, 31, 33, 64])
+      assert.equal(verify(new Uint8Array(len), msg, sig), false, `key of ${len} bytes`);
+    for (const len of [0, 63, 65, 128])
+      assert.equal(verify(pair.publicKey, msg, Buffer.alloc(len)), false, `signature of ${len} bytes`);
     assert.equal(verify(new Uint8Array(32).fill(0xff), msg, sig), false, 'a key that is not a point');
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey;
     assert.equal(verify(rsa, msg, sig), false, 'an RSA KeyObject');

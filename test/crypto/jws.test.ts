@@ -8,7 +8,12 @@ import { canonicalJson } from '../../src/core/crypto/canonical-json.js';
 import { keyPairFromSeed, sign } from '../../src/core/crypto/ed25519.js';
 import { publicJwk } from '../../src/core/crypto/jwk.js';
 import { parseCompactJws, signCompactJws, verifyJwsSignature } from '../../src/core/crypto/jws.js';
-import { KID_NOT_LISTED, SIGNATURE_DOES_NOT_VERIFY, verifyCompactJws, type KeyResolution } from '../../src/core/crypto/receipt-verifier.js';
+import {
+  KID_NOT_LISTED,
+  SIGNATURE_DOES_NOT_VERIFY,
+  verifyCompactJws,
+  type KeyResolution,
+} from '../../src/core/crypto/receipt-verifier.js';
 
 const DID = 'did:web:board.example';
 const KID = `${DID}#board-attestation-1`;
@@ -16,13 +21,24 @@ const KID = `${DID}#board-attestation-1`;
 const board = keyPairFromSeed(Buffer.from('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60', 'hex'));
 const other = keyPairFromSeed(new Uint8Array(32).fill(9));
 const key = { kid: KID, privateKey: board.privateKey };
-const receipt = { schema: 'svc.receipt/0.1', subject: 'model-é', amount_atomic: '10000', items: [3, 1.5, null, true], nested: { z: 1, a: 'x' } };
+const receipt = {
+  schema: 'svc.receipt/0.1',
+  subject: 'model-é',
+  amount_atomic: '10000',
+  items: [3, 1.5, null, true],
+  nested: { z: 1, a: 'x' },
+};
 
 /** A DID document with the board key, answering as the caller of verifyCompactJws would. */
-const resolver = (keys: Record<string, Uint8Array>) => async (kid: string): Promise<KeyResolution> =>
-  keys[kid] !== undefined ? { state: 'found', jwk: publicJwk(keys[kid]) } : { state: 'not-listed' };
+const resolver =
+  (keys: Record<string, Uint8Array>) =>
+  async (kid: string): Promise<KeyResolution> =>
+    keys[kid] !== undefined ? { state: 'found', jwk: publicJwk(keys[kid]) } : { state: 'not-listed' };
 const resolves = resolver({ [KID]: board.publicKey });
-const unresolvable = async (): Promise<KeyResolution> => ({ state: 'unresolvable', reason: 'did.json fetch failed: ECONNREFUSED' });
+const unresolvable = async (): Promise<KeyResolution> => ({
+  state: 'unresolvable',
+  reason: 'did.json fetch failed: ECONNREFUSED',
+});
 
 const seg = (s: string): Buffer => Buffer.from(s, 'base64url');
 const b64 = (s: string | Uint8Array): string => encodeBase64url(typeof s === 'string' ? Buffer.from(s, 'utf8') : s);
@@ -52,7 +68,13 @@ describe('signCompactJws', () => {
   it('is deterministic, and a Signer-style sign function gives the same string', () => {
     assert.equal(signCompactJws(receipt, key, { typ: 'JWT' }), jws);
     assert.equal(signCompactJws(receipt, { kid: KID, sign: (m) => sign(board.privateKey, m) }, { typ: 'JWT' }), jws);
-    const reordered = { nested: { a: 'x', z: 1 }, items: receipt.items, amount_atomic: '10000', subject: 'model-é', schema: 'svc.receipt/0.1' };
+    const reordered = {
+      nested: { a: 'x', z: 1 },
+      items: receipt.items,
+      amount_atomic: '10000',
+      subject: 'model-é',
+      schema: 'svc.receipt/0.1',
+    };
     assert.equal(signCompactJws(reordered, key, { typ: 'JWT' }), jws, 'key order does not matter');
   });
 
@@ -60,15 +82,22 @@ describe('signCompactJws', () => {
     const viaKeyObject = await jose.compactVerify(jws, board.publicKeyObject, { algorithms: ['EdDSA'] });
     assert.equal(Buffer.from(viaKeyObject.payload).toString('utf8'), canonicalJson(receipt));
     assert.deepEqual(viaKeyObject.protectedHeader, { alg: 'EdDSA', kid: KID, typ: 'JWT' });
-    const viaJwk = await jose.compactVerify(jws, await jose.importJWK({ ...publicJwk(board.publicKey) }, 'EdDSA'), { algorithms: ['EdDSA'] });
+    const viaJwk = await jose.compactVerify(jws, await jose.importJWK({ ...publicJwk(board.publicKey) }, 'EdDSA'), {
+      algorithms: ['EdDSA'],
+    });
     assert.deepEqual(JSON.parse(Buffer.from(viaJwk.payload).toString('utf8')), receipt);
   });
 
   it('refuses reserved header parameters, an empty kid, a bad signer and non-JSON payloads', () => {
-    for (const name of ['alg', 'kid', 'crit', 'b64']) assert.throws(() => signCompactJws(receipt, key, { [name]: 'x' }), TypeError, name);
+    for (const name of ['alg', 'kid', 'crit', 'b64'])
+      assert.throws(() => signCompactJws(receipt, key, { [name]: 'x' }), TypeError, name);
     assert.throws(() => signCompactJws(receipt, { kid: '', privateKey: board.privateKey }), TypeError);
     assert.throws(() => signCompactJws(receipt, { kid: KID, sign: () => new Uint8Array(63) }), TypeError);
-    assert.throws(() => signCompactJws({ x: () => 1 }, key), TypeError, 'the canonicalize@4 function bug cannot reach a signature');
+    assert.throws(
+      () => signCompactJws({ x: () => 1 }, key),
+      TypeError,
+      'the canonicalize@4 function bug cannot reach a signature',
+    );
     assert.throws(() => signCompactJws({ x: undefined }, key), TypeError);
     assert.throws(() => signCompactJws(receipt, key, { typ: new Date(0) }), TypeError);
   });
@@ -76,7 +105,8 @@ describe('signCompactJws', () => {
 
 describe('verifyJwsSignature and parseCompactJws', () => {
   it('verifies the RFC 8037 Appendix A.4 JWS under the A.1 key', async () => {
-    const a4 = 'eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg';
+    const a4 =
+      'eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg';
     const check = await verifyJwsSignature(a4, board.publicKey);
     assert.ok(check.ok);
     assert.equal(Buffer.from(check.payload).toString('utf8'), 'Example of Ed25519 signing');
@@ -111,7 +141,9 @@ describe('verifyCompactJws: the reference receipt verifier', () => {
   });
 
   it('VALID for a receipt signed by jose itself over canonical JSON (interop the other way)', async () => {
-    const signed = await new jose.CompactSign(Buffer.from(canonicalJson(receipt), 'utf8')).setProtectedHeader({ alg: 'EdDSA', kid: KID, typ: 'JWT' }).sign(board.privateKey);
+    const signed = await new jose.CompactSign(Buffer.from(canonicalJson(receipt), 'utf8'))
+      .setProtectedHeader({ alg: 'EdDSA', kid: KID, typ: 'JWT' })
+      .sign(board.privateKey);
     assert.equal((await verifyCompactJws(signed, resolves)).result, 'VALID');
   });
 
@@ -153,18 +185,28 @@ describe('verifyCompactJws: the reference receipt verifier', () => {
   });
 
   it('a kid not listed among verification methods is INVALID', async () => {
-    const v = await verifyCompactJws(signCompactJws(receipt, { kid: `${DID}#card-attestation-9`, privateKey: board.privateKey }), resolves);
+    const v = await verifyCompactJws(
+      signCompactJws(receipt, { kid: `${DID}#card-attestation-9`, privateKey: board.privateKey }),
+      resolves,
+    );
     assert.deepEqual([v.result, v.reason], ['INVALID', KID_NOT_LISTED]);
   });
 
   it('an unresolvable key is UNVERIFIABLE_KEY, never VALID, however the lookup fails', async () => {
     const failures: ((kid: string) => Promise<KeyResolution>)[] = [
       unresolvable,
-      async () => { throw new Error('network down'); },
-      () => { throw new Error('sync throw'); },
+      async () => {
+        throw new Error('network down');
+      },
+      () => {
+        throw new Error('sync throw');
+      },
       async () => ({ state: 'found', jwk: { kty: 'OKP', crv: 'X25519', x: b64(board.publicKey) } }),
       async () => ({ state: 'found', jwk: { kty: 'OKP', crv: 'Ed25519', x: b64(board.publicKey.subarray(1)) } }),
-      async () => ({ state: 'found', jwk: { ...publicJwk(board.publicKey), d: 'nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A' } }),
+      async () => ({
+        state: 'found',
+        jwk: { ...publicJwk(board.publicKey), d: 'nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A' },
+      }),
       async () => ({ state: 'found', jwk: undefined }),
       async () => ({ state: 'maybe' }) as unknown as KeyResolution,
       async () => undefined as unknown as KeyResolution,
@@ -179,7 +221,10 @@ describe('verifyCompactJws: the reference receipt verifier', () => {
 
   it('a tampered receipt with an unresolvable key is INVALID, and the key is not even looked up', async () => {
     let lookups = 0;
-    const counting = async (): Promise<KeyResolution> => { lookups++; return unresolvable(); };
+    const counting = async (): Promise<KeyResolution> => {
+      lookups++;
+      return unresolvable();
+    };
     const p = seg(jws.split('.')[1]!).toString('utf8');
     const tampered = [
       withSegment(jws, 1, b64(p.replace('"amount_atomic":"10000"', '"amount_atomic": "90000"'))), // hand edit: whitespace
@@ -199,8 +244,14 @@ describe('verifyCompactJws: the reference receipt verifier', () => {
     const v = await verifyCompactJws(rawJws(`{"alg":"EdDSA","kid":"${KID}"}`, '{"b":1,"a":2}'), resolves);
     assert.equal(v.result, 'INVALID');
     assert.match(v.reason, /not RFC 8785 canonical/);
-    assert.equal((await verifyCompactJws(rawJws(`{"alg":"EdDSA","kid":"${KID}"}`, '{"a":2,"b":1}'), resolves)).result, 'VALID');
-    assert.match((await verifyCompactJws(rawJws(`{"alg":"EdDSA","kid":"${KID}"}`, '"\\ud800"'), resolves)).reason, /no RFC 8785 canonical form/);
+    assert.equal(
+      (await verifyCompactJws(rawJws(`{"alg":"EdDSA","kid":"${KID}"}`, '{"a":2,"b":1}'), resolves)).result,
+      'VALID',
+    );
+    assert.match(
+      (await verifyCompactJws(rawJws(`{"alg":"EdDSA","kid":"${KID}"}`, '"\\ud800"'), resolves)).reason,
+      /no RFC 8785 canonical form/,
+    );
   });
 
   it('any alg other than EdDSA is INVALID, even when the signature bytes are Ed25519', async () => {
@@ -209,7 +260,10 @@ describe('verifyCompactJws: the reference receipt verifier', () => {
       assert.equal(v.result, 'INVALID', alg);
       assert.match(v.reason, /^alg must be EdDSA/, alg);
     }
-    assert.equal((await verifyCompactJws(rawJws(JSON.stringify({ kid: KID, alg: 1 }), '{}'), resolves)).result, 'INVALID');
+    assert.equal(
+      (await verifyCompactJws(rawJws(JSON.stringify({ kid: KID, alg: 1 }), '{}'), resolves)).result,
+      'INVALID',
+    );
   });
 
   it('structural problems are INVALID with a reason', async () => {
@@ -234,16 +288,43 @@ describe('verifyCompactJws: the reference receipt verifier', () => {
   });
 
   it('garbage is INVALID, never a throw and never VALID', async () => {
-    const garbage: unknown[] = ['', '.', '..', '...', 'a.b.c', 'a.b', '!!!.x.y', '====.====.====', ' ' + jws, jws + '\n', 'eyJhbGciOiJFZERTQSJ9..', '\u0000', 'é.é.é', null, undefined, 42, {}, [jws], Buffer.from(jws)];
+    const garbage: unknown[] = [
+      '',
+      '.',
+      '..',
+      '...',
+      'a.b.c',
+      'a.b',
+      '!!!.x.y',
+      '====.====.====',
+      ' ' + jws,
+      jws + '\n',
+      'eyJhbGciOiJFZERTQSJ9..',
+      '\u0000',
+      'é.é.é',
+      null,
+      undefined,
+      42,
+      {},
+      [jws],
+      Buffer.from(jws),
+    ];
     for (const g of garbage) {
       const v = await verifyCompactJws(g as string, resolves);
       assert.equal(v.result, 'INVALID', String(g));
     }
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.string({ unit: fc.constantFrom(...'eyJhbGciOiJFZERTQSJ9._-=A'.split('')) }), fc.array(fc.base64String(), { minLength: 3, maxLength: 3 }).map((a) => a.join('.'))), async (s) => {
-        const v = await verifyCompactJws(s, resolves);
-        assert.notEqual(v.result, 'VALID');
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: fc.constantFrom(...'eyJhbGciOiJFZERTQSJ9._-=A'.split('')) }),
+          fc.array(fc.base64String(), { minLength: 3, maxLength: 3 }).map((a) => a.join('.')),
+        ),
+        async (s) => {
+          const v = await verifyCompactJws(s, resolves);
+          assert.notEqual(v.result, 'VALID');
+        },
+      ),
       { numRuns: 500, seed: 8785 },
     );
   });

@@ -7,7 +7,8 @@ import { rootLeaves } from '../../src/core/evidence/public-root.js';
 import { verifyDupProof } from '../../src/core/verify/dup-proof.js';
 import { nodeVerifyCrypto } from '../../src/verify/node-crypto.js';
 
-const hashes = (n: number) => Array.from({ length: n }, (_, i) => createHash('sha256').update(`card ${i}`).digest('hex')).sort();
+const hashes = (n: number) =>
+  Array.from({ length: n }, (_, i) => createHash('sha256').update(`card ${i}`).digest('hex')).sort();
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 describe('dup-tree proofs: builder and browser-side verifier agree', () => {
@@ -20,7 +21,11 @@ describe('dup-tree proofs: builder and browser-side verifier agree', () => {
       for (let i = 0; i < n; i++) {
         const proof = dupInclusionProof(leaves, i).map(hex);
         assert.ok(await verifyDupProof(nodeVerifyCrypto, cards[i]!, i, n, proof, root), `n=${n} i=${i}`);
-        if (n > 1) assert.ok(!(await verifyDupProof(nodeVerifyCrypto, cards[i]!, (i + 1) % n, n, proof, root)), `wrong index n=${n} i=${i}`);
+        if (n > 1)
+          assert.ok(
+            !(await verifyDupProof(nodeVerifyCrypto, cards[i]!, (i + 1) % n, n, proof, root)),
+            `wrong index n=${n} i=${i}`,
+          );
         if (proof.length > 0) {
           const bent = [...proof];
           bent[0] = `${bent[0]!.slice(0, -1)}${bent[0]!.endsWith('0') ? '1' : '0'}`;

@@ -8,7 +8,16 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import {
-  boundRootDigest, dupInclusionProof, dupRoot, DupTree, EMPTY_ROOT, leafHash, nodeHash, rootOf, verifyBoundDupInclusion, verifyDupInclusion,
+  boundRootDigest,
+  dupInclusionProof,
+  dupRoot,
+  DupTree,
+  EMPTY_ROOT,
+  leafHash,
+  nodeHash,
+  rootOf,
+  verifyBoundDupInclusion,
+  verifyDupInclusion,
 } from '../../src/core/evidence/merkle/index.js';
 
 const MAX = 3000;
@@ -28,7 +37,7 @@ describe('the duplicate-odd-node collision and the leaf-count binding', () => {
     assert.notDeepEqual(rootOf([a, b, c]), rootOf([a, b, c, c]));
   });
 
-  it('Bitcoin\'s example: [1..6] and [1..6,5,6] share a root, not a bound digest', () => {
+  it("Bitcoin's example: [1..6] and [1..6,5,6] share a root, not a bound digest", () => {
     const six = [a, b, c, d, e, f];
     const r6 = dupRoot(six);
     assert.deepEqual(r6, dupRoot([...six, e, f]));
@@ -39,7 +48,9 @@ describe('the duplicate-odd-node collision and the leaf-count binding', () => {
     const root = dupRoot([a, b, c]);
     const n = Buffer.alloc(8);
     n.writeBigUInt64BE(3n);
-    const want = createHash('sha256').update(Buffer.concat([Buffer.from('gspc-root/v1\n', 'utf8'), n, root])).digest();
+    const want = createHash('sha256')
+      .update(Buffer.concat([Buffer.from('gspc-root/v1\n', 'utf8'), n, root]))
+      .digest();
     assert.deepEqual(boundRootDigest(3, root), want);
     assert.deepEqual(boundRootDigest(3n, root), want);
     assert.throws(() => boundRootDigest(3, root.subarray(1)), RangeError);
@@ -85,7 +96,8 @@ describe('root v1 proofs, exhaustively for every n ≤ 64 and every i < n (2080 
       for (let i = 0; i < n; i++) {
         const proof = tree.inclusionProof(i);
         for (const j of new Set([i + 1, i - 1, i ^ 1])) {
-          if (j >= 0 && j !== i) assert.equal(verifyDupInclusion(LEAVES[i]!, j, n, proof, root).ok, false, `(${i}, ${n}) as index ${j}`);
+          if (j >= 0 && j !== i)
+            assert.equal(verifyDupInclusion(LEAVES[i]!, j, n, proof, root).ok, false, `(${i}, ${n}) as index ${j}`);
         }
         assert.equal(verifyDupInclusion(LEAVES[i]!, i, n, [...proof, root], root).ok, false);
         if (proof.length > 0) assert.equal(verifyDupInclusion(LEAVES[i]!, i, n, proof.slice(1), root).ok, false);
@@ -114,23 +126,30 @@ describe('root v1 proofs, exhaustively for every n ≤ 64 and every i < n (2080 
 });
 
 describe('root v1 properties', () => {
-  const arbCase = fc.integer({ min: 1, max: MAX }).chain((n) => fc.record({ n: fc.constant(n), i: fc.integer({ min: 0, max: n - 1 }) }));
+  const arbCase = fc
+    .integer({ min: 1, max: MAX })
+    .chain((n) => fc.record({ n: fc.constant(n), i: fc.integer({ min: 0, max: n - 1 }) }));
 
   it('for random n ≤ 3000 the tree equals the functions, proofs verify and a flipped bit fails (fast-check)', () => {
-    fc.assert(fc.property(arbCase, fc.nat(), fc.integer({ min: 0, max: 255 }), ({ n, i }, re, bit) => {
-      const tree = new DupTree(leaves(n));
-      const root = dupRoot(leaves(n));
-      assert.deepEqual(Buffer.from(tree.root()), root);
-      const proof = tree.inclusionProof(i);
-      assert.deepEqual(hex(proof), hex(dupInclusionProof(leaves(n), i)));
-      const bound = boundRootDigest(BigInt(n), root);
-      assert.ok(verifyBoundDupInclusion(LEAVES[i]!, BigInt(i), BigInt(n), proof, bound).ok);
-      if (proof.length > 0) {
-        const k = re % proof.length;
-        const bad = proof.map((h, j) => (j === k ? Uint8Array.from(h, (x, at) => (at === bit >> 3 ? x ^ (1 << (bit & 7)) : x)) : h));
-        assert.equal(verifyBoundDupInclusion(LEAVES[i]!, i, n, bad, bound).ok, false);
-      }
-    }), { numRuns: 80 });
+    fc.assert(
+      fc.property(arbCase, fc.nat(), fc.integer({ min: 0, max: 255 }), ({ n, i }, re, bit) => {
+        const tree = new DupTree(leaves(n));
+        const root = dupRoot(leaves(n));
+        assert.deepEqual(Buffer.from(tree.root()), root);
+        const proof = tree.inclusionProof(i);
+        assert.deepEqual(hex(proof), hex(dupInclusionProof(leaves(n), i)));
+        const bound = boundRootDigest(BigInt(n), root);
+        assert.ok(verifyBoundDupInclusion(LEAVES[i]!, BigInt(i), BigInt(n), proof, bound).ok);
+        if (proof.length > 0) {
+          const k = re % proof.length;
+          const bad = proof.map((h, j) =>
+            j === k ? Uint8Array.from(h, (x, at) => (at === bit >> 3 ? x ^ (1 << (bit & 7)) : x)) : h,
+          );
+          assert.equal(verifyBoundDupInclusion(LEAVES[i]!, i, n, bad, bound).ok, false);
+        }
+      }),
+      { numRuns: 80 },
+    );
   });
 
   it('equals the RFC 6962 root when n is a power of two (no odd level)', () => {

@@ -7,7 +7,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import {
-  consistencyProof, inclusionProof, leafHash, MerkleTree, rootOf, verifyConsistency, verifyInclusion,
+  consistencyProof,
+  inclusionProof,
+  leafHash,
+  MerkleTree,
+  rootOf,
+  verifyConsistency,
+  verifyInclusion,
 } from '../../src/core/evidence/merkle/index.js';
 
 const MAX = 3000;
@@ -30,20 +36,25 @@ describe('MerkleTree equals the RFC 9162 recursive definitions', () => {
     for (let n = 0; n <= 40; n++) {
       const tree = new MerkleTree(leaves(n));
       assert.deepEqual(Buffer.from(tree.root()), rootOf(leaves(n)), `root n=${n}`);
-      for (let i = 0; i < n; i++) assert.deepEqual(hex(tree.inclusionProof(i)), hex(inclusionProof(leaves(n), i)), `inclusion ${i} of ${n}`);
-      for (let m = 0; m <= n; m++) assert.deepEqual(hex(tree.consistencyProof(m)), hex(consistencyProof(leaves(n), m)), `consistency ${m} → ${n}`);
+      for (let i = 0; i < n; i++)
+        assert.deepEqual(hex(tree.inclusionProof(i)), hex(inclusionProof(leaves(n), i)), `inclusion ${i} of ${n}`);
+      for (let m = 0; m <= n; m++)
+        assert.deepEqual(hex(tree.consistencyProof(m)), hex(consistencyProof(leaves(n), m)), `consistency ${m} → ${n}`);
     }
   });
 
   it('for random n ≤ 3000, index and old size (fast-check)', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: MAX }), fc.nat(), fc.nat(), (n, ri, rm) => {
-      const tree = new MerkleTree(leaves(n));
-      const i = ri % n;
-      const m = rm % (n + 1);
-      assert.deepEqual(Buffer.from(tree.root()), rootOf(leaves(n)));
-      assert.deepEqual(hex(tree.inclusionProof(i)), hex(inclusionProof(leaves(n), i)));
-      assert.deepEqual(hex(tree.consistencyProof(m)), hex(consistencyProof(leaves(n), m)));
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: MAX }), fc.nat(), fc.nat(), (n, ri, rm) => {
+        const tree = new MerkleTree(leaves(n));
+        const i = ri % n;
+        const m = rm % (n + 1);
+        assert.deepEqual(Buffer.from(tree.root()), rootOf(leaves(n)));
+        assert.deepEqual(hex(tree.inclusionProof(i)), hex(inclusionProof(leaves(n), i)));
+        assert.deepEqual(hex(tree.consistencyProof(m)), hex(consistencyProof(leaves(n), m)));
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('takes the concatenated leaf hashes as well as an array, and copies its input', () => {
@@ -68,49 +79,71 @@ describe('MerkleTree equals the RFC 9162 recursive definitions', () => {
 });
 
 describe('inclusion proofs', () => {
-  const arbCase = fc.integer({ min: 1, max: MAX }).chain((n) => fc.record({ n: fc.constant(n), i: fc.integer({ min: 0, max: n - 1 }) }));
+  const arbCase = fc
+    .integer({ min: 1, max: MAX })
+    .chain((n) => fc.record({ n: fc.constant(n), i: fc.integer({ min: 0, max: n - 1 }) }));
 
   it('every generated proof verifies, with number and bigint sizes', () => {
-    fc.assert(fc.property(arbCase, ({ n, i }) => {
-      const tree = new MerkleTree(leaves(n));
-      const proof = tree.inclusionProof(i);
-      assert.ok(verifyInclusion(LEAVES[i]!, i, n, proof, tree.root()).ok);
-      assert.ok(verifyInclusion(LEAVES[i]!, BigInt(i), BigInt(n), proof, tree.root()).ok);
-    }), { numRuns: 100 });
+    fc.assert(
+      fc.property(arbCase, ({ n, i }) => {
+        const tree = new MerkleTree(leaves(n));
+        const proof = tree.inclusionProof(i);
+        assert.ok(verifyInclusion(LEAVES[i]!, i, n, proof, tree.root()).ok);
+        assert.ok(verifyInclusion(LEAVES[i]!, BigInt(i), BigInt(n), proof, tree.root()).ok);
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('a flipped bit in any proof element, the leaf hash or the root fails', () => {
-    fc.assert(fc.property(arbCase.filter(({ n }) => n > 1), fc.nat(), fc.integer({ min: 0, max: 255 }), ({ n, i }, re, bit) => {
-      const tree = new MerkleTree(leaves(n));
-      const proof = tree.inclusionProof(i);
-      const root = tree.root();
-      assert.equal(verifyInclusion(LEAVES[i]!, i, n, flipBit(proof, re % proof.length, bit), root).ok, false);
-      assert.equal(verifyInclusion(flipBit([LEAVES[i]!], 0, bit)[0]!, i, n, proof, root).ok, false);
-      assert.equal(verifyInclusion(LEAVES[i]!, i, n, proof, flipBit([root], 0, bit)[0]!).ok, false);
-    }), { numRuns: 100 });
+    fc.assert(
+      fc.property(
+        arbCase.filter(({ n }) => n > 1),
+        fc.nat(),
+        fc.integer({ min: 0, max: 255 }),
+        ({ n, i }, re, bit) => {
+          const tree = new MerkleTree(leaves(n));
+          const proof = tree.inclusionProof(i);
+          const root = tree.root();
+          assert.equal(verifyInclusion(LEAVES[i]!, i, n, flipBit(proof, re % proof.length, bit), root).ok, false);
+          assert.equal(verifyInclusion(flipBit([LEAVES[i]!], 0, bit)[0]!, i, n, proof, root).ok, false);
+          assert.equal(verifyInclusion(LEAVES[i]!, i, n, proof, flipBit([root], 0, bit)[0]!).ok, false);
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 
   it('a wrong index fails, and so does a removed, inserted or extra component', () => {
-    fc.assert(fc.property(arbCase.filter(({ n }) => n > 1), fc.nat(), ({ n, i }, rj) => {
-      const tree = new MerkleTree(leaves(n));
-      const proof = tree.inclusionProof(i);
-      const root = tree.root();
-      const j = (i + 1 + (rj % (n - 1))) % n; // any index but i
-      assert.equal(verifyInclusion(LEAVES[i]!, j, n, proof, root).ok, false, `index ${j} instead of ${i}`);
-      assert.equal(verifyInclusion(LEAVES[i]!, i + n, n, proof, root).ok, false);
-      assert.equal(verifyInclusion(LEAVES[i]!, i, n, proof.slice(0, -1), root).ok, false);
-      assert.equal(verifyInclusion(LEAVES[i]!, i, n, [...proof, root], root).ok, false);
-      assert.equal(verifyInclusion(LEAVES[i]!, i, n, [root, ...proof], root).ok, false);
-    }), { numRuns: 100 });
+    fc.assert(
+      fc.property(
+        arbCase.filter(({ n }) => n > 1),
+        fc.nat(),
+        ({ n, i }, rj) => {
+          const tree = new MerkleTree(leaves(n));
+          const proof = tree.inclusionProof(i);
+          const root = tree.root();
+          const j = (i + 1 + (rj % (n - 1))) % n; // any index but i
+          assert.equal(verifyInclusion(LEAVES[i]!, j, n, proof, root).ok, false, `index ${j} instead of ${i}`);
+          assert.equal(verifyInclusion(LEAVES[i]!, i + n, n, proof, root).ok, false);
+          assert.equal(verifyInclusion(LEAVES[i]!, i, n, proof.slice(0, -1), root).ok, false);
+          assert.equal(verifyInclusion(LEAVES[i]!, i, n, [...proof, root], root).ok, false);
+          assert.equal(verifyInclusion(LEAVES[i]!, i, n, [root, ...proof], root).ok, false);
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 
-  it('a wrong tree size fails against that size\'s root (every n ≤ 32, every i, every other size ≤ 33)', () => {
+  it("a wrong tree size fails against that size's root (every n ≤ 32, every i, every other size ≤ 33)", () => {
     const roots = Array.from({ length: 34 }, (_, n) => rootOf(leaves(n)));
     for (let n = 1; n <= 32; n++) {
       const tree = new MerkleTree(leaves(n));
       for (let i = 0; i < n; i++) {
         const proof = tree.inclusionProof(i);
-        for (let m = 1; m <= 33; m++) if (m !== n) assert.equal(verifyInclusion(LEAVES[i]!, i, m, proof, roots[m]!).ok, false, `(${i}, ${n}) as size ${m}`);
+        for (let m = 1; m <= 33; m++)
+          if (m !== n)
+            assert.equal(verifyInclusion(LEAVES[i]!, i, m, proof, roots[m]!).ok, false, `(${i}, ${n}) as size ${m}`);
       }
     }
   });
@@ -133,35 +166,47 @@ describe('inclusion proofs', () => {
 });
 
 describe('consistency proofs', () => {
-  const arbCase = fc.integer({ min: 2, max: MAX }).chain((n) => fc.record({ n: fc.constant(n), m: fc.integer({ min: 1, max: n - 1 }) }));
+  const arbCase = fc
+    .integer({ min: 2, max: MAX })
+    .chain((n) => fc.record({ n: fc.constant(n), m: fc.integer({ min: 1, max: n - 1 }) }));
 
   it('every generated proof verifies against the two roots', () => {
-    fc.assert(fc.property(arbCase, ({ n, m }) => {
-      const proof = new MerkleTree(leaves(n)).consistencyProof(m);
-      assert.ok(verifyConsistency(m, n, proof, rootOf(leaves(m)), rootOf(leaves(n))).ok);
-    }), { numRuns: 100 });
+    fc.assert(
+      fc.property(arbCase, ({ n, m }) => {
+        const proof = new MerkleTree(leaves(n)).consistencyProof(m);
+        assert.ok(verifyConsistency(m, n, proof, rootOf(leaves(m)), rootOf(leaves(n))).ok);
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('a flipped bit, a truncated or extended proof, or swapped roots fail', () => {
-    fc.assert(fc.property(arbCase, fc.nat(), fc.integer({ min: 0, max: 255 }), ({ n, m }, re, bit) => {
-      const proof = new MerkleTree(leaves(n)).consistencyProof(m);
-      const [r1, r2] = [rootOf(leaves(m)), rootOf(leaves(n))];
-      assert.equal(verifyConsistency(m, n, flipBit(proof, re % proof.length, bit), r1, r2).ok, false);
-      assert.equal(verifyConsistency(m, n, proof.slice(0, -1), r1, r2).ok, false);
-      assert.equal(verifyConsistency(m, n, [...proof, r2], r1, r2).ok, false);
-      assert.equal(verifyConsistency(m, n, proof, r2, r1).ok, false);
-      assert.equal(verifyConsistency(m, n, proof, flipBit([r1], 0, bit)[0]!, r2).ok, false);
-    }), { numRuns: 100 });
+    fc.assert(
+      fc.property(arbCase, fc.nat(), fc.integer({ min: 0, max: 255 }), ({ n, m }, re, bit) => {
+        const proof = new MerkleTree(leaves(n)).consistencyProof(m);
+        const [r1, r2] = [rootOf(leaves(m)), rootOf(leaves(n))];
+        assert.equal(verifyConsistency(m, n, flipBit(proof, re % proof.length, bit), r1, r2).ok, false);
+        assert.equal(verifyConsistency(m, n, proof.slice(0, -1), r1, r2).ok, false);
+        assert.equal(verifyConsistency(m, n, [...proof, r2], r1, r2).ok, false);
+        assert.equal(verifyConsistency(m, n, proof, r2, r1).ok, false);
+        assert.equal(verifyConsistency(m, n, proof, flipBit([r1], 0, bit)[0]!, r2).ok, false);
+      }),
+      { numRuns: 100 },
+    );
   });
 
-  it('wrong old or new sizes fail against those sizes\' roots (every 1 ≤ m < n ≤ 24)', () => {
+  it("wrong old or new sizes fail against those sizes' roots (every 1 ≤ m < n ≤ 24)", () => {
     const roots = Array.from({ length: 26 }, (_, n) => rootOf(leaves(n)));
     for (let n = 2; n <= 24; n++) {
       const tree = new MerkleTree(leaves(n));
       for (let m = 1; m < n; m++) {
         const proof = tree.consistencyProof(m);
-        for (let m2 = 1; m2 <= n; m2++) if (m2 !== m) assert.equal(verifyConsistency(m2, n, proof, roots[m2]!, roots[n]!).ok, false, `${m}→${n} as ${m2}→${n}`);
-        for (let n2 = m + 1; n2 <= 25; n2++) if (n2 !== n) assert.equal(verifyConsistency(m, n2, proof, roots[m]!, roots[n2]!).ok, false, `${m}→${n} as ${m}→${n2}`);
+        for (let m2 = 1; m2 <= n; m2++)
+          if (m2 !== m)
+            assert.equal(verifyConsistency(m2, n, proof, roots[m2]!, roots[n]!).ok, false, `${m}→${n} as ${m2}→${n}`);
+        for (let n2 = m + 1; n2 <= 25; n2++)
+          if (n2 !== n)
+            assert.equal(verifyConsistency(m, n2, proof, roots[m]!, roots[n2]!).ok, false, `${m}→${n} as ${m}→${n2}`);
       }
     }
   });

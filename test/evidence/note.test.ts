@@ -11,15 +11,33 @@ import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { verifyConsistency } from '../../src/core/evidence/merkle/index.js';
 import {
-  cosignatureMessage, decodeCosignature, formatCheckpoint, formatVerifierKey, keyIdHex, openCheckpoint, openNote, parseCheckpoint, parseNote,
-  parseSignerKey, parseVerifierKey, signCosignature, signNote, verifierFromKey, verifyCosignature, type NoteSignature, type NoteVerifier,
+  cosignatureMessage,
+  decodeCosignature,
+  formatCheckpoint,
+  formatVerifierKey,
+  keyIdHex,
+  openCheckpoint,
+  openNote,
+  parseCheckpoint,
+  parseNote,
+  parseSignerKey,
+  parseVerifierKey,
+  signCosignature,
+  signNote,
+  verifierFromKey,
+  verifyCosignature,
+  type NoteSignature,
+  type NoteVerifier,
 } from '../../src/core/evidence/note/index.js';
 import { vectorPath } from '../helpers/repo.js';
 
 const C2SP = vectorPath('c2sp');
 const text = (...p: string[]) => readFileSync(join(C2SP, ...p), 'utf8');
 const json = <T>(name: string) => JSON.parse(text(name)) as T;
-const lines = (...p: string[]) => text(...p).split('\n').filter((l) => l !== '');
+const lines = (...p: string[]) =>
+  text(...p)
+    .split('\n')
+    .filter((l) => l !== '');
 const b64 = (s: string) => Buffer.from(s, 'base64');
 const ids = (sigs: readonly NoteSignature[] | undefined) => (sigs ?? []).map((s) => `${s.name}+${keyIdHex(s.keyId)}`);
 
@@ -31,25 +49,40 @@ function verifier(vkey: string): NoteVerifier {
 const verifiersIn = (...p: string[]) => lines(...p).map(verifier);
 
 function allFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? allFiles(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? allFiles(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 describe('c2sp vector files', () => {
   it('all 34 data files are present and match test/vectors/SHA256SUMS', () => {
-    const sums = readFileSync(vectorPath('SHA256SUMS'), 'utf8').split('\n').filter((l) => l.includes(' c2sp/'));
+    const sums = readFileSync(vectorPath('SHA256SUMS'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes(' c2sp/'));
     assert.equal(sums.length, 34);
     for (const line of sums) {
       const [sum, path] = line.split(/\s+/) as [string, string];
-      assert.equal(createHash('sha256').update(readFileSync(vectorPath(path))).digest('hex'), sum, path);
+      assert.equal(
+        createHash('sha256')
+          .update(readFileSync(vectorPath(path)))
+          .digest('hex'),
+        sum,
+        path,
+      );
     }
-    const present = allFiles(C2SP).map((f) => relative(C2SP, f)).filter((f) => f !== 'README.md');
+    const present = allFiles(C2SP)
+      .map((f) => relative(C2SP, f))
+      .filter((f) => f !== 'README.md');
     assert.equal(present.length, 34);
   });
 });
 
 describe('spec-examples (C2SP spec texts)', () => {
   it('signed-note example: opens with its vkey, one signature 530d903a over the example text', () => {
-    const opened = openNote(text('spec-examples', 'signed-note-v1.0.0-example.note'), verifiersIn('spec-examples', 'signed-note-v1.0.0-example.vkey'));
+    const opened = openNote(
+      text('spec-examples', 'signed-note-v1.0.0-example.note'),
+      verifiersIn('spec-examples', 'signed-note-v1.0.0-example.vkey'),
+    );
     assert.ok(opened.ok);
     assert.equal(opened.text, 'This is an example message.\n');
     assert.deepEqual(ids(opened.sigs), ['example.com/foo+530d903a']);
@@ -59,8 +92,14 @@ describe('spec-examples (C2SP spec texts)', () => {
     const note = text('spec-examples', 'signed-note-v1.0.0-quasimodo.note');
     const parsed = parseNote(note);
     assert.ok(parsed.ok);
-    assert.equal(parsed.text, 'Ognuno sta solo sul cuor della terra\ntrafitto da un raggio di sole:\n\ned è subito sera.\n');
-    assert.deepEqual(parsed.signatures.map((s) => s.name), ['quasimodo.example/salvatore']);
+    assert.equal(
+      parsed.text,
+      'Ognuno sta solo sul cuor della terra\ntrafitto da un raggio di sole:\n\ned è subito sera.\n',
+    );
+    assert.deepEqual(
+      parsed.signatures.map((s) => s.name),
+      ['quasimodo.example/salvatore'],
+    );
     const opened = openNote(note, []);
     assert.equal(opened.ok, false);
     assert.equal(!opened.ok && opened.kind, 'no-verifiable-signatures');
@@ -91,7 +130,10 @@ describe('spec-examples (C2SP spec texts)', () => {
     assert.ok(decoded.ok);
     assert.equal(keyIdHex(decoded.keyId), '8d66cf3f');
     assert.equal(decoded.timestamp, 1679315147);
-    assert.deepEqual(cosignatureMessage(parsed.text, decoded.timestamp), readFileSync(join(C2SP, 'spec-examples', 'tlog-cosignature-v1.0.1-signed-message.txt')));
+    assert.deepEqual(
+      cosignatureMessage(parsed.text, decoded.timestamp),
+      readFileSync(join(C2SP, 'spec-examples', 'tlog-cosignature-v1.0.1-signed-message.txt')),
+    );
   });
 });
 
@@ -142,7 +184,12 @@ describe('transparency-dev (formats and witness tests)', () => {
     assert.equal(others.length, 3);
     const all = openNote(note, [...sum, ...others]);
     assert.ok(all.ok);
-    assert.deepEqual(ids(all.sigs), ['sum.golang.org+033de0ae', 'monkeys+db4d9f7e', 'bananas+cf639f13', 'witness+f13a86db']);
+    assert.deepEqual(ids(all.sigs), [
+      'sum.golang.org+033de0ae',
+      'monkeys+db4d9f7e',
+      'bananas+cf639f13',
+      'witness+f13a86db',
+    ]);
     const one = openNote(note, sum);
     assert.ok(one.ok);
     assert.equal(one.sigs.length, 1);
@@ -150,7 +197,9 @@ describe('transparency-dev (formats and witness tests)', () => {
   });
 
   it('monkeys checkpoints at sizes 5 and 8 verify, and the published consistency proof 5 → 8 verifies between their roots', () => {
-    const monkeys = verifiersIn('transparency-dev', 'monkeys-bananas-witness.vkeys').filter((v) => v.name === 'monkeys');
+    const monkeys = verifiersIn('transparency-dev', 'monkeys-bananas-witness.vkeys').filter(
+      (v) => v.name === 'monkeys',
+    );
     const c5 = openCheckpoint(text('transparency-dev', 'witness-monkeys-size5.note'), monkeys, { origin: 'monkeys' });
     const c8 = openCheckpoint(text('transparency-dev', 'witness-monkeys-size8.note'), monkeys, { origin: 'monkeys' });
     assert.ok(c5.ok && c8.ok);
@@ -180,19 +229,33 @@ describe('transparency-dev (formats and witness tests)', () => {
   });
 });
 
-interface OpenCase { desc: string; note?: string; note_base64?: string; verifierKeys: string[]; want: { ok: boolean; sigs?: string[]; unverifiedSigs?: string[]; error?: string } }
+interface OpenCase {
+  desc: string;
+  note?: string;
+  note_base64?: string;
+  verifierKeys: string[];
+  want: { ok: boolean; sigs?: string[]; unverifiedSigs?: string[]; error?: string };
+}
 
 describe('note-open-cases.json (Go TestOpen)', () => {
   const { cases } = json<{ cases: OpenCase[] }>('note-open-cases.json');
-  const kindOf = (error: string) => (error.startsWith('malformed') ? 'malformed'
-    : error === 'note has no verifiable signatures' ? 'no-verifiable-signatures'
-      : error.startsWith('invalid signature') ? 'invalid-signature' : error.startsWith('ambiguous key') ? 'ambiguous-key' : 'unknown');
+  const kindOf = (error: string) =>
+    error.startsWith('malformed')
+      ? 'malformed'
+      : error === 'note has no verifiable signatures'
+        ? 'no-verifiable-signatures'
+        : error.startsWith('invalid signature')
+          ? 'invalid-signature'
+          : error.startsWith('ambiguous key')
+            ? 'ambiguous-key'
+            : 'unknown';
 
   it('has 16 cases', () => assert.equal(cases.length, 16));
 
   for (const c of cases) {
     it(c.desc, () => {
-      const inputs: (string | Uint8Array)[] = c.note !== undefined ? [c.note, Buffer.from(c.note, 'utf8')] : [b64(c.note_base64!)];
+      const inputs: (string | Uint8Array)[] =
+        c.note !== undefined ? [c.note, Buffer.from(c.note, 'utf8')] : [b64(c.note_base64!)];
       for (const input of inputs) {
         const got = openNote(input, c.verifierKeys.map(verifier));
         assert.equal(got.ok, c.want.ok, got.ok ? 'opened' : got.reason);
@@ -210,7 +273,12 @@ describe('note-open-cases.json (Go TestOpen)', () => {
   }
 });
 
-interface VkeyCase { desc: string; vkey: string; type: number | null; want: 'ok' | 'error' }
+interface VkeyCase {
+  desc: string;
+  vkey: string;
+  type: number | null;
+  want: 'ok' | 'error';
+}
 
 describe('vkey-parse-cases.json and test-keys.json', () => {
   const { cases } = json<{ cases: VkeyCase[] }>('vkey-parse-cases.json');
@@ -253,7 +321,9 @@ describe('vkey-parse-cases.json and test-keys.json', () => {
   });
 
   it('the 11 published test keys: vkeys parse to their key ID and public key; skeys derive the same key', () => {
-    const { keys } = json<{ keys: { name: string; keyId: string; publicKeyHex: string; vkey: string; skey?: string; seedHex?: string }[] }>('test-keys.json');
+    const { keys } = json<{
+      keys: { name: string; keyId: string; publicKeyHex: string; vkey: string; skey?: string; seedHex?: string }[];
+    }>('test-keys.json');
     assert.equal(keys.length, 11);
     for (const k of keys) {
       const v = parseVerifierKey(k.vkey);
@@ -272,7 +342,9 @@ describe('vkey-parse-cases.json and test-keys.json', () => {
 });
 
 describe('cosignature-timestamp-cases.json', () => {
-  const { cases } = json<{ cases: { desc: string; sigBase64: string; wantErr: boolean; keyId?: string; timestamp?: number }[] }>('cosignature-timestamp-cases.json');
+  const { cases } = json<{
+    cases: { desc: string; sigBase64: string; wantErr: boolean; keyId?: string; timestamp?: number }[];
+  }>('cosignature-timestamp-cases.json');
   it('has 4 cases', () => assert.equal(cases.length, 4));
   for (const c of cases) {
     it(c.desc, () => {
@@ -288,7 +360,13 @@ describe('cosignature-timestamp-cases.json', () => {
 
 interface CheckpointCases {
   marshal: { origin: string; size: number; hashBase64: string; want: string }[];
-  unmarshal: { desc: string; input: string; goWantErr: boolean; want?: { origin: string; size: number; hashBase64: string; rest: string }; remark?: string }[];
+  unmarshal: {
+    desc: string;
+    input: string;
+    goWantErr: boolean;
+    want?: { origin: string; size: number; hashBase64: string; rest: string };
+    remark?: string;
+  }[];
 }
 
 describe('checkpoint-body-cases.json (transparency-dev/formats)', () => {
@@ -345,7 +423,10 @@ describe('derived/ (cosignature made here with the published witness test key)',
   it('the type-0x04 vkey has key ID 24b37851, and the signed message is byte-exact', () => {
     assert.equal(cosigKey.key.type, 4);
     assert.equal(keyIdHex(cosigKey.key.keyId), '24b37851');
-    assert.deepEqual(cosignatureMessage(cpText, 1700000000), readFileSync(join(C2SP, 'derived', 'witness-cosignature-v1-signed-message.txt')));
+    assert.deepEqual(
+      cosignatureMessage(cpText, 1700000000),
+      readFileSync(join(C2SP, 'derived', 'witness-cosignature-v1-signed-message.txt')),
+    );
   });
 
   it('the response line verifies with time 1700000000, and re-cosigning with the witness seed reproduces it', () => {
@@ -355,7 +436,11 @@ describe('derived/ (cosignature made here with the published witness test key)',
     const sig = parsed.signatures[0]!;
     assert.deepEqual(verifyCosignature(cpText, sig, cosigKey.key), { ok: true, timestamp: 1700000000 });
     assert.equal(verifyCosignature(cpText, sig, cosigKey.key, 1699999999).ok, false, 'a timestamp after notAfter');
-    const seed = Buffer.from(json<{ keys: { name: string; seedHex?: string }[] }>('test-keys.json').keys.find((k) => k.name === 'witness')!.seedHex!, 'hex');
+    const seed = Buffer.from(
+      json<{ keys: { name: string; seedHex?: string }[] }>('test-keys.json').keys.find((k) => k.name === 'witness')!
+        .seedHex!,
+      'hex',
+    );
     const again = signCosignature(cpText, { name: 'witness', privateKey: seed }, 1700000000);
     assert.equal(`\u2014 ${again.name} ${again.base64}\n`, response);
   });
@@ -367,7 +452,9 @@ describe('derived/ (cosignature made here with the published witness test key)',
     assert.deepEqual(ids(both.sigs), ['monkeys+db4d9f7e', 'witness+24b37851']);
     const ts = decodeCosignature(both.sigs[1]!);
     assert.ok(ts.ok && ts.timestamp === 1700000000);
-    const noteKey = verifiersIn('transparency-dev', 'monkeys-bananas-witness.vkeys').filter((v) => v.name === 'witness');
+    const noteKey = verifiersIn('transparency-dev', 'monkeys-bananas-witness.vkeys').filter(
+      (v) => v.name === 'witness',
+    );
     const wrongType = openNote(note, noteKey);
     assert.equal(wrongType.ok, false);
     assert.deepEqual(!wrongType.ok && ids(wrongType.unverifiedSigs), ['monkeys+db4d9f7e', 'witness+24b37851']);

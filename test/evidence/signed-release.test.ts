@@ -19,14 +19,22 @@ import { tempDir } from '../helpers/tmp.js';
 
 const signing = testSigning();
 const { app, dir } = demoApp(undefined, signing);
-const get = async (url: string) => { const r = await app.inject({ method: 'GET', url }); assert.equal(r.statusCode, 200, `${url}: ${r.body.slice(0, 200)}`); return r; };
-const verifyCards = (payload: unknown) => app.inject({ method: 'POST', url: '/api/verify', payload: payload as object });
+const get = async (url: string) => {
+  const r = await app.inject({ method: 'GET', url });
+  assert.equal(r.statusCode, 200, `${url}: ${r.body.slice(0, 200)}`);
+  return r;
+};
+const verifyCards = (payload: unknown) =>
+  app.inject({ method: 'POST', url: '/api/verify', payload: payload as object });
 
 describe('signed evidence', () => {
   it('publishes a did:web document listing the board and card keys', async () => {
     const doc = (await get('/.well-known/did.json')).json();
     assert.equal(doc.id, 'did:web:localhost%3A8080');
-    assert.deepEqual(doc.verificationMethod.map((m: { id: string }) => m.id.split('#')[1]), ['board-attestation-1', 'card-attestation-1', 'card-attestation-2']);
+    assert.deepEqual(
+      doc.verificationMethod.map((m: { id: string }) => m.id.split('#')[1]),
+      ['board-attestation-1', 'card-attestation-1', 'card-attestation-2'],
+    );
     for (const m of doc.verificationMethod) assert.deepEqual(Object.keys(m.publicKeyJwk).sort(), ['crv', 'kty', 'x']);
   });
 
@@ -59,7 +67,10 @@ describe('signed evidence', () => {
     const card = (await get(matrix.cells[0].url)).json();
     assert.equal(card.url, `/cards/${card.sha256.slice(0, 16)}.json`);
     assert.match(card.public_framing, /not certification/);
-    assert.equal(card.computed_from.url.startsWith('/peritem/') || card.computed_from.url.startsWith('/evidence/'), true);
+    assert.equal(
+      card.computed_from.url.startsWith('/peritem/') || card.computed_from.url.startsWith('/evidence/'),
+      true,
+    );
   });
 
   it('the board names a leader only when its card is signed', async () => {
@@ -83,7 +94,9 @@ describe('signed evidence', () => {
     const card = bundle.cards[0];
     const tampered = { ...card, subject: `${card.subject}x` };
     const other = keyPairFromSeed(Buffer.alloc(32, 7));
-    const body = Object.fromEntries(Object.entries(card).filter(([k]) => !['sha256', 'url', 'sig_ed25519', 'unsigned_reason'].includes(k)));
+    const body = Object.fromEntries(
+      Object.entries(card).filter(([k]) => !['sha256', 'url', 'sig_ed25519', 'unsigned_reason'].includes(k)),
+    );
     const wrongKey = { ...card, sig_ed25519: sign(other.privateKey, Buffer.from(canonicalize(body)!)).toString('hex') };
     const withdrawnId = (await get('/ledgers/withdrawals.json')).json().entries[0].sha256;
     // A card really signed by this service, but not one of this release: not under this root.
@@ -116,22 +129,34 @@ describe('signed evidence', () => {
       assert.equal(r.statusCode, 400, JSON.stringify(payload));
       assert.equal(r.json().code, 'bad_body');
     }
-    const notJson = await app.inject({ method: 'POST', url: '/api/verify', headers: { 'content-type': 'application/json' }, payload: '{"cards": [' });
+    const notJson = await app.inject({
+      method: 'POST',
+      url: '/api/verify',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"cards": [',
+    });
     assert.equal(notJson.statusCode, 400);
   });
 
   it('POST /api/receipts/verify: VALID, tampered INVALID, kid not listed INVALID, foreign DID UNVERIFIABLE_KEY', async () => {
     const board = signing.inputs.boardKey;
     assert.ok(board.healthy);
-    const jws = signCompactJws({ kind: 'receipt', tx: '0xabc', amount: '10000' }, { kid: board.signer.kid, sign: board.signer.sign });
-    const check = async (j: string) => (await app.inject({ method: 'POST', url: '/api/receipts/verify', payload: { jws: j } })).json();
+    const jws = signCompactJws(
+      { kind: 'receipt', tx: '0xabc', amount: '10000' },
+      { kid: board.signer.kid, sign: board.signer.sign },
+    );
+    const check = async (j: string) =>
+      (await app.inject({ method: 'POST', url: '/api/receipts/verify', payload: { jws: j } })).json();
     assert.equal((await check(jws)).result, 'VALID');
     const [h, p, s] = jws.split('.');
     const flipped = `${h}.${p}.${s!.slice(0, -2)}${s!.slice(-2) === 'AA' ? 'BA' : 'AA'}`;
     assert.equal((await check(flipped)).result, 'INVALID');
     const unlisted = signCompactJws({ a: 1 }, { kid: `${signing.did}#no-such-key`, sign: board.signer.sign });
     assert.match((await check(unlisted)).reason, /not listed among verification methods/);
-    const foreign = signCompactJws({ a: 1 }, { kid: 'did:web:example.org#board-attestation-1', sign: board.signer.sign });
+    const foreign = signCompactJws(
+      { a: 1 },
+      { kid: 'did:web:example.org#board-attestation-1', sign: board.signer.sign },
+    );
     assert.equal((await check(foreign)).result, 'UNVERIFIABLE_KEY');
     const bad = await app.inject({ method: 'POST', url: '/api/receipts/verify', payload: { nope: 1 } });
     assert.equal(bad.statusCode, 400);
@@ -148,7 +173,9 @@ describe('key health (fail closed)', () => {
     const s = testSigning();
     chmodSync(join(s.keyDir, 'board-attestation-1.key'), 0o644);
     rmSync(join(s.keyDir, 'card-attestation-1.key'));
-    writeFileSync(join(s.keyDir, 'card-attestation-2.key'), `${Buffer.alloc(32, 9).toString('base64url')}\n`, { mode: 0o600 });
+    writeFileSync(join(s.keyDir, 'card-attestation-2.key'), `${Buffer.alloc(32, 9).toString('base64url')}\n`, {
+      mode: 0o600,
+    });
     const h = signingContext(s.keyDir, TEST_DID_HOST).keys.health;
     assert.match(h[0]!.reason!, /readable or writable by group or others/);
     assert.match(h[1]!.reason!, /missing/);

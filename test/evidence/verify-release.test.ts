@@ -37,7 +37,11 @@ describe('gspc verify', () => {
     const { port } = app.server.address() as AddressInfo;
     const r = await verifyRelease(urlSource(`http://127.0.0.1:${port}`));
     assert.deepEqual(failed(r), []);
-    for (const c of ['board_attestation', 'board_rederived', 'binding /interop/root-witness-latest.json']) assert.ok(r.checks.some((x) => x.check === c && x.ok), c);
+    for (const c of ['board_attestation', 'board_rederived', 'binding /interop/root-witness-latest.json'])
+      assert.ok(
+        r.checks.some((x) => x.check === c && x.ok),
+        c,
+      );
   });
 
   it('one changed byte in a card, the root or a per-item row is reported with the right reason', async () => {
@@ -50,7 +54,10 @@ describe('gspc verify', () => {
 
     const root = copyRelease();
     const rootFile = join(root, 'evidence', 'root.json');
-    writeFileSync(rootFile, readFileSync(rootFile, 'utf8').replace(/"leaf_count": (\d+)/, (_m, n) => `"leaf_count": ${Number(n) + 1}`));
+    writeFileSync(
+      rootFile,
+      readFileSync(rootFile, 'utf8').replace(/"leaf_count": (\d+)/, (_m, n) => `"leaf_count": ${Number(n) + 1}`),
+    );
     assert.ok(failed(await verifyRelease(dirSource(root))).includes('root_signature'));
 
     const rows = copyRelease();
@@ -93,15 +100,21 @@ describe('public root', () => {
 
 describe('gspc witness', () => {
   it('records an OpenTimestamps proof over the exact root bytes as STAMPED_PENDING_BITCOIN; refuses another digest', () => {
-    const rootSha = createHash('sha256').update(readFileSync(join(dir, 'evidence', 'root.json'))).digest('hex');
+    const rootSha = createHash('sha256')
+      .update(readFileSync(join(dir, 'evidence', 'root.json')))
+      .digest('hex');
     const magic = Buffer.from('004f70656e54696d657374616d7073000050726f6f6600bf89e2e884e89294', 'hex');
-    const ots = (digest: string) => Buffer.concat([magic, Buffer.from([1, 0x08]), Buffer.from(digest, 'hex'), Buffer.from([0xf0, 0x10])]);
+    const ots = (digest: string) =>
+      Buffer.concat([magic, Buffer.from([1, 0x08]), Buffer.from(digest, 'hex'), Buffer.from([0xf0, 0x10])]);
     const good = join(tempDir(), 'root.ots');
     writeFileSync(good, ots(rootSha));
     const r = runCli(['witness', '--kind', 'timestamp-proof', '--evidence', good, '--data-dir', dataDir]);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /STAMPED_PENDING_BITCOIN/);
-    assert.deepEqual(readdirSync(join(dataDir, 'witness', rootSha)).sort(), ['timestamp-proof.evidence', 'timestamp-proof.json']);
+    assert.deepEqual(readdirSync(join(dataDir, 'witness', rootSha)).sort(), [
+      'timestamp-proof.evidence',
+      'timestamp-proof.json',
+    ]);
     const bad = join(tempDir(), 'other.ots');
     writeFileSync(bad, ots('00'.repeat(32)));
     const refused = runCli(['witness', '--kind', 'timestamp-proof', '--evidence', bad, '--data-dir', dataDir]);

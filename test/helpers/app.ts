@@ -18,10 +18,18 @@ export function testSigning(keyDir = join(tempDir(), 'keys')): SigningContext & 
   return { ...signingContext(keyDir, TEST_DID_HOST), keyDir };
 }
 
-export const liveSigning = (s: SigningContext): SigningLive => ({ did: s.did, boardKey: s.inputs.boardKey, published: s.keys.published, cardKey: s.keys.state('card-attestation-2') });
+export const liveSigning = (s: SigningContext): SigningLive => ({
+  did: s.did,
+  boardKey: s.inputs.boardKey,
+  published: s.keys.published,
+  cardKey: s.keys.state('card-attestation-2'),
+});
 
 /** The real app over a freshly published, signed release of `corpus` (the demo by default). */
-export function demoApp(corpus = demoCorpus, signing = testSigning()): { app: FastifyInstance; state: ServedState; dataDir: string; dir: string; signing: SigningContext } {
+export function demoApp(
+  corpus = demoCorpus,
+  signing = testSigning(),
+): { app: FastifyInstance; state: ServedState; dataDir: string; dir: string; signing: SigningContext } {
   const dataDir = tempDir();
   const { dir } = publishRelease(corpus, dataDir, signing.inputs);
   const state = new ServedState(loadRelease(dir), liveSigning(signing));

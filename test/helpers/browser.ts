@@ -13,17 +13,25 @@ export const CHROMIUM = process.env.GSPC_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Why the browser tests cannot run here, or undefined when they can. */
 export function browserMissing(): string | undefined {
-  return existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (install Debian's chromium: apt-get install -y chromium; npm test does it when run as root)`;
+  return existsSync(CHROMIUM)
+    ? undefined
+    : `no Chromium at ${CHROMIUM} (install Debian's chromium: apt-get install -y chromium; npm test does it when run as root)`;
 }
 
 let shared: Promise<Browser> | undefined;
 // Registered when a test file imports this helper (file level), so the browser outlives every
 // test of the file however deep its first use is, and is closed once at the end.
-after(async () => { if (shared) await (await shared).close(); });
+after(async () => {
+  if (shared) await (await shared).close();
+});
 
 /** One headless browser per test file, launched at first use, closed when the file ends. */
 export function browser(): Promise<Browser> {
-  shared ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  shared ??= chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   return shared;
 }
 
@@ -31,14 +39,21 @@ export const DESKTOP = { width: 1280, height: 900 } as const;
 export const PHONE = { width: 390, height: 844 } as const;
 
 /** A fresh page at a viewport; console errors and requests to other origins are collected. */
-export async function openPage(viewport: { width: number; height: number } = DESKTOP): Promise<{ page: Page; errors: string[]; offOrigin: string[] }> {
+export async function openPage(
+  viewport: { width: number; height: number } = DESKTOP,
+): Promise<{ page: Page; errors: string[]; offOrigin: string[] }> {
   const context = await (await browser()).newContext({ viewport, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const errors: string[] = [];
   const offOrigin: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('request', (r) => { const u = new URL(r.url()); if (u.protocol !== 'data:' && u.hostname !== '127.0.0.1' && u.hostname !== 'localhost') offOrigin.push(r.url()); });
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.protocol !== 'data:' && u.hostname !== '127.0.0.1' && u.hostname !== 'localhost') offOrigin.push(r.url());
+  });
   after(() => context.close());
   return { page, errors, offOrigin };
 }

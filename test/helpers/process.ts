@@ -16,12 +16,31 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts a long-running command in its own process group; it is killed when the file ends. */
-export function start(cmd: string, args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(cmd, args, { cwd: repoRoot, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+export function start(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+): { child: ChildProcess; output: () => string } {
+  const child = spawn(cmd, args, {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
-  after(() => { try { process.kill(-child.pid!, 'SIGTERM'); } catch { /* already gone */ } });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
+  after(() => {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+  });
   return { child, output: () => out };
 }
 
@@ -39,5 +58,9 @@ export async function waitFor(url: string, ms: number, output: () => string): Pr
 }
 
 export function runCli(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, ['bin/gspc.js', ...args], { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8' });
+  return spawnSync(process.execPath, ['bin/gspc.js', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
 }

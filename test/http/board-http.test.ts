@@ -37,7 +37,10 @@ describe('GET /api/gspc', () => {
     const r = await get('/api/gspc?axis=governance');
     assert.equal(r.statusCode, 200);
     const b = r.json();
-    assert.deepEqual(b.axes.map((a: { axis: string }) => a.axis), ['governance']);
+    assert.deepEqual(
+      b.axes.map((a: { axis: string }) => a.axis),
+      ['governance'],
+    );
     assert.equal(b.totals.axes, 1);
     assert.equal(b.totals.items, b.axes[0].n);
     assert.notEqual(r.headers.etag, (await get('/api/gspc')).headers.etag);

@@ -7,10 +7,18 @@ import { readRailConfig } from '../../src/config.js';
 import { demoApp } from '../helpers/app.js';
 
 const { state } = demoApp();
-const app = buildApp({ state, logLevel: 'silent', baseUrl: 'http://localhost:8080', now: () => new Date('2026-11-21T00:00:00Z'), products: { rail: readRailConfig({}) } });
+const app = buildApp({
+  state,
+  logLevel: 'silent',
+  baseUrl: 'http://localhost:8080',
+  now: () => new Date('2026-11-21T00:00:00Z'),
+  products: { rail: readRailConfig({}) },
+});
 after(() => app.close());
 const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
-const model = [...state.current().release.evidence.cards.values()].find((c) => c.surface === 'board.measurement')!.subject;
+const model = [...state.current().release.evidence.cards.values()].find(
+  (c) => c.surface === 'board.measurement',
+)!.subject;
 
 describe('metered product routes', () => {
   it('a paid path without payment is a 402 whose PAYMENT-REQUIRED header the official client reads and equals the body', async () => {
@@ -19,7 +27,10 @@ describe('metered product routes', () => {
     assert.equal(r.headers['cache-control'], 'no-store');
     assert.match(r.headers['access-control-expose-headers'] as string, /PAYMENT-REQUIRED/);
     const header = r.headers['payment-required'] as string;
-    const read = new x402HTTPClient(new x402Client()).getPaymentRequiredResponse((n) => (n.toLowerCase() === 'payment-required' ? header : null), {});
+    const read = new x402HTTPClient(new x402Client()).getPaymentRequiredResponse(
+      (n) => (n.toLowerCase() === 'payment-required' ? header : null),
+      {},
+    );
     assert.deepEqual(read, r.json());
     const body = r.json();
     assert.equal(body.accepts[0].amount, '20000');
@@ -59,7 +70,33 @@ describe('metered product routes', () => {
   });
 
   it('a payment or an invoice request on an unconfigured rail is 503 rail_unconfigured; an unreadable payment header is 400', async () => {
-    const pay = await get(`/api/request-attestation?subject=${model}`, { 'payment-signature': Buffer.from(JSON.stringify({ x402Version: 2, accepted: { scheme: 'exact', network: 'eip155:8453', amount: '20000', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: '0x0000000000000000000000000000000000000000', maxTimeoutSeconds: 300, extra: {} }, payload: { signature: '0x00', authorization: { from: `0x${'11'.repeat(20)}`, to: `0x${'00'.repeat(20)}`, value: '20000', validAfter: '0', validBefore: '1900000000', nonce: `0x${'22'.repeat(32)}` } } })).toString('base64') });
+    const pay = await get(`/api/request-attestation?subject=${model}`, {
+      'payment-signature': Buffer.from(
+        JSON.stringify({
+          x402Version: 2,
+          accepted: {
+            scheme: 'exact',
+            network: 'eip155:8453',
+            amount: '20000',
+            asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+            payTo: '0x0000000000000000000000000000000000000000',
+            maxTimeoutSeconds: 300,
+            extra: {},
+          },
+          payload: {
+            signature: '0x00',
+            authorization: {
+              from: `0x${'11'.repeat(20)}`,
+              to: `0x${'00'.repeat(20)}`,
+              value: '20000',
+              validAfter: '0',
+              validBefore: '1900000000',
+              nonce: `0x${'22'.repeat(32)}`,
+            },
+          },
+        }),
+      ).toString('base64'),
+    });
     assert.equal(pay.statusCode, 503);
     assert.equal(pay.json().code, 'rail_unconfigured');
     const invoice = await get('/api/evidence-bundle?obligation=dora&bundle=1&invoice=gbp&commissioned_by=Acme%20Ltd');
@@ -72,6 +109,9 @@ describe('metered product routes', () => {
 
   it('refuses to start with a configured rail but no ledger to record settlements', () => {
     const rail = readRailConfig({ GSPC_PAY_TO: `0x${'33'.repeat(20)}`, GSPC_FACILITATOR_URL: 'http://127.0.0.1:9' });
-    assert.throws(() => buildApp({ state, logLevel: 'silent', baseUrl: 'http://x', now: () => new Date(), products: { rail } }), /needs a ledger/);
+    assert.throws(
+      () => buildApp({ state, logLevel: 'silent', baseUrl: 'http://x', now: () => new Date(), products: { rail } }),
+      /needs a ledger/,
+    );
   });
 });

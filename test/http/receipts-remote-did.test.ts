@@ -22,22 +22,35 @@ const partner = createServer((req, res) => {
   requests++;
   const port = (partner.address() as AddressInfo).port;
   const did = didForHost(`localhost:${port}`);
-  if (req.url !== '/.well-known/did.json' || mode === 'down') { res.writeHead(mode === 'down' ? 503 : 404).end(); return; }
-  if (mode === 'huge') { res.writeHead(200, { 'content-type': 'application/json' }).end(`{"id":"${did}","pad":"${'x'.repeat(70_000)}"}`); return; }
-  res.writeHead(200, { 'content-type': 'application/did+json' }).end(JSON.stringify(didDocument(did, [{ fragment: 'board-attestation-1', publicKey: partnerKey.publicKey }])));
+  if (req.url !== '/.well-known/did.json' || mode === 'down') {
+    res.writeHead(mode === 'down' ? 503 : 404).end();
+    return;
+  }
+  if (mode === 'huge') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(`{"id":"${did}","pad":"${'x'.repeat(70_000)}"}`);
+    return;
+  }
+  res
+    .writeHead(200, { 'content-type': 'application/did+json' })
+    .end(JSON.stringify(didDocument(did, [{ fragment: 'board-attestation-1', publicKey: partnerKey.publicKey }])));
 });
 await new Promise<void>((r) => partner.listen(0, '127.0.0.1', r));
 after(() => partner.close());
 const partnerHost = `localhost:${(partner.address() as AddressInfo).port}`;
 const partnerDid = didForHost(partnerHost);
 
-const receipt = (kid: string) => signCompactJws({ schema: 'svc.receipt/1', tx: '0xabc', amount: '10000' }, { kid, sign: (m) => sign(partnerKey.privateKey, m) });
+const receipt = (kid: string) =>
+  signCompactJws(
+    { schema: 'svc.receipt/1', tx: '0xabc', amount: '10000' },
+    { kid, sign: (m) => sign(partnerKey.privateKey, m) },
+  );
 
 function appWith(trusted: string[]) {
   const { state } = demoApp();
   const app = buildApp({ state, logLevel: 'silent', trustedDidHosts: trusted });
   after(() => app.close());
-  return async (jws: string) => (await app.inject({ method: 'POST', url: '/api/receipts/verify', payload: { jws } })).json();
+  return async (jws: string) =>
+    (await app.inject({ method: 'POST', url: '/api/receipts/verify', payload: { jws } })).json();
 }
 
 describe('POST /api/receipts/verify with an operator allow-list of DID hosts', () => {
@@ -72,7 +85,10 @@ describe('POST /api/receipts/verify with an operator allow-list of DID hosts', (
 
   it('a partner that is down or serves an oversized document gives UNVERIFIABLE_KEY, never VALID', async () => {
     mode = 'down';
-    assert.equal((await appWith([partnerHost])(receipt(`${partnerDid}#board-attestation-1`))).result, 'UNVERIFIABLE_KEY');
+    assert.equal(
+      (await appWith([partnerHost])(receipt(`${partnerDid}#board-attestation-1`))).result,
+      'UNVERIFIABLE_KEY',
+    );
     mode = 'huge';
     const r = await appWith([partnerHost])(receipt(`${partnerDid}#board-attestation-1`));
     assert.equal(r.result, 'UNVERIFIABLE_KEY');
@@ -81,9 +97,15 @@ describe('POST /api/receipts/verify with an operator allow-list of DID hosts', (
   });
 
   it('GSPC_TRUSTED_DID_HOSTS is validated at start: an IP address or a URL is config_invalid', () => {
-    assert.deepEqual(readConfig({ GSPC_TRUSTED_DID_HOSTS: ' partner.example, localhost:9090 ' }).trustedDidHosts, ['partner.example', 'localhost:9090']);
+    assert.deepEqual(readConfig({ GSPC_TRUSTED_DID_HOSTS: ' partner.example, localhost:9090 ' }).trustedDidHosts, [
+      'partner.example',
+      'localhost:9090',
+    ]);
     for (const bad of ['10.0.0.1', 'https://partner.example', 'a b']) {
-      assert.throws(() => readConfig({ GSPC_TRUSTED_DID_HOSTS: bad }), (e: GspcError) => e.code === 'config_invalid');
+      assert.throws(
+        () => readConfig({ GSPC_TRUSTED_DID_HOSTS: bad }),
+        (e: GspcError) => e.code === 'config_invalid',
+      );
     }
   });
 });

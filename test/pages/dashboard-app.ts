@@ -23,16 +23,37 @@ export const FIXED_NOW = new Date('2026-11-21T12:00:00Z');
  * `probe: false`: a fabric that never probes (every rail "not observed yet"); `probe: true`: it
  * probes the origin the test gives it with `fabric.retarget(base)` and `await fabric.refresh()`.
  */
-export function dashboardApp(o: { products?: boolean; probe?: boolean } = {}): { app: FastifyInstance; fabric: FabricObserver } {
+export function dashboardApp(o: { products?: boolean; probe?: boolean } = {}): {
+  app: FastifyInstance;
+  fabric: FabricObserver;
+} {
   const signing = testSigning();
   const { dir } = publishRelease(demoCorpus, tempDir(), signing.inputs);
   const state = new ServedState(loadRelease(dir), liveSigning(signing));
   const now = () => FIXED_NOW;
-  const fabric = new FabricObserver({ origin: 'http://localhost:1', timeoutMs: 3500, fetch: (url, init) => fetch(url, init), now, refreshMs: 3_600_000, rails: o.probe ? RAILS : [] });
-  const app = o.products === false
-    ? buildApp({ state, logLevel: 'silent', now, fabric })
-    : buildApp({ state, logLevel: 'silent', baseUrl: 'http://localhost:8080', now, products: { rail: readRailConfig({}) }, fabric });
-  after(async () => { fabric.stop(); await app.close(); });
+  const fabric = new FabricObserver({
+    origin: 'http://localhost:1',
+    timeoutMs: 3500,
+    fetch: (url, init) => fetch(url, init),
+    now,
+    refreshMs: 3_600_000,
+    rails: o.probe ? RAILS : [],
+  });
+  const app =
+    o.products === false
+      ? buildApp({ state, logLevel: 'silent', now, fabric })
+      : buildApp({
+          state,
+          logLevel: 'silent',
+          baseUrl: 'http://localhost:8080',
+          now,
+          products: { rail: readRailConfig({}) },
+          fabric,
+        });
+  after(async () => {
+    fabric.stop();
+    await app.close();
+  });
   return { app, fabric };
 }
 
@@ -44,7 +65,8 @@ export async function servedDocs(get: (path: string) => Promise<unknown>) {
   return {
     board: await get('/api/gspc'),
     regulation: await get('/api/regulation'),
-    obligations, previews,
+    obligations,
+    previews,
     root: await get('/root.json'),
     witness: await get('/interop/root-witness-latest.json'),
     matrix: await get('/signed/card-matrix.json'),

@@ -12,9 +12,18 @@ type Json = any;
 export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 /** A numeric cell: the exact served value in data-value, and (given a format) its text. */
-function num(row: Row, i: number, expected: number | null | undefined, what: string, format?: (x: number) => string): void {
+function num(
+  row: Row,
+  i: number,
+  expected: number | null | undefined,
+  what: string,
+  format?: (x: number) => string,
+): void {
   const c = row.cells[i]!;
-  if (expected === undefined || expected === null) { assert.equal(c.value, '', `${what}: no value`); return; }
+  if (expected === undefined || expected === null) {
+    assert.equal(c.value, '', `${what}: no value`);
+    return;
+  }
   assert.equal(Number(c.value), expected, `${what}: data-value`);
   if (format) assert.equal(c.text, format(expected), `${what}: text`);
 }
@@ -26,9 +35,18 @@ export function expectMeasured(v: View, board: Json): void {
   const comparisons = board.axes.filter((r: Json) => r.status === 'MEASURED' && r.kind === 'model-comparison');
   const facts = board.axes.filter((r: Json) => r.status === 'MEASURED' && r.kind === 'deterministic-facts');
   const notMeasured = board.axes.filter((r: Json) => r.status !== 'MEASURED');
-  assert.deepEqual(ids(t['dash-measured-comparisons']!, 'axis'), comparisons.map((r: Json) => r.axis));
-  assert.deepEqual(ids(t['dash-measured-facts']!, 'axis'), facts.map((r: Json) => r.axis));
-  assert.deepEqual(ids(t['dash-measured-unmeasured']!, 'axis'), notMeasured.map((r: Json) => r.axis));
+  assert.deepEqual(
+    ids(t['dash-measured-comparisons']!, 'axis'),
+    comparisons.map((r: Json) => r.axis),
+  );
+  assert.deepEqual(
+    ids(t['dash-measured-facts']!, 'axis'),
+    facts.map((r: Json) => r.axis),
+  );
+  assert.deepEqual(
+    ids(t['dash-measured-unmeasured']!, 'axis'),
+    notMeasured.map((r: Json) => r.axis),
+  );
   // Every board row is on the page exactly once: nothing hidden.
   assert.equal(comparisons.length + facts.length + notMeasured.length, board.axes.length);
   comparisons.forEach((r: Json, i: number) => {
@@ -42,7 +60,11 @@ export function expectMeasured(v: View, board: Json): void {
     num(row, 7, r.n, `${r.axis} n`, String);
     assert.equal(row.cells[8]!.text, r.separation_evidence?.next_best?.model ?? '—', `${r.axis} basis`);
     num(row, 9, r.separation_evidence?.next_best?.accuracy, `${r.axis} basis accuracy`, pct);
-    assert.equal(row.cells[1]!.text, r.leader ?? (r.public_leader_state ? 'no public leader' : '—'), `${r.axis} leader`);
+    assert.equal(
+      row.cells[1]!.text,
+      r.leader ?? (r.public_leader_state ? 'no public leader' : '—'),
+      `${r.axis} leader`,
+    );
     // A win mark only for a SEPARATED public leader: a TIE or UNTESTED row is never marked so.
     const win = r.separation === 'SEPARATED' && r.leader !== undefined;
     assert.equal(row.data['win'], String(win), `${r.axis} win flag`);
@@ -72,7 +94,10 @@ export function expectRegulators(v: View, feed: Json, obligations: Json[], previ
   assert.equal(v.fields['observed_at'], feed.observed_at);
   for (const k of ['deadlines', 'in_force', 'upcoming']) assert.equal(v.fields[k], String(feed.counts[k]), k);
   const rows = v.tables['dash-regulation-deadlines']!;
-  assert.deepEqual(ids(rows), feed.deadlines.map((d: Json) => d.id));
+  assert.deepEqual(
+    ids(rows),
+    feed.deadlines.map((d: Json) => d.id),
+  );
   feed.deadlines.forEach((d: Json, i: number) => {
     const row = rows[i]!;
     assert.equal(row.cells[3]!.text, d.applies_from);
@@ -81,7 +106,10 @@ export function expectRegulators(v: View, feed: Json, obligations: Json[], previ
     assert.equal(row.cells[6]!.text, d.status);
   });
   const ob = v.tables['dash-obligations']!;
-  assert.deepEqual(ids(ob), obligations.map((o) => o.id));
+  assert.deepEqual(
+    ids(ob),
+    obligations.map((o) => o.id),
+  );
   obligations.forEach((o, i) => {
     const row = ob[i]!;
     for (const a of o.axes) assert.ok(row.cells[2]!.text.includes(a), `${o.id} cites ${a}`);
@@ -93,7 +121,10 @@ export function expectRegulators(v: View, feed: Json, obligations: Json[], previ
   });
 }
 
-export function expectProvenance(v: View, docs: { root: Json; witness: Json; matrix: Json; withdrawals: Json; supersessions: Json; corrections: Json }): void {
+export function expectProvenance(
+  v: View,
+  docs: { root: Json; witness: Json; matrix: Json; withdrawals: Json; supersessions: Json; corrections: Json },
+): void {
   const { root, witness, matrix, withdrawals, supersessions, corrections } = docs;
   assert.equal(v.fields['merkle_root'], root.merkle_root);
   assert.equal(v.fields['leaf_count'], String(root.leaf_count));
@@ -102,20 +133,30 @@ export function expectProvenance(v: View, docs: { root: Json; witness: Json; mat
   assert.equal(v.fields['root_sha256'], witness.root_sha256);
   assert.equal(v.fields['root_bytes'], String(witness.root_bytes));
   const w = v.tables['dash-witnesses']!;
-  assert.deepEqual(ids(w), witness.witnesses.map((x: Json) => x.witness));
+  assert.deepEqual(
+    ids(w),
+    witness.witnesses.map((x: Json) => x.witness),
+  );
   witness.witnesses.forEach((x: Json, i: number) => assert.equal(w[i]!.cells[1]!.text, x.state));
   const counts = v.tables['dash-matrix-counts']!;
   const count = (id: string) => counts.find((r) => r.data['id'] === id)!;
-  for (const k of ['cells', 'cells_with_outer_signatures', 'models', 'represented_axes']) num(count(k), 1, matrix.counts[k], k, String);
+  for (const k of ['cells', 'cells_with_outer_signatures', 'models', 'represented_axes'])
+    num(count(k), 1, matrix.counts[k], k, String);
   num(count('withdrawals'), 1, withdrawals.entries.length, 'withdrawals', String);
   num(count('supersessions'), 1, supersessions.entries.length, 'supersessions', String);
   const per = new Map<string, number>();
   for (const c of matrix.cells) per.set(c.axis, (per.get(c.axis) ?? 0) + 1);
   const axes = v.tables['dash-matrix-axes']!;
-  assert.deepEqual(axes.map((r) => [r.data['id'], Number(r.cells[1]!.value)]), [...per]);
+  assert.deepEqual(
+    axes.map((r) => [r.data['id'], Number(r.cells[1]!.value)]),
+    [...per],
+  );
   assert.equal(per.size, matrix.counts.represented_axes);
   const cr = v.tables['dash-corrections']!;
-  assert.deepEqual(ids(cr), corrections.corrections.map((e: Json) => e.id));
+  assert.deepEqual(
+    ids(cr),
+    corrections.corrections.map((e: Json) => e.id),
+  );
   corrections.corrections.forEach((e: Json, i: number) => {
     assert.equal(cr[i]!.cells[1]!.text, e.status);
     assert.equal(cr[i]!.cells[4]!.text, e.correction_latency.kind);
@@ -145,11 +186,17 @@ export function expectCompute(v: View, compute: Json, fabric: Json): void {
   assert.ok(c('complete').cells[1]!.text.includes(compute.census.complete_reason));
   assert.equal(c('sha256_jsonl').cells[1]!.text, compute.census.sha256_jsonl);
   const rails = v.tables['dash-rails']!;
-  assert.deepEqual(ids(rails), fabric.rails.map((r: Json) => r.id));
+  assert.deepEqual(
+    ids(rails),
+    fabric.rails.map((r: Json) => r.id),
+  );
   fabric.rails.forEach((r: Json, i: number) => {
     assert.equal(rails[i]!.cells[2]!.text, r.state, `${r.id} state`);
     assert.equal(rails[i]!.cells[3]!.text, r.last_error ?? '—', `${r.id} last_error`);
   });
   const states = v.tables['dash-rail-states']!;
-  assert.deepEqual(states.map((r) => [r.data['id'], Number(r.cells[1]!.value)]), railStateCounts(fabric));
+  assert.deepEqual(
+    states.map((r) => [r.data['id'], Number(r.cells[1]!.value)]),
+    railStateCounts(fabric),
+  );
 }

@@ -45,5 +45,8 @@ export function plotMarks(page: Page): Promise<Marks> {
 
 /** Page width against the viewport: a page-level horizontal scroll shows as scroll > view. */
 export function pageWidth(page: Page): Promise<{ scroll: number; view: number }> {
-  return page.evaluate('({ scroll: document.documentElement.scrollWidth, view: window.innerWidth })') as Promise<{ scroll: number; view: number }>;
+  return page.evaluate('({ scroll: document.documentElement.scrollWidth, view: window.innerWidth })') as Promise<{
+    scroll: number;
+    view: number;
+  }>;
 }

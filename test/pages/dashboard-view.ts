@@ -5,13 +5,25 @@
  */
 import type { Page } from 'playwright-core';
 
-export interface Cell { text: string; value: string | null }
-export interface Row { data: Record<string, string>; cells: Cell[] }
-export interface View { tables: Record<string, Row[]>; fields: Record<string, string> }
+export interface Cell {
+  text: string;
+  value: string | null;
+}
+export interface Row {
+  data: Record<string, string>;
+  cells: Cell[];
+}
+export interface View {
+  tables: Record<string, Row[]>;
+  fields: Record<string, string>;
+}
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 const decode = (s: string) => s.replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!);
-const text = (s: string) => decode(s.replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim();
+const text = (s: string) =>
+  decode(s.replace(/<[^>]*>/g, ''))
+    .replace(/\s+/g, ' ')
+    .trim();
 
 function attrs(tag: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -27,12 +39,14 @@ export function htmlView(html: string): View {
     tables[id!] = [...body.matchAll(/<tr([^>]*)>([\s\S]*?)<\/tr>/g)].map(([, tag, row]) => ({
       data: attrs(tag!),
       cells: [...row!.matchAll(/<(th|td)([^>]*)>([\s\S]*?)<\/\1>/g)].map(([, , cellTag, content]) => ({
-        text: text(content!), value: /\sdata-value="([^"]*)"/.exec(cellTag!)?.[1] ?? null,
+        text: text(content!),
+        value: /\sdata-value="([^"]*)"/.exec(cellTag!)?.[1] ?? null,
       })),
     }));
   }
   const fields: Record<string, string> = {};
-  for (const [, name, content] of html.matchAll(/data-field="([^"]+)">([^<]*)<\//g)) if (!(name! in fields)) fields[name!] = text(content!);
+  for (const [, name, content] of html.matchAll(/data-field="([^"]+)">([^<]*)<\//g))
+    if (!(name! in fields)) fields[name!] = text(content!);
   return { tables, fields };
 }
 

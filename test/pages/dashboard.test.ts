@@ -10,7 +10,13 @@ import { before, describe, it } from 'node:test';
 import { PAGE_CSP } from '../../src/pages/layout.js';
 import { browserMissing, DESKTOP, openPage, PHONE, screenshot } from '../helpers/browser.js';
 import { dashboardApp, servedDocs } from './dashboard-app.js';
-import { expectCompute, expectMeasured, expectProvenance, expectRegulators, railStateCounts } from './dashboard-expect.js';
+import {
+  expectCompute,
+  expectMeasured,
+  expectProvenance,
+  expectRegulators,
+  railStateCounts,
+} from './dashboard-expect.js';
 import { htmlView, pageView, type View } from './dashboard-view.js';
 import { pageWidth, plotMarks, type Marks } from './dashboard-marks.js';
 
@@ -28,7 +34,9 @@ function expectTab(tab: (typeof TABS)[number], v: View, d: Docs): void {
 describe('dashboard over plain HTTP (no JavaScript)', () => {
   const { app } = dashboardApp();
   let docs: Docs;
-  before(async () => { docs = await servedDocs(async (p) => JSON.parse((await app.inject(p)).body)) as Docs; });
+  before(async () => {
+    docs = (await servedDocs(async (p) => JSON.parse((await app.inject(p)).body))) as Docs;
+  });
 
   for (const tab of TABS) {
     it(`?tab=${tab}: the tables hold the served values, with captions and header scopes`, async () => {
@@ -42,7 +50,11 @@ describe('dashboard over plain HTTP (no JavaScript)', () => {
         assert.match(table, /<caption>/);
         assert.match(table, /<th scope="col"/);
       }
-      assert.match(r.body, /<figure class="plot dash-plot"[\s\S]*?<p class="note dash-fallback">[\s\S]*?<a href="#dash-/, 'without JavaScript the figure points at its table');
+      assert.match(
+        r.body,
+        /<figure class="plot dash-plot"[\s\S]*?<p class="note dash-fallback">[\s\S]*?<a href="#dash-/,
+        'without JavaScript the figure points at its table',
+      );
       assert.match(r.body, /<script type="application\/json" id="dashboard-data">/);
       expectTab(tab, htmlView(r.body), docs);
     });
@@ -52,12 +64,23 @@ describe('dashboard over plain HTTP (no JavaScript)', () => {
     const r = await app.inject('/dashboard');
     assert.equal(r.statusCode, 200);
     expectMeasured(htmlView(r.body), docs.board);
-    const island = JSON.parse(/<script type="application\/json" id="dashboard-data">([\s\S]*?)<\/script>/.exec(r.body)![1]!);
+    const island = JSON.parse(
+      /<script type="application\/json" id="dashboard-data">([\s\S]*?)<\/script>/.exec(r.body)![1]!,
+    );
     const withInterval = docs.board.axes.filter((a: any) => a.kind === 'model-comparison' && a.interval);
-    assert.deepEqual(island.rows.map((x: any) => [x.axis, x.accuracy, x.lo, x.hi, x.separation, x.n]), withInterval.map((a: any) => [a.axis, a.accuracy, a.interval[0], a.interval[1], a.separation, a.n]));
+    assert.deepEqual(
+      island.rows.map((x: any) => [x.axis, x.accuracy, x.lo, x.hi, x.separation, x.n]),
+      withInterval.map((a: any) => [a.axis, a.accuracy, a.interval[0], a.interval[1], a.separation, a.n]),
+    );
     const without = docs.board.axes.filter((a: any) => a.kind === 'model-comparison' && !a.interval);
-    assert.deepEqual(island.noResult.map((x: any) => [x.axis, x.n]), without.map((a: any) => [a.axis, a.n]));
-    assert.ok(without.some((a: any) => a.status === 'UNMEASURED'), 'the demo has an UNMEASURED comparison row');
+    assert.deepEqual(
+      island.noResult.map((x: any) => [x.axis, x.n]),
+      without.map((a: any) => [a.axis, a.n]),
+    );
+    assert.ok(
+      without.some((a: any) => a.status === 'UNMEASURED'),
+      'the demo has an UNMEASURED comparison row',
+    );
   });
 
   it('the legend says a TIE is not a win and UNTESTED is not a tie', async () => {
@@ -101,13 +124,15 @@ describe('dashboard in headless Chromium', { skip: browserMissing() }, () => {
     // The rails observed on this very server, once: their states then hold for the whole suite.
     fabric.retarget(base);
     await fabric.refresh();
-    docs = await servedDocs(async (p) => (await fetch(base + p)).json()) as Docs;
+    docs = (await servedDocs(async (p) => (await fetch(base + p)).json())) as Docs;
   });
 
   function expectPlot(tab: (typeof TABS)[number], m: Marks): void {
     assert.equal(m.svg, 1, 'one svg inside figure.plot');
     if (tab === 'measured') {
-      const rows = docs.board.axes.filter((a: any) => a.kind === 'model-comparison' && a.status === 'MEASURED' && a.interval);
+      const rows = docs.board.axes.filter(
+        (a: any) => a.kind === 'model-comparison' && a.status === 'MEASURED' && a.interval,
+      );
       assert.ok(rows.length > 0);
       assert.equal(m.intervals, rows.length, 'one interval mark per model-comparison row with an interval');
       assert.equal(m.leaders, rows.length);
@@ -115,14 +140,33 @@ describe('dashboard in headless Chromium', { skip: browserMissing() }, () => {
         const these = rows.filter((a: any) => a.separation === s);
         assert.equal(m.intervalsBy[s], these.length, s);
         // Filled only for a SEPARATED public leader; a TIE or UNTESTED mark is always hollow.
-        assert.deepEqual(m.fills[s], these.map((a: any) => (s === 'SEPARATED' && a.leader !== undefined ? '#0a6b2b' : '#ffffff')), `${s} fills`);
-        assert.deepEqual(m.stateTexts[s], these.map((a: any) => `${s === 'SEPARATED' && a.leader !== undefined ? '▲ ' : ''}${s}${a.leader === undefined ? '*' : ''} · n=${a.n}`));
+        assert.deepEqual(
+          m.fills[s],
+          these.map((a: any) => (s === 'SEPARATED' && a.leader !== undefined ? '#0a6b2b' : '#ffffff')),
+          `${s} fills`,
+        );
+        assert.deepEqual(
+          m.stateTexts[s],
+          these.map(
+            (a: any) =>
+              `${s === 'SEPARATED' && a.leader !== undefined ? '▲ ' : ''}${s}${a.leader === undefined ? '*' : ''} · n=${a.n}`,
+          ),
+        );
       }
-      assert.ok(rows.some((a: any) => a.separation === 'TIE'), 'the demo has a TIE row');
+      assert.ok(
+        rows.some((a: any) => a.separation === 'TIE'),
+        'the demo has a TIE row',
+      );
       for (const t of m.stateTexts.TIE) assert.ok(!t.includes('▲'), 'a TIE is never marked as a win');
       assert.equal(m.basis, rows.filter((a: any) => a.separation_evidence?.next_best).length);
       const without = docs.board.axes.filter((a: any) => a.kind === 'model-comparison' && !a.interval);
-      assert.deepEqual(m.noResult, without.map((a: any) => `${a.status === 'MEASURED' ? a.bank_state ?? a.public_leader_state : a.status} · n=${a.n} · no result`));
+      assert.deepEqual(
+        m.noResult,
+        without.map(
+          (a: any) =>
+            `${a.status === 'MEASURED' ? (a.bank_state ?? a.public_leader_state) : a.status} · n=${a.n} · no result`,
+        ),
+      );
     }
     if (tab === 'regulators') {
       assert.equal(m.deadlines, docs.regulation.deadlines.length);
@@ -133,13 +177,23 @@ describe('dashboard in headless Chromium', { skip: browserMissing() }, () => {
       assert.equal(m.cells, docs.matrix.counts.represented_axes);
       const per = new Map<string, number>();
       for (const c of docs.matrix.cells) per.set(c.axis, (per.get(c.axis) ?? 0) + 1);
-      assert.deepEqual(m.barLabels, [...per].map(([a, n]) => `${a}: ${n}`));
+      assert.deepEqual(
+        m.barLabels,
+        [...per].map(([a, n]) => `${a}: ${n}`),
+      );
     }
-    if (tab === 'compute') assert.deepEqual(m.barLabels, railStateCounts(docs.fabric).map(([s, n]) => `${s}: ${n}`));
+    if (tab === 'compute')
+      assert.deepEqual(
+        m.barLabels,
+        railStateCounts(docs.fabric).map(([s, n]) => `${s}: ${n}`),
+      );
   }
 
   for (const tab of TABS) {
-    for (const [viewport, size] of [[DESKTOP, 'desktop'], [PHONE, 'phone']] as const) {
+    for (const [viewport, size] of [
+      [DESKTOP, 'desktop'],
+      [PHONE, 'phone'],
+    ] as const) {
       it(`?tab=${tab} at ${size} width: plot and tables equal the served values`, async () => {
         const { page, errors, offOrigin } = await openPage(viewport);
         const r = await page.goto(`${base}/dashboard?tab=${tab}`);
@@ -147,7 +201,11 @@ describe('dashboard in headless Chromium', { skip: browserMissing() }, () => {
         await page.waitForSelector('figure.plot[data-drawn="true"] svg', { timeout: 15_000 });
         expectPlot(tab, await plotMarks(page));
         expectTab(tab, await pageView(page), docs);
-        assert.equal(await page.locator('figure.plot .dash-fallback').count(), 0, 'the no-script note is replaced by the plot');
+        assert.equal(
+          await page.locator('figure.plot .dash-fallback').count(),
+          0,
+          'the no-script note is replaced by the plot',
+        );
         const w = await pageWidth(page);
         assert.ok(w.scroll <= w.view, `no page-level horizontal scroll (${w.scroll} > ${w.view})`);
         await screenshot(page, `dashboard-${tab}-${size}`);

@@ -26,7 +26,8 @@ const DOC = readFileSync(join(repoRoot, 'docs', 'methodology.md'), 'utf8');
 const DOC_TITLE = /^# (.+)$/m.exec(DOC)![1]!;
 const DOC_SECTIONS = [...DOC.matchAll(/^#{2,3} (.+)$/gm)].map((m) => m[1]!.replace(/[`*_]/g, '').trim());
 
-const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeText = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 describe('/methodology in headless Chromium', { skip: browserMissing() }, () => {
   const { app } = demoApp();
@@ -38,18 +39,39 @@ describe('/methodology in headless Chromium', { skip: browserMissing() }, () => 
     board = (await (await fetch(`${origin}/api/gspc`)).json()) as Board;
   });
 
-  for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+  for (const [name, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
     it(`shows the live counts equal to /api/gspc, the headings and the contents, at ${name} width`, async () => {
       const { page, errors, offOrigin } = await openPage(viewport);
       const res = await page.goto(`${origin}/methodology`, { waitUntil: 'load' });
       assert.equal(res?.status(), 200);
 
       // Every total of the served board, and only those, each with the served value.
-      const shown = await page.$$eval('[data-total]', (els) => els.map((e) => [e.getAttribute('data-total')!, e.textContent!.trim()]));
+      const shown = await page.$$eval('[data-total]', (els) =>
+        els.map((e) => [e.getAttribute('data-total')!, e.textContent!.trim()]),
+      );
       assert.deepEqual(shown.map(([k]) => k).sort(), Object.keys(board.totals).sort());
       for (const [k, text] of shown) assert.equal(text, String(board.totals[k!]), k);
-      for (const k of ['public_count', 'separation_public_count', 'lid', 'axes', 'measured_axes', 'unmeasured_axes', 'quotable_axes', 'items', 'separated_leads', 'ties', 'untested_separations', 'own_leaders_excluded']) {
-        assert.ok(shown.some(([s]) => s === k), `${k} is quoted`);
+      for (const k of [
+        'public_count',
+        'separation_public_count',
+        'lid',
+        'axes',
+        'measured_axes',
+        'unmeasured_axes',
+        'quotable_axes',
+        'items',
+        'separated_leads',
+        'ties',
+        'untested_separations',
+        'own_leaders_excluded',
+      ]) {
+        assert.ok(
+          shown.some(([s]) => s === k),
+          `${k} is quoted`,
+        );
       }
       const sha = await page.textContent('[data-measured-on="peritem_sha256"]');
       assert.equal(sha, board.measured_on.peritem_sha256);
@@ -60,12 +82,27 @@ describe('/methodology in headless Chromium', { skip: browserMissing() }, () => 
       assert.equal(createHash('sha256').update(manifest).digest('hex'), sha);
 
       // One h1 (the document's title); the document's sections as headings with ids; the contents link to each.
-      assert.deepEqual(await page.$$eval('h1', (h) => h.map((e) => e.textContent!.trim())), [DOC_TITLE.replace(/[`*_]/g, '')]);
-      const headings = await page.$$eval('.methodology-doc :is(h2, h3)[id]', (h) => h.map((e) => ({ id: e.id, text: e.textContent!.trim() })));
-      assert.deepEqual(headings.map((h) => h.text), DOC_SECTIONS);
-      const toc = await page.$$eval('nav.toc a', (a) => a.map((e) => ({ href: e.getAttribute('href')!, text: e.textContent!.trim() })));
-      assert.deepEqual(toc.map((t) => t.text), ['Live counts', ...DOC_SECTIONS]);
-      assert.deepEqual(toc.map((t) => t.href), ['#live-counts', ...headings.map((h) => `#${h.id}`)]);
+      assert.deepEqual(await page.$$eval('h1', (h) => h.map((e) => e.textContent!.trim())), [
+        DOC_TITLE.replace(/[`*_]/g, ''),
+      ]);
+      const headings = await page.$$eval('.methodology-doc :is(h2, h3)[id]', (h) =>
+        h.map((e) => ({ id: e.id, text: e.textContent!.trim() })),
+      );
+      assert.deepEqual(
+        headings.map((h) => h.text),
+        DOC_SECTIONS,
+      );
+      const toc = await page.$$eval('nav.toc a', (a) =>
+        a.map((e) => ({ href: e.getAttribute('href')!, text: e.textContent!.trim() })),
+      );
+      assert.deepEqual(
+        toc.map((t) => t.text),
+        ['Live counts', ...DOC_SECTIONS],
+      );
+      assert.deepEqual(
+        toc.map((t) => t.href),
+        ['#live-counts', ...headings.map((h) => `#${h.id}`)],
+      );
       const ids = await page.$$eval('[id]', (els) => els.map((e) => e.id));
       assert.equal(new Set(ids).size, ids.length, 'ids are unique');
       for (const t of toc) assert.ok(ids.includes(t.href.slice(1)), t.href);
@@ -77,7 +114,9 @@ describe('/methodology in headless Chromium', { skip: browserMissing() }, () => 
       assert.equal(await page.$$eval('th', (t) => t.filter((e) => !e.hasAttribute('scope')).length), 0);
 
       // Phone width: no horizontal page scroll.
-      const widths = await page.evaluate<{ scroll: number; viewport: number }>('({ scroll: document.scrollingElement.scrollWidth, viewport: window.innerWidth })');
+      const widths = await page.evaluate<{ scroll: number; viewport: number }>(
+        '({ scroll: document.scrollingElement.scrollWidth, viewport: window.innerWidth })',
+      );
       assert.ok(widths.scroll <= widths.viewport, `page scrolls sideways: ${widths.scroll} > ${widths.viewport}`);
       await screenshot(page, `methodology-${name}`);
       assert.deepEqual(errors, []);
@@ -90,7 +129,10 @@ describe('/methodology over plain HTTP (no JavaScript)', () => {
   const { app } = demoApp();
 
   it('is server-rendered HTML with every live count in it, no script, under the page CSP', async () => {
-    const [r, b] = await Promise.all([app.inject({ method: 'GET', url: '/methodology' }), app.inject({ method: 'GET', url: '/api/gspc' })]);
+    const [r, b] = await Promise.all([
+      app.inject({ method: 'GET', url: '/methodology' }),
+      app.inject({ method: 'GET', url: '/api/gspc' }),
+    ]);
     assert.equal(r.statusCode, 200);
     assert.match(String(r.headers['content-type']), /^text\/html/);
     assert.match(String(r.headers['content-security-policy']), /default-src 'none'/);
@@ -116,11 +158,23 @@ describe('/methodology reads the board at request time', () => {
   // A stand-in served state: the page must quote whatever board bytes are served, never a typed figure.
   const board = (axes: number) => ({
     totals: { public_count: `${axes} axis · 1 measured`, axes, measured_axes: 1, items: 7 * axes },
-    measured_on: { peritem_sha256: 'ab'.repeat(32), peritem_rows: 5, living_stamp: { verification_state: 'UNSIGNED' }, date: 'd', model: 'm', grading: 'g' },
+    measured_on: {
+      peritem_sha256: 'ab'.repeat(32),
+      peritem_rows: 5,
+      living_stamp: { verification_state: 'UNSIGNED' },
+      date: 'd',
+      model: 'm',
+      grading: 'g',
+    },
   });
   let served = board(41);
   const ctx = {
-    state: { current: () => ({ boards: new Map([['', { body: Buffer.from(JSON.stringify(served)) }]]), release: { id: 'r-test', descriptor: { as_of: '2026-01-01T00:00:00Z' } } }) },
+    state: {
+      current: () => ({
+        boards: new Map([['', { body: Buffer.from(JSON.stringify(served)) }]]),
+        release: { id: 'r-test', descriptor: { as_of: '2026-01-01T00:00:00Z' } },
+      }),
+    },
   } as unknown as PageContext;
   const app = Fastify();
   installErrorHandling(app);
@@ -141,13 +195,28 @@ describe('/methodology reads the board at request time', () => {
 
 describe('rendering docs/methodology.md', () => {
   it('passes no raw HTML through, keeps only safe links, and never lets a heading take a page id', () => {
-    const doc = renderMethodology([
-      '# Title with <b>tag</b>', '', 'Intro <script>alert(1)</script> & more.', '',
-      '<div onclick="x()">block</div>', '',
-      '## Live counts', '', '[bad](javascript:alert(1)) [ok](/api/gspc) [rel](formats.md#x) ![img](https://example.org/x.png)', '',
-      '## Live counts', '', '| a | b |', '|---|--:|', '| `x` | 1 |', '',
-      '### Sub `code`', '',
-    ].join('\n'));
+    const doc = renderMethodology(
+      [
+        '# Title with <b>tag</b>',
+        '',
+        'Intro <script>alert(1)</script> & more.',
+        '',
+        '<div onclick="x()">block</div>',
+        '',
+        '## Live counts',
+        '',
+        '[bad](javascript:alert(1)) [ok](/api/gspc) [rel](formats.md#x) ![img](https://example.org/x.png)',
+        '',
+        '## Live counts',
+        '',
+        '| a | b |',
+        '|---|--:|',
+        '| `x` | 1 |',
+        '',
+        '### Sub `code`',
+        '',
+      ].join('\n'),
+    );
     assert.equal(doc.title, 'Title with <b>tag</b>');
     assert.equal(doc.titleHtml.value, 'Title with &lt;b&gt;tag&lt;/b&gt;');
     assert.ok(doc.intro.value.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
@@ -155,7 +224,14 @@ describe('rendering docs/methodology.md', () => {
     assert.ok(doc.body.value.includes('<a href="/api/gspc">ok</a>'));
     assert.ok(doc.body.value.includes('<a href="formats.md#x">rel</a>'));
     assert.ok(doc.body.value.includes('[image: img]'));
-    assert.deepEqual(doc.toc.map((t) => [t.id, t.depth]), [['live-counts-1', 2], ['live-counts-2', 2], ['sub-code', 3]]);
+    assert.deepEqual(
+      doc.toc.map((t) => [t.id, t.depth]),
+      [
+        ['live-counts-1', 2],
+        ['live-counts-2', 2],
+        ['sub-code', 3],
+      ],
+    );
     assert.ok(doc.body.value.includes('<caption>Live counts</caption>'));
     assert.ok(doc.body.value.includes('<th scope="col" class="align-right">b</th>'));
   });

@@ -25,7 +25,13 @@ const IN_PROMO = '2026-09-20T12:00:00Z';
 const { state, app: bare } = demoApp();
 
 function appAt(now: string, env: Record<string, string> = {}) {
-  const app = buildApp({ state, logLevel: 'silent', baseUrl: BASE, now: () => new Date(now), products: { rail: readRailConfig(env) } });
+  const app = buildApp({
+    state,
+    logLevel: 'silent',
+    baseUrl: BASE,
+    now: () => new Date(now),
+    products: { rail: readRailConfig(env) },
+  });
   after(() => app.close());
   return app;
 }
@@ -43,7 +49,10 @@ describe('/pricing in headless Chromium', { skip: browserMissing() }, () => {
     catalogue = (await (await fetch(`${origin}/api/x402`)).json()) as Catalogue;
   });
 
-  for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+  for (const [name, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
     it(`shows every amount and window of /api/x402, at ${name} width`, async () => {
       const { page, errors, offOrigin } = await openPage(viewport);
       const res = await page.goto(`${origin}/pricing`, { waitUntil: 'load' });
@@ -52,21 +61,40 @@ describe('/pricing in headless Chromium', { skip: browserMissing() }, () => {
 
       // The price table: one row per product, in the catalogue's order, each cell equal to the JSON.
       // Read flat (a named helper inside the evaluated function would not survive the test's transpiler).
-      const products = await page.$$eval('table.prices tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-product')));
-      const cells = await page.$$eval('table.prices tbody [data-col]', (els) => els.map((e) => ({
-        product: e.closest('tr')!.getAttribute('data-product')!, col: e.getAttribute('data-col')!, text: e.textContent,
-        usdc: e.querySelector('.usdc')?.textContent ?? null, atomic: e.querySelector('.atomic')?.textContent ?? null, datetime: e.getAttribute('datetime'),
-      })));
+      const products = await page.$$eval('table.prices tbody tr', (trs) =>
+        trs.map((tr) => tr.getAttribute('data-product')),
+      );
+      const cells = await page.$$eval('table.prices tbody [data-col]', (els) =>
+        els.map((e) => ({
+          product: e.closest('tr')!.getAttribute('data-product')!,
+          col: e.getAttribute('data-col')!,
+          text: e.textContent,
+          usdc: e.querySelector('.usdc')?.textContent ?? null,
+          atomic: e.querySelector('.atomic')?.textContent ?? null,
+          datetime: e.getAttribute('datetime'),
+        })),
+      );
       const cell = (product: string, col: string) => cells.find((c) => c.product === product && c.col === col);
-      const money = (product: string, col: string) => ({ usdc: cell(product, col)?.usdc ?? null, atomic: cell(product, col)?.atomic ?? null, text: cell(product, col)?.text ?? null });
+      const money = (product: string, col: string) => ({
+        usdc: cell(product, col)?.usdc ?? null,
+        atomic: cell(product, col)?.atomic ?? null,
+        text: cell(product, col)?.text ?? null,
+      });
       const rows = products.map((id) => ({
-        product: id, offered: money(id!, 'offered'), normal: money(id!, 'normal'), promo: money(id!, 'promo'),
-        basis: cell(id!, 'basis')?.text ?? null, campaign: cell(id!, 'campaign')?.text ?? null,
+        product: id,
+        offered: money(id!, 'offered'),
+        normal: money(id!, 'normal'),
+        promo: money(id!, 'promo'),
+        basis: cell(id!, 'basis')?.text ?? null,
+        campaign: cell(id!, 'campaign')?.text ?? null,
         starts: { attr: cell(id!, 'starts_at')?.datetime ?? null, text: cell(id!, 'starts_at')?.text ?? null },
         ends: { attr: cell(id!, 'ends_at')?.datetime ?? null, text: cell(id!, 'ends_at')?.text ?? null },
         active: cell(id!, 'promo-active')?.text ?? null,
       }));
-      assert.deepEqual(rows.map((r) => r.product), catalogue.products.map((p) => p.product_id));
+      assert.deepEqual(
+        rows.map((r) => r.product),
+        catalogue.products.map((p) => p.product_id),
+      );
       let promos = 0;
       for (const [i, p] of catalogue.products.entries()) {
         const row = rows[i]!;
@@ -106,10 +134,24 @@ describe('/pricing in headless Chromium', { skip: browserMissing() }, () => {
       // The rail's state, what stays free, and the invoice path.
       assert.equal(await page.textContent('[data-rail="network"]'), catalogue.rail.network);
       assert.equal(await page.textContent('[data-rail="pay_to"]'), catalogue.rail.pay_to ?? 'not configured');
-      assert.equal(await page.textContent('[data-rail="pay_to_configured"]'), catalogue.rail.pay_to_configured ? 'yes' : 'no');
-      assert.equal(await page.textContent('[data-rail="facilitator_configured"]'), catalogue.rail.facilitator_configured ? 'yes' : 'no');
+      assert.equal(
+        await page.textContent('[data-rail="pay_to_configured"]'),
+        catalogue.rail.pay_to_configured ? 'yes' : 'no',
+      );
+      assert.equal(
+        await page.textContent('[data-rail="facilitator_configured"]'),
+        catalogue.rail.facilitator_configured ? 'yes' : 'no',
+      );
       const free = await page.$$eval('#free ~ ul.free a', (a) => a.map((e) => e.getAttribute('href')));
-      for (const path of ['/gspc-verify', '/api/verify', '/api/receipts/verify', '/api/gspc', '/root.json', '/api/free-door']) assert.ok(free.includes(path), path);
+      for (const path of [
+        '/gspc-verify',
+        '/api/verify',
+        '/api/receipts/verify',
+        '/api/gspc',
+        '/root.json',
+        '/api/free-door',
+      ])
+        assert.ok(free.includes(path), path);
       const invoice = catalogue.products.find((p) => p.invoice)!.invoice!;
       assert.ok((await page.textContent('#invoice ~ dl.facts'))!.includes(invoice.how.slice(BASE.length)));
       assert.match(invoice.how, /invoice=gbp&commissioned_by=/);
@@ -118,7 +160,9 @@ describe('/pricing in headless Chromium', { skip: browserMissing() }, () => {
       assert.equal(await page.$$eval('table', (t) => t.filter((e) => !e.querySelector('caption')).length), 0);
       assert.equal(await page.$$eval('th', (t) => t.filter((e) => !e.hasAttribute('scope')).length), 0);
 
-      const widths = await page.evaluate<{ scroll: number; viewport: number }>('({ scroll: document.scrollingElement.scrollWidth, viewport: window.innerWidth })');
+      const widths = await page.evaluate<{ scroll: number; viewport: number }>(
+        '({ scroll: document.scrollingElement.scrollWidth, viewport: window.innerWidth })',
+      );
       assert.ok(widths.scroll <= widths.viewport, `page scrolls sideways: ${widths.scroll} > ${widths.viewport}`);
       await screenshot(page, `pricing-${name}`);
       assert.deepEqual(errors, []);
@@ -132,8 +176,14 @@ function cellsOf(body: string, productId: string): Record<string, { usdc: string
   const row = new RegExp(`<tr data-product="${productId.replace(/\./g, '\\.')}">([\\s\\S]*?)</tr>`).exec(body);
   assert.ok(row, productId);
   const out: Record<string, { usdc: string; atomic: string } | string> = {};
-  for (const m of row[1]!.matchAll(/data-col="(offered|normal|promo)"><span class="usdc">([\d.]+)<\/span> USDC<br><span class="atomic-line"><span class="atomic">(\d+)<\/span>/g)) out[m[1]!] = { usdc: m[2]!, atomic: m[3]! };
-  for (const m of row[1]!.matchAll(/data-col="(basis|promo-active|campaign|starts_at|ends_at)"[^>]*>(.*?)<\/(?:span|code|time)>/g)) out[m[1]!] = m[2]!.replace(/<wbr>/g, '');
+  for (const m of row[1]!.matchAll(
+    /data-col="(offered|normal|promo)"><span class="usdc">([\d.]+)<\/span> USDC<br><span class="atomic-line"><span class="atomic">(\d+)<\/span>/g,
+  ))
+    out[m[1]!] = { usdc: m[2]!, atomic: m[3]! };
+  for (const m of row[1]!.matchAll(
+    /data-col="(basis|promo-active|campaign|starts_at|ends_at)"[^>]*>(.*?)<\/(?:span|code|time)>/g,
+  ))
+    out[m[1]!] = m[2]!.replace(/<wbr>/g, '');
   return out;
 }
 
@@ -145,7 +195,10 @@ describe('/pricing over plain HTTP (no JavaScript)', () => {
   const payee = '0x1111111111111111111111111111111111111111';
   const withPayee = appAt(IN_PROMO, { GSPC_PAY_TO: payee });
   const read = async (app: ReturnType<typeof appAt>) => {
-    const [page, json] = await Promise.all([app.inject({ method: 'GET', url: '/pricing' }), app.inject({ method: 'GET', url: '/api/x402' })]);
+    const [page, json] = await Promise.all([
+      app.inject({ method: 'GET', url: '/pricing' }),
+      app.inject({ method: 'GET', url: '/api/x402' }),
+    ]);
     assert.equal(page.statusCode, 200);
     assert.match(String(page.headers['content-type']), /^text\/html/);
     return { body: page.body, catalogue: json.json() as Catalogue };
@@ -157,11 +210,20 @@ describe('/pricing over plain HTTP (no JavaScript)', () => {
     assert.equal(body.match(/<h1[ >]/g)?.length, 1);
     for (const p of catalogue.products) {
       const cells = cellsOf(body, p.product_id);
-      assert.deepEqual(cells.offered, { usdc: p.pricing.offered.replace(' USDC', ''), atomic: p.pricing.offered_amount_atomic });
-      assert.deepEqual(cells.normal, { usdc: p.pricing.normal.replace(' USDC', ''), atomic: p.pricing.normal_amount_atomic });
+      assert.deepEqual(cells.offered, {
+        usdc: p.pricing.offered.replace(' USDC', ''),
+        atomic: p.pricing.offered_amount_atomic,
+      });
+      assert.deepEqual(cells.normal, {
+        usdc: p.pricing.normal.replace(' USDC', ''),
+        atomic: p.pricing.normal_amount_atomic,
+      });
       assert.equal(cells.basis, p.pricing.pricing_basis);
       if (p.pricing.promo) {
-        assert.deepEqual(cells.promo, { usdc: p.pricing.promo.amount.replace(' USDC', ''), atomic: p.pricing.promo.amount_atomic });
+        assert.deepEqual(cells.promo, {
+          usdc: p.pricing.promo.amount.replace(' USDC', ''),
+          atomic: p.pricing.promo.amount_atomic,
+        });
         assert.equal(cells.campaign, p.pricing.promo.campaign_id);
         assert.equal(cells.starts_at, p.pricing.promo.starts_at);
         assert.equal(cells.ends_at, p.pricing.promo.ends_at);
@@ -175,7 +237,10 @@ describe('/pricing over plain HTTP (no JavaScript)', () => {
   });
 
   it('says the promo has ended, or not started, and charges the normal price outside the window', async () => {
-    for (const [app, phase] of [[afterWindow, 'ended'], [beforeWindow, 'not started yet']] as const) {
+    for (const [app, phase] of [
+      [afterWindow, 'ended'],
+      [beforeWindow, 'not started yet'],
+    ] as const) {
       const { body, catalogue } = await read(app);
       for (const p of catalogue.products.filter((x) => x.pricing.promo !== null)) {
         const cells = cellsOf(body, p.product_id);
@@ -217,7 +282,11 @@ describe('/pricing over plain HTTP (no JavaScript)', () => {
   });
 
   it('answers 503 with an explanation, and no price, when the catalogue cannot be read', async () => {
-    const ctx = { products: {}, baseUrl: BASE, readRoute: async () => ({ status: 500, headers: {}, body: '{}' }) } as unknown as PageContext;
+    const ctx = {
+      products: {},
+      baseUrl: BASE,
+      readRoute: async () => ({ status: 500, headers: {}, body: '{}' }),
+    } as unknown as PageContext;
     const app = Fastify();
     installErrorHandling(app);
     registerPricingPage(app, ctx);
@@ -243,7 +312,8 @@ describe('decimalOf', () => {
     assert.equal(decimalOf('250000000', 6), '250.000000');
     assert.equal(decimalOf('123456789012345678901234567890', 6), '123456789012345678901234.567890');
     assert.equal(decimalOf('7', 0), '7');
-    for (const a of ['1', '999999', '1000000', '1000001', '20000', '18446744073709551615']) assert.equal(`${decimalOf(a, 6)} USDC`, formatUsdc(a));
+    for (const a of ['1', '999999', '1000000', '1000001', '20000', '18446744073709551615'])
+      assert.equal(`${decimalOf(a, 6)} USDC`, formatUsdc(a));
     assert.throws(() => decimalOf('-1', 6), RangeError);
     assert.throws(() => decimalOf('1.5', 6), RangeError);
   });

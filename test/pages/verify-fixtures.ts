@@ -12,7 +12,10 @@ import { signReceipt } from '../../src/core/pricing/offer-receipt.js';
 /** A signer with a fixed key that no DID document of the tests lists. */
 export function strangerKey(kid: string): SignerState {
   const pair = keyPairFromSeed(Buffer.alloc(32, 7));
-  return { healthy: true, signer: { kid, publicKey: pair.publicKey, sign: (m: Uint8Array) => sign(pair.privateKey, m) } };
+  return {
+    healthy: true,
+    signer: { kid, publicKey: pair.publicKey, sign: (m: Uint8Array) => sign(pair.privateKey, m) },
+  };
 }
 
 const bodyOf = (card: CardFile) => cardBodyOf(card as unknown as Record<string, unknown>) as unknown as CardBody;
@@ -40,12 +43,30 @@ export function withPayload(jws: string, payload: string): string {
 export function receipt(boardKey: SignerState): string {
   if (!boardKey.healthy) throw new Error('the test board key is unhealthy');
   const k = boardKey.signer;
-  return signReceipt({ network: 'eip155:8453', resourceUrl: 'http://localhost:8080/api/request-attestation?subject=demo%2Fatlas-70b', payer: `0x${'11'.repeat(20)}`, issuedAt: 1_795_000_000, transaction: `0x${'ab'.repeat(32)}` },
-    { kid: k.kid, sign: (m) => k.sign(m) }).signature;
+  return signReceipt(
+    {
+      network: 'eip155:8453',
+      resourceUrl: 'http://localhost:8080/api/request-attestation?subject=demo%2Fatlas-70b',
+      payer: `0x${'11'.repeat(20)}`,
+      issuedAt: 1_795_000_000,
+      transaction: `0x${'ab'.repeat(32)}`,
+    },
+    { kid: k.kid, sign: (m) => k.sign(m) },
+  ).signature;
 }
 
 /** A receipt signed by a key the DID document does not hold, under `kid`. */
 export function receiptSignedBy(kid: string): string {
   const pair = keyPairFromSeed(Buffer.alloc(32, 9));
-  return signCompactJws({ version: 1, network: 'eip155:8453', resourceUrl: 'http://localhost:8080/x', payer: `0x${'22'.repeat(20)}`, issuedAt: 1_795_000_000, transaction: `0x${'cd'.repeat(32)}` }, { kid, privateKey: pair.privateKey });
+  return signCompactJws(
+    {
+      version: 1,
+      network: 'eip155:8453',
+      resourceUrl: 'http://localhost:8080/x',
+      payer: `0x${'22'.repeat(20)}`,
+      issuedAt: 1_795_000_000,
+      transaction: `0x${'cd'.repeat(32)}`,
+    },
+    { kid, privateKey: pair.privateKey },
+  );
 }

@@ -17,11 +17,18 @@ import { receipt, receiptSignedBy, resealed, strangerKey, tampered } from './ver
 
 describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
   const { state, signing } = demoApp();
-  const app = buildApp({ state, logLevel: 'silent', baseUrl: 'http://localhost:8080', now: () => new Date(), products: { rail: readRailConfig({ GSPC_PAY_TO: `0x${'11'.repeat(20)}` }) } });
+  const app = buildApp({
+    state,
+    logLevel: 'silent',
+    baseUrl: 'http://localhost:8080',
+    now: () => new Date(),
+    products: { rail: readRailConfig({ GSPC_PAY_TO: `0x${'11'.repeat(20)}` }) },
+  });
   after(() => app.close());
   let base = '';
   const requests: string[] = [];
-  const json = async <T>(path: string): Promise<T> => JSON.parse((await app.inject({ method: 'GET', url: path })).body) as T;
+  const json = async <T>(path: string): Promise<T> =>
+    JSON.parse((await app.inject({ method: 'GET', url: path })).body) as T;
 
   before(async () => {
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -30,7 +37,10 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
   });
 
   /** A page at /gspc-verify with the script ready; every request it makes is recorded. */
-  async function ready(viewport: { width: number; height: number } = DESKTOP, query = ''): Promise<{ page: Page; errors: string[]; offOrigin: string[] }> {
+  async function ready(
+    viewport: { width: number; height: number } = DESKTOP,
+    query = '',
+  ): Promise<{ page: Page; errors: string[]; offOrigin: string[] }> {
     const p = await openPage(viewport);
     p.page.on('request', (r) => requests.push(r.url()));
     await p.page.goto(`${base}/gspc-verify${query}`);
@@ -42,10 +52,19 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
   async function result(page: Page, box = '#verify-result') {
     const el = page.locator(`${box}[data-state="done"], ${box}[data-state="error"]`);
     await el.waitFor({ timeout: 30_000 });
-    const checks = await page.locator(`${box} table.verify-checks tbody tr`).evaluateAll((rows) => rows.map((r) => ({
-      check: r.getAttribute('data-check'), pass: r.children[1]?.textContent, detail: r.children[2]?.textContent,
-    })));
-    return { state: await el.getAttribute('data-state'), result: await el.getAttribute('data-result'), text: await el.innerText(), checks };
+    const checks = await page.locator(`${box} table.verify-checks tbody tr`).evaluateAll((rows) =>
+      rows.map((r) => ({
+        check: r.getAttribute('data-check'),
+        pass: r.children[1]?.textContent,
+        detail: r.children[2]?.textContent,
+      })),
+    );
+    return {
+      state: await el.getAttribute('data-state'),
+      result: await el.getAttribute('data-result'),
+      text: await el.innerText(),
+      checks,
+    };
   }
 
   async function paste(page: Page, text: string) {
@@ -64,8 +83,13 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
     await page.click('#verify-id button[type="submit"]');
     const r = await result(page);
     assert.equal(r.result, 'VALID', r.text);
-    const served = (await app.inject({ method: 'POST', url: '/api/verify', payload: card })).json() as { results: { checks: { check: string; ok: boolean }[] }[] };
-    assert.deepEqual(r.checks.map((c) => [c.check, c.pass]), served.results[0]!.checks.map((c) => [c.check, c.ok ? 'pass' : 'FAIL']));
+    const served = (await app.inject({ method: 'POST', url: '/api/verify', payload: card })).json() as {
+      results: { checks: { check: string; ok: boolean }[] }[];
+    };
+    assert.deepEqual(
+      r.checks.map((c) => [c.check, c.pass]),
+      served.results[0]!.checks.map((c) => [c.check, c.ok ? 'pass' : 'FAIL']),
+    );
     assert.match(r.text, new RegExp(`Card ${card.sha256.slice(0, 16)}`));
     assert.equal(new URL(page.url()).searchParams.get('id'), card.sha256.slice(0, 16));
     assert.deepEqual(errors, []);
@@ -99,16 +123,25 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
 
   it('says INVALID for a wrong key: a kid the DID document does not list, or a listed kid whose key did not sign', async () => {
     const { page } = await ready();
-    const unlisted = await paste(page, JSON.stringify(resealed(firstActive(), strangerKey(`${signing.did}#card-attestation-9`))));
+    const unlisted = await paste(
+      page,
+      JSON.stringify(resealed(firstActive(), strangerKey(`${signing.did}#card-attestation-9`))),
+    );
     assert.equal(unlisted.result, 'INVALID');
     const a = unlisted.checks.find((c) => c.check === 'signature')!;
     assert.equal(a.pass, 'FAIL');
     assert.match(a.detail!, /key not in the DID document: did:web:localhost%3A8080#card-attestation-9 is not listed/);
     assert.equal(unlisted.checks.find((c) => c.check === 'content_address')!.pass, 'pass');
 
-    const forged = await paste(page, JSON.stringify(resealed(firstActive(), strangerKey(`${signing.did}#card-attestation-1`))));
+    const forged = await paste(
+      page,
+      JSON.stringify(resealed(firstActive(), strangerKey(`${signing.did}#card-attestation-1`))),
+    );
     assert.equal(forged.result, 'INVALID');
-    assert.match(forged.checks.find((c) => c.check === 'signature')!.detail!, /bad signature: does not verify under did:web:localhost%3A8080#card-attestation-1/);
+    assert.match(
+      forged.checks.find((c) => c.check === 'signature')!.detail!,
+      /bad signature: does not verify under did:web:localhost%3A8080#card-attestation-1/,
+    );
   });
 
   it('says INVALID for a withdrawn card, with the withdrawal ledger’s reason', async () => {
@@ -146,15 +179,25 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
     const bundle = JSON.parse(bundleText) as { cards: CardFile[] };
     const root = await json<{ leaf_count: number }>('/root.json');
     const { page, errors } = await ready();
-    await page.setInputFiles('#card-file', { name: 'cards-bundle.json', mimeType: 'application/json', buffer: Buffer.from(bundleText) });
+    await page.setInputFiles('#card-file', {
+      name: 'cards-bundle.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(bundleText),
+    });
     const r = await result(page);
     assert.equal(r.result, 'VALID', r.text);
     const summary = page.locator('#verify-result .verify-summary');
     assert.equal(await summary.getAttribute('data-checked'), String(bundle.cards.length));
     assert.equal(await summary.getAttribute('data-valid'), String(root.leaf_count));
     assert.equal(await summary.getAttribute('data-invalid'), '0');
-    assert.equal(await page.locator('#verify-result table.verify-bundle tbody tr[data-result="VALID"]').count(), bundle.cards.length);
-    assert.match(await page.locator('#verify-result tr[data-check="root_recomputed"]').textContent() ?? '', /pass\s*merkle_root recomputed from \d+ active cards/);
+    assert.equal(
+      await page.locator('#verify-result table.verify-bundle tbody tr[data-result="VALID"]').count(),
+      bundle.cards.length,
+    );
+    assert.match(
+      (await page.locator('#verify-result tr[data-check="root_recomputed"]').textContent()) ?? '',
+      /pass\s*merkle_root recomputed from \d+ active cards/,
+    );
     await screenshot(page, 'verify-desktop');
     assert.deepEqual(errors, []);
   });
@@ -171,7 +214,10 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
     assert.equal(pasted.result, 'VALID', pasted.text);
     assert.equal(await page.locator('#verify-result .verify-summary').getAttribute('data-valid'), String(n));
     // A part of the bundle: each card is shown with its own proof.
-    const part = await paste(page, JSON.stringify({ cards: (await json<{ cards: unknown[] }>('/cards-bundle.json')).cards.slice(0, 2) }));
+    const part = await paste(
+      page,
+      JSON.stringify({ cards: (await json<{ cards: unknown[] }>('/cards-bundle.json')).cards.slice(0, 2) }),
+    );
     assert.equal(part.result, 'VALID', part.text);
   });
 
@@ -187,15 +233,23 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
 
   it('offers and receipts: VALID, tampered INVALID, unknown kid INVALID, another DID UNVERIFIABLE_KEY', async () => {
     const model = firstActive().subject;
-    const challenge = await app.inject({ method: 'GET', url: `/api/request-attestation?subject=${encodeURIComponent(model)}` });
-    const offer = (challenge.json() as { extensions: { 'offer-receipt': { info: { offers: { signature: string }[] } } } }).extensions['offer-receipt'].info.offers[0]!.signature;
+    const challenge = await app.inject({
+      method: 'GET',
+      url: `/api/request-attestation?subject=${encodeURIComponent(model)}`,
+    });
+    const offer = (
+      challenge.json() as { extensions: { 'offer-receipt': { info: { offers: { signature: string }[] } } } }
+    ).extensions['offer-receipt'].info.offers[0]!.signature;
     const { page, errors } = await ready();
     const check = async (jws: string) => {
       await page.fill('#jws-text', jws);
       await page.click('#verify-jws button[type="submit"]');
       const r = await result(page, '#jws-result');
       const reason = await page.locator('#jws-result .verify-jws-reason').textContent();
-      const served = (await app.inject({ method: 'POST', url: '/api/receipts/verify', payload: { jws } })).json() as { result: string; reason: string };
+      const served = (await app.inject({ method: 'POST', url: '/api/receipts/verify', payload: { jws } })).json() as {
+        result: string;
+        reason: string;
+      };
       return { ...r, reason, served };
     };
     const ok = await check(offer);
@@ -205,7 +259,9 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
 
     const [h, p, s] = offer.split('.') as [string, string, string];
     const payload = JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as Record<string, unknown>;
-    const canonical = JSON.stringify(Object.fromEntries(Object.entries({ ...payload, amount: '1' }).sort(([a], [b]) => (a < b ? -1 : 1))));
+    const canonical = JSON.stringify(
+      Object.fromEntries(Object.entries({ ...payload, amount: '1' }).sort(([a], [b]) => (a < b ? -1 : 1))),
+    );
     const bad = await check(`${h}.${Buffer.from(canonical).toString('base64url')}.${s}`);
     assert.equal(bad.result, 'INVALID');
     assert.equal(bad.reason, 'Reason: signature does not verify under the resolved key.');
@@ -256,8 +312,14 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
     assert.match(await page.locator('main').innerText(), new RegExp(`gspc verify ${'http://localhost:8080'}`));
     assert.equal(await page.locator('#verify-paste button[type="submit"]').isDisabled(), true);
     assert.equal(await page.locator(`a[href="/cards/${card.sha256.slice(0, 16)}.json"]`).count(), 1);
-    for (const path of ['/.well-known/did.json', '/root.json', '/cards-bundle.json', '/ledgers/withdrawals.json', '/log/checkpoint']) {
-      assert.ok(await page.locator(`a[href="${path}"]`).count() > 0, path);
+    for (const path of [
+      '/.well-known/did.json',
+      '/root.json',
+      '/cards-bundle.json',
+      '/ledgers/withdrawals.json',
+      '/log/checkpoint',
+    ]) {
+      assert.ok((await page.locator(`a[href="${path}"]`).count()) > 0, path);
     }
     // The id form works without the script: it navigates to ?id=.
     await page.fill('#card-id', card.sha256.slice(0, 16));
@@ -269,7 +331,10 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
     assert.ok(requests.length > 20, `${requests.length} requests recorded`);
     const verifyCalls = requests.filter((u) => /\/api\/(verify|receipts\/verify)/.test(new URL(u).pathname));
     assert.deepEqual(verifyCalls, []);
-    assert.deepEqual(requests.filter((u) => !u.startsWith(base) && !u.startsWith('data:')), []);
+    assert.deepEqual(
+      requests.filter((u) => !u.startsWith(base) && !u.startsWith('data:')),
+      [],
+    );
   });
 });
 
@@ -281,7 +346,11 @@ describe('/gspc-verify as served HTML', () => {
     const r = await get('/gspc-verify');
     assert.equal(r.statusCode, 200);
     assert.match(String(r.headers['content-security-policy']), /default-src 'none'/);
-    const root = JSON.parse((await get('/root.json')).body) as { leaf_count: number; merkle_root: string; as_of: string };
+    const root = JSON.parse((await get('/root.json')).body) as {
+      leaf_count: number;
+      merkle_root: string;
+      as_of: string;
+    };
     const ledger = JSON.parse((await get('/ledgers/withdrawals.json')).body) as { entries: unknown[] };
     assert.match(r.body, new RegExp(`<strong data-field="leaf_count">${root.leaf_count}</strong>`));
     assert.match(r.body, new RegExp(`<code data-field="merkle_root">${root.merkle_root.slice(0, 16)}…</code>`));

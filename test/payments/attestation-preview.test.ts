@@ -14,7 +14,10 @@ describe('request_attestation preview', () => {
     const expected = release.active.filter((c) => c.subject === model && c.sig_ed25519 !== null);
     assert.ok(expected.length > 0);
     assert.equal(p.signed_cards_on_file, expected.length);
-    assert.deepEqual(p.cards.map((c: { sha256: string }) => c.sha256), expected.slice(0, MAX_RESERVE).map((c) => c.sha256));
+    assert.deepEqual(
+      p.cards.map((c: { sha256: string }) => c.sha256),
+      expected.slice(0, MAX_RESERVE).map((c) => c.sha256),
+    );
     assert.equal(p.axis, null);
     assert.equal(p.axis_known, null);
     assert.equal(p.interop_collection.included_in_paid_reserve, false);
@@ -29,7 +32,10 @@ describe('request_attestation preview', () => {
     assert.equal(p.axis_known, true);
     assert.ok(p.cards.every((c: { axis: string }) => c.axis === card.axis));
     const byId = attestationPreview(release, card.sha256.slice(0, 16), undefined, BASE) as Record<string, any>;
-    assert.deepEqual(byId.cards.map((c: { sha256: string }) => c.sha256), [card.sha256]);
+    assert.deepEqual(
+      byId.cards.map((c: { sha256: string }) => c.sha256),
+      [card.sha256],
+    );
     const unknown = attestationPreview(release, card.subject, 'no-such-axis', BASE) as Record<string, any>;
     assert.equal(unknown.axis_known, false);
     assert.equal(unknown.signed_cards_on_file, 0);

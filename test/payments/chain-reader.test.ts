@@ -22,17 +22,26 @@ let script: Script;
 let base: string;
 const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   let body = '';
-  req.on('data', (d) => { body += d; });
+  req.on('data', (d) => {
+    body += d;
+  });
   req.on('end', () => script(JSON.parse(body) as Parameters<Script>[0], res));
 });
-const answer = (res: ServerResponse, body: unknown, status = 200) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-const result = (value: unknown): Script => (req, res) => answer(res, { jsonrpc: '2.0', id: req.id, result: value });
+const answer = (res: ServerResponse, body: unknown, status = 200) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const result =
+  (value: unknown): Script =>
+  (req, res) =>
+    answer(res, { jsonrpc: '2.0', id: req.id, result: value });
 
 before(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-after(() => { server.closeAllConnections(); server.close(); });
+after(() => {
+  server.closeAllConnections();
+  server.close();
+});
 
 async function unavailable(p: Promise<unknown>, message: RegExp): Promise<void> {
   await assert.rejects(p, (e: unknown) => {
@@ -48,7 +57,10 @@ describe('chain reader (scripted JSON-RPC endpoint)', () => {
 
   it('sends eth_call of authorizationState(authorizer, nonce) at the given block and reads the bool', async () => {
     let seen: unknown;
-    script = (req, res) => { seen = req; answer(res, { jsonrpc: '2.0', id: req.id, result: `0x${'0'.repeat(63)}1` }); };
+    script = (req, res) => {
+      seen = req;
+      answer(res, { jsonrpc: '2.0', id: req.id, result: `0x${'0'.repeat(63)}1` });
+    };
     assert.equal(await reader().authorizationState(ASSET, PAYER.toUpperCase().replace('0X', '0x'), NONCE, 255n), true);
     const { method, params } = seen as { method: string; params: unknown[] };
     assert.equal(method, 'eth_call');
@@ -59,17 +71,29 @@ describe('chain reader (scripted JSON-RPC endpoint)', () => {
 
   it('an answer that is not a bool, or no code at the asset, is refused', async () => {
     script = result('0x');
-    await unavailable(reader().authorizationState(ASSET, PAYER, NONCE), /eth_call: 0x8335.* returned nothing for authorizationState/);
+    await unavailable(
+      reader().authorizationState(ASSET, PAYER, NONCE),
+      /eth_call: 0x8335.* returned nothing for authorizationState/,
+    );
     script = result(`0x${'0'.repeat(63)}2`);
     await unavailable(reader().authorizationState(ASSET, PAYER, NONCE), /not a bool/);
   });
 
   it('eth_getLogs: only a log matching address, topics and not removed gives the transaction', async () => {
-    const log = { address: ASSET, topics: [AUTHORIZATION_USED_TOPIC, word(PAYER), NONCE], transactionHash: TX.toUpperCase().replace('0X', '0x'), removed: false };
+    const log = {
+      address: ASSET,
+      topics: [AUTHORIZATION_USED_TOPIC, word(PAYER), NONCE],
+      transactionHash: TX.toUpperCase().replace('0X', '0x'),
+      removed: false,
+    };
     script = result([log]);
     assert.equal(await reader().authorizationUsedTx(ASSET, PAYER, NONCE, 10n), TX);
     // A provider that ignored the filter, or a log dropped by a reorganisation, settles nothing.
-    script = result([{ ...log, topics: [AUTHORIZATION_USED_TOPIC, word(PAYER), `0x${'00'.repeat(32)}`] }, { ...log, removed: true }, { ...log, address: PAYER }]);
+    script = result([
+      { ...log, topics: [AUTHORIZATION_USED_TOPIC, word(PAYER), `0x${'00'.repeat(32)}`] },
+      { ...log, removed: true },
+      { ...log, address: PAYER },
+    ]);
     assert.equal(await reader().authorizationUsedTx(ASSET, PAYER, NONCE, 10n), null);
     script = result([]);
     assert.equal(await reader().authorizationUsedTx(ASSET, PAYER, NONCE, 0n), null);
@@ -79,19 +103,33 @@ describe('chain reader (scripted JSON-RPC endpoint)', () => {
 
   it('transferInTransaction wants a successful receipt with Transfer(payer → payTo, ≥ value) of the asset', async () => {
     const to = `0x${'22'.repeat(20)}`;
-    const transfer = { address: ASSET, topics: [`0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef`, word(PAYER), word(to)], data: `0x${(10_000).toString(16).padStart(64, '0')}` };
-    const check = (receipt: unknown, value = '10000') => { script = result(receipt); return reader().transferInTransaction(TX, { asset: ASSET, from: PAYER, to, value }); };
+    const transfer = {
+      address: ASSET,
+      topics: [`0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef`, word(PAYER), word(to)],
+      data: `0x${(10_000).toString(16).padStart(64, '0')}`,
+    };
+    const check = (receipt: unknown, value = '10000') => {
+      script = result(receipt);
+      return reader().transferInTransaction(TX, { asset: ASSET, from: PAYER, to, value });
+    };
     assert.equal(await check({ status: '0x1', logs: [transfer] }), true);
     assert.equal(await check({ status: '0x1', logs: [transfer] }, '10001'), false);
     assert.equal(await check({ status: '0x0', logs: [transfer] }), false);
     assert.equal(await check({ status: '0x1', logs: [{ ...transfer, address: to }] }), false);
-    assert.equal(await check({ status: '0x1', logs: [{ ...transfer, topics: [transfer.topics[0], word(PAYER), word(PAYER)] }] }), false);
+    assert.equal(
+      await check({ status: '0x1', logs: [{ ...transfer, topics: [transfer.topics[0], word(PAYER), word(PAYER)] }] }),
+      false,
+    );
     await unavailable(check(null), /no receipt for 0xcdcd/);
   });
 
   it('RPC errors, HTTP errors, non-JSON, a wrong id, a timeout and an oversized answer are chain_unavailable', async () => {
-    script = (req, res) => answer(res, { jsonrpc: '2.0', id: req.id, error: { code: -32005, message: 'limit exceeded' } });
-    await unavailable(reader().chainId(), /^chain RPC http:\/\/127\.0\.0\.1:\d+ eth_chainId: error -32005: limit exceeded$/);
+    script = (req, res) =>
+      answer(res, { jsonrpc: '2.0', id: req.id, error: { code: -32005, message: 'limit exceeded' } });
+    await unavailable(
+      reader().chainId(),
+      /^chain RPC http:\/\/127\.0\.0\.1:\d+ eth_chainId: error -32005: limit exceeded$/,
+    );
     script = (_req, res) => answer(res, { error: 'rate limited' }, 429);
     await unavailable(reader().chainId(), /HTTP 429/);
     script = (_req, res) => res.writeHead(200).end('<html>gateway</html>');
@@ -102,7 +140,11 @@ describe('chain reader (scripted JSON-RPC endpoint)', () => {
     await unavailable(reader({ timeoutMs: 100 }).chainId(), /no answer within 100 ms/);
     script = (req, res) => answer(res, { jsonrpc: '2.0', id: req.id, result: 'x'.repeat(5000) });
     await unavailable(reader({ maxResponseBytes: 1000 }).chainId(), /over the 1000-byte limit/);
-    script = (req, res) => { res.writeHead(200); res.write('{"jsonrpc":"2.0",'); res.end(` "id":${req.id}, "result":"${'0'.repeat(5000)}"}`); };
+    script = (req, res) => {
+      res.writeHead(200);
+      res.write('{"jsonrpc":"2.0",');
+      res.end(` "id":${req.id}, "result":"${'0'.repeat(5000)}"}`);
+    };
     await unavailable(reader({ maxResponseBytes: 1000 }).chainId(), /over the 1000-byte limit/);
     script = result('0x2105');
     assert.equal(await reader().chainId(), 8453);

@@ -11,10 +11,23 @@ import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { httpFacilitator } from '../../src/payments/facilitator.js';
 import { freePort } from '../helpers/process.js';
 
-const requirements = { scheme: 'exact', network: 'eip155:8453', amount: '1', asset: `0x${'11'.repeat(20)}`, payTo: `0x${'22'.repeat(20)}`, maxTimeoutSeconds: 300, extra: {} } as PaymentRequirements;
+const requirements = {
+  scheme: 'exact',
+  network: 'eip155:8453',
+  amount: '1',
+  asset: `0x${'11'.repeat(20)}`,
+  payTo: `0x${'22'.repeat(20)}`,
+  maxTimeoutSeconds: 300,
+  extra: {},
+} as PaymentRequirements;
 const payload = { x402Version: 2, accepted: requirements, payload: {} } as PaymentPayload;
 const servers: Server[] = [];
-after(() => { for (const s of servers) { s.closeAllConnections(); s.close(); } });
+after(() => {
+  for (const s of servers) {
+    s.closeAllConnections();
+    s.close();
+  }
+});
 
 async function serveWith(handler: Parameters<typeof createServer>[1]): Promise<string> {
   const s = createServer(handler);
@@ -22,17 +35,45 @@ async function serveWith(handler: Parameters<typeof createServer>[1]): Promise<s
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
   return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
 }
-const json = (body: unknown, status = 200) => (_req: unknown, res: import('node:http').ServerResponse) => { res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)); };
+const json =
+  (body: unknown, status = 200) =>
+  (_req: unknown, res: import('node:http').ServerResponse) => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
 
 describe('httpFacilitator', () => {
   it('maps answers: valid, invalid with the reason, settled with the transaction, failed with the reason', async () => {
     const tx = `0x${'AB'.repeat(32)}`;
-    const ok = await serveWith((req, res) => json(req.url === '/verify' ? { isValid: true, payer: '0xp' } : { success: true, transaction: tx, network: 'eip155:8453', payer: '0xp' })(req, res));
+    const ok = await serveWith((req, res) =>
+      json(
+        req.url === '/verify'
+          ? { isValid: true, payer: '0xp' }
+          : { success: true, transaction: tx, network: 'eip155:8453', payer: '0xp' },
+      )(req, res),
+    );
     assert.deepEqual(await httpFacilitator(ok, 2000).verify(payload, requirements), { kind: 'valid', payer: '0xp' });
-    assert.deepEqual(await httpFacilitator(ok, 2000).settle(payload, requirements), { kind: 'settled', transaction: tx.toLowerCase(), network: 'eip155:8453', payer: '0xp' });
-    const no = await serveWith((req, res) => json(req.url === '/verify' ? { isValid: false, invalidReason: 'insufficient_funds' } : { success: false, errorReason: 'invalid_transaction_state', transaction: '', network: 'eip155:8453' })(req, res));
-    assert.equal((await httpFacilitator(no, 2000).verify(payload, requirements) as { reason: string }).reason, 'insufficient_funds');
-    assert.deepEqual(await httpFacilitator(no, 2000).settle(payload, requirements), { kind: 'failed', reason: 'invalid_transaction_state', message: undefined });
+    assert.deepEqual(await httpFacilitator(ok, 2000).settle(payload, requirements), {
+      kind: 'settled',
+      transaction: tx.toLowerCase(),
+      network: 'eip155:8453',
+      payer: '0xp',
+    });
+    const no = await serveWith((req, res) =>
+      json(
+        req.url === '/verify'
+          ? { isValid: false, invalidReason: 'insufficient_funds' }
+          : { success: false, errorReason: 'invalid_transaction_state', transaction: '', network: 'eip155:8453' },
+      )(req, res),
+    );
+    assert.equal(
+      ((await httpFacilitator(no, 2000).verify(payload, requirements)) as { reason: string }).reason,
+      'insufficient_funds',
+    );
+    assert.deepEqual(await httpFacilitator(no, 2000).settle(payload, requirements), {
+      kind: 'failed',
+      reason: 'invalid_transaction_state',
+      message: undefined,
+    });
   });
 
   it('a refused connection is not_sent for settle and unavailable for verify', async () => {
@@ -42,11 +83,17 @@ describe('httpFacilitator', () => {
   });
 
   it('a reset, a 5xx without an outcome, a stall past the timeout, or success without a transaction are unknown for settle', async () => {
-    const reset = await serveWith((req) => { req.socket.destroy(); });
+    const reset = await serveWith((req) => {
+      req.socket.destroy();
+    });
     assert.equal((await httpFacilitator(reset, 2000).settle(payload, requirements)).kind, 'unknown');
-    const down = await serveWith((_req, res) => { res.writeHead(503).end('down'); });
+    const down = await serveWith((_req, res) => {
+      res.writeHead(503).end('down');
+    });
     assert.equal((await httpFacilitator(down, 2000).settle(payload, requirements)).kind, 'unknown');
-    const stall = await serveWith(() => { /* never answers */ });
+    const stall = await serveWith(() => {
+      /* never answers */
+    });
     assert.equal((await httpFacilitator(stall, 200).settle(payload, requirements)).kind, 'unknown');
     const noTx = await serveWith(json({ success: true, transaction: '', network: 'eip155:8453' }));
     assert.equal((await httpFacilitator(noTx, 2000).settle(payload, requirements)).kind, 'unknown');

@@ -10,15 +10,30 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import {
-  FacilitatorTimeoutError, HTTPFacilitatorClient, x402HTTPResourceServer, x402ResourceServer, type HTTPAdapter, type HTTPRequestContext,
+  FacilitatorTimeoutError,
+  HTTPFacilitatorClient,
+  x402HTTPResourceServer,
+  x402ResourceServer,
+  type HTTPAdapter,
+  type HTTPRequestContext,
 } from '@x402/core/server';
 import { registerExactEvmScheme } from '@x402/evm/exact/server';
 import { createPublicClient, createWalletClient, http, type PublicClient } from 'viem';
-import { anvilBinaryPath, localBaseChain, payingFetch, startLocalRail, usdcAbi, type LocalRail } from '../../demo/local-rail/index.js';
+import {
+  anvilBinaryPath,
+  localBaseChain,
+  payingFetch,
+  startLocalRail,
+  usdcAbi,
+  type LocalRail,
+} from '../../demo/local-rail/index.js';
 
 /** Why the chain cannot run on this machine (said loudly), or undefined. */
 function noAnvil(): string | undefined {
-  try { anvilBinaryPath(); return undefined; } catch (e) {
+  try {
+    anvilBinaryPath();
+    return undefined;
+  } catch (e) {
     const reason = `SKIPPED: no local chain: ${(e as Error).message}`;
     process.stderr.write(`\n*** ${reason} ***\n`);
     return reason;
@@ -53,14 +68,20 @@ function reply(res: ServerResponse, status: number, headers: Record<string, stri
 
 /** The reference resource server: GET /artefact at 10000 atomic USDC and GET /bundle at 2 USDC, both to payTo. */
 async function startResourceServer(rail: LocalRail) {
-  const resourceServer = new x402ResourceServer(new HTTPFacilitatorClient({ url: rail.facilitatorUrl!, timeoutMs: 5_000 }));
+  const resourceServer = new x402ResourceServer(
+    new HTTPFacilitatorClient({ url: rail.facilitatorUrl!, timeoutMs: 5_000 }),
+  );
   registerExactEvmScheme(resourceServer, { networks: [rail.network] });
   const route = (amount: bigint, description: string) => ({
     accepts: {
-      scheme: 'exact', network: rail.network, payTo: rail.payTo.address, maxTimeoutSeconds: 60,
+      scheme: 'exact',
+      network: rail.network,
+      payTo: rail.payTo.address,
+      maxTimeoutSeconds: 60,
       price: { amount: amount.toString(), asset: rail.usdc, extra: { name: 'USD Coin', version: '2' } },
     },
-    description, mimeType: 'application/json',
+    description,
+    mimeType: 'application/json',
   });
   const paid = new x402HTTPResourceServer(resourceServer, {
     'GET /artefact': route(PRICE, 'one artefact'),
@@ -73,23 +94,40 @@ async function startResourceServer(rail: LocalRail) {
       const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
       const signature = req.headers['payment-signature'];
       if (typeof signature === 'string') seen.paymentSignatures.push(signature);
-      const context: HTTPRequestContext = { adapter: adapterFor(req, url), path: url.pathname, method: req.method ?? 'GET' };
+      const context: HTTPRequestContext = {
+        adapter: adapterFor(req, url),
+        path: url.pathname,
+        method: req.method ?? 'GET',
+      };
       const result = await paid.processHTTPRequest(context);
       if (result.type === 'no-payment-required') return reply(res, 404, {}, { error: 'not found' });
-      if (result.type === 'payment-error') return reply(res, result.response.status, result.response.headers, result.response.body);
+      if (result.type === 'payment-error')
+        return reply(res, result.response.status, result.response.headers, result.response.body);
       seen.handlerRuns++; // the "work" happens here, before settlement, as in the reference middleware
       const settled = await paid.processSettlement(
-        result.paymentPayload, result.paymentRequirements, result.declaredExtensions, { request: context, responseBody: Buffer.from(ARTEFACT) },
+        result.paymentPayload,
+        result.paymentRequirements,
+        result.declaredExtensions,
+        { request: context, responseBody: Buffer.from(ARTEFACT) },
       );
       if (settled.success) return reply(res, 200, { 'content-type': 'application/json', ...settled.headers }, ARTEFACT);
-      return reply(res, settled.response.status, { ...settled.headers, ...settled.response.headers }, settled.response.body);
+      return reply(
+        res,
+        settled.response.status,
+        { ...settled.headers, ...settled.response.headers },
+        settled.response.body,
+      );
     })().catch((error: unknown) => reply(res, 500, {}, { error: String(error) }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const url = `${origin}/artefact`;
   const bundleUrl = `${origin}/bundle`;
-  const close = () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   return { url, bundleUrl, seen, close };
 }
 
@@ -100,11 +138,16 @@ function paymentError(res: Response): string | undefined {
   return decodePaymentRequiredHeader(header).error;
 }
 
-describe('local payment rail (anvil + Circle USDC + official x402 facilitator, server and client)', { skip: noAnvil() }, () => {
+describe('local payment rail (anvil + Circle USDC + official x402 facilitator, server and client)', {
+  skip: noAnvil(),
+}, () => {
   let rail: LocalRail;
   let shop: Awaited<ReturnType<typeof startResourceServer>>;
   let chain: PublicClient;
-  const balances = async () => ({ payer: await rail.balanceOf(rail.payer.address), payTo: await rail.balanceOf(rail.payTo.address) });
+  const balances = async () => ({
+    payer: await rail.balanceOf(rail.payer.address),
+    payTo: await rail.balanceOf(rail.payTo.address),
+  });
 
   before(async () => {
     rail = await startLocalRail();
@@ -137,11 +180,17 @@ describe('local payment rail (anvil + Circle USDC + official x402 facilitator, s
   });
 
   it('GET /supported lists exact on eip155:8453 signed by the facilitator account, also through HTTPFacilitatorClient', async () => {
-    const raw = (await (await fetch(`${rail.facilitatorUrl}/supported`)).json()) as { kinds: unknown[]; signers: Record<string, string[]> };
+    const raw = (await (await fetch(`${rail.facilitatorUrl}/supported`)).json()) as {
+      kinds: unknown[];
+      signers: Record<string, string[]>;
+    };
     assert.deepEqual(raw.kinds, [{ x402Version: 2, scheme: 'exact', network: 'eip155:8453' }]);
     assert.deepEqual(raw.signers['eip155:*'], [rail.facilitatorAccount.address]);
     const viaClient = await new HTTPFacilitatorClient({ url: rail.facilitatorUrl! }).getSupported();
-    assert.deepEqual(viaClient.kinds.map((k) => `${k.scheme}@${k.network}`), ['exact@eip155:8453']);
+    assert.deepEqual(
+      viaClient.kinds.map((k) => `${k.scheme}@${k.network}`),
+      ['exact@eip155:8453'],
+    );
   });
 
   it('an unpaid GET gets the 402 challenge: 10000 atomic USDC to payTo, domain "USD Coin" v2', async () => {
@@ -149,9 +198,18 @@ describe('local payment rail (anvil + Circle USDC + official x402 facilitator, s
     assert.equal(res.status, 402);
     const challenge = decodePaymentRequiredHeader(res.headers.get('payment-required')!);
     assert.equal(challenge.x402Version, 2);
-    assert.deepEqual(challenge.accepts.map((a) => [a.scheme, a.network, a.amount, a.asset, a.payTo, a.extra['name'], a.extra['version']]), [
-      ['exact', 'eip155:8453', '10000', rail.usdc, rail.payTo.address, 'USD Coin', '2'],
-    ]);
+    assert.deepEqual(
+      challenge.accepts.map((a) => [
+        a.scheme,
+        a.network,
+        a.amount,
+        a.asset,
+        a.payTo,
+        a.extra['name'],
+        a.extra['version'],
+      ]),
+      [['exact', 'eip155:8453', '10000', rail.usdc, rail.payTo.address, 'USD Coin', '2']],
+    );
   });
 
   it('payingFetch pays: 200, PAYMENT-RESPONSE with a mined transaction, balances move by exactly 10000; a replay is refused', async () => {
@@ -221,7 +279,10 @@ describe('local payment rail (anvil + Circle USDC + official x402 facilitator, s
   it("facilitatorMode('slow') delays every answer: a 100 ms client timeout gives FacilitatorTimeoutError, a patient one succeeds", async () => {
     try {
       rail.facilitatorMode('slow', { delayMs: 300 });
-      await assert.rejects(new HTTPFacilitatorClient({ url: rail.facilitatorUrl!, timeoutMs: 100 }).getSupported(), FacilitatorTimeoutError);
+      await assert.rejects(
+        new HTTPFacilitatorClient({ url: rail.facilitatorUrl!, timeoutMs: 100 }).getSupported(),
+        FacilitatorTimeoutError,
+      );
       const t0 = performance.now();
       const supported = await new HTTPFacilitatorClient({ url: rail.facilitatorUrl!, timeoutMs: 2_000 }).getSupported();
       assert.ok(performance.now() - t0 >= 290, 'the answer was delayed');

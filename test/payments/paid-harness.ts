@@ -31,7 +31,10 @@ import { demoCorpus } from '../helpers/tmp.js';
 
 /** Why the chain cannot run on this machine (said loudly), or undefined. */
 export function noAnvil(): string | undefined {
-  try { anvilBinaryPath(); return undefined; } catch (e) {
+  try {
+    anvilBinaryPath();
+    return undefined;
+  } catch (e) {
     const reason = `SKIPPED: no local chain: ${(e as Error).message}`;
     process.stderr.write(`\n*** ${reason} ***\n`);
     return reason;
@@ -47,7 +50,10 @@ export interface PaidService {
   close(): Promise<void>;
 }
 
-export async function startPaidService(rail: LocalRail | undefined, opts: { timeoutMs?: number; now?: () => Date; railEnv?: Record<string, string>; ledger?: Ledger } = {}): Promise<PaidService> {
+export async function startPaidService(
+  rail: LocalRail | undefined,
+  opts: { timeoutMs?: number; now?: () => Date; railEnv?: Record<string, string>; ledger?: Ledger } = {},
+): Promise<PaidService> {
   const port = await freePort();
   // Removed by close(): tempDir()'s after() inside a before() hook would run when the hook ends.
   const dir = mkdtempSync(join(tmpdir(), 'gspc-paid-'));
@@ -56,13 +62,36 @@ export async function startPaidService(rail: LocalRail | undefined, opts: { time
   const signing = signingContext(keyDir, `localhost:${port}`);
   const { dir: releaseDir } = publishRelease(demoCorpus, join(dir, 'data'), signing.inputs);
   const state = new ServedState(loadRelease(releaseDir), liveSigning(signing));
-  const ledger = opts.ledger ?? await openLedger({ sqlitePath: join(dir, 'ledger.sqlite') });
-  const railConfig = readRailConfig(opts.railEnv ?? (rail ? { GSPC_PAY_TO: rail.payTo.address, GSPC_FACILITATOR_URL: rail.facilitatorUrl!, GSPC_ASSET: rail.usdc } : {}));
+  const ledger = opts.ledger ?? (await openLedger({ sqlitePath: join(dir, 'ledger.sqlite') }));
+  const railConfig = readRailConfig(
+    opts.railEnv ??
+      (rail
+        ? { GSPC_PAY_TO: rail.payTo.address, GSPC_FACILITATOR_URL: rail.facilitatorUrl!, GSPC_ASSET: rail.usdc }
+        : {}),
+  );
   const baseUrl = `http://localhost:${port}`;
-  const app = buildApp({ state, logLevel: 'silent', baseUrl, now: opts.now ?? (() => new Date()), ledger, products: { rail: railConfig, facilitatorTimeoutMs: opts.timeoutMs ?? 5_000 } });
+  const app = buildApp({
+    state,
+    logLevel: 'silent',
+    baseUrl,
+    now: opts.now ?? (() => new Date()),
+    ledger,
+    products: { rail: railConfig, facilitatorTimeoutMs: opts.timeoutMs ?? 5_000 },
+  });
   await app.listen({ port, host: '127.0.0.1' });
   // Closed by the caller: node:test's after() inside a before() hook would run when the hook ends.
-  return { baseUrl, app, ledger, state, rail: railConfig, close: async () => { await app.close(); await ledger.close(); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    baseUrl,
+    app,
+    ledger,
+    state,
+    rail: railConfig,
+    close: async () => {
+      await app.close();
+      await ledger.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The 402 challenge of `url`, read from PAYMENT-REQUIRED as the official client reads it. */
@@ -73,7 +102,11 @@ export async function challengeOf(url: string): Promise<PaymentRequired> {
 }
 
 /** A payment built by the official client (@x402/core + @x402/evm), as the base64 header value. */
-export async function officialPayment(rail: LocalRail, challenge: PaymentRequired, payer: RailAccount = rail.payer): Promise<{ header: string; payload: Record<string, unknown> }> {
+export async function officialPayment(
+  rail: LocalRail,
+  challenge: PaymentRequired,
+  payer: RailAccount = rail.payer,
+): Promise<{ header: string; payload: Record<string, unknown> }> {
   const client = new x402Client();
   registerExactEvmScheme(client, { signer: privateKeyToAccount(payer.privateKey), networks: [rail.network] });
   const payload = await client.createPaymentPayload(challenge);
@@ -82,25 +115,45 @@ export async function officialPayment(rail: LocalRail, challenge: PaymentRequire
 }
 
 /** An EIP-3009 authorization signed by hand: any value, any validity window. */
-export async function handPayment(rail: LocalRail, challenge: PaymentRequired, o: { payer?: RailAccount; value?: string; validBefore?: bigint; version?: 1 | 2 } = {}): Promise<{ header: string; payload: Record<string, unknown> }> {
+export async function handPayment(
+  rail: LocalRail,
+  challenge: PaymentRequired,
+  o: { payer?: RailAccount; value?: string; validBefore?: bigint; version?: 1 | 2 } = {},
+): Promise<{ header: string; payload: Record<string, unknown> }> {
   const accepted = structuredClone(challenge.accepts[0]!);
   const account = privateKeyToAccount((o.payer ?? rail.payer).privateKey);
   const authorization = {
-    from: account.address, to: accepted.payTo as `0x${string}`, value: o.value ?? accepted.amount,
-    validAfter: '0', validBefore: String(o.validBefore ?? BigInt(Math.floor(Date.now() / 1000) + 300)), nonce: `0x${randomBytes(32).toString('hex')}` as `0x${string}`,
+    from: account.address,
+    to: accepted.payTo as `0x${string}`,
+    value: o.value ?? accepted.amount,
+    validAfter: '0',
+    validBefore: String(o.validBefore ?? BigInt(Math.floor(Date.now() / 1000) + 300)),
+    nonce: `0x${randomBytes(32).toString('hex')}` as `0x${string}`,
   };
   const signature = await account.signTypedData({
     domain: { name: 'USD Coin', version: '2', chainId: rail.chainId, verifyingContract: rail.usdc },
-    types: { TransferWithAuthorization: [
-      { name: 'from', type: 'address' }, { name: 'to', type: 'address' }, { name: 'value', type: 'uint256' },
-      { name: 'validAfter', type: 'uint256' }, { name: 'validBefore', type: 'uint256' }, { name: 'nonce', type: 'bytes32' },
-    ] },
+    types: {
+      TransferWithAuthorization: [
+        { name: 'from', type: 'address' },
+        { name: 'to', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'validAfter', type: 'uint256' },
+        { name: 'validBefore', type: 'uint256' },
+        { name: 'nonce', type: 'bytes32' },
+      ],
+    },
     primaryType: 'TransferWithAuthorization',
-    message: { ...authorization, value: BigInt(authorization.value), validAfter: 0n, validBefore: BigInt(authorization.validBefore) },
+    message: {
+      ...authorization,
+      value: BigInt(authorization.value),
+      validAfter: 0n,
+      validBefore: BigInt(authorization.validBefore),
+    },
   });
-  const payload = o.version === 1
-    ? { x402Version: 1, scheme: 'exact', network: 'base', payload: { signature, authorization } }
-    : { x402Version: 2, resource: challenge.resource, accepted, payload: { signature, authorization } };
+  const payload =
+    o.version === 1
+      ? { x402Version: 1, scheme: 'exact', network: 'base', payload: { signature, authorization } }
+      : { x402Version: 2, resource: challenge.resource, accepted, payload: { signature, authorization } };
   return { header: Buffer.from(JSON.stringify(payload)).toString('base64'), payload };
 }
 

@@ -20,12 +20,27 @@ import { tempDir } from '../helpers/tmp.js';
 
 const PAY_TO = `0x${'22'.repeat(20)}`;
 const rail = readRailConfig({ GSPC_PAY_TO: PAY_TO, GSPC_FACILITATOR_URL: 'http://127.0.0.1:9' });
-const requirements = { scheme: 'exact', network: rail.network, amount: '20000', asset: rail.asset, payTo: PAY_TO, maxTimeoutSeconds: 300, extra: { name: 'USD Coin', version: '2' } } as PaymentRequirements;
+const requirements = {
+  scheme: 'exact',
+  network: rail.network,
+  amount: '20000',
+  asset: rail.asset,
+  payTo: PAY_TO,
+  maxTimeoutSeconds: 300,
+  extra: { name: 'USD Coin', version: '2' },
+} as PaymentRequirements;
 const ledger = await openLedger({ sqlitePath: join(tempDir(), 'ledger.sqlite') });
 after(() => ledger.close());
 
 function payment(signature = `0x${'ab'.repeat(65)}`) {
-  const authorization = { from: `0x${'11'.repeat(20)}`, to: PAY_TO, value: '20000', validAfter: '0', validBefore: '9999999999', nonce: `0x${randomBytes(32).toString('hex')}` };
+  const authorization = {
+    from: `0x${'11'.repeat(20)}`,
+    to: PAY_TO,
+    value: '20000',
+    validAfter: '0',
+    validBefore: '9999999999',
+    nonce: `0x${randomBytes(32).toString('hex')}`,
+  };
   const payload = { x402Version: 2, accepted: requirements, payload: { signature, authorization } };
   return readPaymentHeader({ 'payment-signature': Buffer.from(JSON.stringify(payload)).toString('base64') })!;
 }
@@ -34,16 +49,38 @@ const body = Buffer.from('{"artefact":1}\n');
 const artefact = { body, sha256: createHash('sha256').update(body).digest('hex') };
 
 function scripted(settle: () => Promise<SettleOutcome>): Facilitator & { settles: number } {
-  const f = { settles: 0, verify: async () => ({ kind: 'valid' as const, payer: undefined }), settle: async () => { f.settles++; return settle(); } };
+  const f = {
+    settles: 0,
+    verify: async () => ({ kind: 'valid' as const, payer: undefined }),
+    settle: async () => {
+      f.settles++;
+      return settle();
+    },
+  };
   return f;
 }
 
-const deps = (facilitator: Facilitator): PaidDeps => ({ ledger, facilitator, rail, boardKey: { healthy: false, kid: 'did:web:x#board-attestation-1', reason: 'test key absent' }, now: () => new Date(), inFlightWaitMs: 200 });
-const request = (p = payment(), produce = () => artefact): PaidRequest => ({ product_id: 'gspc.request_attestation', sku_id: 'request_attestation', resourcePath: '/api/request-attestation?subject=m', resourceUrl: 'http://x/api/request-attestation?subject=m', requirements, payment: p, produce });
+const deps = (facilitator: Facilitator): PaidDeps => ({
+  ledger,
+  facilitator,
+  rail,
+  boardKey: { healthy: false, kid: 'did:web:x#board-attestation-1', reason: 'test key absent' },
+  now: () => new Date(),
+  inFlightWaitMs: 200,
+});
+const request = (p = payment(), produce = () => artefact): PaidRequest => ({
+  product_id: 'gspc.request_attestation',
+  sku_id: 'request_attestation',
+  resourcePath: '/api/request-attestation?subject=m',
+  resourceUrl: 'http://x/api/request-attestation?subject=m',
+  requirements,
+  payment: p,
+  produce,
+});
 const TX = `0x${'cd'.repeat(32)}`;
 
 describe('payForArtefact', () => {
-  it('settles when reconcile parked the reservation as UNKNOWN mid-settle: the facilitator\'s answer resolves it', async () => {
+  it("settles when reconcile parked the reservation as UNKNOWN mid-settle: the facilitator's answer resolves it", async () => {
     const p = payment();
     const key = { payer: p.payer, nonce: p.nonce };
     const f = scripted(async () => {
@@ -61,7 +98,15 @@ describe('payForArtefact', () => {
   it('an artefact that cannot be built fails the reservation before any settlement', async () => {
     const p = payment();
     const f = scripted(async () => ({ kind: 'settled', transaction: TX, network: rail.network, payer: p.payer }));
-    await assert.rejects(payForArtefact(request(p, () => { throw new Error('no release'); }), deps(f)), /no release/);
+    await assert.rejects(
+      payForArtefact(
+        request(p, () => {
+          throw new Error('no release');
+        }),
+        deps(f),
+      ),
+      /no release/,
+    );
     assert.equal(f.settles, 0);
     assert.equal((await ledger.get(p))!.state, 'FAILED');
   });
@@ -71,7 +116,15 @@ describe('payForArtefact', () => {
     const f = scripted(async () => ({ kind: 'settled', transaction: TX, network: rail.network, payer: p.payer }));
     assert.equal((await payForArtefact(request(p), deps(f))).kind, 'delivered');
     const auth = (p.payload.payload as { authorization: Record<string, string> }).authorization;
-    const other = readPaymentHeader({ 'payment-signature': Buffer.from(JSON.stringify({ x402Version: 2, accepted: requirements, payload: { signature: `0x${'ef'.repeat(65)}`, authorization: auth } })).toString('base64') })!;
+    const other = readPaymentHeader({
+      'payment-signature': Buffer.from(
+        JSON.stringify({
+          x402Version: 2,
+          accepted: requirements,
+          payload: { signature: `0x${'ef'.repeat(65)}`, authorization: auth },
+        }),
+      ).toString('base64'),
+    })!;
     await assert.rejects(payForArtefact(request(other), deps(f)), (e: GspcError) => e.code === 'payment_conflict');
     assert.equal(f.settles, 1);
   });
@@ -84,10 +137,22 @@ describe('payForArtefact', () => {
     await assert.rejects(payForArtefact(request(p), deps(f)), (e: GspcError) => e.code === 'payment_pending');
     await ledger.resolveUnknown(key, { state: 'SETTLED', transaction: TX, at: new Date().toISOString() });
     let produced = 0;
-    const out = await payForArtefact(request(p, () => { produced++; return artefact; }), deps(f));
+    const out = await payForArtefact(
+      request(p, () => {
+        produced++;
+        return artefact;
+      }),
+      deps(f),
+    );
     assert.equal(out.kind, 'delivered');
     assert.equal(out.kind === 'delivered' && out.replay, true);
-    const again = await payForArtefact(request(p, () => { produced++; return artefact; }), deps(f));
+    const again = await payForArtefact(
+      request(p, () => {
+        produced++;
+        return artefact;
+      }),
+      deps(f),
+    );
     assert.equal(again.kind === 'delivered' && again.body.equals(body), true);
     assert.equal(produced, 1);
     assert.equal(f.settles, 1);

@@ -7,10 +7,23 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createPublicClient, createWalletClient, http, parseAbi, toEventSelector, toFunctionSelector, type Hex } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  http,
+  parseAbi,
+  toEventSelector,
+  toFunctionSelector,
+  type Hex,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { anvilBinaryPath, localBaseChain, startLocalRail, type LocalRail } from '../../demo/local-rail/index.js';
-import { AUTHORIZATION_STATE_SELECTOR, AUTHORIZATION_USED_TOPIC, createChainReader, TRANSFER_TOPIC } from '../../src/payments/chain-reader.js';
+import {
+  AUTHORIZATION_STATE_SELECTOR,
+  AUTHORIZATION_USED_TOPIC,
+  createChainReader,
+  TRANSFER_TOPIC,
+} from '../../src/payments/chain-reader.js';
 import { reconcile, REPLAY_NOTE } from '../../src/payments/reconcile.js';
 import type { Ledger, NewReservation } from '../../src/store/ledger.js';
 import { openLedger } from '../../src/store/open-ledger.js';
@@ -18,7 +31,10 @@ import { tempDir } from '../helpers/tmp.js';
 
 /** Why the chain cannot run on this machine (said loudly), or undefined. */
 function noAnvil(): string | undefined {
-  try { anvilBinaryPath(); return undefined; } catch (e) {
+  try {
+    anvilBinaryPath();
+    return undefined;
+  } catch (e) {
     const reason = `SKIPPED: no local chain: ${(e as Error).message}`;
     process.stderr.write(`\n*** ${reason} ***\n`);
     return reason;
@@ -32,8 +48,12 @@ const nowSeconds = () => BigInt(Math.floor(Date.now() / 1000));
 
 const TRANSFER_WITH_AUTHORIZATION = {
   TransferWithAuthorization: [
-    { name: 'from', type: 'address' }, { name: 'to', type: 'address' }, { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' }, { name: 'validBefore', type: 'uint256' }, { name: 'nonce', type: 'bytes32' },
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
   ],
 } as const;
 const transferAbi = parseAbi([
@@ -59,7 +79,9 @@ describe('reconcile on the local rail (anvil + Circle USDC, real EIP-3009 author
     return l;
   };
 
-  before(async () => { rail = await startLocalRail({ facilitator: false }); });
+  before(async () => {
+    rail = await startLocalRail({ facilitator: false });
+  });
   after(async () => {
     for (const l of open) await l.close();
     await rail?.stop();
@@ -68,10 +90,19 @@ describe('reconcile on the local rail (anvil + Circle USDC, real EIP-3009 author
   /** The payer signs "PRICE to payTo" exactly as x402's exact EVM client does. */
   async function authorize(validBefore: bigint) {
     const nonce = `0x${randomBytes(32).toString('hex')}` as Hex;
-    const message = { from: rail.payer.address, to: rail.payTo.address, value: PRICE, validAfter: 0n, validBefore, nonce };
+    const message = {
+      from: rail.payer.address,
+      to: rail.payTo.address,
+      value: PRICE,
+      validAfter: 0n,
+      validBefore,
+      nonce,
+    };
     const signature = await privateKeyToAccount(rail.payer.privateKey).signTypedData({
       domain: { name: 'USD Coin', version: '2', chainId: rail.chainId, verifyingContract: rail.usdc },
-      types: TRANSFER_WITH_AUTHORIZATION, primaryType: 'TransferWithAuthorization', message,
+      types: TRANSFER_WITH_AUTHORIZATION,
+      primaryType: 'TransferWithAuthorization',
+      message,
     });
     return { ...message, signature };
   }
@@ -79,32 +110,60 @@ describe('reconcile on the local rail (anvil + Circle USDC, real EIP-3009 author
   /** What the facilitator's settle does: submit the authorization (bytes-signature overload) and wait for it. */
   async function submit(a: Awaited<ReturnType<typeof authorize>>): Promise<{ hash: Hex; block: bigint }> {
     const chain = localBaseChain(rail.rpcUrl);
-    const wallet = createWalletClient({ account: privateKeyToAccount(rail.facilitatorAccount.privateKey), chain, transport: http() });
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(rail.facilitatorAccount.privateKey),
+      chain,
+      transport: http(),
+    });
     const hash = await wallet.writeContract({
-      address: rail.usdc, abi: transferAbi, functionName: 'transferWithAuthorization',
+      address: rail.usdc,
+      abi: transferAbi,
+      functionName: 'transferWithAuthorization',
       args: [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, a.signature],
     });
-    const receipt = await createPublicClient({ chain, transport: http(), pollingInterval: 50 }).waitForTransactionReceipt({ hash });
+    const receipt = await createPublicClient({
+      chain,
+      transport: http(),
+      pollingInterval: 50,
+    }).waitForTransactionReceipt({ hash });
     assert.equal(receipt.status, 'success');
     return { hash, block: receipt.blockNumber };
   }
 
   /** The record the request flow leaves when the facilitator times out mid-settle. */
-  async function unknownRecord(ledger: Ledger, a: Awaited<ReturnType<typeof authorize>>, over: Partial<NewReservation> = {}) {
+  async function unknownRecord(
+    ledger: Ledger,
+    a: Awaited<ReturnType<typeof authorize>>,
+    over: Partial<NewReservation> = {},
+  ) {
     const key = { payer: a.from, nonce: a.nonce };
     await ledger.reserve({
-      ...key, product_id: 'gspc.request_attestation', sku_id: 'request_attestation', resource: '/api/request-attestation?subject=m1',
-      amount_atomic: a.value.toString(), asset: rail.usdc, network: rail.network, pay_to: a.to, payment_sha256: sha256(a.signature),
-      self_funded: false, valid_before: a.validBefore.toString(), at: new Date(Date.now() - 60_000).toISOString(), ...over,
+      ...key,
+      product_id: 'gspc.request_attestation',
+      sku_id: 'request_attestation',
+      resource: '/api/request-attestation?subject=m1',
+      amount_atomic: a.value.toString(),
+      asset: rail.usdc,
+      network: rail.network,
+      pay_to: a.to,
+      payment_sha256: sha256(a.signature),
+      self_funded: false,
+      valid_before: a.validBefore.toString(),
+      at: new Date(Date.now() - 60_000).toISOString(),
+      ...over,
     });
     await ledger.markUnknown(key, { error: 'facilitator timed out after 15000 ms', at: new Date().toISOString() });
     return key;
   }
 
-  const run = (ledger: Ledger, over: { fromBlock?: bigint; rpcUrl?: string } = {}) => reconcile({
-    ledger, chain: createChainReader(over.rpcUrl ?? rail.rpcUrl, { timeoutMs: 3000 }), now: new Date(), staleAfterMs: 15 * 60_000,
-    ...(over.fromBlock !== undefined && { fromBlock: over.fromBlock }),
-  });
+  const run = (ledger: Ledger, over: { fromBlock?: bigint; rpcUrl?: string } = {}) =>
+    reconcile({
+      ledger,
+      chain: createChainReader(over.rpcUrl ?? rail.rpcUrl, { timeoutMs: 3000 }),
+      now: new Date(),
+      staleAfterMs: 15 * 60_000,
+      ...(over.fromBlock !== undefined && { fromBlock: over.fromBlock }),
+    });
 
   it('an authorization used on chain → SETTLED with exactly that transaction hash, no artefact yet; the replay attaches it later', async () => {
     const ledger = await freshLedger();
@@ -117,15 +176,26 @@ describe('reconcile on the local rail (anvil + Circle USDC, real EIP-3009 author
     assert.deepEqual(report.chain, { ...report.chain, chain_id: 8453, network: 'eip155:8453' });
     assert.equal(report.entries.length, 1);
     const [e] = report.entries;
-    assert.deepEqual([e!.action, e!.from, e!.to, e!.transaction, e!.nonce], ['settled', 'UNKNOWN', 'SETTLED', hash, a.nonce.toLowerCase()]);
+    assert.deepEqual(
+      [e!.action, e!.from, e!.to, e!.transaction, e!.nonce],
+      ['settled', 'UNKNOWN', 'SETTLED', hash, a.nonce.toLowerCase()],
+    );
     assert.match(e!.detail, /replays the same payment/);
     assert.equal(report.note, REPLAY_NOTE);
     assert.equal(report.counts.settled, 1);
     const record = (await ledger.get(key))!;
     assert.deepEqual([record.state, record.transaction, record.artefact, record.error], ['SETTLED', hash, null, null]);
-    assert.deepEqual((await ledger.history(key)).map((h) => `${h.from}>${h.to}`), ['null>RESERVED', 'RESERVED>UNKNOWN', 'UNKNOWN>SETTLED']);
+    assert.deepEqual(
+      (await ledger.history(key)).map((h) => `${h.from}>${h.to}`),
+      ['null>RESERVED', 'RESERVED>UNKNOWN', 'UNKNOWN>SETTLED'],
+    );
     const bytes = Buffer.from('{"artefact":"produced at the replay"}');
-    const attached = await ledger.attachArtefact(key, { artefact: bytes, artefact_sha256: createHash('sha256').update(bytes).digest('hex'), receipt: null, at: new Date().toISOString() });
+    const attached = await ledger.attachArtefact(key, {
+      artefact: bytes,
+      artefact_sha256: createHash('sha256').update(bytes).digest('hex'),
+      receipt: null,
+      at: new Date().toISOString(),
+    });
     assert.ok(attached.artefact!.equals(bytes));
     // A second run has nothing left to do.
     assert.deepEqual((await run(ledger)).entries, []);
@@ -136,10 +206,16 @@ describe('reconcile on the local rail (anvil + Circle USDC, real EIP-3009 author
     const a = await authorize(nowSeconds() - HOUR);
     const key = await unknownRecord(ledger, a);
     const report = await run(ledger);
-    assert.deepEqual(report.entries.map((e) => [e.action, e.from, e.to]), [['failed', 'UNKNOWN', 'FAILED']]);
+    assert.deepEqual(
+      report.entries.map((e) => [e.action, e.from, e.to]),
+      [['failed', 'UNKNOWN', 'FAILED']],
+    );
     const record = (await ledger.get(key))!;
     assert.equal(record.state, 'FAILED');
-    assert.match(record.error!, /^authorization expired unused: validBefore \d{4}-.*Z passed and authorizationState is unused at block \d+/);
+    assert.match(
+      record.error!,
+      /^authorization expired unused: validBefore \d{4}-.*Z passed and authorizationState is unused at block \d+/,
+    );
   });
 
   it('an unused authorization still valid → stays UNKNOWN, reported pending until validBefore', async () => {
@@ -148,7 +224,10 @@ describe('reconcile on the local rail (anvil + Circle USDC, real EIP-3009 author
     const key = await unknownRecord(ledger, await authorize(validBefore));
     const report = await run(ledger);
     const until = new Date(Number(validBefore) * 1000).toISOString();
-    assert.deepEqual(report.entries.map((e) => [e.action, e.to, e.pending_until]), [['pending', 'UNKNOWN', until]]);
+    assert.deepEqual(
+      report.entries.map((e) => [e.action, e.to, e.pending_until]),
+      [['pending', 'UNKNOWN', until]],
+    );
     assert.match(report.entries[0]!.detail, new RegExp(`^pending until ${until}`));
     assert.equal((await ledger.get(key))!.state, 'UNKNOWN');
   });
@@ -158,17 +237,30 @@ describe('reconcile on the local rail (anvil + Circle USDC, real EIP-3009 author
     const stale = await authorize(nowSeconds() + HOUR);
     const fresh = await authorize(nowSeconds() + HOUR);
     const reservation = (a: typeof stale, ageMs: number): NewReservation => ({
-      payer: a.from, nonce: a.nonce, product_id: 'gspc.issuance', sku_id: 'issuance', resource: '/api/eunomia-data?feed=1',
-      amount_atomic: a.value.toString(), asset: rail.usdc, network: rail.network, pay_to: a.to, payment_sha256: sha256(a.signature),
-      self_funded: false, valid_before: a.validBefore.toString(), at: new Date(Date.now() - ageMs).toISOString(),
+      payer: a.from,
+      nonce: a.nonce,
+      product_id: 'gspc.issuance',
+      sku_id: 'issuance',
+      resource: '/api/eunomia-data?feed=1',
+      amount_atomic: a.value.toString(),
+      asset: rail.usdc,
+      network: rail.network,
+      pay_to: a.to,
+      payment_sha256: sha256(a.signature),
+      self_funded: false,
+      valid_before: a.validBefore.toString(),
+      at: new Date(Date.now() - ageMs).toISOString(),
     });
     await ledger.reserve(reservation(stale, 2 * 3600_000));
     await ledger.reserve(reservation(fresh, 60_000));
     const report = await run(ledger);
-    assert.deepEqual(report.entries.map((e) => [e.action, e.from, e.to, e.nonce]), [
-      ['abandoned', 'RESERVED', 'UNKNOWN', stale.nonce.toLowerCase()],
-      ['pending', 'UNKNOWN', 'UNKNOWN', stale.nonce.toLowerCase()],
-    ]);
+    assert.deepEqual(
+      report.entries.map((e) => [e.action, e.from, e.to, e.nonce]),
+      [
+        ['abandoned', 'RESERVED', 'UNKNOWN', stale.nonce.toLowerCase()],
+        ['pending', 'UNKNOWN', 'UNKNOWN', stale.nonce.toLowerCase()],
+      ],
+    );
     assert.match(report.entries[0]!.detail, /^reservation abandoned: RESERVED since .* \(over 900 s\)/);
     assert.equal((await ledger.get({ payer: stale.from, nonce: stale.nonce }))!.error, report.entries[0]!.detail);
     assert.equal((await ledger.get({ payer: fresh.from, nonce: fresh.nonce }))!.state, 'RESERVED');
@@ -182,23 +274,39 @@ describe('reconcile on the local rail (anvil + Circle USDC, real EIP-3009 author
     const usedKey = await unknownRecord(ledger, used);
     const elsewhere = await unknownRecord(ledger, await authorize(nowSeconds() - HOUR), { network: 'eip155:84532' });
     const report = await run(ledger, { fromBlock: block + 1n });
-    assert.deepEqual(report.entries.map((e) => e.action), ['undecided', 'undecided', 'undecided'], JSON.stringify(report.entries));
+    assert.deepEqual(
+      report.entries.map((e) => e.action),
+      ['undecided', 'undecided', 'undecided'],
+      JSON.stringify(report.entries),
+    );
     assert.match(report.entries[0]!.detail, /validBefore was not recorded/);
-    assert.match(report.entries[1]!.detail, new RegExp(`^authorization used, transaction not found: no AuthorizationUsed log from block ${block + 1n}`));
+    assert.match(
+      report.entries[1]!.detail,
+      new RegExp(`^authorization used, transaction not found: no AuthorizationUsed log from block ${block + 1n}`),
+    );
     assert.match(report.entries[2]!.detail, /network eip155:84532 is not the RPC's chain eip155:8453/);
     for (const k of [noExpiry, usedKey, elsewhere]) assert.equal((await ledger.get(k))!.state, 'UNKNOWN');
     // From the right block the same record settles.
     const again = await run(ledger, { fromBlock: block });
-    assert.deepEqual(again.entries.map((e) => e.action), ['undecided', 'settled', 'undecided']);
+    assert.deepEqual(
+      again.entries.map((e) => e.action),
+      ['undecided', 'settled', 'undecided'],
+    );
   });
 
   it('an unreachable chain is reported per record, and nothing is moved', async () => {
     const ledger = await freshLedger();
     const key = await unknownRecord(ledger, await authorize(nowSeconds() - HOUR));
     const report = await run(ledger, { rpcUrl: 'http://127.0.0.1:1/secret-api-key' });
-    assert.match((report.chain as { error: string }).error, /^chain RPC http:\/\/127\.0\.0\.1:1 eth_chainId: unreachable/);
+    assert.match(
+      (report.chain as { error: string }).error,
+      /^chain RPC http:\/\/127\.0\.0\.1:1 eth_chainId: unreachable/,
+    );
     assert.doesNotMatch(JSON.stringify(report), /secret-api-key/);
-    assert.deepEqual(report.entries.map((e) => [e.action, e.to]), [['error', 'UNKNOWN']]);
+    assert.deepEqual(
+      report.entries.map((e) => [e.action, e.to]),
+      [['error', 'UNKNOWN']],
+    );
     assert.equal(report.counts.error, 1);
     assert.equal((await ledger.get(key))!.state, 'UNKNOWN');
   });

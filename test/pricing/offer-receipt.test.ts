@@ -11,7 +11,14 @@ const KID = 'did:web:localhost%3A8080#board-attestation-1';
 const pair = keyPairFromSeed(Buffer.alloc(32, 9));
 const key = { kid: KID, sign: (m: Uint8Array) => sign(pair.privateKey, m) };
 const jwk = { ...publicJwk(pair.publicKey), alg: 'EdDSA' };
-const terms = { resourceUrl: 'http://localhost:8080/api/request-attestation?subject=m', scheme: 'exact' as const, network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', amount: '10000' };
+const terms = {
+  resourceUrl: 'http://localhost:8080/api/request-attestation?subject=m',
+  scheme: 'exact' as const,
+  network: 'eip155:8453',
+  asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  payTo: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+  amount: '10000',
+};
 
 describe('offer-receipt (JWS)', () => {
   it('an offer verifies with @x402/extensions and carries the signed terms', async () => {
@@ -21,13 +28,27 @@ describe('offer-receipt (JWS)', () => {
   });
 
   it('is byte-identical to the reference createJWS for the same payload (header {alg, kid}, RFC 8785 payload)', async () => {
-    const signer = { kid: KID, format: 'jws' as const, algorithm: 'EdDSA', sign: async (b: Uint8Array) => Buffer.from(sign(pair.privateKey, b)).toString('base64url') };
+    const signer = {
+      kid: KID,
+      format: 'jws' as const,
+      algorithm: 'EdDSA',
+      sign: async (b: Uint8Array) => Buffer.from(sign(pair.privateKey, b)).toString('base64url'),
+    };
     const reference = await createJWS({ ...terms, version: 1, validUntil: 1_800_000_300 }, signer);
     assert.equal(signOffer(terms, 0, 1_800_000_000, 300, key).signature, reference);
   });
 
   it('a receipt names the transaction, verifies with @x402/extensions and with the service verifier; a tampered one does not', async () => {
-    const receipt = signReceipt({ network: 'eip155:8453', resourceUrl: terms.resourceUrl, payer: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', issuedAt: 1_800_000_001, transaction: `0x${'ab'.repeat(32)}` }, key);
+    const receipt = signReceipt(
+      {
+        network: 'eip155:8453',
+        resourceUrl: terms.resourceUrl,
+        payer: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+        issuedAt: 1_800_000_001,
+        transaction: `0x${'ab'.repeat(32)}`,
+      },
+      key,
+    );
     const payload = await verifyReceiptSignatureJWS(receipt, jwk);
     assert.equal(payload.transaction, `0x${'ab'.repeat(32)}`);
     const resolve = async () => ({ state: 'found' as const, jwk: publicJwk(pair.publicKey) });

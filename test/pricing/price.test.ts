@@ -7,8 +7,10 @@ describe('pricing', () => {
   it('has the four products of the specification with their atomic prices', () => {
     const table = PRODUCTS.map((p) => [p.path, p.normalAtomic, p.promoAtomic]);
     assert.deepEqual(table, [
-      ['/api/free-door', 0n, 0n], ['/api/request-attestation', 20_000n, 10_000n],
-      ['/api/evidence-bundle', 250_000_000n, 10_000n], ['/api/eunomia-data', 20_000n, 10_000n],
+      ['/api/free-door', 0n, 0n],
+      ['/api/request-attestation', 20_000n, 10_000n],
+      ['/api/evidence-bundle', 250_000_000n, 10_000n],
+      ['/api/eunomia-data', 20_000n, 10_000n],
     ]);
     assert.equal(productByKey('eunomia_data').sku_id, 'issuance');
   });
@@ -19,8 +21,15 @@ describe('pricing', () => {
     assert.equal(at('2026-09-10T23:59:59.999Z').pricing_basis, 'STANDARD');
     const inside = at('2026-09-11T00:00:00Z');
     assert.deepEqual(inside, {
-      product_id: 'gspc.request_attestation', sku_id: 'request_attestation', pricing_basis: 'PROMO_EXISTING_DATA', campaign_id: SPEC_PROMO_WINDOW.campaign_id,
-      normal_amount_atomic: '20000', offered_amount_atomic: '10000', starts_at: '2026-09-11T00:00:00Z', ends_at: '2026-10-11T00:00:00Z', fresh_compute_excluded: true,
+      product_id: 'gspc.request_attestation',
+      sku_id: 'request_attestation',
+      pricing_basis: 'PROMO_EXISTING_DATA',
+      campaign_id: SPEC_PROMO_WINDOW.campaign_id,
+      normal_amount_atomic: '20000',
+      offered_amount_atomic: '10000',
+      starts_at: '2026-09-11T00:00:00Z',
+      ends_at: '2026-10-11T00:00:00Z',
+      fresh_compute_excluded: true,
     });
     const after = at('2026-10-11T00:00:00Z');
     assert.equal(after.pricing_basis, 'STANDARD');

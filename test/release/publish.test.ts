@@ -11,8 +11,9 @@ import { testSigning } from '../helpers/app.js';
 const signing = testSigning().inputs;
 
 function listFiles(dir: string, prefix = ''): string[] {
-  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? listFiles(dir, join(prefix, e.name)) : [join(prefix, e.name)]).sort();
+  return readdirSync(join(dir, prefix), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? listFiles(dir, join(prefix, e.name)) : [join(prefix, e.name)]))
+    .sort();
 }
 
 describe('publish', () => {
@@ -35,7 +36,11 @@ describe('publish', () => {
     const second = publishRelease(changed, data, signing);
     assert.notEqual(second.id, first.id);
     assert.equal(currentReleaseDir(data), second.dir);
-    assert.equal(readFileSync(join(first.dir, 'corpus', 'lane.json'), 'utf8').length > 3, true, 'the old release stays byte for byte');
+    assert.equal(
+      readFileSync(join(first.dir, 'corpus', 'lane.json'), 'utf8').length > 3,
+      true,
+      'the old release stays byte for byte',
+    );
   });
 
   it('a crash at any step leaves the previous release current and nothing half-written visible', () => {
@@ -44,10 +49,20 @@ describe('publish', () => {
     const changed = demoCopy();
     writeFileSync(join(changed, 'lane.json'), '[]\n');
     for (const step of ['files-written', 'release-renamed'] as const) {
-      assert.throws(() => publishRelease(changed, data, signing, (s) => { if (s === step) throw new Error(`crash at ${s}`); }), /crash/);
+      assert.throws(
+        () =>
+          publishRelease(changed, data, signing, (s) => {
+            if (s === step) throw new Error(`crash at ${s}`);
+          }),
+        /crash/,
+      );
       assert.equal(currentReleaseDir(data), first.dir, step);
       assert.equal(loadRelease(currentReleaseDir(data)!).id, first.id);
-      assert.deepEqual(readdirSync(join(data, 'releases')).filter((n) => n.startsWith('.tmp')), [], 'no temporary directory is left');
+      assert.deepEqual(
+        readdirSync(join(data, 'releases')).filter((n) => n.startsWith('.tmp')),
+        [],
+        'no temporary directory is left',
+      );
     }
   });
 
@@ -56,7 +71,10 @@ describe('publish', () => {
     const first = publishRelease(demoCorpus, data, signing);
     const bad = demoCopy();
     writeFileSync(join(bad, 'peritem', 'safety.jsonl'), '{"oops": 1}\n');
-    assert.throws(() => publishRelease(bad, data, signing), (e: unknown) => e instanceof GspcError && e.code === 'corpus_invalid');
+    assert.throws(
+      () => publishRelease(bad, data, signing),
+      (e: unknown) => e instanceof GspcError && e.code === 'corpus_invalid',
+    );
     assert.equal(currentReleaseDir(data), first.dir);
     assert.equal(readdirSync(join(data, 'releases')).length, 1);
   });
@@ -65,6 +83,9 @@ describe('publish', () => {
     const { dir } = publishRelease(demoCorpus, tempDir(), signing);
     const path = join(dir, 'corpus', 'peritem', 'safety.jsonl');
     writeFileSync(path, readFileSync(path, 'utf8').replace('"label":"refuse"', '"label":"comply"'));
-    assert.throws(() => loadRelease(dir), (e: unknown) => e instanceof GspcError && e.code === 'release_invalid' && /safety\.jsonl/.test(e.message));
+    assert.throws(
+      () => loadRelease(dir),
+      (e: unknown) => e instanceof GspcError && e.code === 'release_invalid' && /safety\.jsonl/.test(e.message),
+    );
   });
 });

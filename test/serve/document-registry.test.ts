@@ -20,7 +20,10 @@ import { demoCorpus, tempDir } from '../helpers/tmp.js';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
 const signing = testSigning();
-const state = new ServedState(loadRelease(publishRelease(demoCorpus, tempDir(), signing.inputs).dir), liveSigning(signing));
+const state = new ServedState(
+  loadRelease(publishRelease(demoCorpus, tempDir(), signing.inputs).dir),
+  liveSigning(signing),
+);
 const options = { state, logLevel: 'silent', now: () => NOW, products: { rail: readRailConfig({}) } } as const;
 const app = buildApp(options);
 after(() => app.close());
@@ -51,11 +54,13 @@ describe('the document registry', () => {
         // JSON documents (application/json, application/did+json) are read as values, the rest as text.
         const isJson = /^application\/([a-z0-9.-]+\+)?json(;|$)/.test(String(r.headers['content-type']));
         assert.deepEqual(got.value, isJson ? JSON.parse(r.body) : r.body, `${e.id} ${path} value`);
-        if (e.schema !== null) assert.equal((r.json() as { schema?: unknown }).schema, e.schema, `${e.id} ${path} schema`);
+        if (e.schema !== null)
+          assert.equal((r.json() as { schema?: unknown }).schema, e.schema, `${e.id} ${path} schema`);
         const cc = e.cache.cacheControl;
         if (cc === null) assert.equal(r.headers['cache-control'], undefined, `${e.id} ${path}`);
         else if (!cc.includes('<')) assert.equal(r.headers['cache-control'], cc, `${e.id} ${path} cache-control`);
-        if (e.cache.kind === 'release' && got.body.kind === 'prepared') assert.equal(r.headers.etag, got.body.prepared.etag);
+        if (e.cache.kind === 'release' && got.body.kind === 'prepared')
+          assert.equal(r.headers.etag, got.body.prepared.etag);
         checked++;
       }
     }
@@ -63,7 +68,14 @@ describe('the document registry', () => {
   });
 
   it('a path no entry serves, a bad query and a missing card are answered in-process as the routes answer them', async () => {
-    for (const path of ['/api/nope', '/api/gspc?axis=nope', '/api/gspc?bad=1', '/cards/0000000000000000.json', '/api/regulation?x=1', '/log/consistency?from=99999']) {
+    for (const path of [
+      '/api/nope',
+      '/api/gspc?axis=nope',
+      '/api/gspc?bad=1',
+      '/cards/0000000000000000.json',
+      '/api/regulation?x=1',
+      '/log/consistency?from=99999',
+    ]) {
       const r = await app.inject({ url: path });
       const got = await read.documents.readPath(path);
       assert.equal(got.ok, false, path);
@@ -78,7 +90,10 @@ describe('the document registry', () => {
   });
 
   it('nothing under src/ reads the service through app.inject (surfaces and pages read the registry)', () => {
-    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : []));
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+        d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : [],
+      );
     const offenders = files(join(repoRoot, 'src')).filter((f) => /\.inject\(/.test(readFileSync(f, 'utf8')));
     assert.deepEqual(offenders, []);
   });

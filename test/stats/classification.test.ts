@@ -43,7 +43,15 @@ describe('confusionCounts', () => {
   });
 
   it('returns all zeros and nulls for no items, or only unparsed ones', () => {
-    assert.deepEqual(confusionCounts([], 'yes'), { tp: 0, fp: 0, tn: 0, fn: 0, unparsed: 0, precision: null, recall: null });
+    assert.deepEqual(confusionCounts([], 'yes'), {
+      tp: 0,
+      fp: 0,
+      tn: 0,
+      fn: 0,
+      unparsed: 0,
+      precision: null,
+      recall: null,
+    });
     assert.deepEqual(confusionCounts([pair('yes', null)], 'yes'), {
       tp: 0,
       fp: 0,
@@ -60,7 +68,15 @@ describe('confusionCounts', () => {
       yield pair('yes', 'yes');
       yield pair('no', 'yes');
     }
-    assert.deepEqual(confusionCounts(rows(), 'yes'), { tp: 1, fp: 1, tn: 0, fn: 0, unparsed: 0, precision: 0.5, recall: 1 });
+    assert.deepEqual(confusionCounts(rows(), 'yes'), {
+      tp: 1,
+      fp: 1,
+      tn: 0,
+      fn: 0,
+      unparsed: 0,
+      precision: 0.5,
+      recall: 1,
+    });
   });
 });
 
@@ -70,7 +86,15 @@ describe('macroF1', () => {
   //   B: tp 2, fp 1 (A→B), fn 0        F1 = 4/5
   //   C: tp 0, fp 0,       fn 1 (C→A)  F1 = 0 (it has support, so it counts)
   //   macro = (2/3 + 4/5 + 0)/3 = 22/45
-  const pairs = [pair('A', 'A'), pair('A', 'B'), pair('B', 'B'), pair('B', 'B'), pair('C', 'A'), pair('C', null), pair('A', 'A')];
+  const pairs = [
+    pair('A', 'A'),
+    pair('A', 'B'),
+    pair('B', 'B'),
+    pair('B', 'B'),
+    pair('C', 'A'),
+    pair('C', null),
+    pair('A', 'A'),
+  ];
 
   it('averages per-label one-vs-rest F1 (hand-computed 22/45)', () => {
     const f1 = macroF1(pairs, ['A', 'B', 'C']);

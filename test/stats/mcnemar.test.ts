@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { SEPARATION_ALPHA, mcnemarExact, mcnemarExactDecision, type McNemarResult } from '../../src/core/stats/index.js';
+import {
+  SEPARATION_ALPHA,
+  mcnemarExact,
+  mcnemarExactDecision,
+  type McNemarResult,
+} from '../../src/core/stats/index.js';
 import { statsVectors } from '../helpers/stats-vectors.js';
 
 interface McNemarVector {
@@ -25,12 +30,21 @@ function relativeError(actual: number, expected: number): number {
  * The tolerance the vector README asks for: 1e-12 relative while the reference is above 1e-300;
  * below, the double may have underflowed, so require it to be tiny and check log10 instead.
  */
-function assertProbability(actual: number, expected: number, expectedLog10: number, actualLog10: number, what: string): void {
+function assertProbability(
+  actual: number,
+  expected: number,
+  expectedLog10: number,
+  actualLog10: number,
+  what: string,
+): void {
   if (expected > 1e-300) {
     assert.ok(relativeError(actual, expected) <= 1e-12, `${what}: got ${actual}, want ${expected}`);
   } else {
     assert.ok(actual <= 1e-300, `${what}: got ${actual}, want ≤ 1e-300`);
-    assert.ok(relativeError(actualLog10, expectedLog10) <= 1e-9, `${what} log10: got ${actualLog10}, want ${expectedLog10}`);
+    assert.ok(
+      relativeError(actualLog10, expectedLog10) <= 1e-9,
+      `${what} log10: got ${actualLog10}, want ${expectedLog10}`,
+    );
   }
 }
 
@@ -87,13 +101,34 @@ describe('mcnemarExact contract', () => {
 
   it('matches the minimum-evidence table of research/evals.md §2.1', () => {
     const table: Array<[tie: [number, number], separated: [number, number]]> = [
-      [[1, 5], [0, 6]],
-      [[2, 8], [1, 9]],
-      [[6, 14], [5, 15]],
-      [[10, 20], [9, 21]],
-      [[18, 32], [17, 33]],
-      [[40, 60], [39, 61]],
-      [[469, 531], [468, 532]],
+      [
+        [1, 5],
+        [0, 6],
+      ],
+      [
+        [2, 8],
+        [1, 9],
+      ],
+      [
+        [6, 14],
+        [5, 15],
+      ],
+      [
+        [10, 20],
+        [9, 21],
+      ],
+      [
+        [18, 32],
+        [17, 33],
+      ],
+      [
+        [40, 60],
+        [39, 61],
+      ],
+      [
+        [469, 531],
+        [468, 532],
+      ],
     ];
     for (const [tie, separated] of table) {
       assert.equal(mcnemarExact(...tie).decision, 'TIE', `${tie}`);
@@ -102,7 +137,14 @@ describe('mcnemarExact contract', () => {
   });
 
   it('throws RangeError for negative, non-integer or non-finite counts', () => {
-    for (const [b, c] of [[-1, 3], [3, -1], [1.5, 2], [2, 0.1], [Number.NaN, 1], [1, Infinity]] as const) {
+    for (const [b, c] of [
+      [-1, 3],
+      [3, -1],
+      [1.5, 2],
+      [2, 0.1],
+      [Number.NaN, 1],
+      [1, Infinity],
+    ] as const) {
       assert.throws(() => mcnemarExact(b, c), RangeError, `b=${b} c=${c}`);
       assert.throws(() => mcnemarExactDecision(b, c), RangeError, `b=${b} c=${c}`);
     }
@@ -148,13 +190,18 @@ function exactReference(b: number, c: number): { p: number; pMid: number } {
 describe('mcnemarExact properties', () => {
   it('p = 1 whenever |b − c| ≤ 1', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2_000_000 }), fc.integer({ min: 0, max: 1 }), fc.boolean(), (m, d, flip) => {
-        const [b, c] = flip ? [m + d, m] : [m, m + d];
-        const r = mcnemarExact(b, c);
-        assert.equal(r.p, 1);
-        assert.equal(r.log10P, 0);
-        assert.equal(r.decision, 'TIE');
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 2_000_000 }),
+        fc.integer({ min: 0, max: 1 }),
+        fc.boolean(),
+        (m, d, flip) => {
+          const [b, c] = flip ? [m + d, m] : [m, m + d];
+          const r = mcnemarExact(b, c);
+          assert.equal(r.p, 1);
+          assert.equal(r.log10P, 0);
+          assert.equal(r.decision, 'TIE');
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -199,15 +246,17 @@ describe('mcnemarExact properties', () => {
 
   it('the floating path (b + c > 1000) agrees with exact integer sums', () => {
     // Splits within 25·√n of even, where p ranges from 1 down past 1e-300, plus any split.
-    const split = fc.integer({ min: 1001, max: 6000 }).chain((n) =>
-      fc.tuple(
-        fc.constant(n),
-        fc.oneof(
-          fc.integer({ min: Math.max(0, Math.floor(n / 2 - 25 * Math.sqrt(n))), max: Math.floor(n / 2) }),
-          fc.integer({ min: 0, max: n }),
+    const split = fc
+      .integer({ min: 1001, max: 6000 })
+      .chain((n) =>
+        fc.tuple(
+          fc.constant(n),
+          fc.oneof(
+            fc.integer({ min: Math.max(0, Math.floor(n / 2 - 25 * Math.sqrt(n))), max: Math.floor(n / 2) }),
+            fc.integer({ min: 0, max: n }),
+          ),
         ),
-      ),
-    );
+      );
     fc.assert(
       fc.property(split, ([n, b]) => {
         const r = mcnemarExact(b, n - b);

@@ -67,11 +67,23 @@ describe('wilsonInterval on the COPA fixture (test/fixtures/README.md)', () => {
 
 describe('wilsonInterval contract', () => {
   it('works at n = 1', () => {
-    assert.deepEqual(wilsonInterval(0, 1).map((x) => x.toFixed(5)), ['0.00000', '0.79345']);
+    assert.deepEqual(
+      wilsonInterval(0, 1).map((x) => x.toFixed(5)),
+      ['0.00000', '0.79345'],
+    );
   });
 
   it('throws RangeError outside 0 ≤ k ≤ n, n ≥ 1, integers, z finite ≥ 0', () => {
-    for (const [k, n] of [[0, 0], [1, 0], [-1, 5], [6, 5], [1.5, 5], [1, 5.5], [Number.NaN, 5], [1, Infinity]] as const) {
+    for (const [k, n] of [
+      [0, 0],
+      [1, 0],
+      [-1, 5],
+      [6, 5],
+      [1.5, 5],
+      [1, 5.5],
+      [Number.NaN, 5],
+      [1, Infinity],
+    ] as const) {
       assert.throws(() => wilsonInterval(k, n), RangeError, `k=${k} n=${n}`);
     }
     assert.throws(() => wilsonInterval(1, 5, -1), RangeError);

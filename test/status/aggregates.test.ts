@@ -16,26 +16,53 @@ import { openLedger } from '../../src/store/open-ledger.js';
 import { demoApp } from '../helpers/app.js';
 import { tempDir } from '../helpers/tmp.js';
 
-async function peer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; hits: () => number }> {
+async function peer(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ url: string; hits: () => number }> {
   let n = 0;
-  const server = createServer((req, res) => { n++; handler(req, res); });
+  const server = createServer((req, res) => {
+    n++;
+    handler(req, res);
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  after(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  after(
+    () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => n };
 }
 
-const json = (res: ServerResponse, v: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(v));
+const json = (res: ServerResponse, v: unknown) =>
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(v));
 const EMPTY_INDEX = { schema: 'svc.card-index/1', as_of: '2026-11-01T00:00:00Z', cards: [] };
 const EMPTY_WITHDRAWALS = { schema: 'svc.withdrawal-ledger/1', as_of: '2026-11-01T00:00:00Z', entries: [] };
-const emptyHub = (req: IncomingMessage, res: ServerResponse) => json(res, req.url === '/cards/index.json' ? EMPTY_INDEX : EMPTY_WITHDRAWALS);
+const emptyHub = (req: IncomingMessage, res: ServerResponse) =>
+  json(res, req.url === '/cards/index.json' ? EMPTY_INDEX : EMPTY_WITHDRAWALS);
 
 const { state, dir } = demoApp();
-const matrix = JSON.parse(readFileSync(join(dir, 'evidence', 'card-matrix.json'), 'utf8')) as { counts: { cells: number } };
-const withdrawals = JSON.parse(readFileSync(join(dir, 'evidence', 'withdrawals.json'), 'utf8')) as { entries: { sha256: string }[] };
+const matrix = JSON.parse(readFileSync(join(dir, 'evidence', 'card-matrix.json'), 'utf8')) as {
+  counts: { cells: number };
+};
+const withdrawals = JSON.parse(readFileSync(join(dir, 'evidence', 'withdrawals.json'), 'utf8')) as {
+  entries: { sha256: string }[];
+};
 
-function appWith(peers: { name: string; url: string }[], clock: { t: number }, extra: Partial<Parameters<typeof buildApp>[0]> = {}) {
+function appWith(
+  peers: { name: string; url: string }[],
+  clock: { t: number },
+  extra: Partial<Parameters<typeof buildApp>[0]> = {},
+) {
   const now = () => new Date(clock.t);
-  const app = buildApp({ state, logLevel: 'silent', now, hubs: new HubIndexReader({ peers, timeoutMs: 1000, now }), ...extra });
+  const app = buildApp({
+    state,
+    logLevel: 'silent',
+    now,
+    hubs: new HubIndexReader({ peers, timeoutMs: 1000, now }),
+    ...extra,
+  });
   after(() => app.close());
   return app;
 }
@@ -54,7 +81,10 @@ describe('GET /api/hub-cards', () => {
     const emptySource = doc.sources.find((s: { hub: string }) => s.hub === 'empty-peer');
     assert.deepEqual([emptySource.read, emptySource.cells], [true, 0]);
     assert.ok(withdrawals.entries.length > 0, 'the demo has a refused bank, so withdrawn cards');
-    assert.deepEqual(doc.withdrawn_cells.map((w: { sha256: string }) => w.sha256).sort(), withdrawals.entries.map((e) => e.sha256).sort());
+    assert.deepEqual(
+      doc.withdrawn_cells.map((w: { sha256: string }) => w.sha256).sort(),
+      withdrawals.entries.map((e) => e.sha256).sort(),
+    );
     const inCells = new Set(doc.cells.map((c: { sha256: string }) => c.sha256));
     assert.ok(doc.withdrawn_cells.every((w: { sha256: string }) => !inCells.has(w.sha256)));
   });
@@ -77,7 +107,11 @@ describe('GET /api/hub-cards', () => {
   it('caches a read index for ten minutes; a failure is retried once at once and never cached', async () => {
     let failFirst = true;
     const flaky = await peer((req, res) => {
-      if (failFirst) { failFirst = false; res.writeHead(500).end(); return; }
+      if (failFirst) {
+        failFirst = false;
+        res.writeHead(500).end();
+        return;
+      }
       emptyHub(req, res);
     });
     const clock = { t: Date.parse('2026-11-21T00:00:00Z') };
@@ -103,7 +137,9 @@ describe('GET /api/hub-cards', () => {
 
 describe('GET /api/dashboard/stats', () => {
   let board: { totals: Record<string, number> };
-  before(async () => { board = JSON.parse(state.current().boards.get('')!.body.toString('utf8')); });
+  before(async () => {
+    board = JSON.parse(state.current().boards.get('')!.body.toString('utf8'));
+  });
 
   it('without a ledger: totals null, the floor keeps what was read, the ledger is named unread and its figures are null, not 0', async () => {
     const app = appWith([], { t: Date.parse('2026-11-21T00:00:00Z') });
@@ -116,7 +152,10 @@ describe('GET /api/dashboard/stats', () => {
     assert.equal(doc.totals_floor.settlements, null);
     assert.equal(doc.totals_floor.demand_settlements, null);
     assert.equal(doc.totals_floor.action_job_receipts, null);
-    assert.deepEqual(doc.unread_sources.map((u: { source: string }) => u.source), ['revenue ledger', 'action-job ledger']);
+    assert.deepEqual(
+      doc.unread_sources.map((u: { source: string }) => u.source),
+      ['revenue ledger', 'action-job ledger'],
+    );
     assert.ok(doc.unread_sources[0].reason.length > 0);
   });
 

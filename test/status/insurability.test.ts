@@ -22,7 +22,10 @@ import { demoApp, liveSigning } from '../helpers/app.js';
 import { demoCopy } from '../helpers/tmp.js';
 
 type Json = Record<string, any>;
-const write = (dir: string, path: string, text: string) => { mkdirSync(dirname(join(dir, path)), { recursive: true }); writeFileSync(join(dir, path), text); };
+const write = (dir: string, path: string, text: string) => {
+  mkdirSync(dirname(join(dir, path)), { recursive: true });
+  writeFileSync(join(dir, path), text);
+};
 const AT = '2026-11-21T10:00:00.000Z';
 const STATUS_FILES = ['status/regulation.json', 'status/reported.json', 'status/owners.json', 'status/east-west.json'];
 
@@ -39,7 +42,12 @@ function packApp(state: ServedState, extra: Partial<Parameters<typeof buildApp>[
 }
 
 const problems = (dir: string): CorpusProblem[] => {
-  try { readCorpus(dir); } catch (e) { assert.ok(e instanceof GspcError && e.code === 'corpus_invalid', String(e)); return e.details!.problems as CorpusProblem[]; }
+  try {
+    readCorpus(dir);
+  } catch (e) {
+    assert.ok(e instanceof GspcError && e.code === 'corpus_invalid', String(e));
+    return e.details!.problems as CorpusProblem[];
+  }
   return assert.fail('the corpus was accepted');
 };
 
@@ -57,25 +65,46 @@ describe('insurability evidence pack (GET /api/insurability-pack)', () => {
     assert.equal(r.headers['access-control-allow-origin'], '*');
     assert.equal(r.headers['x-content-type-options'], 'nosniff');
     const p = r.json() as Json;
-    assert.deepEqual(Object.keys(p), ['schema', 'ts', 'purpose', 'system_transparency', 'data_lineage', 'active_controls', 'named_owners', 'bundle', 'limitations', 'signature_envelope']);
+    assert.deepEqual(Object.keys(p), [
+      'schema',
+      'ts',
+      'purpose',
+      'system_transparency',
+      'data_lineage',
+      'active_controls',
+      'named_owners',
+      'bundle',
+      'limitations',
+      'signature_envelope',
+    ]);
     assert.equal(p.schema, 'svc.insurability-evidence-pack/0.1');
     assert.equal(p.ts, AT);
     assert.match(p.purpose, /not a trigger, not an attestation/);
     assert.deepEqual(Object.keys(p.system_transparency), ['what_is_measured', 'board', 'methodology', 'verify']);
-    assert.deepEqual([p.system_transparency.board, p.system_transparency.methodology, p.system_transparency.verify], ['/api/gspc', '/methodology', '/gspc-verify']);
+    assert.deepEqual(
+      [p.system_transparency.board, p.system_transparency.methodology, p.system_transparency.verify],
+      ['/api/gspc', '/methodology', '/gspc-verify'],
+    );
     for (const k of ['measured_cells', 'reported_figures', 'regulation', 'market']) assert.ok(k in p.data_lineage, k);
-    assert.deepEqual(Object.keys(p.active_controls), ['signing_chain', 'watchdog', 'corrections_ledger', 'drift_detection']);
-    for (const k of ['measurement_director', 'signing_key_id', 'professional_indemnity', 'contact']) assert.ok(k in p.named_owners, k);
+    assert.deepEqual(Object.keys(p.active_controls), [
+      'signing_chain',
+      'watchdog',
+      'corrections_ledger',
+      'drift_detection',
+    ]);
+    for (const k of ['measurement_director', 'signing_key_id', 'professional_indemnity', 'contact'])
+      assert.ok(k in p.named_owners, k);
   });
 
-  it('measured_cells is the served card matrix\'s cell count, and agrees with the board\'s measured rows', async () => {
+  it("measured_cells is the served card matrix's cell count, and agrees with the board's measured rows", async () => {
     const p = (await get()).json() as Json;
     const matrix = (await get(app, '/signed/card-matrix.json')).json() as Json;
     assert.equal(p.data_lineage.measured_cells, matrix.counts.cells);
     assert.equal(p.data_lineage.measured_cells, matrix.cells.length);
     // Independently from the board: one cell per model of each MEASURED comparison row (refused banks withdrawn), one per MEASURED facts row.
     const board = (await get(app, '/api/gspc')).json() as Json;
-    const fromBoard = board.axes.filter((r: Json) => r.status === 'MEASURED' && !r.bank_state)
+    const fromBoard = board.axes
+      .filter((r: Json) => r.status === 'MEASURED' && !r.bank_state)
       .reduce((s: number, r: Json) => s + (r.kind === 'model-comparison' ? r.models : 1), 0);
     assert.equal(p.data_lineage.measured_cells, fromBoard);
     assert.ok(p.system_transparency.what_is_measured.includes(board.totals.public_count));
@@ -85,7 +114,11 @@ describe('insurability evidence pack (GET /api/insurability-pack)', () => {
     const l = ((await get()).json() as Json).data_lineage;
     assert.equal(l.reported_figures, reportedFiguresDemo().figures.length);
     assert.equal(l.reported_figures_reason, undefined);
-    assert.deepEqual(l.regulation, { version: regulationFeedDemo().version, verified_as_of: regulationFeedDemo().verified_as_of, url: '/api/regulation' });
+    assert.deepEqual(l.regulation, {
+      version: regulationFeedDemo().version,
+      verified_as_of: regulationFeedDemo().verified_as_of,
+      url: '/api/regulation',
+    });
     assert.equal(l.market.network, rail.network);
     assert.equal(l.market.asset, rail.asset);
     assert.equal(l.market.mode, 'live');
@@ -96,7 +129,10 @@ describe('insurability evidence pack (GET /api/insurability-pack)', () => {
   it('active controls: the live board key and its health, the watchdog every 600 s, the corrections ledger, drift detection not implemented', async () => {
     const c = ((await get()).json() as Json).active_controls;
     const kid = `${full.signing.did}#board-attestation-1`;
-    assert.deepEqual([c.signing_chain.board_key_id, c.signing_chain.state, c.signing_chain.did], [kid, 'HEALTHY', full.signing.did]);
+    assert.deepEqual(
+      [c.signing_chain.board_key_id, c.signing_chain.state, c.signing_chain.did],
+      [kid, 'HEALTHY', full.signing.did],
+    );
     assert.deepEqual([c.watchdog.endpoint, c.watchdog.period_seconds], ['/api/oracle-fleet', 600]);
     assert.equal(c.corrections_ledger.endpoint, '/api/corrections');
     assert.equal(c.drift_detection.state, 'NOT_IMPLEMENTED');
@@ -107,7 +143,10 @@ describe('insurability evidence pack (GET /api/insurability-pack)', () => {
 
   it('an unhealthy board key reads UNHEALTHY with its reason', async () => {
     const reason = 'the key file is readable by others';
-    const state = new ServedState(loadRelease(full.dir), { ...liveSigning(full.signing), boardKey: { healthy: false, kid: `${full.signing.did}#board-attestation-1`, reason } });
+    const state = new ServedState(loadRelease(full.dir), {
+      ...liveSigning(full.signing),
+      boardKey: { healthy: false, kid: `${full.signing.did}#board-attestation-1`, reason },
+    });
     const a = packApp(state);
     const c = ((await get(a)).json() as Json).active_controls.signing_chain;
     assert.deepEqual([c.state, c.reason], ['UNHEALTHY', reason]);
@@ -126,31 +165,51 @@ describe('insurability evidence pack (GET /api/insurability-pack)', () => {
 
   it('bundle: the five components, each with its path', async () => {
     const b = ((await get()).json() as Json).bundle as Json[];
-    assert.deepEqual(b.map((x) => [x.component, x.path]), [
-      ['measurement-receipt', '/api/request-attestation?subject={subject}'],
-      ['template', '/api/insurability-pack'],
-      ['provision-text', '/api/regulation'],
-      ['control-crosswalk', '/api/evidence-bundle?obligation={obligation}'],
-      ['corrections-excerpt', '/api/corrections'],
-    ]);
+    assert.deepEqual(
+      b.map((x) => [x.component, x.path]),
+      [
+        ['measurement-receipt', '/api/request-attestation?subject={subject}'],
+        ['template', '/api/insurability-pack'],
+        ['provision-text', '/api/regulation'],
+        ['control-crosswalk', '/api/evidence-bundle?obligation={obligation}'],
+        ['corrections-excerpt', '/api/corrections'],
+      ],
+    );
     assert.equal(b[0]!.verify, '/api/receipts/verify');
     assert.equal(b[2]!.version, regulationFeedDemo().version);
-    assert.deepEqual(b[3]!.obligations, full.state.current().release.corpus.obligations.map((o) => o.id));
+    assert.deepEqual(
+      b[3]!.obligations,
+      full.state.current().release.corpus.obligations.map((o) => o.id),
+    );
   });
 
   it('limitations: the six stated limits of the specification', async () => {
     const lim = ((await get()).json() as Json).limitations as string[];
     assert.equal(lim.length, 6);
-    const want = [/measurement, not certification/i, /market rail .*development grade/i, /no live human-baseline capture/i, /no independent timestamp/i, /re-measurement after a source change is not implemented/i, /right of reply.*14 days/i];
+    const want = [
+      /measurement, not certification/i,
+      /market rail .*development grade/i,
+      /no live human-baseline capture/i,
+      /no independent timestamp/i,
+      /re-measurement after a source change is not implemented/i,
+      /right of reply.*14 days/i,
+    ];
     want.forEach((re, i) => assert.match(lim[i]!, re));
   });
 
   it('signature envelope: svc.signed-surface/0.1, unsigned, null signature and kid, the metered bundle path', async () => {
     const e = ((await get()).json() as Json).signature_envelope;
-    assert.deepEqual({ ...e, note: undefined }, {
-      schema: 'svc.signed-surface/0.1', signed: false, sig_ed25519: null, kid: null, note: undefined,
-      metered_bundle: '/api/evidence-bundle?obligation={obligation}&bundle=1',
-    });
+    assert.deepEqual(
+      { ...e, note: undefined },
+      {
+        schema: 'svc.signed-surface/0.1',
+        signed: false,
+        sig_ed25519: null,
+        kid: null,
+        note: undefined,
+        metered_bundle: '/api/evidence-bundle?obligation={obligation}&bundle=1',
+      },
+    );
     assert.match(e.note, /unsigned/);
   });
 
@@ -186,9 +245,13 @@ describe('insurability pack: what the release does not publish is null with the 
   it('status/owners.json: a contact that is not an e-mail address is refused', () => {
     const dir = corpus([['status/owners.json', `${JSON.stringify({ ...ownersDemo(), contact: 'write to us' })}\n`]]);
     assert.ok(problems(dir).some((p) => p.file === 'status/owners.json' && p.field === 'contact'));
-    const dots = corpus([['status/owners.json', `${JSON.stringify({ ...ownersDemo(), contact: 'a..b@example.org' })}\n`]]);
+    const dots = corpus([
+      ['status/owners.json', `${JSON.stringify({ ...ownersDemo(), contact: 'a..b@example.org' })}\n`],
+    ]);
     assert.ok(problems(dots).some((p) => p.field === 'contact'));
-    const typed = corpus([['status/owners.json', `${JSON.stringify({ ...ownersDemo(), professional_indemnity: 'VERIFIED' })}\n`]]);
+    const typed = corpus([
+      ['status/owners.json', `${JSON.stringify({ ...ownersDemo(), professional_indemnity: 'VERIFIED' })}\n`],
+    ]);
     assert.ok(problems(typed).length > 0, 'professional indemnity cannot be typed into the corpus');
   });
 });

@@ -30,7 +30,13 @@ const state: ServedState = demoApp().state;
 
 /** An app whose clock the test moves. */
 function app(ledger: Ledger | undefined, clock: { now: Date }): FastifyInstance {
-  const a = buildApp({ state, logLevel: 'silent', now: () => clock.now, sources: NO_SOURCES, ...(ledger !== undefined && { ledger }) });
+  const a = buildApp({
+    state,
+    logLevel: 'silent',
+    now: () => clock.now,
+    sources: NO_SOURCES,
+    ...(ledger !== undefined && { ledger }),
+  });
   after(() => a.close());
   return a;
 }
@@ -63,13 +69,21 @@ describe('GET /api/oracle-fleet', () => {
     assert.equal(doc.source, 'heartbeat ledger (sqlite)');
     assert.deepEqual(Object.keys(doc).sort(), ['heartbeats', 'observed_at', 'schema', 'source', 'unread', 'watchdog']);
     assert.deepEqual(doc.watchdog, {
-      source: 'watchdog', period_seconds: WATCHDOG_PERIOD_SECONDS, last_seen: at(0).toISOString(), age_seconds: 120, state: 'FRESH', reason: doc.watchdog.reason,
+      source: 'watchdog',
+      period_seconds: WATCHDOG_PERIOD_SECONDS,
+      last_seen: at(0).toISOString(),
+      age_seconds: 120,
+      state: 'FRESH',
+      reason: doc.watchdog.reason,
     });
     assert.match(doc.watchdog.reason, /120 s old, within the 600 s period/);
-    assert.deepEqual(doc.heartbeats.map((h: any) => [h.source, h.last_seen, h.age_seconds, h.state, h.beats, h.note]), [
-      ['oracle-eu', at(60).toISOString(), 60, 'FRESH', 2, undefined],
-      ['watchdog', at(0).toISOString(), 120, 'FRESH', 1, 'cron tick'],
-    ]);
+    assert.deepEqual(
+      doc.heartbeats.map((h: any) => [h.source, h.last_seen, h.age_seconds, h.state, h.beats, h.note]),
+      [
+        ['oracle-eu', at(60).toISOString(), 60, 'FRESH', 2, undefined],
+        ['watchdog', at(0).toISOString(), 120, 'FRESH', 1, 'cron tick'],
+      ],
+    );
     assert.equal('note' in doc.heartbeats[0], false, 'a beat without a note has no note key');
     assert.deepEqual(doc.unread, []);
   });
@@ -85,10 +99,17 @@ describe('GET /api/oracle-fleet', () => {
     assert.equal((await get(a)).doc.watchdog.state, 'FRESH');
     clock.now = at(601);
     const stale = (await get(a)).doc;
-    assert.deepEqual([stale.watchdog.state, stale.watchdog.age_seconds, stale.heartbeats[0].state], ['STALE', 601, 'STALE']);
+    assert.deepEqual(
+      [stale.watchdog.state, stale.watchdog.age_seconds, stale.heartbeats[0].state],
+      ['STALE', 601, 'STALE'],
+    );
     assert.match(stale.watchdog.reason, /601 s old, older than the 600 s period/);
     clock.now = at(600.5);
-    assert.equal((await get(a)).doc.watchdog.state, 'STALE', 'half a second past the period is stale (ages are not rounded down)');
+    assert.equal(
+      (await get(a)).doc.watchdog.state,
+      'STALE',
+      'half a second past the period is stale (ages are not rounded down)',
+    );
     await ledger.recordHeartbeat({ source: 'watchdog', at: at(700).toISOString() });
     clock.now = at(701);
     assert.deepEqual([(await get(a)).doc.watchdog.state, (await get(a)).doc.watchdog.age_seconds], ['FRESH', 1]);
@@ -98,12 +119,18 @@ describe('GET /api/oracle-fleet', () => {
     const ledger = await freshLedger();
     const a = app(ledger, { now: at(10) });
     const empty = (await get(a)).doc;
-    assert.deepEqual([empty.watchdog.state, empty.watchdog.last_seen, empty.watchdog.age_seconds, empty.heartbeats], ['NEVER_SEEN', null, null, []]);
+    assert.deepEqual(
+      [empty.watchdog.state, empty.watchdog.last_seen, empty.watchdog.age_seconds, empty.heartbeats],
+      ['NEVER_SEEN', null, null, []],
+    );
     await ledger.recordHeartbeat({ source: 'oracle-us', at: at(0).toISOString() });
     const { doc } = await get(a);
     assert.equal(doc.watchdog.state, 'NEVER_SEEN');
     assert.match(doc.watchdog.reason, /no heartbeat from source 'watchdog'/);
-    assert.deepEqual(doc.heartbeats.map((h: any) => [h.source, h.state]), [['oracle-us', 'FRESH']]);
+    assert.deepEqual(
+      doc.heartbeats.map((h: any) => [h.source, h.state]),
+      [['oracle-us', 'FRESH']],
+    );
   });
 
   it('a beat dated more than 60 s ahead of the service clock does not show the watchdog alive; a small difference does', async () => {
@@ -124,7 +151,10 @@ describe('GET /api/oracle-fleet', () => {
     assert.equal(doc.schema, 'svc.oracle-fleet/0.1');
     assert.equal(doc.source, 'no heartbeat ledger configured');
     assert.equal(doc.heartbeats, null);
-    assert.deepEqual([doc.watchdog.state, doc.watchdog.last_seen, doc.watchdog.age_seconds, doc.watchdog.period_seconds], ['UNREAD', null, null, 600]);
+    assert.deepEqual(
+      [doc.watchdog.state, doc.watchdog.last_seen, doc.watchdog.age_seconds, doc.watchdog.period_seconds],
+      ['UNREAD', null, null, 600],
+    );
     assert.equal(doc.unread.length, 1);
     assert.match(doc.unread[0].reason, /without a ledger/);
   });
@@ -142,7 +172,10 @@ describe('GET /api/oracle-fleet', () => {
   });
 
   it('refuses query parameters with 400 bad_query', async () => {
-    const res = await app(undefined, { now: at(0) }).inject({ method: 'GET', url: '/api/oracle-fleet?source=watchdog' });
+    const res = await app(undefined, { now: at(0) }).inject({
+      method: 'GET',
+      url: '/api/oracle-fleet?source=watchdog',
+    });
     assert.equal(res.statusCode, 400);
     assert.equal(res.json().code, 'bad_query');
   });
@@ -155,7 +188,12 @@ describe('gspc heartbeat (CLI)', () => {
     const code = `const { main } = await import(${JSON.stringify(mainUrl)}); await main(['node', 'gspc', ...process.argv.slice(1)]);`;
     const env: NodeJS.ProcessEnv = { ...process.env, GSPC_LEDGER_PATH: path };
     for (const k of ['GSPC_DATABASE_URL', 'GSPC_DATA_DIR']) delete env[k];
-    const gspc = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, ...args], { cwd: repoRoot, env, encoding: 'utf8' });
+    const gspc = (args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, ...args], {
+        cwd: repoRoot,
+        env,
+        encoding: 'utf8',
+      });
     const ok = gspc(['heartbeat', '--source', 'watchdog', '--note', 'cron on host-b']);
     assert.equal(ok.status, 0, ok.stderr);
     const recordedAt = /recorded at (\S+)$/m.exec(ok.stdout)![1]!;
@@ -166,6 +204,9 @@ describe('gspc heartbeat (CLI)', () => {
     after(() => ledger.close());
     const { doc } = await get(app(ledger, { now: new Date(Date.parse(recordedAt) + 5000) }));
     assert.deepEqual([doc.watchdog.state, doc.watchdog.last_seen, doc.watchdog.age_seconds], ['FRESH', recordedAt, 5]);
-    assert.deepEqual(doc.heartbeats.map((h: any) => [h.source, h.beats, h.note]), [['watchdog', 1, 'cron on host-b']]);
+    assert.deepEqual(
+      doc.heartbeats.map((h: any) => [h.source, h.beats, h.note]),
+      [['watchdog', 1, 'cron on host-b']],
+    );
   });
 });

@@ -17,7 +17,15 @@ import { tempDir } from '../helpers/tmp.js';
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const ago = (s: number) => new Date(NOW.getTime() - s * 1000).toISOString();
 const obs = (ran_at: string, outcome = 'PASS', extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ provider: 'example-provider', model: 'example/model-1', ran_at, outcome, latency_ms: 840, note: 'canary prompt answered', ...extra });
+  JSON.stringify({
+    provider: 'example-provider',
+    model: 'example/model-1',
+    ran_at,
+    outcome,
+    latency_ms: 840,
+    note: 'canary prompt answered',
+    ...extra,
+  });
 
 describe('GET /api/provider-canary', () => {
   const { state } = demoApp();
@@ -76,8 +84,10 @@ describe('GET /api/provider-canary', () => {
     assert.equal(doc.latest.age_seconds, CANARY_FRESHNESS_SECONDS + 1);
   });
 
-  it('a recent FAIL: UNREACHABLE with the runner\'s note', async () => {
-    const doc = await get(fileWith(`${obs(ago(600))}\n${obs(ago(60), 'FAIL', { note: 'HTTP 503 from the provider' })}\n`));
+  it("a recent FAIL: UNREACHABLE with the runner's note", async () => {
+    const doc = await get(
+      fileWith(`${obs(ago(600))}\n${obs(ago(60), 'FAIL', { note: 'HTTP 503 from the provider' })}\n`),
+    );
     assert.equal(doc.state, 'UNREACHABLE');
     assert.match(doc.last_error, /FAILED .*HTTP 503 from the provider/);
   });

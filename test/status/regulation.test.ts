@@ -18,11 +18,15 @@ import { demoApp } from '../helpers/app.js';
 import { demoCopy } from '../helpers/tmp.js';
 
 type Json = Record<string, any>;
-const write = (dir: string, path: string, text: string) => { mkdirSync(dirname(join(dir, path)), { recursive: true }); writeFileSync(join(dir, path), text); };
+const write = (dir: string, path: string, text: string) => {
+  mkdirSync(dirname(join(dir, path)), { recursive: true });
+  writeFileSync(join(dir, path), text);
+};
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 const DAY = 86_400_000;
 /** Whole days from the UTC day of `now` to the ISO date `d`, computed here independently. */
-const daysFrom = (now: Date, d: string) => (Date.parse(`${d}T00:00:00Z`) - Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())) / DAY;
+const daysFrom = (now: Date, d: string) =>
+  (Date.parse(`${d}T00:00:00Z`) - Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())) / DAY;
 
 /** An app over `state` whose status clock is fixed at `at`. */
 function appAt(state: ServedState, at: string) {
@@ -36,7 +40,12 @@ function withRegulation(file: unknown = regulationFeedDemo()): ServedState {
 }
 
 const problems = (dir: string): CorpusProblem[] => {
-  try { readCorpus(dir); } catch (e) { assert.ok(e instanceof GspcError && e.code === 'corpus_invalid', String(e)); return e.details!.problems as CorpusProblem[]; }
+  try {
+    readCorpus(dir);
+  } catch (e) {
+    assert.ok(e instanceof GspcError && e.code === 'corpus_invalid', String(e));
+    return e.details!.problems as CorpusProblem[];
+  }
   return assert.fail('the corpus was accepted');
 };
 
@@ -65,13 +74,30 @@ describe('regulation feed (GET /api/regulation)', () => {
     assert.ok(Array.isArray(doc.deadlines));
     assert.equal(doc.deadlines.length, demo.deadlines.length);
     for (const d of doc.deadlines) {
-      for (const k of ['id', 'instrument', 'provision', 'obligation', 'applies_from', 'source', 'provision_text_sha256', 'verified_as_of', 'status', 'days_until', 'in_force']) assert.ok(k in d, `${d.id}: ${k}`);
+      for (const k of [
+        'id',
+        'instrument',
+        'provision',
+        'obligation',
+        'applies_from',
+        'source',
+        'provision_text_sha256',
+        'verified_as_of',
+        'status',
+        'days_until',
+        'in_force',
+      ])
+        assert.ok(k in d, `${d.id}: ${k}`);
       assert.deepEqual(Object.keys(d.source), ['citation', 'url']);
       assert.match(d.provision_text_sha256, /^[0-9a-f]{64}$/);
-      if (d.provision_text !== undefined) assert.equal(createHash('sha256').update(d.provision_text).digest('hex'), d.provision_text_sha256);
+      if (d.provision_text !== undefined)
+        assert.equal(createHash('sha256').update(d.provision_text).digest('hex'), d.provision_text_sha256);
     }
     // Sorted by applies_from: the nearest obligation first.
-    assert.deepEqual(doc.deadlines.map((d: Json) => d.applies_from), [...doc.deadlines.map((d: Json) => d.applies_from)].sort());
+    assert.deepEqual(
+      doc.deadlines.map((d: Json) => d.applies_from),
+      [...doc.deadlines.map((d: Json) => d.applies_from)].sort(),
+    );
     assert.match(doc.sources_note, /never fetches/);
   });
 
@@ -84,10 +110,20 @@ describe('regulation feed (GET /api/regulation)', () => {
         assert.equal(d.in_force, want <= 0, `${d.id} at ${at}`);
       }
     }
-    const cra = async (at: string) => ((await get(at)).json() as Json).deadlines.find((d: Json) => d.id === 'cra-application');
-    assert.deepEqual([(await cra('2027-12-10T23:59:59Z')).days_until, (await cra('2027-12-10T23:59:59Z')).in_force], [1, false]);
-    assert.deepEqual([(await cra('2027-12-11T00:00:00Z')).days_until, (await cra('2027-12-11T00:00:00Z')).in_force], [0, true]);
-    assert.deepEqual([(await cra('2027-12-12T08:00:00Z')).days_until, (await cra('2027-12-12T08:00:00Z')).in_force], [-1, true]);
+    const cra = async (at: string) =>
+      ((await get(at)).json() as Json).deadlines.find((d: Json) => d.id === 'cra-application');
+    assert.deepEqual(
+      [(await cra('2027-12-10T23:59:59Z')).days_until, (await cra('2027-12-10T23:59:59Z')).in_force],
+      [1, false],
+    );
+    assert.deepEqual(
+      [(await cra('2027-12-11T00:00:00Z')).days_until, (await cra('2027-12-11T00:00:00Z')).in_force],
+      [0, true],
+    );
+    assert.deepEqual(
+      [(await cra('2027-12-12T08:00:00Z')).days_until, (await cra('2027-12-12T08:00:00Z')).in_force],
+      [-1, true],
+    );
   });
 
   it('reverification is due 92 days after verified_as_of: CURRENT through the due day, OVERDUE from the next', async () => {
@@ -96,14 +132,24 @@ describe('regulation feed (GET /api/regulation)', () => {
     const current = ((await get('2027-02-01T23:59:59Z')).json() as Json).reverification;
     assert.deepEqual(current, { policy: demo.reverify_policy, period_days: 92, due_by: due, state: 'CURRENT' });
     const overdue = ((await get('2027-02-02T00:00:00Z')).json() as Json).reverification;
-    assert.deepEqual(overdue, { policy: demo.reverify_policy, period_days: 92, due_by: due, state: 'OVERDUE', days_overdue: 1 });
+    assert.deepEqual(overdue, {
+      policy: demo.reverify_policy,
+      period_days: 92,
+      due_by: due,
+      state: 'OVERDUE',
+      days_overdue: 1,
+    });
     assert.equal(((await get('2027-03-03T00:00:00Z')).json() as Json).reverification.days_overdue, 30);
   });
 
   it('counts in force and upcoming deadlines from the same clock', async () => {
     const doc = (await get('2026-11-21T10:00:00Z')).json() as Json;
     const inForce = doc.deadlines.filter((d: Json) => d.in_force).length;
-    assert.deepEqual(doc.counts, { deadlines: doc.deadlines.length, in_force: inForce, upcoming: doc.deadlines.length - inForce });
+    assert.deepEqual(doc.counts, {
+      deadlines: doc.deadlines.length,
+      in_force: inForce,
+      upcoming: doc.deadlines.length - inForce,
+    });
   });
 
   it('serves enforcement signals and the first-fine watch; a recorded first fine names its signal and date', async () => {
@@ -136,7 +182,8 @@ describe('regulation feed: what is not read is null with the reason', () => {
     const doc = r.json() as Json;
     assert.equal(doc.schema, 'svc.regulation-feed/0.1');
     assert.ok('deadlines' in doc);
-    for (const k of ['version', 'verified_as_of', 'reverification', 'deadlines', 'signals', 'first_fine_watch']) assert.equal(doc[k], null, k);
+    for (const k of ['version', 'verified_as_of', 'reverification', 'deadlines', 'signals', 'first_fine_watch'])
+      assert.equal(doc[k], null, k);
     assert.match(doc.reason, /^unread: .*status\/regulation\.json/);
   });
 
@@ -151,7 +198,10 @@ describe('regulation feed: what is not read is null with the reason', () => {
     await app.close();
     const empty = appAt(withRegulation({ ...bare, signals: [], first_fine_watch: [] }), '2026-11-21T10:00:00Z');
     const e = (await empty.inject({ url: '/api/regulation' })).json() as Json;
-    assert.deepEqual([e.signals, e.first_fine_watch, e.signals_reason, e.first_fine_watch_reason], [[], [], undefined, undefined]);
+    assert.deepEqual(
+      [e.signals, e.first_fine_watch, e.signals_reason, e.first_fine_watch_reason],
+      [[], [], undefined, undefined],
+    );
     await empty.close();
   });
 });
@@ -173,20 +223,56 @@ describe('status/regulation.json rules', () => {
   });
 
   it('refuses a pinned text that does not match its hash, a bad date, a duplicate id', () => {
-    assert.ok(withFile((f) => { f.deadlines[0].provision_text += ' (edited)'; }).some((p) => p.field === 'deadlines.0.provision_text_sha256'));
-    assert.ok(withFile((f) => { f.deadlines[1].applies_from = '2026-02-30'; }).some((p) => p.field === 'deadlines.1.applies_from'));
-    assert.ok(withFile((f) => { f.deadlines[1].id = f.deadlines[0].id; }).some((p) => p.field === 'deadlines' && /same id/.test(p.reason)));
-    assert.ok(withFile((f) => { f.deadlines[0].status = 'MAYBE'; }).some((p) => p.field === 'deadlines.0.status'));
-    assert.ok(withFile((f) => { delete f.version; }).some((p) => p.field === 'version'));
+    assert.ok(
+      withFile((f) => {
+        f.deadlines[0].provision_text += ' (edited)';
+      }).some((p) => p.field === 'deadlines.0.provision_text_sha256'),
+    );
+    assert.ok(
+      withFile((f) => {
+        f.deadlines[1].applies_from = '2026-02-30';
+      }).some((p) => p.field === 'deadlines.1.applies_from'),
+    );
+    assert.ok(
+      withFile((f) => {
+        f.deadlines[1].id = f.deadlines[0].id;
+      }).some((p) => p.field === 'deadlines' && /same id/.test(p.reason)),
+    );
+    assert.ok(
+      withFile((f) => {
+        f.deadlines[0].status = 'MAYBE';
+      }).some((p) => p.field === 'deadlines.0.status'),
+    );
+    assert.ok(
+      withFile((f) => {
+        delete f.version;
+      }).some((p) => p.field === 'version'),
+    );
   });
 
   it('refuses a first fine that is missing, not a fine, or under another instrument', () => {
-    assert.ok(withFile((f) => { f.first_fine_watch[0].first_fine = 'no-such-signal'; }).some((p) => p.field === 'first_fine_watch.0.first_fine' && /not in signals/.test(p.reason)));
-    assert.ok(withFile((f) => { f.signals[0].kind = 'guidance'; }).some((p) => /not a fine/.test(p.reason)));
-    assert.ok(withFile((f) => { f.first_fine_watch[0].first_fine = f.signals[0].id; }).some((p) => /not '/.test(p.reason)));
+    assert.ok(
+      withFile((f) => {
+        f.first_fine_watch[0].first_fine = 'no-such-signal';
+      }).some((p) => p.field === 'first_fine_watch.0.first_fine' && /not in signals/.test(p.reason)),
+    );
+    assert.ok(
+      withFile((f) => {
+        f.signals[0].kind = 'guidance';
+      }).some((p) => /not a fine/.test(p.reason)),
+    );
+    assert.ok(
+      withFile((f) => {
+        f.first_fine_watch[0].first_fine = f.signals[0].id;
+      }).some((p) => /not '/.test(p.reason)),
+    );
   });
 
   it('refuses a deadline verified after the feed itself', () => {
-    assert.ok(withFile((f) => { f.deadlines[0].verified_as_of = '2026-12-01'; }).some((p) => p.field === 'deadlines.0.verified_as_of'));
+    assert.ok(
+      withFile((f) => {
+        f.deadlines[0].verified_as_of = '2026-12-01';
+      }).some((p) => p.field === 'deadlines.0.verified_as_of'),
+    );
   });
 });

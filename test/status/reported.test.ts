@@ -13,7 +13,10 @@ import { demoApp } from '../helpers/app.js';
 import { demoCopy } from '../helpers/tmp.js';
 
 type Json = Record<string, any>;
-const write = (dir: string, path: string, text: string) => { mkdirSync(dirname(join(dir, path)), { recursive: true }); writeFileSync(join(dir, path), text); };
+const write = (dir: string, path: string, text: string) => {
+  mkdirSync(dirname(join(dir, path)), { recursive: true });
+  writeFileSync(join(dir, path), text);
+};
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
 function corpus(file?: unknown): string {
@@ -24,7 +27,12 @@ function corpus(file?: unknown): string {
 }
 
 const problems = (dir: string): CorpusProblem[] => {
-  try { readCorpus(dir); } catch (e) { assert.ok(e instanceof GspcError && e.code === 'corpus_invalid', String(e)); return e.details!.problems as CorpusProblem[]; }
+  try {
+    readCorpus(dir);
+  } catch (e) {
+    assert.ok(e instanceof GspcError && e.code === 'corpus_invalid', String(e));
+    return e.details!.problems as CorpusProblem[];
+  }
   return assert.fail('the corpus was accepted');
 };
 
@@ -40,7 +48,11 @@ describe('reported figures (GET /api/reported)', () => {
     assert.equal(r.headers['cache-control'], 'public, max-age=300');
     assert.equal(r.headers['access-control-allow-origin'], '*');
     assert.equal(r.headers['x-content-type-options'], 'nosniff');
-    assert.equal((await withFile.inject({ url: '/api/reported', headers: { 'if-none-match': r.headers.etag as string } })).statusCode, 304);
+    assert.equal(
+      (await withFile.inject({ url: '/api/reported', headers: { 'if-none-match': r.headers.etag as string } }))
+        .statusCode,
+      304,
+    );
     const doc = r.json() as Json;
     assert.equal(doc.schema, 'svc.reported-figures/0.1');
     assert.equal(doc.kind, 'REPORTED');
@@ -53,7 +65,8 @@ describe('reported figures (GET /api/reported)', () => {
     const doc = (await withFile.inject({ url: '/api/reported' })).json() as Json;
     assert.equal(doc.figures.length, demo.figures.length);
     doc.figures.forEach((f: Json, i: number) => {
-      for (const k of ['subject', 'metric', 'value', 'unit', 'reported_by', 'source', 'as_of', 'note']) assert.deepEqual(f[k], (demo.figures[i] as Json)[k], k);
+      for (const k of ['subject', 'metric', 'value', 'unit', 'reported_by', 'source', 'as_of', 'note'])
+        assert.deepEqual(f[k], (demo.figures[i] as Json)[k], k);
       assert.equal(f.kind, 'REPORTED');
     });
     // Nowhere in the document is a figure labelled MEASURED (the note may say "never MEASURED").
@@ -104,10 +117,26 @@ describe('status/reported.json rules', () => {
   });
 
   it('refuses a figure that calls itself MEASURED, a kind or status key, a non-number value, a bad date', () => {
-    assert.ok(bad((f) => { f.figures[0].note = 'MEASURED by the vendor'; }).some((p) => p.field === 'figures.0.note' && /MEASURED/.test(p.reason)));
-    assert.ok(bad((f) => { f.figures[0].kind = 'MEASURED'; }).some((p) => p.field === 'figures.0' || p.field === 'figures.0.kind'));
-    assert.ok(bad((f) => { f.figures[1].value = '87%'; }).some((p) => p.field === 'figures.1.value'));
-    assert.ok(bad((f) => { f.figures[1].as_of = 'last year'; }).some((p) => p.field === 'figures.1.as_of'));
+    assert.ok(
+      bad((f) => {
+        f.figures[0].note = 'MEASURED by the vendor';
+      }).some((p) => p.field === 'figures.0.note' && /MEASURED/.test(p.reason)),
+    );
+    assert.ok(
+      bad((f) => {
+        f.figures[0].kind = 'MEASURED';
+      }).some((p) => p.field === 'figures.0' || p.field === 'figures.0.kind'),
+    );
+    assert.ok(
+      bad((f) => {
+        f.figures[1].value = '87%';
+      }).some((p) => p.field === 'figures.1.value'),
+    );
+    assert.ok(
+      bad((f) => {
+        f.figures[1].as_of = 'last year';
+      }).some((p) => p.field === 'figures.1.as_of'),
+    );
     // UNMEASURED is a different word (the board's status of an unmeasured cell): allowed.
     const ok = structuredClone(reportedFiguresDemo()) as Json;
     ok.figures[0].note = 'UNMEASURED on this board; vendor figure only';

@@ -41,14 +41,22 @@ function corpus(snapshot: string | null): string {
 }
 const demoSnapshot = () => xrpl_snapshotFiles()[0]![1];
 
-type Handler = (body: { method: string; params: Record<string, unknown>[] }, req: IncomingMessage, res: ServerResponse) => void;
+type Handler = (
+  body: { method: string; params: Record<string, unknown>[] },
+  req: IncomingMessage,
+  res: ServerResponse,
+) => void;
 
 /** A real HTTP server on 127.0.0.1; `seen` records every JSON-RPC request it received. */
-async function server(handle: Handler): Promise<{ url: string; seen: { method: string; params: Record<string, unknown>[] }[] }> {
+async function server(
+  handle: Handler,
+): Promise<{ url: string; seen: { method: string; params: Record<string, unknown>[] }[] }> {
   const seen: { method: string; params: Record<string, unknown>[] }[] = [];
   const s: Server = createServer((req, res) => {
     let text = '';
-    req.on('data', (c) => { text += c; });
+    req.on('data', (c) => {
+      text += c;
+    });
     req.on('end', () => {
       const body = JSON.parse(text);
       seen.push(body);
@@ -56,23 +64,63 @@ async function server(handle: Handler): Promise<{ url: string; seen: { method: s
     });
   });
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  after(() => { s.closeAllConnections(); s.close(); });
+  after(() => {
+    s.closeAllConnections();
+    s.close();
+  });
   return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/`, seen };
 }
 
-const send = (res: ServerResponse, v: unknown) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(JSON.stringify(v)); };
+const send = (res: ServerResponse, v: unknown) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(v));
+};
 
 /** Answers like rippled: account_info, and account_lines in two pages joined by a marker. */
 const rippled: Handler = (body, _req, res) => {
   const p = body.params[0]!;
   if (body.method === 'account_info') {
-    return send(res, { result: { account_data: { Account: p.account, Balance: '12345678', LedgerEntryType: 'AccountRoot' }, ledger_index: 100, validated: true, status: 'success' } });
+    return send(res, {
+      result: {
+        account_data: { Account: p.account, Balance: '12345678', LedgerEntryType: 'AccountRoot' },
+        ledger_index: 100,
+        validated: true,
+        status: 'success',
+      },
+    });
   }
-  const line = (account: string, currency: string, balance: string) => ({ account, balance, currency, limit: '0', limit_peer: '0', quality_in: 0, quality_out: 0 });
+  const line = (account: string, currency: string, balance: string) => ({
+    account,
+    balance,
+    currency,
+    limit: '0',
+    limit_peer: '0',
+    quality_in: 0,
+    quality_out: 0,
+  });
   if (p.marker === undefined) {
-    return send(res, { result: { account: p.account, ledger_index: 100, validated: true, limit: 400, marker: 'PAGE2', status: 'success', lines: [line(USD_ISSUER, 'USD', '125.5')] } });
+    return send(res, {
+      result: {
+        account: p.account,
+        ledger_index: 100,
+        validated: true,
+        limit: 400,
+        marker: 'PAGE2',
+        status: 'success',
+        lines: [line(USD_ISSUER, 'USD', '125.5')],
+      },
+    });
   }
-  send(res, { result: { account: p.account, ledger_index: 100, validated: true, limit: 400, status: 'success', lines: [line(EUR_ISSUER, 'EUR', '0.1'), line(USD_ISSUER, HEX_CURRENCY, '1234567890123456e5')] } });
+  send(res, {
+    result: {
+      account: p.account,
+      ledger_index: 100,
+      validated: true,
+      limit: 400,
+      status: 'success',
+      lines: [line(EUR_ISSUER, 'EUR', '0.1'), line(USD_ISSUER, HEX_CURRENCY, '1234567890123456e5')],
+    },
+  });
 };
 
 function appFor(state: ServedState, xrpl: { url: string; account: string; timeoutMs: number } | null) {
@@ -105,8 +153,21 @@ describe('GET /api/xrpl', () => {
     assert.equal(doc.kind, 'LIVE_READ');
     assert.equal(doc.account, ACCOUNT);
     assert.equal(doc.error, null);
-    assert.deepEqual(doc.source, { type: 'configured-endpoint', endpoint_origin: s.url.slice(0, -1), methods: ['account_info', 'account_lines'], read_at: NOW.toISOString(), ledger_index: 100, validated: true });
-    assert.deepEqual(doc.live_read, { configured: true, endpoint_origin: s.url.slice(0, -1), ok: true, read_at: NOW.toISOString(), error: null });
+    assert.deepEqual(doc.source, {
+      type: 'configured-endpoint',
+      endpoint_origin: s.url.slice(0, -1),
+      methods: ['account_info', 'account_lines'],
+      read_at: NOW.toISOString(),
+      ledger_index: 100,
+      validated: true,
+    });
+    assert.deepEqual(doc.live_read, {
+      configured: true,
+      endpoint_origin: s.url.slice(0, -1),
+      ok: true,
+      read_at: NOW.toISOString(),
+      error: null,
+    });
     assert.deepEqual(doc.assets, [
       { currency: 'XRP', balance: '12.345678' },
       { currency: 'USD', issuer: USD_ISSUER, counterparty: USD_ISSUER, balance: '125.5' },
@@ -114,7 +175,10 @@ describe('GET /api/xrpl', () => {
       { currency: HEX_CURRENCY, issuer: USD_ISSUER, counterparty: USD_ISSUER, balance: '123456789012345600000' },
     ]);
     assert.equal(doc.assets_complete, true);
-    assert.deepEqual(s.seen.map((b) => b.method), ['account_info', 'account_lines', 'account_lines']);
+    assert.deepEqual(
+      s.seen.map((b) => b.method),
+      ['account_info', 'account_lines', 'account_lines'],
+    );
     assert.deepEqual(s.seen[0]!.params[0], { account: ACCOUNT, ledger_index: 'validated' });
     assert.deepEqual(s.seen[1]!.params[0], { account: ACCOUNT, ledger_index: 'validated', limit: 400 });
     assert.deepEqual(s.seen[2]!.params[0], { account: ACCOUNT, ledger_index: 100, limit: 400, marker: 'PAGE2' });
@@ -131,7 +195,10 @@ describe('GET /api/xrpl', () => {
   });
 
   it('500: the live read failed; without a snapshot UNREAD with assets null', async () => {
-    const s = await server((_b, _q, res) => { res.writeHead(500); res.end('internal'); });
+    const s = await server((_b, _q, res) => {
+      res.writeHead(500);
+      res.end('internal');
+    });
     const doc = await get(appFor(without, { url: s.url, account: ACCOUNT, timeoutMs: 2000 }));
     assert.equal(doc.kind, 'UNREAD');
     assert.equal(doc.assets, null);
@@ -143,17 +210,26 @@ describe('GET /api/xrpl', () => {
   });
 
   it('500 with a snapshot of the same account: RECORDED_SNAPSHOT, saying the live read failed', async () => {
-    const s = await server((_b, _q, res) => { res.writeHead(500); res.end(); });
+    const s = await server((_b, _q, res) => {
+      res.writeHead(500);
+      res.end();
+    });
     const doc = await get(appFor(withSnapshot, { url: s.url, account: SNAPSHOT_ACCOUNT, timeoutMs: 2000 }));
     assert.equal(doc.kind, 'RECORDED_SNAPSHOT');
     assert.equal(doc.source.type, 'recorded-snapshot');
-    assert.match(doc.error, /failed \(HTTP 500\); serving the recorded snapshot of 2026-01-15T12:00:00Z instead, not live data/);
+    assert.match(
+      doc.error,
+      /failed \(HTTP 500\); serving the recorded snapshot of 2026-01-15T12:00:00Z instead, not live data/,
+    );
     assert.equal(doc.live_read.ok, false);
     assert.match(doc.note, /not a live read/);
   });
 
   it('a snapshot of another account is not served in place of a failed live read', async () => {
-    const s = await server((_b, _q, res) => { res.writeHead(500); res.end(); });
+    const s = await server((_b, _q, res) => {
+      res.writeHead(500);
+      res.end();
+    });
     const doc = await get(appFor(withSnapshot, { url: s.url, account: ACCOUNT, timeoutMs: 2000 }));
     assert.equal(doc.kind, 'UNREAD');
     assert.equal(doc.assets, null);
@@ -161,7 +237,9 @@ describe('GET /api/xrpl', () => {
   });
 
   it('timeout: an endpoint that never answers fails within the deadline', async () => {
-    const s = await server(() => { /* never answers */ });
+    const s = await server(() => {
+      /* never answers */
+    });
     const started = Date.now();
     const doc = await get(appFor(without, { url: s.url, account: ACCOUNT, timeoutMs: 300 }));
     assert.ok(Date.now() - started < 3000, 'the request does not hang');
@@ -171,10 +249,33 @@ describe('GET /api/xrpl', () => {
 
   it('a rippled error, an oversized answer and a redirect are failed reads with their reason', async () => {
     const cases: [Handler, RegExp][] = [
-      [(_b, _q, res) => send(res, { result: { error: 'actNotFound', error_code: 19, error_message: 'Account not found.', status: 'error' } }), /account_info: result\.error: rippled answered error actNotFound: Account not found\./],
-      [(_b, _q, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.write('"'); res.write('x'.repeat(1024 * 1024 + 10)); res.end('"'); }, /body larger than 1048576 bytes/],
-      [(_b, _q, res) => { res.writeHead(307, { location: 'http://127.0.0.1:1/elsewhere' }); res.end(); }, /unexpected redirect/],
-      [(_b, _q, res) => send(res, { result: { account_data: { Account: addr(9), Balance: '1' }, status: 'success' } }), /Account: must be/],
+      [
+        (_b, _q, res) =>
+          send(res, {
+            result: { error: 'actNotFound', error_code: 19, error_message: 'Account not found.', status: 'error' },
+          }),
+        /account_info: result\.error: rippled answered error actNotFound: Account not found\./,
+      ],
+      [
+        (_b, _q, res) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('"');
+          res.write('x'.repeat(1024 * 1024 + 10));
+          res.end('"');
+        },
+        /body larger than 1048576 bytes/,
+      ],
+      [
+        (_b, _q, res) => {
+          res.writeHead(307, { location: 'http://127.0.0.1:1/elsewhere' });
+          res.end();
+        },
+        /unexpected redirect/,
+      ],
+      [
+        (_b, _q, res) => send(res, { result: { account_data: { Account: addr(9), Balance: '1' }, status: 'success' } }),
+        /Account: must be/,
+      ],
     ];
     for (const [handler, reason] of cases) {
       const s = await server(handler);
@@ -194,9 +295,15 @@ describe('GET /api/xrpl', () => {
     assert.equal(doc.source.sha256, createHash('sha256').update(demoSnapshot()).digest('hex'));
     assert.equal(doc.source.recorded_at, '2026-01-15T12:00:00Z');
     assert.match(doc.source.endpoint, /SYNTHETIC/);
-    assert.deepEqual(doc.assets.map((a: { currency: string; balance: string }) => [a.currency, a.balance]), [
-      ['XRP', '25'], ['USD', '125.5'], ['EUR', '0.000001'], ['53594E5448455449430000000000000000000000', '-1000'],
-    ]);
+    assert.deepEqual(
+      doc.assets.map((a: { currency: string; balance: string }) => [a.currency, a.balance]),
+      [
+        ['XRP', '25'],
+        ['USD', '125.5'],
+        ['EUR', '0.000001'],
+        ['53594E5448455449430000000000000000000000', '-1000'],
+      ],
+    );
     // A negative balance: the peer holds the account's own IOUs, so the account is the issuer.
     assert.equal(doc.assets[3].issuer, SNAPSHOT_ACCOUNT);
     assert.equal(doc.assets_complete, true);
@@ -220,27 +327,56 @@ describe('GET /api/xrpl', () => {
 
 describe('status/xrpl-snapshot.json at corpus load', () => {
   const problemsOf = (text: string): CorpusProblem[] => {
-    try { readCorpus(corpus(text)); } catch (e) { return (e as { details: { problems: CorpusProblem[] } }).details.problems; }
+    try {
+      readCorpus(corpus(text));
+    } catch (e) {
+      return (e as { details: { problems: CorpusProblem[] } }).details.problems;
+    }
     assert.fail('the corpus was accepted');
   };
-  const edited = (edit: (v: Record<string, any>) => void) => { const v = JSON.parse(demoSnapshot()); edit(v); return `${JSON.stringify(v, null, 2)}\n`; };
+  const edited = (edit: (v: Record<string, any>) => void) => {
+    const v = JSON.parse(demoSnapshot());
+    edit(v);
+    return `${JSON.stringify(v, null, 2)}\n`;
+  };
 
   it('refuses a float balance, an answer for another account and a bad checksum, at their line', () => {
-    const float = problemsOf(edited((v) => { v.account_lines.result.lines[0].balance = 125.5; }));
+    const float = problemsOf(
+      edited((v) => {
+        v.account_lines.result.lines[0].balance = 125.5;
+      }),
+    );
     assert.equal(float[0]!.field, 'account_lines.result.lines.0.balance');
     assert.equal(typeof float[0]!.line, 'number');
-    const other = problemsOf(edited((v) => { v.account_info.result.account_data.Account = addr(7); }));
+    const other = problemsOf(
+      edited((v) => {
+        v.account_info.result.account_data.Account = addr(7);
+      }),
+    );
     assert.equal(other[0]!.field, 'account_info.result.account_data.Account');
-    const checksum = problemsOf(edited((v) => { v.account = `${v.account.slice(0, -1)}${v.account.endsWith('a') ? 'b' : 'a'}`; }));
+    const checksum = problemsOf(
+      edited((v) => {
+        v.account = `${v.account.slice(0, -1)}${v.account.endsWith('a') ? 'b' : 'a'}`;
+      }),
+    );
     assert.equal(checksum[0]!.field, 'account');
-    const extra = problemsOf(edited((v) => { v.assets = []; }));
+    const extra = problemsOf(
+      edited((v) => {
+        v.assets = [];
+      }),
+    );
     assert.ok(extra.some((p) => /assets/.test(p.reason + p.field)));
   });
 
   it('reads the demo snapshot as valid, bytes kept', () => {
     const dir = corpus(demoSnapshot());
     const c = readCorpus(dir);
-    assert.equal(c.status.xrplSnapshot?.sha256, createHash('sha256').update(readFileSync(join(dir, SNAPSHOT))).digest('hex'));
+    assert.equal(
+      c.status.xrplSnapshot?.sha256,
+      createHash('sha256')
+        .update(readFileSync(join(dir, SNAPSHOT)))
+        .digest('hex'),
+    );
   });
 });
 

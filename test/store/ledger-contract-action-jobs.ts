@@ -11,22 +11,45 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { canonicalJson } from '../../src/core/crypto/canonical-json.js';
 import type { ActionId, ActionJobReceipt, JobState } from '../../src/core/ledger/action-jobs-receipt.js';
-import { GENESIS_HEAD, GENESIS_SHA256, headOf, nextReceipt, verifyReceiptChain, type ChainHead } from '../../src/core/ledger/receipt-chain.js';
+import {
+  GENESIS_HEAD,
+  GENESIS_SHA256,
+  headOf,
+  nextReceipt,
+  verifyReceiptChain,
+  type ChainHead,
+} from '../../src/core/ledger/receipt-chain.js';
 import type { Ledger, StoredActionReceipt } from '../../src/store/ledger.js';
 import { rejectsWith, type LedgerHarness } from './ledger-harness.js';
 import { invoice, newKey, reservation, t } from './ledger-fixtures.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
-function receipt(head: ChainHead, job_id: string, state: JobState = 'REQUESTED', action_id: ActionId = 'svc.gspc.board.read', at = t(head.seq)): ActionJobReceipt {
+function receipt(
+  head: ChainHead,
+  job_id: string,
+  state: JobState = 'REQUESTED',
+  action_id: ActionId = 'svc.gspc.board.read',
+  at = t(head.seq),
+): ActionJobReceipt {
   return nextReceipt(head, {
-    job_id, kind: state === 'REQUESTED' ? 'intent' : 'state', action_id, state,
-    reason: state === 'REQUESTED' ? 'operator asked for a board read' : `${state.toLowerCase()} by the test`, recorded_at: at, recorded_by: 'contract test',
+    job_id,
+    kind: state === 'REQUESTED' ? 'intent' : 'state',
+    action_id,
+    state,
+    reason: state === 'REQUESTED' ? 'operator asked for a board read' : `${state.toLowerCase()} by the test`,
+    recorded_at: at,
+    recorded_by: 'contract test',
   });
 }
 
 /** Appends on the current head and returns the stored row. */
-async function append(ledger: Ledger, job: string, state: JobState = 'REQUESTED', action_id?: ActionId): Promise<StoredActionReceipt> {
+async function append(
+  ledger: Ledger,
+  job: string,
+  state: JobState = 'REQUESTED',
+  action_id?: ActionId,
+): Promise<StoredActionReceipt> {
   const head = headOf((await ledger.listActionReceipts()).at(-1));
   return ledger.appendActionReceipt(receipt(head, job, state, action_id), head.sha256);
 }
@@ -49,13 +72,25 @@ export function actionJobsContract(harness: LedgerHarness): void {
       try {
         const first = receipt(GENESIS_HEAD, 'job-a');
         const stored = await ledger.appendActionReceipt(first, GENESIS_SHA256);
-        assert.deepEqual(stored, { seq: 1, job_id: 'job-a', sha256: sha256(canonicalJson(first)), body: canonicalJson(first) });
+        assert.deepEqual(stored, {
+          seq: 1,
+          job_id: 'job-a',
+          sha256: sha256(canonicalJson(first)),
+          body: canonicalJson(first),
+        });
         await append(ledger, 'job-a', 'REFUSED');
         await append(ledger, 'job-b', 'REQUESTED', 'svc.evidence.root.read');
         await append(ledger, 'job-b', 'CANCELLED', 'svc.evidence.root.read');
         const rows = await ledger.listActionReceipts();
-        assert.deepEqual(rows.map((r) => [r.seq, r.job_id, (JSON.parse(r.body) as ActionJobReceipt).state]),
-          [[1, 'job-a', 'REQUESTED'], [2, 'job-a', 'REFUSED'], [3, 'job-b', 'REQUESTED'], [4, 'job-b', 'CANCELLED']]);
+        assert.deepEqual(
+          rows.map((r) => [r.seq, r.job_id, (JSON.parse(r.body) as ActionJobReceipt).state]),
+          [
+            [1, 'job-a', 'REQUESTED'],
+            [2, 'job-a', 'REFUSED'],
+            [3, 'job-b', 'REQUESTED'],
+            [4, 'job-b', 'CANCELLED'],
+          ],
+        );
         for (const r of rows) assert.equal(r.sha256, sha256(r.body));
         assert.equal((JSON.parse(rows[1]!.body) as ActionJobReceipt).prev_sha256, rows[0]!.sha256);
         const { check } = verifyReceiptChain(rows);
@@ -79,9 +114,16 @@ export function actionJobsContract(harness: LedgerHarness): void {
       try {
         await ledger.appendActionReceipt(receipt(GENESIS_HEAD, 'job-1'), GENESIS_SHA256);
         // A second writer still holding the genesis head.
-        await rejectsWith(ledger.appendActionReceipt(receipt(GENESIS_HEAD, 'job-2'), GENESIS_SHA256), 'ledger_conflict', /head moved/);
+        await rejectsWith(
+          ledger.appendActionReceipt(receipt(GENESIS_HEAD, 'job-2'), GENESIS_SHA256),
+          'ledger_conflict',
+          /head moved/,
+        );
         const rows = await ledger.listActionReceipts();
-        assert.deepEqual(rows.map((r) => r.job_id), ['job-1']);
+        assert.deepEqual(
+          rows.map((r) => r.job_id),
+          ['job-1'],
+        );
         // Re-reading the head and building on it succeeds.
         await append(ledger, 'job-2');
         assert.equal(verifyReceiptChain(await ledger.listActionReceipts()).check.state, 'INTACT');
@@ -96,11 +138,14 @@ export function actionJobsContract(harness: LedgerHarness): void {
       try {
         await ledgers[0]!.appendActionReceipt(receipt(GENESIS_HEAD, 'seed'), GENESIS_SHA256);
         const head = headOf((await ledgers[0]!.listActionReceipts()).at(-1));
-        const tries = Array.from({ length: 12 }, (_, i) => ledgers[i % 4]!.appendActionReceipt(receipt(head, `racer-${i}`), head.sha256));
+        const tries = Array.from({ length: 12 }, (_, i) =>
+          ledgers[i % 4]!.appendActionReceipt(receipt(head, `racer-${i}`), head.sha256),
+        );
         const results = await Promise.allSettled(tries);
         const won = results.filter((r) => r.status === 'fulfilled');
         assert.equal(won.length, 1);
-        for (const r of results) if (r.status === 'rejected') await rejectsWith(Promise.reject(r.reason), 'ledger_conflict');
+        for (const r of results)
+          if (r.status === 'rejected') await rejectsWith(Promise.reject(r.reason), 'ledger_conflict');
         const rows = await ledgers[1]!.listActionReceipts();
         assert.equal(rows.length, 2);
         assert.deepEqual(rows[1], (won[0] as PromiseFulfilledResult<StoredActionReceipt>).value);
@@ -114,14 +159,46 @@ export function actionJobsContract(harness: LedgerHarness): void {
       const ledger = await (await harness.fresh()).open();
       try {
         const good = receipt(GENESIS_HEAD, 'job-x');
-        await rejectsWith(ledger.appendActionReceipt({ ...good, action_id: 'svc.shell.exec' as ActionId }, GENESIS_SHA256), 'ledger_input_invalid', /^ledger: action_id /);
-        await rejectsWith(ledger.appendActionReceipt({ ...good, state: 'REFUSED' }, GENESIS_SHA256), 'ledger_input_invalid', /^ledger: state /);
-        await rejectsWith(ledger.appendActionReceipt({ ...good, extra: 1 } as ActionJobReceipt, GENESIS_SHA256), 'ledger_input_invalid', /^ledger: extra /);
-        await rejectsWith(ledger.appendActionReceipt({ ...good, recorded_at: '2025-02-30T00:00:00Z' }, GENESIS_SHA256), 'ledger_input_invalid', /^ledger: recorded_at /);
-        await rejectsWith(ledger.appendActionReceipt({ ...good, reason: 'a\u0000b' }, GENESIS_SHA256), 'ledger_input_invalid', /^ledger: reason /);
-        await rejectsWith(ledger.appendActionReceipt(good, 'f'.repeat(64)), 'ledger_input_invalid', /^ledger: prev_sha256 /);
-        await rejectsWith(ledger.appendActionReceipt(good, 'nope'), 'ledger_input_invalid', /^ledger: expectedHeadSha256 /);
-        await rejectsWith(ledger.appendActionReceipt({ ...good, seq: 2 }, GENESIS_SHA256), 'ledger_input_invalid', /^ledger: seq must be 1/);
+        await rejectsWith(
+          ledger.appendActionReceipt({ ...good, action_id: 'svc.shell.exec' as ActionId }, GENESIS_SHA256),
+          'ledger_input_invalid',
+          /^ledger: action_id /,
+        );
+        await rejectsWith(
+          ledger.appendActionReceipt({ ...good, state: 'REFUSED' }, GENESIS_SHA256),
+          'ledger_input_invalid',
+          /^ledger: state /,
+        );
+        await rejectsWith(
+          ledger.appendActionReceipt({ ...good, extra: 1 } as ActionJobReceipt, GENESIS_SHA256),
+          'ledger_input_invalid',
+          /^ledger: extra /,
+        );
+        await rejectsWith(
+          ledger.appendActionReceipt({ ...good, recorded_at: '2025-02-30T00:00:00Z' }, GENESIS_SHA256),
+          'ledger_input_invalid',
+          /^ledger: recorded_at /,
+        );
+        await rejectsWith(
+          ledger.appendActionReceipt({ ...good, reason: 'a\u0000b' }, GENESIS_SHA256),
+          'ledger_input_invalid',
+          /^ledger: reason /,
+        );
+        await rejectsWith(
+          ledger.appendActionReceipt(good, 'f'.repeat(64)),
+          'ledger_input_invalid',
+          /^ledger: prev_sha256 /,
+        );
+        await rejectsWith(
+          ledger.appendActionReceipt(good, 'nope'),
+          'ledger_input_invalid',
+          /^ledger: expectedHeadSha256 /,
+        );
+        await rejectsWith(
+          ledger.appendActionReceipt({ ...good, seq: 2 }, GENESIS_SHA256),
+          'ledger_input_invalid',
+          /^ledger: seq must be 1/,
+        );
         assert.deepEqual(await ledger.listActionReceipts(), []);
       } finally {
         await ledger.close();
@@ -134,7 +211,11 @@ export function actionJobsContract(harness: LedgerHarness): void {
         await append(ledger, 'job-1');
         await rejectsWith(append(ledger, 'job-1'), 'ledger_transition_invalid', /already exists/);
         await rejectsWith(append(ledger, 'ghost', 'REFUSED'), 'ledger_transition_invalid', /no intent/);
-        await rejectsWith(append(ledger, 'job-1', 'REFUSED', 'svc.xrpl.assets.read'), 'ledger_transition_invalid', /is for svc\.gspc\.board\.read/);
+        await rejectsWith(
+          append(ledger, 'job-1', 'REFUSED', 'svc.xrpl.assets.read'),
+          'ledger_transition_invalid',
+          /is for svc\.gspc\.board\.read/,
+        );
         await append(ledger, 'job-1', 'REFUSED');
         await rejectsWith(append(ledger, 'job-1', 'CANCELLED'), 'ledger_transition_invalid', /already REFUSED/);
         assert.equal((await ledger.listActionReceipts()).length, 2);
@@ -149,7 +230,10 @@ export function actionJobsContract(harness: LedgerHarness): void {
       try {
         await append(ledger, 'job-1');
         await ledger.recordHeartbeat({ source: 'watchdog', at: t(0) });
-        await assert.rejects(store.raw(`UPDATE action_receipts SET body = '{}' WHERE seq = 1`), /append-only|not allowed/);
+        await assert.rejects(
+          store.raw(`UPDATE action_receipts SET body = '{}' WHERE seq = 1`),
+          /append-only|not allowed/,
+        );
         await assert.rejects(store.raw('DELETE FROM action_receipts'), /append-only|not allowed/);
         await assert.rejects(store.raw(`UPDATE heartbeats SET at = '${t(99)}'`), /append-only|not allowed/);
         await assert.rejects(store.raw('DELETE FROM heartbeats'), /append-only|not allowed/);
@@ -165,7 +249,11 @@ export function actionJobsContract(harness: LedgerHarness): void {
     it('latest per source is the most recently recorded beat, with its note and the count of beats', async () => {
       const ledger = await (await harness.fresh()).open();
       try {
-        assert.deepEqual(await ledger.recordHeartbeat({ source: 'watchdog', at: t(0) }), { source: 'watchdog', at: t(0), note: null });
+        assert.deepEqual(await ledger.recordHeartbeat({ source: 'watchdog', at: t(0) }), {
+          source: 'watchdog',
+          at: t(0),
+          note: null,
+        });
         await ledger.recordHeartbeat({ source: 'oracle-2', at: t(5), note: 'first' });
         await ledger.recordHeartbeat({ source: 'watchdog', at: t(600), note: 'cron tick' });
         // A beat dated earlier but recorded later is the latest: recording order, not the clock it carries.
@@ -182,10 +270,22 @@ export function actionJobsContract(harness: LedgerHarness): void {
     it('refuses a source that is not a slug, a time that is not ISO UTC, or a note with control characters', async () => {
       const ledger = await (await harness.fresh()).open();
       try {
-        await rejectsWith(ledger.recordHeartbeat({ source: 'Watch Dog', at: t(0) }), 'ledger_input_invalid', /^ledger: source /);
+        await rejectsWith(
+          ledger.recordHeartbeat({ source: 'Watch Dog', at: t(0) }),
+          'ledger_input_invalid',
+          /^ledger: source /,
+        );
         await rejectsWith(ledger.recordHeartbeat({ source: '', at: t(0) }), 'ledger_input_invalid', /^ledger: source /);
-        await rejectsWith(ledger.recordHeartbeat({ source: 'watchdog', at: '2025-01-01 00:00:00' }), 'ledger_input_invalid', /^ledger: at /);
-        await rejectsWith(ledger.recordHeartbeat({ source: 'watchdog', at: t(0), note: 'two\nlines' }), 'ledger_input_invalid', /^ledger: note /);
+        await rejectsWith(
+          ledger.recordHeartbeat({ source: 'watchdog', at: '2025-01-01 00:00:00' }),
+          'ledger_input_invalid',
+          /^ledger: at /,
+        );
+        await rejectsWith(
+          ledger.recordHeartbeat({ source: 'watchdog', at: t(0), note: 'two\nlines' }),
+          'ledger_input_invalid',
+          /^ledger: note /,
+        );
         assert.deepEqual(await ledger.latestHeartbeats(), []);
       } finally {
         await ledger.close();
@@ -213,11 +313,19 @@ VALUES ('${ref}', '${invoice(ref).product_id}', 's', '/r', 'Example Ltd', '100',
       const ledger = await store.open();
       try {
         assert.equal(ledger.schemaVersion, 3);
-        const versions = (await store.raw('SELECT version FROM schema_migrations ORDER BY version')).map((row) => Number(row.version));
+        const versions = (await store.raw('SELECT version FROM schema_migrations ORDER BY version')).map((row) =>
+          Number(row.version),
+        );
         assert.deepEqual(versions, [1, 2, 3]);
         const old = (await ledger.get(key))!;
-        assert.deepEqual([old.state, old.valid_before, old.amount_atomic, old.at], ['RESERVED', r.valid_before, r.amount_atomic, t(0)]);
-        assert.deepEqual((await ledger.history(key)).map((e) => [e.from, e.to]), [[null, 'RESERVED']]);
+        assert.deepEqual(
+          [old.state, old.valid_before, old.amount_atomic, old.at],
+          ['RESERVED', r.valid_before, r.amount_atomic, t(0)],
+        );
+        assert.deepEqual(
+          (await ledger.history(key)).map((e) => [e.from, e.to]),
+          [[null, 'RESERVED']],
+        );
         assert.equal((await ledger.getInvoice(ref))!.state, 'ISSUED');
         assert.equal((await ledger.reserve(reservation(key, { at: t(1) }))).outcome, 'exists');
         assert.deepEqual(await ledger.listActionReceipts(), []);

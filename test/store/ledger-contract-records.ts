@@ -19,9 +19,20 @@ export function recordContract(ctx: ContractContext): void {
       const ledger = ctx.ledger();
       const ref = newRef();
       const issued = await ledger.createInvoice(invoice(ref));
-      assert.deepEqual(issued, { ...invoice(ref), state: 'ISSUED', paid_at: null, artefact: null, artefact_sha256: null, receipt: null });
+      assert.deepEqual(issued, {
+        ...invoice(ref),
+        state: 'ISSUED',
+        paid_at: null,
+        artefact: null,
+        artefact_sha256: null,
+        receipt: null,
+      });
       assert.deepEqual(await ledger.getInvoice(ref), issued);
-      assert.deepEqual(await ledger.createInvoice(invoice(ref, { at: t(1) })), issued, 'a retried request gets the same invoice');
+      assert.deepEqual(
+        await ledger.createInvoice(invoice(ref, { at: t(1) })),
+        issued,
+        'a retried request gets the same invoice',
+      );
       await rejectsWith(ledger.createInvoice(invoice(ref, { amount_atomic: '1' })), 'ledger_conflict');
       const paid = await ledger.markInvoicePaid(ref, t(100));
       assert.deepEqual([paid.state, paid.paid_at, paid.at], ['PAID', t(100), t(0)]);
@@ -38,7 +49,14 @@ export function recordContract(ctx: ContractContext): void {
       for (const ref of refs) await ledger.createInvoice(invoice(ref));
       await ledger.markInvoicePaid(refs[1]!, t(5));
       const mine = (await ledger.listInvoices()).filter((i) => refs.includes(i.ref));
-      assert.deepEqual(mine.map((i) => [i.ref, i.state]), [[refs[0], 'ISSUED'], [refs[1], 'PAID'], [refs[2], 'ISSUED']]);
+      assert.deepEqual(
+        mine.map((i) => [i.ref, i.state]),
+        [
+          [refs[0], 'ISSUED'],
+          [refs[1], 'PAID'],
+          [refs[2], 'ISSUED'],
+        ],
+      );
     });
   });
 
@@ -54,10 +72,22 @@ export function recordContract(ctx: ContractContext): void {
       await ledger.reserve(reservation(keys[1]!, { at: t(2) }));
       const nonces = keys.map((k) => k.nonce);
       const mine = (await ledger.list()).filter((r) => nonces.includes(r.nonce));
-      assert.deepEqual(mine.map((r) => [nonces.indexOf(r.nonce), r.state]), [[0, 'RESERVED'], [1, 'RESERVED'], [2, 'RESERVED'], [3, 'FAILED'], [4, 'SETTLED']]);
+      assert.deepEqual(
+        mine.map((r) => [nonces.indexOf(r.nonce), r.state]),
+        [
+          [0, 'RESERVED'],
+          [1, 'RESERVED'],
+          [2, 'RESERVED'],
+          [3, 'FAILED'],
+          [4, 'SETTLED'],
+        ],
+      );
       const failed = await ledger.list({ state: 'FAILED' });
       assert.ok(failed.every((r) => r.state === 'FAILED'));
-      assert.deepEqual(failed.filter((r) => nonces.includes(r.nonce)).map((r) => r.nonce), [keys[3]!.nonce]);
+      assert.deepEqual(
+        failed.filter((r) => nonces.includes(r.nonce)).map((r) => r.nonce),
+        [keys[3]!.nonce],
+      );
       await rejectsWith(ledger.list({ state: 'LOST' as never }), 'ledger_input_invalid');
     });
 
@@ -77,7 +107,13 @@ export function recordContract(ctx: ContractContext): void {
       }
       const key = newKey();
       await ledger.reserve(reservation(key));
-      await ledger.markSettled(key, { ...artefact(0), artefact: Buffer.alloc(0), artefact_sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', transaction: '0x0', at: t(1) });
+      await ledger.markSettled(key, {
+        ...artefact(0),
+        artefact: Buffer.alloc(0),
+        artefact_sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+        transaction: '0x0',
+        at: t(1),
+      });
       assert.equal((await ledger.get(key))!.artefact!.length, 0);
     });
 
@@ -112,17 +148,42 @@ export function recordContract(ctx: ContractContext): void {
         [{ valid_before: '1735689900.5' }, 'valid_before'],
         [{ valid_before: '1' + '0'.repeat(78) }, 'valid_before'],
       ];
-      for (const [over, field] of bad) await rejectsWith(ledger.reserve(reservation(key, over)), 'ledger_input_invalid', new RegExp(`^ledger: ${field} `));
+      for (const [over, field] of bad)
+        await rejectsWith(
+          ledger.reserve(reservation(key, over)),
+          'ledger_input_invalid',
+          new RegExp(`^ledger: ${field} `),
+        );
       assert.equal(await ledger.get(key), undefined);
 
       await ledger.reserve(reservation(key));
       const a = artefact(16);
-      await rejectsWith(ledger.markSettled(key, { ...a, artefact_sha256: '00'.repeat(32), transaction: '0x1', at: t(1) }), 'ledger_input_invalid', /does not match/);
-      await rejectsWith(ledger.markSettled(key, { ...a, receipt: 'not a jws', transaction: '0x1', at: t(1) }), 'ledger_input_invalid', /^ledger: receipt /);
-      await rejectsWith(ledger.markSettled(key, { ...a, transaction: '', at: t(1) }), 'ledger_input_invalid', /^ledger: transaction /);
-      await rejectsWith(ledger.markFailed(key, { error: 'x', at: 'yesterday' }), 'ledger_input_invalid', /^ledger: at /);
+      await rejectsWith(
+        ledger.markSettled(key, { ...a, artefact_sha256: '00'.repeat(32), transaction: '0x1', at: t(1) }),
+        'ledger_input_invalid',
+        /does not match/,
+      );
+      await rejectsWith(
+        ledger.markSettled(key, { ...a, receipt: 'not a jws', transaction: '0x1', at: t(1) }),
+        'ledger_input_invalid',
+        /^ledger: receipt /,
+      );
+      await rejectsWith(
+        ledger.markSettled(key, { ...a, transaction: '', at: t(1) }),
+        'ledger_input_invalid',
+        /^ledger: transaction /,
+      );
+      await rejectsWith(
+        ledger.markFailed(key, { error: 'x', at: 'yesterday' }),
+        'ledger_input_invalid',
+        /^ledger: at /,
+      );
       await rejectsWith(ledger.get({ payer: key.payer, nonce: 'nope' }), 'ledger_input_invalid', /^ledger: nonce /);
-      await rejectsWith(ledger.createInvoice(invoice(newRef(), { amount_atomic: '12.00' })), 'ledger_input_invalid', /^ledger: amount_atomic /);
+      await rejectsWith(
+        ledger.createInvoice(invoice(newRef(), { amount_atomic: '12.00' })),
+        'ledger_input_invalid',
+        /^ledger: amount_atomic /,
+      );
       assert.equal((await ledger.get(key))!.state, 'RESERVED');
     });
   });

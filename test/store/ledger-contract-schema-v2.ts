@@ -24,12 +24,24 @@ export function schemaV2Contract(ctx: ContractContext): void {
         const r = await ledger.reserve(reservation(key, { valid_before }));
         assert.equal(r.record.valid_before, valid_before);
         assert.equal((await ledger.get(key))!.valid_before, valid_before);
-        assert.equal((await ledger.list({ state: 'RESERVED' })).find((x) => x.nonce === key.nonce)!.valid_before, valid_before);
+        assert.equal(
+          (await ledger.list({ state: 'RESERVED' })).find((x) => x.nonce === key.nonce)!.valid_before,
+          valid_before,
+        );
         assert.equal((await ledger.markUnknown(key, { error: 'timeout', at: t(1) })).valid_before, valid_before);
-        assert.equal((await ledger.reserve(reservation(key, { valid_before, at: t(2) }))).record.valid_before, valid_before);
-        assert.equal((await ledger.resolveUnknown(key, { state: 'FAILED', error: 'expired', at: t(3) })).valid_before, valid_before);
+        assert.equal(
+          (await ledger.reserve(reservation(key, { valid_before, at: t(2) }))).record.valid_before,
+          valid_before,
+        );
+        assert.equal(
+          (await ledger.resolveUnknown(key, { state: 'FAILED', error: 'expired', at: t(3) })).valid_before,
+          valid_before,
+        );
         // Reopening a FAILED record with the same payload keeps the same authorization.
-        assert.equal((await ledger.reserve(reservation(key, { valid_before, at: t(4) }))).record.valid_before, valid_before);
+        assert.equal(
+          (await ledger.reserve(reservation(key, { valid_before, at: t(4) }))).record.valid_before,
+          valid_before,
+        );
       }
     });
   });
@@ -55,8 +67,16 @@ export function schemaV2Contract(ctx: ContractContext): void {
       assert.equal(light[0]!.receipt, a.receipt);
       const lightSettled = mine(await ledger.list({ state: 'SETTLED', withArtefacts: false }));
       assert.deepEqual(lightSettled, [withoutBytes(full[0]!)]);
-      await rejectsWith(ledger.list({ withArtefacts: 'no' as never }), 'ledger_input_invalid', /^ledger: withArtefacts /);
-      await rejectsWith(ledger.list({ state: 'LOST' as never, withArtefacts: false }), 'ledger_input_invalid', /^ledger: state /);
+      await rejectsWith(
+        ledger.list({ withArtefacts: 'no' as never }),
+        'ledger_input_invalid',
+        /^ledger: withArtefacts /,
+      );
+      await rejectsWith(
+        ledger.list({ state: 'LOST' as never, withArtefacts: false }),
+        'ledger_input_invalid',
+        /^ledger: state /,
+      );
     });
   });
 
@@ -67,11 +87,18 @@ export function schemaV2Contract(ctx: ContractContext): void {
       const a = artefact(70_000);
       const issued = await ledger.createInvoice(invoice(ref, { artefact: a }));
       assert.ok(Buffer.isBuffer(issued.artefact) && issued.artefact.equals(a.artefact));
-      assert.deepEqual([issued.artefact_sha256, issued.receipt, issued.state, issued.paid_at], [a.artefact_sha256, a.receipt, 'ISSUED', null]);
+      assert.deepEqual(
+        [issued.artefact_sha256, issued.receipt, issued.state, issued.paid_at],
+        [a.artefact_sha256, a.receipt, 'ISSUED', null],
+      );
       assert.equal(sha256(issued.artefact!), a.artefact_sha256);
       assert.deepEqual(await ledger.getInvoice(ref), issued);
       // A retry builds the same bytes again (a fresh Buffer) and an upper-case hash: still the same invoice.
-      const again = { artefact: Buffer.from(a.artefact), artefact_sha256: a.artefact_sha256.toUpperCase(), receipt: a.receipt };
+      const again = {
+        artefact: Buffer.from(a.artefact),
+        artefact_sha256: a.artefact_sha256.toUpperCase(),
+        receipt: a.receipt,
+      };
       assert.deepEqual(await ledger.createInvoice(invoice(ref, { artefact: again, at: t(9) })), issued);
       const paid = await ledger.markInvoicePaid(ref, t(10));
       assert.deepEqual(paid, { ...issued, state: 'PAID', paid_at: t(10) });
@@ -84,8 +111,14 @@ export function schemaV2Contract(ctx: ContractContext): void {
       const withOne = newRef();
       await ledger.createInvoice(invoice(withOne, { artefact: a }));
       await rejectsWith(ledger.createInvoice(invoice(withOne, { artefact: artefact(100) })), 'ledger_conflict');
-      await rejectsWith(ledger.createInvoice(invoice(withOne, { artefact: { ...a, receipt: null } })), 'ledger_conflict');
-      await rejectsWith(ledger.createInvoice(invoice(withOne, { artefact: { ...a, receipt: 'eyJ9.eyJ9.b3RoZXI' } })), 'ledger_conflict');
+      await rejectsWith(
+        ledger.createInvoice(invoice(withOne, { artefact: { ...a, receipt: null } })),
+        'ledger_conflict',
+      );
+      await rejectsWith(
+        ledger.createInvoice(invoice(withOne, { artefact: { ...a, receipt: 'eyJ9.eyJ9.b3RoZXI' } })),
+        'ledger_conflict',
+      );
       await rejectsWith(ledger.createInvoice(invoice(withOne)), 'ledger_conflict');
       const without = newRef();
       await ledger.createInvoice(invoice(without));
@@ -100,10 +133,26 @@ export function schemaV2Contract(ctx: ContractContext): void {
       const ledger = ctx.ledger();
       const ref = newRef();
       const a = artefact(64);
-      await rejectsWith(ledger.createInvoice(invoice(ref, { artefact: { ...a, artefact_sha256: '00'.repeat(32) } })), 'ledger_input_invalid', /does not match/);
-      await rejectsWith(ledger.createInvoice(invoice(ref, { artefact: { ...a, receipt: 'not a jws' } })), 'ledger_input_invalid', /^ledger: receipt /);
-      await rejectsWith(ledger.createInvoice(invoice(ref, { artefact: { ...a, artefact: a.artefact.toString('latin1') as never } })), 'ledger_input_invalid', /^ledger: artefact /);
-      await rejectsWith(ledger.createInvoice(invoice(ref, { artefact: null as never })), 'ledger_input_invalid', /^ledger: artefact /);
+      await rejectsWith(
+        ledger.createInvoice(invoice(ref, { artefact: { ...a, artefact_sha256: '00'.repeat(32) } })),
+        'ledger_input_invalid',
+        /does not match/,
+      );
+      await rejectsWith(
+        ledger.createInvoice(invoice(ref, { artefact: { ...a, receipt: 'not a jws' } })),
+        'ledger_input_invalid',
+        /^ledger: receipt /,
+      );
+      await rejectsWith(
+        ledger.createInvoice(invoice(ref, { artefact: { ...a, artefact: a.artefact.toString('latin1') as never } })),
+        'ledger_input_invalid',
+        /^ledger: artefact /,
+      );
+      await rejectsWith(
+        ledger.createInvoice(invoice(ref, { artefact: null as never })),
+        'ledger_input_invalid',
+        /^ledger: artefact /,
+      );
       assert.equal(await ledger.getInvoice(ref), undefined);
     });
 
@@ -118,9 +167,16 @@ export function schemaV2Contract(ctx: ContractContext): void {
       assert.ok(full[0]!.artefact!.equals(a.artefact));
       assert.deepEqual(mine(await ledger.listInvoices({ withArtefacts: true })), full);
       const light = mine(await ledger.listInvoices({ withArtefacts: false }));
-      assert.deepEqual(light, full.map((i) => ({ ...i, artefact: null })));
+      assert.deepEqual(
+        light,
+        full.map((i) => ({ ...i, artefact: null })),
+      );
       assert.equal(light[0]!.artefact_sha256, a.artefact_sha256);
-      await rejectsWith(ledger.listInvoices({ withArtefacts: 1 as never }), 'ledger_input_invalid', /^ledger: withArtefacts /);
+      await rejectsWith(
+        ledger.listInvoices({ withArtefacts: 1 as never }),
+        'ledger_input_invalid',
+        /^ledger: withArtefacts /,
+      );
     });
   });
 }

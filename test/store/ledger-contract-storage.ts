@@ -19,7 +19,9 @@ export function storageContract(ctx: ContractContext, harness: LedgerHarness): v
         const all = harness.migrations.map((m) => m.version);
         assert.deepEqual(all, [1, 2, 3]);
         for (const l of [a, b, c]) assert.equal(l.schemaVersion, 3);
-        const versions = (await store.raw('SELECT version FROM schema_migrations ORDER BY version')).map((r) => Number(r.version));
+        const versions = (await store.raw('SELECT version FROM schema_migrations ORDER BY version')).map((r) =>
+          Number(r.version),
+        );
         assert.deepEqual(versions, all);
         const key = newKey();
         assert.equal((await a.reserve(reservation(key))).outcome, 'reserved');
@@ -48,7 +50,9 @@ VALUES ('${ref}', 'p', 's', '/r', 'Example Ltd', '100', 'GBP', 'ISSUED', '${t(0)
       const ledger = await store.open();
       try {
         assert.equal(ledger.schemaVersion, 3);
-        const versions = (await store.raw('SELECT version FROM schema_migrations ORDER BY version')).map((row) => Number(row.version));
+        const versions = (await store.raw('SELECT version FROM schema_migrations ORDER BY version')).map((row) =>
+          Number(row.version),
+        );
         assert.deepEqual(versions, [1, 2, 3]);
         const old = (await ledger.get(key))!;
         assert.equal(old.valid_before, null);
@@ -57,7 +61,10 @@ VALUES ('${ref}', 'p', 's', '/r', 'Example Ltd', '100', 'GBP', 'ISSUED', '${t(0)
         assert.equal(replay.outcome, 'exists');
         assert.equal((await ledger.markUnknown(key, { error: 'timeout', at: t(2) })).valid_before, null);
         const invoice = (await ledger.getInvoice(ref))!;
-        assert.deepEqual([invoice.artefact, invoice.artefact_sha256, invoice.receipt, invoice.state], [null, null, null, 'ISSUED']);
+        assert.deepEqual(
+          [invoice.artefact, invoice.artefact_sha256, invoice.receipt, invoice.state],
+          [null, null, null, 'ISSUED'],
+        );
         assert.equal((await ledger.markInvoicePaid(ref, t(3))).paid_at, t(3));
       } finally {
         await ledger.close();
@@ -85,14 +92,24 @@ VALUES ('${ref}', 'p', 's', '/r', 'Example Ltd', '100', 'GBP', 'ISSUED', '${t(0)
       const released = artefact(50_000);
       await first.createInvoice(invoice(ref, { amount_atomic: '250000000', artefact: released }));
       await first.markInvoicePaid(ref, t(3));
-      const before = { s: await first.get(settled), f: await first.get(failed), h: await first.history(settled), i: await first.getInvoice(ref) };
+      const before = {
+        s: await first.get(settled),
+        f: await first.get(failed),
+        h: await first.history(settled),
+        i: await first.getInvoice(ref),
+      };
       await first.close();
       await first.close(); // closing twice is harmless
       await rejectsWith(first.get(settled), 'ledger_unavailable', /closed/);
 
       const second = await store.open();
       try {
-        const after = { s: await second.get(settled), f: await second.get(failed), h: await second.history(settled), i: await second.getInvoice(ref) };
+        const after = {
+          s: await second.get(settled),
+          f: await second.get(failed),
+          h: await second.history(settled),
+          i: await second.getInvoice(ref),
+        };
         assert.deepEqual(after, before);
         assert.ok(after.s!.artefact!.equals(a.artefact));
         assert.ok(after.i!.artefact!.equals(released.artefact));
@@ -108,9 +125,15 @@ VALUES ('${ref}', 'p', 's', '/r', 'Example Ltd', '100', 'GBP', 'ISSUED', '${t(0)
       const key = newKey();
       await ctx.ledger().reserve(reservation(key));
       await ctx.ledger().createInvoice(invoice(`INV-keep-${key.nonce.slice(2, 14)}`));
-      await assert.rejects(store.raw(`DELETE FROM settlements WHERE nonce = '${key.nonce}'`), /never deleted|not allowed/);
+      await assert.rejects(
+        store.raw(`DELETE FROM settlements WHERE nonce = '${key.nonce}'`),
+        /never deleted|not allowed/,
+      );
       await assert.rejects(store.raw('DELETE FROM invoices'), /never deleted|not allowed/);
-      await assert.rejects(store.raw(`UPDATE settlement_events SET error = 'rewritten' WHERE nonce = '${key.nonce}'`), /append-only/);
+      await assert.rejects(
+        store.raw(`UPDATE settlement_events SET error = 'rewritten' WHERE nonce = '${key.nonce}'`),
+        /append-only/,
+      );
       await assert.rejects(store.raw(`DELETE FROM settlement_events WHERE nonce = '${key.nonce}'`), /append-only/);
       assert.equal((await ctx.ledger().get(key))!.state, 'RESERVED');
       assert.equal((await ctx.ledger().history(key)).length, 1);

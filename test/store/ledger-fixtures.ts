@@ -31,7 +31,10 @@ export function reservation(key: PaymentKey, over: Partial<NewReservation> = {})
 }
 
 /** Artefact bytes that include NUL and high bytes, so any text conversion would show. */
-export function artefact(size = 64 * 1024, receipt: string | null = 'eyJhbGciOiJFZERTQSJ9.eyJ4IjoxfQ.c2ln'): ArtefactAttachment {
+export function artefact(
+  size = 64 * 1024,
+  receipt: string | null = 'eyJhbGciOiJFZERTQSJ9.eyJ4IjoxfQ.c2ln',
+): ArtefactAttachment {
   const bytes = Buffer.concat([Buffer.from([0, 255, 0, 10, 13]), randomBytes(size)]);
   return { artefact: bytes, artefact_sha256: sha256(bytes), receipt };
 }

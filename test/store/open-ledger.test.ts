@@ -21,7 +21,11 @@ describe('openLedger', () => {
     const db = new Database(path, { readonly: true });
     try {
       assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
-      assert.deepEqual(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all(), [{ version: 1 }, { version: 2 }, { version: 3 }]);
+      assert.deepEqual(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all(), [
+        { version: 1 },
+        { version: 2 },
+        { version: 3 },
+      ]);
     } finally {
       db.close();
     }
@@ -29,12 +33,19 @@ describe('openLedger', () => {
 
   it('refuses no store, two stores, or a URL that is not PostgreSQL', async () => {
     await assert.rejects(openLedger({}), configInvalid);
-    await assert.rejects(openLedger({ databaseUrl: 'postgres://x@127.0.0.1/db', sqlitePath: '/tmp/x.sqlite' }), configInvalid);
+    await assert.rejects(
+      openLedger({ databaseUrl: 'postgres://x@127.0.0.1/db', sqlitePath: '/tmp/x.sqlite' }),
+      configInvalid,
+    );
     await assert.rejects(openLedger({ databaseUrl: 'mysql://x@127.0.0.1/db' }), configInvalid);
   });
 
   it('an unreachable PostgreSQL or an unopenable SQLite file is "unavailable", with no password in the message', async () => {
-    await rejectsWith(openLedger({ databaseUrl: 'postgres://gspc:s3cret@127.0.0.1:1/gspc' }), 'ledger_unavailable', /^(?!.*s3cret).*127\.0\.0\.1:1/);
+    await rejectsWith(
+      openLedger({ databaseUrl: 'postgres://gspc:s3cret@127.0.0.1:1/gspc' }),
+      'ledger_unavailable',
+      /^(?!.*s3cret).*127\.0\.0\.1:1/,
+    );
     const dir = tempDir('gspc-ledger-');
     await rejectsWith(openLedger({ sqlitePath: join(dir, 'missing-dir', 'ledger.sqlite') }), 'ledger_unavailable');
     writeFileSync(join(dir, 'not-a-db.sqlite'), 'this is not a SQLite database, just text long enough to be read');

@@ -57,7 +57,10 @@ export function postgresHarness(): LedgerHarness {
         open: () => openLedger({ databaseUrl: url }),
         raw: (sql) => admin(async (c) => (await c.query(sql)).rows, url),
         // Without parameters pg uses the simple query protocol, which runs several statements.
-        exec: (script) => admin(async (c) => { await c.query(script); }, url),
+        exec: (script) =>
+          admin(async (c) => {
+            await c.query(script);
+          }, url),
       };
     },
     migrations: POSTGRES_MIGRATIONS,

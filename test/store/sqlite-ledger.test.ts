@@ -65,10 +65,13 @@ describe('ledger: SQLite across threads', () => {
     const data = { path, reservation: reservation(newKey()), tries: 5, start };
     const workers = Array.from({ length: 4 }, () => tsWorker('./sqlite-reserve-worker.ts', data));
     let failure: unknown;
-    const results = workers.map((w) => new Promise<string[]>((resolve, reject) => {
-      w.once('message', resolve);
-      w.once('error', (e) => reject(failure = e));
-    }));
+    const results = workers.map(
+      (w) =>
+        new Promise<string[]>((resolve, reject) => {
+          w.once('message', resolve);
+          w.once('error', (e) => reject((failure = e)));
+        }),
+    );
     while (Atomics.load(gate, 1) < workers.length && failure === undefined) await new Promise((r) => setTimeout(r, 5));
     Atomics.store(gate, 0, 1);
     Atomics.notify(gate, 0);

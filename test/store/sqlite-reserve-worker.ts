@@ -6,7 +6,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openLedger } from '../../src/store/open-ledger.js';
 import type { NewReservation } from '../../src/store/ledger.js';
 
-const { path, reservation, tries, start } = workerData as { path: string; reservation: NewReservation; tries: number; start: SharedArrayBuffer };
+const { path, reservation, tries, start } = workerData as {
+  path: string;
+  reservation: NewReservation;
+  tries: number;
+  start: SharedArrayBuffer;
+};
 const ledger = await openLedger({ sqlitePath: path });
 const gate = new Int32Array(start);
 Atomics.add(gate, 1, 1);

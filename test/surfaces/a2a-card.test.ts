@@ -23,39 +23,67 @@ import { routeMessage, SKILLS } from '../../src/surfaces/a2a/skills.js';
 import { demoApp, liveSigning, TEST_DID_HOST, testSigning } from '../helpers/app.js';
 import { demoCorpus } from '../helpers/tmp.js';
 
-type Card = Record<string, unknown> & { skills: { id: string; description: string; examples: string[] }[]; signatures?: { protected: string; signature: string }[]; description: string };
+type Card = Record<string, unknown> & {
+  skills: { id: string; description: string; examples: string[] }[];
+  signatures?: { protected: string; signature: string }[];
+  description: string;
+};
 
 const signing = testSigning();
 const { app, dir } = demoApp(demoCorpus, signing);
 const get = async (url: string) => (await app.inject({ method: 'GET', url })).body;
 const servedCard = async () => JSON.parse(await get('/.well-known/agent-card.json')) as Card;
-const didDoc = async () => JSON.parse(await get('/.well-known/did.json')) as { verificationMethod: { id: string; publicKeyJwk: Record<string, string> }[]; assertionMethod: string[] };
+const didDoc = async () =>
+  JSON.parse(await get('/.well-known/did.json')) as {
+    verificationMethod: { id: string; publicKeyJwk: Record<string, string> }[];
+    assertionMethod: string[];
+  };
 const fromServedDid = async (kid: string) => {
   const vm = (await didDoc()).verificationMethod.find((m) => m.id === kid);
   if (!vm) throw new Error(`${kid} is not in the DID document`);
-  return await importJWK(vm.publicKeyJwk, 'EdDSA') as CryptoKey;
+  return (await importJWK(vm.publicKeyJwk, 'EdDSA')) as CryptoKey;
 };
-const header = (card: Card) => JSON.parse(Buffer.from(card.signatures![0]!.protected, 'base64url').toString('utf8')) as Record<string, unknown>;
+const header = (card: Card) =>
+  JSON.parse(Buffer.from(card.signatures![0]!.protected, 'base64url').toString('utf8')) as Record<string, unknown>;
 
 /** Every string non-empty, every array and object non-empty, no null: nothing the SDK would drop. */
 function emptyPaths(v: unknown, path = '$'): string[] {
   if (v === null || v === '') return [path];
   if (Array.isArray(v)) return v.length === 0 ? [path] : v.flatMap((x, i) => emptyPaths(x, `${path}[${i}]`));
-  if (typeof v === 'object') return Object.keys(v).length === 0 ? [path] : Object.entries(v).flatMap(([k, x]) => emptyPaths(x, `${path}.${k}`));
+  if (typeof v === 'object')
+    return Object.keys(v).length === 0 ? [path] : Object.entries(v).flatMap(([k, x]) => emptyPaths(x, `${path}.${k}`));
   return [];
 }
 
 describe('the agent card as served', () => {
   it('is an A2A v1.0 card: 10 skills with the fabric ids, nothing empty, SDK canonical form = RFC 8785', async () => {
     const card = await servedCard();
-    for (const k of ['name', 'description', 'supportedInterfaces', 'version', 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'skills', 'provider', 'documentationUrl', 'signatures']) assert.ok(k in card, k);
+    for (const k of [
+      'name',
+      'description',
+      'supportedInterfaces',
+      'version',
+      'capabilities',
+      'defaultInputModes',
+      'defaultOutputModes',
+      'skills',
+      'provider',
+      'documentationUrl',
+      'signatures',
+    ])
+      assert.ok(k in card, k);
     for (const k of ['url', 'protocolVersion', 'preferredTransport']) assert.ok(!(k in card), `no v0.3 field ${k}`);
     assert.deepEqual(card.capabilities, { streaming: false, pushNotifications: false });
     assert.match(card.description, /Task execution, streaming and push notifications are not offered/);
     assert.equal(card.skills.length, 10);
     assert.equal(new Set(card.skills.map((s) => s.id)).size, 10);
-    for (const id of ['board-summary', 'regulation-deadlines', 'root-pointer']) assert.ok(card.skills.some((s) => s.id === id), id);
-    for (const s of card.skills) for (const k of ['id', 'name', 'description', 'tags', 'examples']) assert.ok(k in s, `${s.id}.${k}`);
+    for (const id of ['board-summary', 'regulation-deadlines', 'root-pointer'])
+      assert.ok(
+        card.skills.some((s) => s.id === id),
+        id,
+      );
+    for (const s of card.skills)
+      for (const k of ['id', 'name', 'description', 'tags', 'examples']) assert.ok(k in s, `${s.id}.${k}`);
     assert.deepEqual(emptyPaths(card), []);
     const { signatures: _s, ...unsigned } = card;
     assert.equal(canonicalizeAgentCard(card as unknown as AgentCard), canonicalJson(unsigned));
@@ -68,15 +96,25 @@ describe('the agent card as served', () => {
     assert.equal(card.signatures!.length, 1);
     assert.deepEqual(header(card), { alg: 'EdDSA', kid: `${signing.did}#card-attestation-2`, typ: 'JOSE' });
     await verifyAgentCardSignature(fromServedDid)(card as unknown as AgentCard);
-    assert.deepEqual(verifyAgentCard(card, await didDoc()), { ok: true, detail: `signatures[0] verified under ${signing.did}#card-attestation-2 over the RFC 8785 form of the card without signatures` });
+    assert.deepEqual(verifyAgentCard(card, await didDoc()), {
+      ok: true,
+      detail: `signatures[0] verified under ${signing.did}#card-attestation-2 over the RFC 8785 form of the card without signatures`,
+    });
   });
 
   it('equals, byte for byte, what the SDK signer makes with the same key (Ed25519 is deterministic)', async () => {
     const card = await servedCard();
     const seed = Buffer.from(readFileSync(join(signing.keyDir, 'card-attestation-2.key'), 'utf8').trim(), 'base64url');
     const { signatures: _s, ...unsigned } = card;
-    const sdk = await generateAgentCardSignature(keyPairFromSeed(seed).privateKey, { alg: 'EdDSA', kid: `${signing.did}#card-attestation-2`, typ: 'JOSE' })(AgentCard.fromJSON(unsigned));
-    assert.deepEqual(sdk.signatures.map((s) => ({ protected: s.protected, signature: s.signature })), card.signatures);
+    const sdk = await generateAgentCardSignature(keyPairFromSeed(seed).privateKey, {
+      alg: 'EdDSA',
+      kid: `${signing.did}#card-attestation-2`,
+      typ: 'JOSE',
+    })(AgentCard.fromJSON(unsigned));
+    assert.deepEqual(
+      sdk.signatures.map((s) => ({ protected: s.protected, signature: s.signature })),
+      card.signatures,
+    );
   });
 
   it('is cached per served state: both paths, repeated reads and a second app over the same keys give the same bytes', async () => {
@@ -149,7 +187,10 @@ describe('an unhealthy or absent card key', () => {
     state.setSigning(liveSigning(unhealthy));
     const card = JSON.parse((await app2.inject({ method: 'GET', url: '/.well-known/agent-card.json' })).body) as Card;
     assert.equal(card.signatures, undefined);
-    assert.match(card.description, /This card is served unsigned: key card-attestation-2 is unhealthy: the key file is readable or writable by group or others/);
+    assert.match(
+      card.description,
+      /This card is served unsigned: key card-attestation-2 is unhealthy: the key file is readable or writable by group or others/,
+    );
     state.setSigning({ did: s2.did, boardKey: s2.inputs.boardKey, published: s2.keys.published });
     const noKey = JSON.parse((await app2.inject({ method: 'GET', url: '/.well-known/agent-card.json' })).body) as Card;
     assert.match(noKey.description, /served unsigned: no agent card key \(card-attestation-2\) is loaded/);
@@ -164,24 +205,45 @@ describe('routing a message to a skill', () => {
   const axes = ['governance', 'jail', 'cross-reality'];
   const examples = { axis: 'jail', cardId: '0123456789abcdef' };
   it('every example of every skill routes to that skill', () => {
-    for (const s of SKILLS) for (const ex of s.examples(examples)) assert.equal(routeMessage({ text: ex, data: [], metadata: {} }, axes).skill, s.id, ex);
+    for (const s of SKILLS)
+      for (const ex of s.examples(examples))
+        assert.equal(routeMessage({ text: ex, data: [], metadata: {} }, axes).skill, s.id, ex);
   });
   it('metadata skill wins; a leading skill id next; a verification body as data; a known axis; otherwise none', () => {
-    const r = (text: string, metadata: Record<string, unknown> = {}, data: unknown[] = []) => routeMessage({ text, data, metadata }, axes);
-    assert.deepEqual([r('verify everything', { skill: 'did-keys' }).skill, r('verify everything', { skill: 'did-keys' }).routedBy], ['did-keys', 'metadata']);
+    const r = (text: string, metadata: Record<string, unknown> = {}, data: unknown[] = []) =>
+      routeMessage({ text, data, metadata }, axes);
+    assert.deepEqual(
+      [r('verify everything', { skill: 'did-keys' }).skill, r('verify everything', { skill: 'did-keys' }).routedBy],
+      ['did-keys', 'metadata'],
+    );
     assert.equal(r('corrections of the board').skill, 'corrections');
-    assert.deepEqual([r('hello', {}, [{ schema: 'card-v1' }]).skill, r('hello', {}, [{ ids: [] }]).routedBy], ['card-verification', 'data-part']);
-    assert.deepEqual([r('How is cross-reality doing?').skill, r('How is cross-reality doing?').axis], ['axis-lookup', 'cross-reality']);
+    assert.deepEqual(
+      [r('hello', {}, [{ schema: 'card-v1' }]).skill, r('hello', {}, [{ ids: [] }]).routedBy],
+      ['card-verification', 'data-part'],
+    );
+    assert.deepEqual(
+      [r('How is cross-reality doing?').skill, r('How is cross-reality doing?').axis],
+      ['axis-lookup', 'cross-reality'],
+    );
     assert.deepEqual(r('verify 0123456789ABCDEF and ' + 'a'.repeat(64)).ids, ['0123456789abcdef', 'a'.repeat(64)]);
     assert.deepEqual([r('hello there').skill, r('hello there').routedBy], [null, 'none']);
-    assert.throws(() => r('board', { skill: 'buy-a-grade' }), (e: Error) => e.name === 'RequestMalformedError' && /must name one of/.test(e.message));
+    assert.throws(
+      () => r('board', { skill: 'buy-a-grade' }),
+      (e: Error) => e.name === 'RequestMalformedError' && /must name one of/.test(e.message),
+    );
   });
   it('examples in the card quote the served release (an axis and a card that exist)', async () => {
     const card = await servedCard();
     const axisExample = card.skills.find((s) => s.id === 'axis-lookup')!.examples[0]!;
     const cardExample = card.skills.find((s) => s.id === 'card-lookup')!.examples[0]!;
-    assert.equal((await app.inject({ method: 'GET', url: `/api/gspc?axis=${axisExample.split(' ')[1]}` })).statusCode, 200);
-    assert.equal((await app.inject({ method: 'GET', url: `/cards/${cardExample.split(' ')[1]}.json` })).statusCode, 200);
+    assert.equal(
+      (await app.inject({ method: 'GET', url: `/api/gspc?axis=${axisExample.split(' ')[1]}` })).statusCode,
+      200,
+    );
+    assert.equal(
+      (await app.inject({ method: 'GET', url: `/cards/${cardExample.split(' ')[1]}.json` })).statusCode,
+      200,
+    );
   });
   it('agentCardBody omits the provider when the issuer is empty (no empty field is ever served)', () => {
     const body = agentCardBody({ baseUrl: 'https://board.example', issuer: ' ', release: 'r-1', examples });

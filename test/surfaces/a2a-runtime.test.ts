@@ -36,20 +36,39 @@ const { dir } = publishRelease(demoCorpus, tempDir(), signing.inputs);
 const state = new ServedState(loadRelease(dir), liveSigning(signing));
 // The fabric is read by the capability-fabric skill; its probes are not this test's subject
 // (they would open the AG-UI stream on this app), so they fail at once without a request.
-const fabric = new FabricObserver({ origin: base, timeoutMs: 100, fetch: async () => { throw new Error('not probed in this test'); }, now: () => new Date(), refreshMs: 3_600_000 });
-const app = buildApp({ state, logLevel: 'silent', baseUrl: base, now: () => new Date(), products: { rail: readRailConfig({}) }, fabric });
+const fabric = new FabricObserver({
+  origin: base,
+  timeoutMs: 100,
+  fetch: async () => {
+    throw new Error('not probed in this test');
+  },
+  now: () => new Date(),
+  refreshMs: 3_600_000,
+});
+const app = buildApp({
+  state,
+  logLevel: 'silent',
+  baseUrl: base,
+  now: () => new Date(),
+  products: { rail: readRailConfig({}) },
+  fabric,
+});
 await app.listen({ port, host: 'localhost' });
 after(() => app.close());
 
 /** did:web resolution of a kid: the DID's document URL (http for localhost), its method, its JWK. */
 async function keyFromDid(kid: string) {
   const did = kid.slice(0, kid.indexOf('#'));
-  const doc = await (await fetch(didDocumentUrl(did))).json() as { id: string; verificationMethod: { id: string; publicKeyJwk: Record<string, string> }[]; assertionMethod: string[] };
+  const doc = (await (await fetch(didDocumentUrl(did))).json()) as {
+    id: string;
+    verificationMethod: { id: string; publicKeyJwk: Record<string, string> }[];
+    assertionMethod: string[];
+  };
   assert.equal(doc.id, did);
   assert.ok(doc.assertionMethod.includes(kid), `${kid} is under assertionMethod`);
   const vm = doc.verificationMethod.find((m) => m.id === kid);
   assert.ok(vm, `${kid} is a verification method`);
-  return await importJWK(vm.publicKeyJwk, 'EdDSA') as CryptoKey;
+  return (await importJWK(vm.publicKeyJwk, 'EdDSA')) as CryptoKey;
 }
 const sdkVerify = verifyAgentCardSignature(keyFromDid);
 
@@ -59,7 +78,14 @@ const getJson = async (path: string) => JSON.parse(await getText(path)) as Recor
 function ask(client: Client, text: string, extra: { metadata?: Record<string, unknown>; data?: unknown } = {}) {
   const parts: Record<string, unknown>[] = [{ text }];
   if (extra.data !== undefined) parts.push({ data: extra.data, mediaType: 'application/json' });
-  const request = SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts, ...(extra.metadata && { metadata: extra.metadata }) } });
+  const request = SendMessageRequest.fromJSON({
+    message: {
+      messageId: `m-${Math.random()}`,
+      role: 'ROLE_USER',
+      parts,
+      ...(extra.metadata && { metadata: extra.metadata }),
+    },
+  });
   return client.sendMessage(request);
 }
 
@@ -67,9 +93,18 @@ function ask(client: Client, text: string, extra: { metadata?: Record<string, un
 async function reply(client: Client, text: string, extra: { metadata?: Record<string, unknown>; data?: unknown } = {}) {
   const r = await ask(client, text, extra);
   assert.ok('messageId' in r, 'answered with a Message, not a Task');
-  const json = Message.toJSON(r) as { role: string; parts: { text?: string; data?: unknown; metadata?: { source?: string } }[]; metadata: { skill?: string; routed_by: string; sources: string[] } };
+  const json = Message.toJSON(r) as {
+    role: string;
+    parts: { text?: string; data?: unknown; metadata?: { source?: string } }[];
+    metadata: { skill?: string; routed_by: string; sources: string[] };
+  };
   assert.equal(json.role, 'ROLE_AGENT');
-  return { text: json.parts[0]!.text!, data: json.parts.slice(1).map((p) => p.data), sources: json.parts.slice(1).map((p) => p.metadata?.source), metadata: json.metadata };
+  return {
+    text: json.parts[0]!.text!,
+    data: json.parts.slice(1).map((p) => p.data),
+    sources: json.parts.slice(1).map((p) => p.metadata?.source),
+    metadata: json.metadata,
+  };
 }
 
 async function rpcCode(p: Promise<unknown>): Promise<number> {
@@ -94,17 +129,27 @@ describe('the agent card over HTTP, read by the SDK client', () => {
     assert.equal(a.headers.get('access-control-allow-origin'), '*');
     assert.match(a.headers.get('content-type') ?? '', /^application\/json/);
     const card = JSON.parse(ta) as { supportedInterfaces: { url: string }[]; skills: unknown[] };
-    assert.deepEqual(card.supportedInterfaces, [{ url: `${base}/api/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+    assert.deepEqual(card.supportedInterfaces, [
+      { url: `${base}/api/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ]);
     assert.equal(card.skills.length, 10);
     assert.equal(client.protocolVersion, '1.0');
   });
 
   it('the SDK verifier accepts the card the client fetched, with the key resolved through did:web from the served DID document', async () => {
     const card = await client.getAgentCard(undefined, sdkVerify);
-    const kid = JSON.parse(Buffer.from(card.signatures[0]!.protected, 'base64url').toString()) as { alg: string; kid: string; typ: string };
+    const kid = JSON.parse(Buffer.from(card.signatures[0]!.protected, 'base64url').toString()) as {
+      alg: string;
+      kid: string;
+      typ: string;
+    };
     assert.deepEqual(kid, { alg: 'EdDSA', kid: `${signing.did}#card-attestation-2`, typ: 'JOSE' });
     await sdkVerify(JSON.parse(await getText('/.well-known/agent.json')) as AgentCard);
-    assert.equal(verifyAgentCard(JSON.parse(await getText('/.well-known/agent-card.json')), await getJson('/.well-known/did.json')).ok, true);
+    assert.equal(
+      verifyAgentCard(JSON.parse(await getText('/.well-known/agent-card.json')), await getJson('/.well-known/did.json'))
+        .ok,
+      true,
+    );
   });
 
   it('one changed letter of a skill description, or of the signature, fails both verifiers', async () => {
@@ -145,12 +190,22 @@ describe('SendMessage through the SDK client', () => {
   });
 
   it('an axis lookup answers with the axis selection of the board, by text and by metadata', async () => {
-    const row = ((await getJson('/api/gspc')).axes as { axis: string; leader?: string; n: number; quotable?: boolean }[]).find((a) => a.quotable && a.leader)!;
+    const row = (
+      (await getJson('/api/gspc')).axes as { axis: string; leader?: string; n: number; quotable?: boolean }[]
+    ).find((a) => a.quotable && a.leader)!;
     const selection = await getJson(`/api/gspc?axis=${row.axis}`);
-    for (const r of [await reply(client, `axis ${row.axis}`), await reply(client, 'which axis?', { metadata: { skill: 'axis-lookup', axis: row.axis } })]) {
+    for (const r of [
+      await reply(client, `axis ${row.axis}`),
+      await reply(client, 'which axis?', { metadata: { skill: 'axis-lookup', axis: row.axis } }),
+    ]) {
       assert.equal(r.metadata.skill, 'axis-lookup');
       assert.deepEqual(r.data, [selection]);
-      assert.ok(r.text.startsWith(`${row.axis} (`) && r.text.includes(`n = ${row.n}`) && r.text.includes(`leader ${row.leader!}`), r.text);
+      assert.ok(
+        r.text.startsWith(`${row.axis} (`) &&
+          r.text.includes(`n = ${row.n}`) &&
+          r.text.includes(`leader ${row.leader!}`),
+        r.text,
+      );
     }
     const unknown = await reply(client, 'axis-lookup no-such-axis');
     assert.match(unknown.text, /No axis was named\. Known axes: /);
@@ -160,7 +215,14 @@ describe('SendMessage through the SDK client', () => {
     const index = await getJson('/cards/index.json');
     const url = (index.cards as { url: string }[])[0]!.url;
     const card = await getJson(url);
-    const http = async (body: unknown) => (await fetch(`${base}/api/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+    const http = async (body: unknown) =>
+      (
+        await fetch(`${base}/api/verify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json();
     const valid = await reply(client, 'verify this card', { data: card });
     assert.equal(valid.metadata.skill, 'card-verification');
     assert.deepEqual(valid.data, [await http(card)]);
@@ -177,21 +239,34 @@ describe('SendMessage through the SDK client', () => {
   it('every skill, named in metadata, answers from the routes it names (documents verbatim)', async () => {
     const id16 = String(((await getJson('/cards/index.json')).cards as { sha256: string }[])[0]!.sha256).slice(0, 16);
     const expect: Record<string, string[]> = {
-      'board-summary': ['/api/gspc'], 'axis-lookup': ['/api/gspc?axis=jail'], 'regulation-deadlines': ['/api/regulation'],
-      'root-pointer': ['/root.json', '/interop/card-root-latest.json'], 'card-lookup': [`/cards/${id16}.json`, `/cards/${id16}.proof.json`],
-      'capability-fabric': ['/api/capability-fabric'], corrections: ['/api/corrections'], 'product-catalogue': ['/api/x402'], 'did-keys': ['/.well-known/did.json'],
+      'board-summary': ['/api/gspc'],
+      'axis-lookup': ['/api/gspc?axis=jail'],
+      'regulation-deadlines': ['/api/regulation'],
+      'root-pointer': ['/root.json', '/interop/card-root-latest.json'],
+      'card-lookup': [`/cards/${id16}.json`, `/cards/${id16}.proof.json`],
+      'capability-fabric': ['/api/capability-fabric'],
+      corrections: ['/api/corrections'],
+      'product-catalogue': ['/api/x402'],
+      'did-keys': ['/.well-known/did.json'],
     };
     // Documents stamped with the time of the request are compared without that stamp; the
     // fabric's rail states move while its first probes run, so only its rails are compared.
     const unstamped = (d: unknown) => {
       const { observed_at: _o, as_of: _a, ...rest } = d as Record<string, unknown>;
-      return rest.schema === 'svc.capability-fabric/0.1' ? { schema: rest.schema, rails: (rest.rails as { id: string }[]).map((x) => x.id) } : rest;
+      return rest.schema === 'svc.capability-fabric/0.1'
+        ? { schema: rest.schema, rails: (rest.rails as { id: string }[]).map((x) => x.id) }
+        : rest;
     };
     for (const [skill, paths] of Object.entries(expect)) {
       const r = await reply(client, 'please', { metadata: { skill, axis: 'jail', id: id16 } });
       assert.equal(r.metadata.skill, skill);
-      assert.deepEqual(r.sources.slice(0, paths.length), paths.map((p) => `GET ${p}`), skill);
-      for (const [i, p] of paths.entries()) assert.deepEqual(unstamped(r.data[i]), unstamped(await getJson(p)), `${skill}: ${p}`);
+      assert.deepEqual(
+        r.sources.slice(0, paths.length),
+        paths.map((p) => `GET ${p}`),
+        skill,
+      );
+      for (const [i, p] of paths.entries())
+        assert.deepEqual(unstamped(r.data[i]), unstamped(await getJson(p)), `${skill}: ${p}`);
     }
     const keys = await reply(client, 'did keys');
     assert.deepEqual(keys.data[1], { agent_card: { signed: true, kid: `${signing.did}#card-attestation-2` } });
@@ -204,8 +279,12 @@ describe('SendMessage through the SDK client', () => {
 
   it('the capability fabric probe of a2a-runtime (text "board summary", no metadata) gets a board-summary result', async () => {
     const probe = RAILS.find((r) => r.id === 'a2a-runtime')!.probe!;
-    const res = await fetch(`${base}/api/a2a`, { method: 'POST', headers: probe.headers ?? {}, body: JSON.stringify(probe.body) });
-    const body = await res.json() as { result: { message: { metadata: { skill: string } } } };
+    const res = await fetch(`${base}/api/a2a`, {
+      method: 'POST',
+      headers: probe.headers ?? {},
+      body: JSON.stringify(probe.body),
+    });
+    const body = (await res.json()) as { result: { message: { metadata: { skill: string } } } };
     assert.equal(res.status, 200);
     assert.equal(body.result.message.metadata.skill, 'board-summary');
   });
@@ -215,8 +294,19 @@ describe('what the agent does not offer, as the protocol says it', () => {
   it('an unknown method is -32601; a metadata skill that names no skill is -32602', async () => {
     // The transport under the client: it sends any method name (the client adds A2A-Version;
     // called directly, the transport needs it as a service parameter).
-    const transport = client.transport as unknown as { callExtensionMethod(method: string, params: unknown, options: unknown): Promise<unknown> };
-    assert.equal(await rpcCode(transport.callExtensionMethod('message/send', { message: { messageId: 'x', role: 'ROLE_USER', parts: [{ text: 'board' }] } }, V1)), -32601);
+    const transport = client.transport as unknown as {
+      callExtensionMethod(method: string, params: unknown, options: unknown): Promise<unknown>;
+    };
+    assert.equal(
+      await rpcCode(
+        transport.callExtensionMethod(
+          'message/send',
+          { message: { messageId: 'x', role: 'ROLE_USER', parts: [{ text: 'board' }] } },
+          V1,
+        ),
+      ),
+      -32601,
+    );
     assert.equal(await rpcCode(ask(client, 'board', { metadata: { skill: 'sell-me-a-score' } })), -32602);
   });
 
@@ -226,10 +316,23 @@ describe('what the agent does not offer, as the protocol says it', () => {
       headers.delete('A2A-Version');
       return fetch(url, { ...init, headers });
     };
-    const bare = await new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: strip })] })).createFromUrl(base);
+    const bare = await new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory({ fetchImpl: strip })],
+      }),
+    ).createFromUrl(base);
     assert.equal(await rpcCode(ask(bare, 'board summary')), -32009);
-    const raw = await fetch(`${base}/api/a2a`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'SendMessage', params: { message: { messageId: 'x', role: 'ROLE_USER', parts: [{ text: 'board' }] } } }) });
-    const body = await raw.json() as { id: number; error: { code: number; message: string } };
+    const raw = await fetch(`${base}/api/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'SendMessage',
+        params: { message: { messageId: 'x', role: 'ROLE_USER', parts: [{ text: 'board' }] } },
+      }),
+    });
+    const body = (await raw.json()) as { id: number; error: { code: number; message: string } };
     assert.equal(body.id, 7);
     assert.equal(body.error.code, -32009);
     assert.match(body.error.message, /'0\.3' is not supported\. Supported versions: 1\.0/);
@@ -240,28 +343,68 @@ describe('what the agent does not offer, as the protocol says it', () => {
     assert.equal(await rpcCode(client.cancelTask({ tenant: '', id: 'task-1', metadata: undefined })), -32004);
     // The client falls back to SendMessage when the card says streaming: false, so the stream
     // is asked for through its transport.
-    const stream = client.transport.sendMessageStream(SendMessageRequest.fromJSON({ message: { messageId: 's', role: 'ROLE_USER', parts: [{ text: 'board' }] } }), V1);
+    const stream = client.transport.sendMessageStream(
+      SendMessageRequest.fromJSON({ message: { messageId: 's', role: 'ROLE_USER', parts: [{ text: 'board' }] } }),
+      V1,
+    );
     assert.equal(await rpcCode(stream.next()), -32004);
     // The client itself refuses push configs when the card says pushNotifications: false; the
     // server's answer is read through the transport.
-    assert.equal(await rpcCode(client.transport.createTaskPushNotificationConfig({ tenant: '', id: 'p', taskId: 'task-1', url: 'https://example.org/hook', token: '', authentication: undefined }, V1)), -32003);
+    assert.equal(
+      await rpcCode(
+        client.transport.createTaskPushNotificationConfig(
+          {
+            tenant: '',
+            id: 'p',
+            taskId: 'task-1',
+            url: 'https://example.org/hook',
+            token: '',
+            authentication: undefined,
+          },
+          V1,
+        ),
+      ),
+      -32003,
+    );
   });
 
   it('bodies: larger than 1 MiB is -32600 with 413, not JSON is -32700, not a request is -32600, another content type is -32005; CORS preflight', async () => {
     const post = async (body: string, type = 'application/json') => {
-      const res = await fetch(`${base}/api/a2a`, { method: 'POST', headers: { 'content-type': type, 'a2a-version': '1.0' }, body });
+      const res = await fetch(`${base}/api/a2a`, {
+        method: 'POST',
+        headers: { 'content-type': type, 'a2a-version': '1.0' },
+        body,
+      });
       assert.equal(res.headers.get('access-control-allow-origin'), '*');
-      return { status: res.status, body: await res.json() as { jsonrpc: string; error: { code: number } } };
+      return { status: res.status, body: (await res.json()) as { jsonrpc: string; error: { code: number } } };
     };
-    const huge = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { pad: 'x'.repeat(1024 * 1024) } }));
+    const huge = await post(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { pad: 'x'.repeat(1024 * 1024) } }),
+    );
     assert.deepEqual([huge.status, huge.body.jsonrpc, huge.body.error.code], [413, '2.0', -32600]);
-    assert.deepEqual([(await post('{"jsonrpc":')).body.error.code, (await post('[{"jsonrpc":"2.0","id":1,"method":"SendMessage"}]')).body.error.code], [-32700, -32600]);
+    assert.deepEqual(
+      [
+        (await post('{"jsonrpc":')).body.error.code,
+        (await post('[{"jsonrpc":"2.0","id":1,"method":"SendMessage"}]')).body.error.code,
+      ],
+      [-32700, -32600],
+    );
     assert.equal((await post('board summary', 'text/plain')).body.error.code, -32005);
-    const pre = await fetch(`${base}/api/a2a`, { method: 'OPTIONS', headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, a2a-version' } });
+    const pre = await fetch(`${base}/api/a2a`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://agent.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, a2a-version',
+      },
+    });
     assert.equal(pre.status, 204);
     assert.equal(pre.headers.get('access-control-allow-origin'), '*');
     assert.match(pre.headers.get('access-control-allow-headers') ?? '', /a2a-version/);
     const get = await fetch(`${base}/api/a2a`);
-    assert.deepEqual([get.status, get.headers.get('allow'), ((await get.json()) as { code: string }).code], [405, 'POST, OPTIONS', 'method_not_allowed']);
+    assert.deepEqual(
+      [get.status, get.headers.get('allow'), ((await get.json()) as { code: string }).code],
+      [405, 'POST, OPTIONS', 'method_not_allowed'],
+    );
   });
 });

@@ -8,7 +8,13 @@ import { describe, it, type TestContext } from 'node:test';
 import { EventSchema } from '@ag-ui/core/schemas';
 import { compactEvents, type BaseEvent } from '@ag-ui/client';
 import { prepare, type Prepared } from '../../src/serve/prepared-bytes.js';
-import { BoardRun, KEEP_ALIVE, type BoardRunOptions, type BoardSource, type RunSink } from '../../src/surfaces/agui/board-run.js';
+import {
+  BoardRun,
+  KEEP_ALIVE,
+  type BoardRunOptions,
+  type BoardSource,
+  type RunSink,
+} from '../../src/surfaces/agui/board-run.js';
 
 const NOW = new Date('2026-11-02T10:00:00Z');
 
@@ -26,7 +32,9 @@ class FakeSource implements BoardSource {
   }
   onBoard(listener: (b: Prepared) => void): () => void {
     this.listeners.add(listener);
-    return () => { this.listeners.delete(listener); };
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
   /** A swap: a new prepared board (possibly with the same bytes) is served. */
   publish(doc: unknown): void {
@@ -48,27 +56,46 @@ class FakeSink implements RunSink {
   }
   /** The AG-UI events written, each checked as one SSE `data:` frame. */
   events(): BaseEvent[] {
-    return this.chunks.filter((c) => c !== KEEP_ALIVE).map((c) => {
-      assert.match(c, /^data: [^\n]+\n\n$/);
-      const event = JSON.parse(c.slice(6)) as BaseEvent;
-      const checked = EventSchema.safeParse(event);
-      assert.ok(checked.success, `${event.type}: ${JSON.stringify(checked.error?.issues)}`);
-      return event;
-    });
+    return this.chunks
+      .filter((c) => c !== KEEP_ALIVE)
+      .map((c) => {
+        assert.match(c, /^data: [^\n]+\n\n$/);
+        const event = JSON.parse(c.slice(6)) as BaseEvent;
+        const checked = EventSchema.safeParse(event);
+        assert.ok(checked.success, `${event.type}: ${JSON.stringify(checked.error?.issues)}`);
+        return event;
+      });
   }
   types(): string[] {
     return this.events().map((e) => e.type);
   }
 }
 
-const BOARD = { schema: 'svc.gspc-axes/0.5', axes: [{ axis: 'a', n: 1 }, { axis: 'b', n: 2 }], limitations: ['x'] };
+const BOARD = {
+  schema: 'svc.gspc-axes/0.5',
+  axes: [
+    { axis: 'a', n: 1 },
+    { axis: 'b', n: 2 },
+  ],
+  limitations: ['x'],
+};
 
 function runWith(t: TestContext, opts: Partial<BoardRunOptions> = {}) {
   t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
   const source = new FakeSource(BOARD);
   const sink = new FakeSink();
   let stops = 0;
-  const run = new BoardRun(source, sink, { threadId: 't', runId: 'r', holdMs: 0, heartbeatMs: 0, now: () => NOW, onStop: () => { stops++; }, ...opts });
+  const run = new BoardRun(source, sink, {
+    threadId: 't',
+    runId: 'r',
+    holdMs: 0,
+    heartbeatMs: 0,
+    now: () => NOW,
+    onStop: () => {
+      stops++;
+    },
+    ...opts,
+  });
   return { source, sink, run, stops: () => stops };
 }
 
@@ -78,10 +105,16 @@ describe('a board run', () => {
     run.start();
     const [started, snapshot, finished] = sink.events() as Record<string, any>[];
     assert.deepEqual(sink.types(), ['RUN_STARTED', 'STATE_SNAPSHOT', 'RUN_FINISHED']);
-    assert.deepEqual([started!.threadId, started!.runId, started!.protocolVersion, started!.timestamp], ['t', 'r', '1.0', NOW.getTime()]);
+    assert.deepEqual(
+      [started!.threadId, started!.runId, started!.protocolVersion, started!.timestamp],
+      ['t', 'r', '1.0', NOW.getTime()],
+    );
     assert.deepEqual(snapshot!.snapshot, BOARD);
     assert.deepEqual(snapshot!.metadata, { source: '/api/gspc', etag: source.current.etag });
-    assert.deepEqual([finished!.threadId, finished!.runId, finished!.result], ['t', 'r', { ended: 'no_hold', board_changes: 0 }]);
+    assert.deepEqual(
+      [finished!.threadId, finished!.runId, finished!.result],
+      ['t', 'r', { ended: 'no_hold', board_changes: 0 }],
+    );
     assert.equal(sink.ended, true);
     assert.equal(source.listeners.size, 0);
     assert.equal(stops(), 1);
@@ -108,7 +141,10 @@ describe('a board run', () => {
     source.publish(changed);
     const delta = sink.events()[2] as Record<string, any>;
     assert.equal(delta.type, 'STATE_DELTA');
-    assert.deepEqual(delta.delta, [{ op: 'replace', path: '/axes/1/n', value: 3 }, { op: 'add', path: '/limitations/1', value: 'y' }]);
+    assert.deepEqual(delta.delta, [
+      { op: 'replace', path: '/axes/1/n', value: 3 },
+      { op: 'add', path: '/limitations/1', value: 'y' },
+    ]);
     assert.deepEqual(delta.metadata, { source: '/api/gspc', etag: source.current.etag });
     const other = { entirely: 'different', rows: [1, 2] };
     source.publish(other);
@@ -141,7 +177,10 @@ describe('a board run', () => {
     const { sink, run } = runWith(t, { holdMs: 500, heartbeatMs: 1_000 });
     run.start();
     t.mock.timers.tick(500);
-    assert.deepEqual(sink.chunks.filter((c) => c === KEEP_ALIVE), []);
+    assert.deepEqual(
+      sink.chunks.filter((c) => c === KEEP_ALIVE),
+      [],
+    );
     assert.equal(sink.ended, true);
   });
 

@@ -9,7 +9,13 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { compactEvents, EventType, type BaseEvent } from '@ag-ui/client';
 import { JsonPatchSchema, StateDeltaEventSchema } from '@ag-ui/core/schemas';
-import { diffJson, jsonEqual, pointerToken, type JsonValue, type PatchOperation } from '../../src/surfaces/agui/json-patch.js';
+import {
+  diffJson,
+  jsonEqual,
+  pointerToken,
+  type JsonValue,
+  type PatchOperation,
+} from '../../src/surfaces/agui/json-patch.js';
 
 // A failed patch is reported by the client as a warning and leaves the state as it was, which
 // the equality assertions below then catch; the warning text itself is noise here.
@@ -17,7 +23,10 @@ process.env.SUPPRESS_TRANSFORMATION_WARNINGS = '1';
 
 /** Applies `patch` to `doc` the way an AG-UI client does. */
 function apply(doc: JsonValue, patch: PatchOperation[]): unknown {
-  const events = [{ type: EventType.STATE_SNAPSHOT, snapshot: doc }, { type: EventType.STATE_DELTA, delta: patch }] as BaseEvent[];
+  const events = [
+    { type: EventType.STATE_SNAPSHOT, snapshot: doc },
+    { type: EventType.STATE_DELTA, delta: patch },
+  ] as BaseEvent[];
   const folded = compactEvents(events);
   assert.equal(folded.length, 1);
   return (folded[0] as unknown as { snapshot: unknown }).snapshot;
@@ -43,7 +52,10 @@ describe('diffJson: objects', () => {
     ]);
   });
   it('a null is a value: null → 0 is a replace, a removed key is a remove', () => {
-    assert.deepEqual(check({ a: null, b: null }, { a: 0 }), [{ op: 'remove', path: '/b' }, { op: 'replace', path: '/a', value: 0 }]);
+    assert.deepEqual(check({ a: null, b: null }, { a: 0 }), [
+      { op: 'remove', path: '/b' },
+      { op: 'replace', path: '/a', value: 0 },
+    ]);
   });
   it('a change of kind (object ↔ array ↔ primitive) replaces the value whole', () => {
     assert.deepEqual(check({ a: { x: 1 } }, { a: [1] }), [{ op: 'replace', path: '/a', value: [1] }]);
@@ -78,29 +90,53 @@ describe('diffJson: pointer escaping (RFC 6901 §4)', () => {
   it('a "__proto__" member is an ordinary key', () => {
     const from = JSON.parse('{"__proto__": {"x": 1}}') as JsonValue;
     const to = JSON.parse('{"__proto__": {"x": 2}, "y": 1}') as JsonValue;
-    assert.deepEqual(diffJson(from, to), [{ op: 'replace', path: '/__proto__/x', value: 2 }, { op: 'add', path: '/y', value: 1 }]);
+    assert.deepEqual(diffJson(from, to), [
+      { op: 'replace', path: '/__proto__/x', value: 2 },
+      { op: 'add', path: '/y', value: 1 },
+    ]);
     assert.equal(jsonEqual(from, JSON.parse('{}') as JsonValue), false);
   });
 });
 
 describe('diffJson: arrays', () => {
   it('appending and truncating touch only the tail', () => {
-    assert.deepEqual(check([1, 2], [1, 2, 3, 4]), [{ op: 'add', path: '/2', value: 3 }, { op: 'add', path: '/3', value: 4 }]);
-    assert.deepEqual(check([1, 2, 3, 4], [1, 2]), [{ op: 'remove', path: '/3' }, { op: 'remove', path: '/2' }]);
+    assert.deepEqual(check([1, 2], [1, 2, 3, 4]), [
+      { op: 'add', path: '/2', value: 3 },
+      { op: 'add', path: '/3', value: 4 },
+    ]);
+    assert.deepEqual(check([1, 2, 3, 4], [1, 2]), [
+      { op: 'remove', path: '/3' },
+      { op: 'remove', path: '/2' },
+    ]);
   });
   it('one row inserted or removed anywhere is one operation', () => {
     const rows = [{ axis: 'a' }, { axis: 'b' }, { axis: 'c' }];
     assert.deepEqual(check(rows, [{ axis: 'z' }, ...rows]), [{ op: 'add', path: '/0', value: { axis: 'z' } }]);
     assert.deepEqual(check(rows, [rows[0]!, rows[2]!]), [{ op: 'remove', path: '/1' }]);
-    assert.deepEqual(check(rows, [rows[0]!, rows[1]!, { axis: 'x' }, rows[2]!]), [{ op: 'add', path: '/2', value: { axis: 'x' } }]);
+    assert.deepEqual(check(rows, [rows[0]!, rows[1]!, { axis: 'x' }, rows[2]!]), [
+      { op: 'add', path: '/2', value: { axis: 'x' } },
+    ]);
   });
   it('a changed element is patched inside, not replaced', () => {
-    assert.deepEqual(check([{ n: 1, k: 'a' }, { n: 2 }], [{ n: 1, k: 'b' }, { n: 2 }]), [{ op: 'replace', path: '/0/k', value: 'b' }]);
+    assert.deepEqual(check([{ n: 1, k: 'a' }, { n: 2 }], [{ n: 1, k: 'b' }, { n: 2 }]), [
+      { op: 'replace', path: '/0/k', value: 'b' },
+    ]);
   });
   it('middles of different lengths: paired, then the rest added or removed', () => {
-    assert.deepEqual(check([0, 1, 2, 9], [0, 5, 9]), [{ op: 'replace', path: '/1', value: 5 }, { op: 'remove', path: '/2' }]);
-    assert.deepEqual(check([0, 9], [0, 5, 6, 7, 9]), [{ op: 'add', path: '/1', value: 5 }, { op: 'add', path: '/2', value: 6 }, { op: 'add', path: '/3', value: 7 }]);
-    assert.deepEqual(check([1, 2, 3], []), [{ op: 'remove', path: '/2' }, { op: 'remove', path: '/1' }, { op: 'remove', path: '/0' }]);
+    assert.deepEqual(check([0, 1, 2, 9], [0, 5, 9]), [
+      { op: 'replace', path: '/1', value: 5 },
+      { op: 'remove', path: '/2' },
+    ]);
+    assert.deepEqual(check([0, 9], [0, 5, 6, 7, 9]), [
+      { op: 'add', path: '/1', value: 5 },
+      { op: 'add', path: '/2', value: 6 },
+      { op: 'add', path: '/3', value: 7 },
+    ]);
+    assert.deepEqual(check([1, 2, 3], []), [
+      { op: 'remove', path: '/2' },
+      { op: 'remove', path: '/1' },
+      { op: 'remove', path: '/0' },
+    ]);
     check([[1, [2]], [3]], [[1, [2, 4]], [], [3]]);
     check([1, 1, 1], [1, 1]);
     check([1, 2, 1], [1]);
@@ -111,43 +147,75 @@ describe('diffJson: arrays', () => {
 // and the diff recurses instead of replacing whole; fast-json-patch refuses "__proto__" paths
 // by design, so the applier property leaves that key to the unit test above.
 const key = fc.constantFrom('a', 'b', 'c', '', '0', '1', '~', '/', '~0', '~1', 'a/b', 'm~n');
-const leaf = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -3, max: 3 }), fc.constantFrom('x', 'y', ''), fc.double({ noNaN: true, noDefaultInfinity: true }));
+const leaf = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer({ min: -3, max: 3 }),
+  fc.constantFrom('x', 'y', ''),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
 const { json } = fc.letrec<{ json: JsonValue }>((tie) => ({
-  json: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, fc.array(tie('json'), { maxLength: 5 }), fc.dictionary(key, tie('json'), { maxKeys: 5, noNullPrototype: true })),
+  json: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    fc.array(tie('json'), { maxLength: 5 }),
+    fc.dictionary(key, tie('json'), { maxKeys: 5, noNullPrototype: true }),
+  ),
 }));
 // What a document looks like after a trip through the wire (-0 becomes 0).
 const wire = (v: JsonValue): JsonValue => JSON.parse(JSON.stringify(v)) as JsonValue;
 const related = fc.tuple(json, json).map(([a, b]) => [wire(a), wire(b)] as const);
-const wide = fc.tuple(fc.jsonValue(), fc.jsonValue())
+const wide = fc
+  .tuple(fc.jsonValue(), fc.jsonValue())
   .map(([a, b]) => [wire(a as JsonValue), wire(b as JsonValue)] as const)
   .filter(([a, b]) => !JSON.stringify([a, b]).includes('"__proto__"'));
 
 describe('diffJson: properties', () => {
   it('applying diff(a, b) to a gives b (related documents)', () => {
-    fc.assert(fc.property(related, ([a, b]) => { check(a, b); }), { numRuns: 500 });
+    fc.assert(
+      fc.property(related, ([a, b]) => {
+        check(a, b);
+      }),
+      { numRuns: 500 },
+    );
   });
   it('applying diff(a, b) to a gives b (any JSON)', () => {
-    fc.assert(fc.property(wide, ([a, b]) => { check(a, b); }), { numRuns: 300 });
+    fc.assert(
+      fc.property(wide, ([a, b]) => {
+        check(a, b);
+      }),
+      { numRuns: 300 },
+    );
   });
   it('diff(a, a) is empty and diff(a, b) is empty only when a equals b', () => {
-    fc.assert(fc.property(related, ([a, b]) => {
-      assert.deepEqual(diffJson(a, structuredClone(a)), []);
-      assert.equal(diffJson(a, b).length === 0, jsonEqual(a, b));
-      assert.equal(jsonEqual(a, b), JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b)));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(related, ([a, b]) => {
+        assert.deepEqual(diffJson(a, structuredClone(a)), []);
+        assert.equal(diffJson(a, b).length === 0, jsonEqual(a, b));
+        assert.equal(jsonEqual(a, b), JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b)));
+      }),
+      { numRuns: 300 },
+    );
   });
   it('the diff does not modify its inputs, and a STATE_DELTA carrying it is a valid AG-UI event', () => {
-    fc.assert(fc.property(related, ([a, b]) => {
-      const [ca, cb] = [structuredClone(a), structuredClone(b)];
-      const delta = diffJson(a, b);
-      assert.deepEqual([a, b], [ca, cb]);
-      assert.ok(StateDeltaEventSchema.safeParse({ type: EventType.STATE_DELTA, delta }).success);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(related, ([a, b]) => {
+        const [ca, cb] = [structuredClone(a), structuredClone(b)];
+        const delta = diffJson(a, b);
+        assert.deepEqual([a, b], [ca, cb]);
+        assert.ok(StateDeltaEventSchema.safeParse({ type: EventType.STATE_DELTA, delta }).success);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
 function sortKeys(v: JsonValue): JsonValue {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (v === null || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k]!)]));
+  return Object.fromEntries(
+    Object.keys(v)
+      .sort()
+      .map((k) => [k, sortKeys(v[k]!)]),
+  );
 }

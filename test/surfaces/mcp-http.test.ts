@@ -19,7 +19,13 @@ import { demoCorpus, tempDir } from '../helpers/tmp.js';
 
 const signing = testSigning();
 const { dir } = publishRelease(demoCorpus, tempDir(), signing.inputs);
-const app = buildApp({ state: new ServedState(loadRelease(dir), liveSigning(signing)), logLevel: 'silent', baseUrl: 'http://localhost:8080', now: () => new Date(), products: { rail: readRailConfig({}) } });
+const app = buildApp({
+  state: new ServedState(loadRelease(dir), liveSigning(signing)),
+  logLevel: 'silent',
+  baseUrl: 'http://localhost:8080',
+  now: () => new Date(),
+  products: { rail: readRailConfig({}) },
+});
 let origin = '';
 before(async () => {
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -30,18 +36,27 @@ after(() => app.close());
 const BOTH = 'application/json, text/event-stream';
 const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 // The per-request envelope of MCP 2026-07-28 (what the v2 client sends when it negotiates that era).
-const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const MODERN = { 'content-type': 'application/json', accept: BOTH, 'mcp-protocol-version': '2026-07-28' };
 
-const post = (body: unknown, headers: Record<string, string>) => fetch(`${origin}/mcp`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const post = (body: unknown, headers: Record<string, string>) =>
+  fetch(`${origin}/mcp`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
 /** The JSON-RPC messages of an SSE body (`data:` lines). */
-const sseMessages = (text: string) => text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>);
+const sseMessages = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => l.startsWith('data: '))
+    .map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>);
 
 async function jsonRpcError(r: Response, status: number, code: number, message: RegExp) {
   assert.equal(r.status, status);
   assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
-  const body = await r.json() as { jsonrpc: string; error: { code: number; message: string }; id: unknown };
+  const body = (await r.json()) as { jsonrpc: string; error: { code: number; message: string }; id: unknown };
   assert.equal(body.jsonrpc, '2.0');
   assert.equal(body.error.code, code);
   assert.match(body.error.message, message);
@@ -64,7 +79,10 @@ describe('/mcp over plain HTTP', () => {
     assert.match(list.headers.get('content-type') ?? '', /^application\/json/);
     assert.equal(list.headers.get('access-control-allow-origin'), '*');
     assert.equal(((await list.json()) as { result: { tools: unknown[] } }).result.tools.length, 16);
-    const call = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'gspc_board', arguments: {}, _meta: ENVELOPE } }, { ...MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'gspc_board' });
+    const call = await post(
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'gspc_board', arguments: {}, _meta: ENVELOPE } },
+      { ...MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'gspc_board' },
+    );
     assert.equal(call.status, 200);
     const result = ((await call.json()) as { result: { structuredContent: unknown } }).result;
     assert.deepEqual(result.structuredContent, await (await fetch(`${origin}/api/gspc`)).json());
@@ -83,25 +101,67 @@ describe('/mcp over plain HTTP', () => {
 
   it('bodies are bounded (1 MiB) and malformed ones are JSON-RPC errors', async () => {
     const big = JSON.stringify({ ...LIST, params: { pad: 'x'.repeat(1024 * 1024) } });
-    await jsonRpcError(await post(big, { 'content-type': 'application/json', accept: BOTH }), 413, -32000, /^Payload Too Large: Request body must not exceed 1048576 bytes/);
-    await jsonRpcError(await post('{"jsonrpc": "2.0", "id": 1,', { 'content-type': 'application/json', accept: BOTH }), 400, -32700, /^Parse error/);
-    await jsonRpcError(await post('', { 'content-type': 'application/json', accept: BOTH }), 400, -32700, /^Parse error/);
-    await jsonRpcError(await post(JSON.stringify(LIST), { 'content-type': 'text/plain', accept: BOTH }), 415, -32000, /^Unsupported Media Type/);
-    await jsonRpcError(await post(JSON.stringify(LIST), { 'content-type': 'application/xml', accept: BOTH }), 415, -32000, /^Unsupported Media Type/);
+    await jsonRpcError(
+      await post(big, { 'content-type': 'application/json', accept: BOTH }),
+      413,
+      -32000,
+      /^Payload Too Large: Request body must not exceed 1048576 bytes/,
+    );
+    await jsonRpcError(
+      await post('{"jsonrpc": "2.0", "id": 1,', { 'content-type': 'application/json', accept: BOTH }),
+      400,
+      -32700,
+      /^Parse error/,
+    );
+    await jsonRpcError(
+      await post('', { 'content-type': 'application/json', accept: BOTH }),
+      400,
+      -32700,
+      /^Parse error/,
+    );
+    await jsonRpcError(
+      await post(JSON.stringify(LIST), { 'content-type': 'text/plain', accept: BOTH }),
+      415,
+      -32000,
+      /^Unsupported Media Type/,
+    );
+    await jsonRpcError(
+      await post(JSON.stringify(LIST), { 'content-type': 'application/xml', accept: BOTH }),
+      415,
+      -32000,
+      /^Unsupported Media Type/,
+    );
     // The SDK's own rule for the 2025 era: the client must accept both JSON and SSE.
-    await jsonRpcError(await post(LIST, { 'content-type': 'application/json', accept: 'application/json' }), 406, -32000, /^Not Acceptable/);
+    await jsonRpcError(
+      await post(LIST, { 'content-type': 'application/json', accept: 'application/json' }),
+      406,
+      -32000,
+      /^Not Acceptable/,
+    );
   });
 
   it('answers the CORS preflight of a browser client', async () => {
-    const r = await fetch(`${origin}/mcp`, { method: 'OPTIONS', headers: { origin: 'https://reader.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' } });
+    const r = await fetch(`${origin}/mcp`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://reader.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, mcp-protocol-version',
+      },
+    });
     assert.equal(r.status, 204);
     assert.equal(r.headers.get('access-control-allow-origin'), '*');
     assert.match(r.headers.get('access-control-allow-headers') ?? '', /mcp-protocol-version/);
   });
 
-  it('the fabric\'s mcp-tools probe (tools/list in the 2026-07-28 form) gets JSON with the tools: RUNTIME_OBSERVED', async () => {
+  it("the fabric's mcp-tools probe (tools/list in the 2026-07-28 form) gets JSON with the tools: RUNTIME_OBSERVED", async () => {
     const def = railById('mcp-tools')!;
-    const o = { origin, timeoutMs: 3500, fetch: (u: string | URL, i?: RequestInit) => fetch(u, i), now: () => new Date() };
+    const o = {
+      origin,
+      timeoutMs: 3500,
+      fetch: (u: string | URL, i?: RequestInit) => fetch(u, i),
+      now: () => new Date(),
+    };
     const outcome = await probeRail(def, o);
     assert.equal(outcome.kind, 'answered');
     if (outcome.kind !== 'answered') return;
@@ -110,29 +170,49 @@ describe('/mcp over plain HTTP', () => {
     const seen = railObservation(def, outcome);
     assert.equal(seen.state, 'RUNTIME_OBSERVED', seen.last_error ?? '');
     // The same request in the 2025 era is answered as SSE, which the probe does not read.
-    const legacy: RailDefinition = { ...def, probe: { ...def.probe!, headers: { 'content-type': 'application/json', accept: BOTH, 'mcp-protocol-version': '2025-06-18' }, body: LIST } };
+    const legacy: RailDefinition = {
+      ...def,
+      probe: {
+        ...def.probe!,
+        headers: { 'content-type': 'application/json', accept: BOTH, 'mcp-protocol-version': '2025-06-18' },
+        body: LIST,
+      },
+    };
     const old = railObservation(legacy, await probeRail(legacy, o));
     assert.deepEqual([old.state, old.last_error], ['UNCHECKABLE', 'output requirement not met: the body is not JSON']);
   });
 });
 
 describe('/mcp subscriptions/listen (2026-07-28)', () => {
-  it('is acknowledged over SSE, and an open stream does not hold up the app\'s shutdown', async () => {
+  it("is acknowledged over SSE, and an open stream does not hold up the app's shutdown", async () => {
     const own = buildApp({ state: new ServedState(loadRelease(dir), liveSigning(signing)), logLevel: 'silent' });
     await own.listen({ port: 0, host: '127.0.0.1' });
     const url = `http://127.0.0.1:${(own.server.address() as AddressInfo).port}/mcp`;
-    const r = await fetch(url, { method: 'POST', headers: { ...MODERN, 'mcp-method': 'subscriptions/listen' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: { _meta: ENVELOPE, notifications: { toolsListChanged: true } } }) });
+    const r = await fetch(url, {
+      method: 'POST',
+      headers: { ...MODERN, 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'subscriptions/listen',
+        params: { _meta: ENVELOPE, notifications: { toolsListChanged: true } },
+      }),
+    });
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-type') ?? '', /^text\/event-stream/);
     const reader = r.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     assert.equal(sseMessages(first)[0]!.method, 'notifications/subscriptions/acknowledged');
     const closing = own.close();
-    const outcome = await Promise.race([closing.then(() => 'closed'), new Promise((r) => setTimeout(r, 5000, 'still open after 5 s'))]);
+    const outcome = await Promise.race([
+      closing.then(() => 'closed'),
+      new Promise((r) => setTimeout(r, 5000, 'still open after 5 s')),
+    ]);
     if (outcome !== 'closed') await reader.cancel();
     await closing;
     assert.equal(outcome, 'closed');
-    await assert.rejects(async () => { while (!(await reader.read()).done); }, 'the stream is cut at shutdown');
+    await assert.rejects(async () => {
+      while (!(await reader.read()).done);
+    }, 'the stream is cut at shutdown');
   });
 });
-

@@ -21,15 +21,28 @@ import { demoCorpus, tempDir } from '../helpers/tmp.js';
 const NOW = new Date('2026-11-20T12:00:00Z');
 const BASE = 'http://localhost:8080';
 
-interface ToolResult { content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean }
-interface AnyClient { callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>; close(): Promise<void> }
+interface ToolResult {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+interface AnyClient {
+  callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
 
 const signing = testSigning();
 const { dir } = publishRelease(demoCorpus, tempDir(), signing.inputs);
 const release = loadRelease(dir);
 // The payee is set so the challenge carries a signed offer (as in production); nothing is paid here.
 const rail = readRailConfig({ GSPC_PAY_TO: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' });
-const withProducts = buildApp({ state: new ServedState(release, liveSigning(signing)), logLevel: 'silent', baseUrl: BASE, now: () => NOW, products: { rail } });
+const withProducts = buildApp({
+  state: new ServedState(release, liveSigning(signing)),
+  logLevel: 'silent',
+  baseUrl: BASE,
+  now: () => NOW,
+  products: { rail },
+});
 const withoutProducts = buildApp({ state: new ServedState(release, liveSigning(signing)), logLevel: 'silent' });
 const origins = { with: '', without: '' };
 const clients: { with: [string, AnyClient][]; without: [string, AnyClient][] } = { with: [], without: [] };
@@ -40,11 +53,17 @@ async function connect(origin: string): Promise<[string, AnyClient][]> {
   await modern.connect(new TransportV2(url));
   const v1 = new ClientV1({ name: 'test', version: '1' });
   await v1.connect(new TransportV1(url));
-  return [['v2 client (2026-07-28)', modern as unknown as AnyClient], ['v1.32 client', v1 as unknown as AnyClient]];
+  return [
+    ['v2 client (2026-07-28)', modern as unknown as AnyClient],
+    ['v1.32 client', v1 as unknown as AnyClient],
+  ];
 }
 
 before(async () => {
-  for (const [k, app] of [['with', withProducts], ['without', withoutProducts]] as const) {
+  for (const [k, app] of [
+    ['with', withProducts],
+    ['without', withoutProducts],
+  ] as const) {
     await app.listen({ port: 0, host: '127.0.0.1' });
     origins[k] = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     clients[k] = await connect(origins[k]);
@@ -56,18 +75,33 @@ after(async () => {
   await withoutProducts.close();
 });
 
-const call = async (c: AnyClient, name: string, args: Record<string, unknown> = {}) => await c.callTool({ name, arguments: args }) as ToolResult;
+const call = async (c: AnyClient, name: string, args: Record<string, unknown> = {}) =>
+  (await c.callTool({ name, arguments: args })) as ToolResult;
 
-const signedSubject = [...release.evidence.cards.values()].find((c) => c.surface === 'board.measurement' && c.sig_ed25519 !== null)!.subject;
+const signedSubject = [...release.evidence.cards.values()].find(
+  (c) => c.surface === 'board.measurement' && c.sig_ed25519 !== null,
+)!.subject;
 const obligation = release.corpus.obligations[0]!.id;
 
 // Tool, arguments, and the HTTP request that answers the same challenge.
 const CASES: [string, Record<string, string>, string][] = [
   ['gspc_free_door', {}, '/api/free-door'],
-  ['gspc_request_attestation', { subject: signedSubject }, `/api/request-attestation?subject=${encodeURIComponent(signedSubject)}`],
-  ['gspc_request_attestation', { subject: signedSubject, axis: 'governance' }, `/api/request-attestation?subject=${encodeURIComponent(signedSubject)}&axis=governance`],
+  [
+    'gspc_request_attestation',
+    { subject: signedSubject },
+    `/api/request-attestation?subject=${encodeURIComponent(signedSubject)}`,
+  ],
+  [
+    'gspc_request_attestation',
+    { subject: signedSubject, axis: 'governance' },
+    `/api/request-attestation?subject=${encodeURIComponent(signedSubject)}&axis=governance`,
+  ],
   ['gspc_evidence_bundle', { obligation }, `/api/evidence-bundle?obligation=${obligation}&bundle=1`],
-  ['gspc_evidence_bundle', { obligation, subject: signedSubject }, `/api/evidence-bundle?obligation=${obligation}&bundle=1&subject=${encodeURIComponent(signedSubject)}`],
+  [
+    'gspc_evidence_bundle',
+    { obligation, subject: signedSubject },
+    `/api/evidence-bundle?obligation=${obligation}&bundle=1&subject=${encodeURIComponent(signedSubject)}`,
+  ],
   ['gspc_eunomia_data', { feed: '1' }, '/api/eunomia-data?feed=1'],
 ];
 
@@ -79,14 +113,28 @@ describe('/mcp metered evidence tools', () => {
         assert.notEqual(r.isError, true, `${who} ${name}: ${r.content[0]?.text}`);
         const res = await fetch(`${origins.with}${path}`);
         assert.equal(res.status, 402, path);
-        const challenge = await res.json() as { x402Version: number; accepts: unknown[]; extensions: Record<string, unknown>; svc: { preview: unknown }; resource: { url: string } };
-        const s = r.structuredContent as { pay_at: string; method: string; preview: unknown; challenge: typeof challenge };
+        const challenge = (await res.json()) as {
+          x402Version: number;
+          accepts: unknown[];
+          extensions: Record<string, unknown>;
+          svc: { preview: unknown };
+          resource: { url: string };
+        };
+        const s = r.structuredContent as {
+          pay_at: string;
+          method: string;
+          preview: unknown;
+          challenge: typeof challenge;
+        };
         assert.equal(s.pay_at, `${BASE}${path}`, `${who} ${name}: the resource URL to pay at`);
         assert.equal(s.method, 'GET');
         assert.deepEqual(s.challenge.accepts[0], challenge.accepts[0], `${who} ${name}: accepts entry`);
         assert.deepEqual(s.challenge, challenge, `${who} ${name}: the whole 402 body`);
         assert.equal(s.challenge.x402Version, 2);
-        assert.ok(s.challenge.extensions.bazaar && s.challenge.extensions['offer-receipt'], `${who} ${name}: extensions`);
+        assert.ok(
+          s.challenge.extensions.bazaar && s.challenge.extensions['offer-receipt'],
+          `${who} ${name}: extensions`,
+        );
         assert.deepEqual(s.preview, challenge.svc.preview, `${who} ${name}: the free preview`);
         assert.ok(!('artefact' in s) && !('receipt' in s), `${who} ${name}: no artefact`);
         assert.match(r.content[0]!.text!, /paid at GET http:\/\/localhost:8080\/api\//, `${who} ${name}`);
@@ -94,7 +142,7 @@ describe('/mcp metered evidence tools', () => {
     }
   });
 
-  it('a bad query is the route\'s 400 as an isError result; arguments outside the product\'s query are refused', async () => {
+  it("a bad query is the route's 400 as an isError result; arguments outside the product's query are refused", async () => {
     const h = await fetch(`${origins.with}/api/evidence-bundle?obligation=no-such-obligation&bundle=1`);
     assert.equal(h.status, 400);
     const body = await h.json();
@@ -103,7 +151,11 @@ describe('/mcp metered evidence tools', () => {
       assert.equal(r.isError, true, who);
       assert.deepEqual(r.structuredContent, body, who);
       // An invoice records a ledger entry, so the tool does not take invoice parameters.
-      const invoice = await call(c, 'gspc_evidence_bundle', { obligation, invoice: 'gbp', commissioned_by: 'Example Ltd' });
+      const invoice = await call(c, 'gspc_evidence_bundle', {
+        obligation,
+        invoice: 'gbp',
+        commissioned_by: 'Example Ltd',
+      });
       assert.equal(invoice.isError, true, who);
       assert.match(invoice.content[0]!.text!, /Unrecognized keys?/, who);
       const noFeed = await call(c, 'gspc_eunomia_data', {});
@@ -119,7 +171,11 @@ describe('/mcp metered evidence tools', () => {
         assert.equal(r.structuredContent?.code, 'not_found', `${who} ${name}`);
         assert.match(r.content[0]!.text!, /serves no metered products \(no payment rail here\)/, `${who} ${name}`);
       }
-      assert.equal((await fetch(`${origins.without}/api/free-door`)).status, 404, 'the HTTP route is not served either');
+      assert.equal(
+        (await fetch(`${origins.without}/api/free-door`)).status,
+        404,
+        'the HTTP route is not served either',
+      );
       const board = await call(c, 'gspc_board');
       assert.notEqual(board.isError, true, `${who}: free tools still answer`);
     }

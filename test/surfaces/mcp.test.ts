@@ -20,15 +20,39 @@ import { liveSigning, testSigning } from '../helpers/app.js';
 import { demoCorpus, tempDir } from '../helpers/tmp.js';
 
 // The advertised tools (docs/drafts/mcp.md): 12 free, 4 metered; witness_hash is quarantined.
-const FREE = ['gspc_board', 'gspc_axis', 'gspc_card', 'gspc_card_matrix', 'gspc_root', 'gspc_root_witness', 'gspc_did_document', 'gspc_corrections',
-  'regulation_deadlines', 'gspc_capability_fabric', 'gspc_products', 'verify_card'];
+const FREE = [
+  'gspc_board',
+  'gspc_axis',
+  'gspc_card',
+  'gspc_card_matrix',
+  'gspc_root',
+  'gspc_root_witness',
+  'gspc_did_document',
+  'gspc_corrections',
+  'regulation_deadlines',
+  'gspc_capability_fabric',
+  'gspc_products',
+  'verify_card',
+];
 const METERED = ['gspc_free_door', 'gspc_request_attestation', 'gspc_evidence_bundle', 'gspc_eunomia_data'];
 // A fixed clock: documents that carry the time (regulation, catalogue, fabric) are then equal across reads.
 const NOW = new Date('2026-11-20T12:00:00Z');
 
-interface ToolResult { content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean }
+interface ToolResult {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
 interface AnyClient {
-  listTools(): Promise<{ tools: { name: string; inputSchema: Record<string, unknown>; annotations?: Record<string, unknown>; title?: string; description?: string }[] }>;
+  listTools(): Promise<{
+    tools: {
+      name: string;
+      inputSchema: Record<string, unknown>;
+      annotations?: Record<string, unknown>;
+      title?: string;
+      description?: string;
+    }[];
+  }>;
   callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -36,8 +60,21 @@ interface AnyClient {
 const signing = testSigning();
 const { dir } = publishRelease(demoCorpus, tempDir(), signing.inputs);
 const state = new ServedState(loadRelease(dir), liveSigning(signing));
-const fabric = new FabricObserver({ origin: 'http://127.0.0.1:1', timeoutMs: 3500, fetch: (u, i) => fetch(u, i), now: () => NOW, refreshMs: 3_600_000 });
-const app = buildApp({ state, logLevel: 'silent', baseUrl: 'http://localhost:8080', now: () => NOW, products: { rail: readRailConfig({}) }, fabric });
+const fabric = new FabricObserver({
+  origin: 'http://127.0.0.1:1',
+  timeoutMs: 3500,
+  fetch: (u, i) => fetch(u, i),
+  now: () => NOW,
+  refreshMs: 3_600_000,
+});
+const app = buildApp({
+  state,
+  logLevel: 'silent',
+  baseUrl: 'http://localhost:8080',
+  now: () => NOW,
+  products: { rail: readRailConfig({}) },
+  fabric,
+});
 let origin = '';
 const clients: [string, AnyClient][] = [];
 
@@ -48,7 +85,10 @@ before(async () => {
   fabric.start();
   await fabric.refresh();
   const url = new URL(`${origin}/mcp`);
-  const modern = new ClientV2({ name: 'test-v2-modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const modern = new ClientV2(
+    { name: 'test-v2-modern', version: '1' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await modern.connect(new TransportV2(url));
   assert.equal(modern.getNegotiatedProtocolVersion(), '2026-07-28');
   const v2 = new ClientV2({ name: 'test-v2-default', version: '1' });
@@ -57,7 +97,11 @@ before(async () => {
   const t1 = new TransportV1(url);
   await v1.connect(t1);
   assert.equal(t1.sessionId, undefined, 'stateless: no session id');
-  clients.push(['v2 client, 2026-07-28', modern as unknown as AnyClient], ['v2 client, default (2025 era)', v2 as unknown as AnyClient], ['v1.32 client', v1 as unknown as AnyClient]);
+  clients.push(
+    ['v2 client, 2026-07-28', modern as unknown as AnyClient],
+    ['v2 client, default (2025 era)', v2 as unknown as AnyClient],
+    ['v1.32 client', v1 as unknown as AnyClient],
+  );
 });
 after(async () => {
   for (const [, c] of clients) await c.close();
@@ -67,9 +111,10 @@ after(async () => {
 
 const http = async (path: string) => {
   const r = await fetch(`${origin}${path}`);
-  return { status: r.status, body: await r.json() as Record<string, unknown> };
+  return { status: r.status, body: (await r.json()) as Record<string, unknown> };
 };
-const call = async (c: AnyClient, name: string, args: Record<string, unknown> = {}) => await c.callTool({ name, arguments: args }) as ToolResult;
+const call = async (c: AnyClient, name: string, args: Record<string, unknown> = {}) =>
+  (await c.callTool({ name, arguments: args })) as ToolResult;
 
 /** A successful call whose structuredContent equals the HTTP route's body. */
 async function sameAsRoute(c: AnyClient, name: string, args: Record<string, unknown>, path: string) {
@@ -78,13 +123,18 @@ async function sameAsRoute(c: AnyClient, name: string, args: Record<string, unkn
   const h = await http(path);
   assert.equal(h.status, 200, path);
   assert.deepEqual(r.structuredContent, h.body, `${name} ≠ GET ${path}`);
-  assert.ok(r.content.length === 1 && r.content[0]!.type === 'text' && r.content[0]!.text!.length < 400, `${name}: one short text content`);
+  assert.ok(
+    r.content.length === 1 && r.content[0]!.type === 'text' && r.content[0]!.text!.length < 400,
+    `${name}: one short text content`,
+  );
   return r;
 }
 
 const activeCard = () => {
   const ev = state.current().release.evidence;
-  return [...ev.cards.values()].find((c) => c.sig_ed25519 !== null && !ev.withdrawn.has(c.sha256) && !ev.superseded.has(c.sha256))!;
+  return [...ev.cards.values()].find(
+    (c) => c.sig_ed25519 !== null && !ev.withdrawn.has(c.sha256) && !ev.superseded.has(c.sha256),
+  )!;
 };
 
 describe('/mcp with the official clients of both eras', () => {
@@ -95,7 +145,11 @@ describe('/mcp with the official clients of both eras', () => {
       for (const t of tools) {
         assert.equal(t.inputSchema.type, 'object', `${who} ${t.name}`);
         assert.equal(t.inputSchema.additionalProperties, false, `${who} ${t.name}: unknown properties are refused`);
-        assert.deepEqual([t.annotations?.readOnlyHint, t.annotations?.openWorldHint, t.annotations?.idempotentHint], [true, false, true], `${who} ${t.name}`);
+        assert.deepEqual(
+          [t.annotations?.readOnlyHint, t.annotations?.openWorldHint, t.annotations?.idempotentHint],
+          [true, false, true],
+          `${who} ${t.name}`,
+        );
         assert.ok(t.title && t.description && t.description.length > 20, `${who} ${t.name}`);
       }
       assert.ok(!tools.some((t) => t.name === 'witness_hash'), `${who}: witness_hash is not listed`);
@@ -121,8 +175,16 @@ describe('/mcp with the official clients of both eras', () => {
       await sameAsRoute(c, 'gspc_products', {}, '/api/x402');
       const a = await call(c, 'gspc_axis', { axis });
       assert.notEqual(a.isError, true, who);
-      assert.deepEqual(a.structuredContent!.row, ((await http(`/api/gspc?axis=${axis}`)).body.axes as unknown[])[0], `${who}: the axis row`);
-      assert.deepEqual(a.structuredContent!.definition, (await http(`/peritem/axes/${axis}.json`)).body, `${who}: the axis definition`);
+      assert.deepEqual(
+        a.structuredContent!.row,
+        ((await http(`/api/gspc?axis=${axis}`)).body.axes as unknown[])[0],
+        `${who}: the axis row`,
+      );
+      assert.deepEqual(
+        a.structuredContent!.definition,
+        (await http(`/peritem/axes/${axis}.json`)).body,
+        `${who}: the axis definition`,
+      );
     }
   });
 
@@ -141,7 +203,7 @@ describe('/mcp with the official clients of both eras', () => {
     }
   });
 
-  it('arguments outside a tool\'s schema are refused (closed schemas)', async () => {
+  it("arguments outside a tool's schema are refused (closed schemas)", async () => {
     for (const [who, c] of clients) {
       const r = await call(c, 'gspc_root', { extra: 1 });
       assert.equal(r.isError, true, who);
@@ -153,7 +215,14 @@ describe('/mcp with the official clients of both eras', () => {
     const card = (await http(`/cards/${activeCard().sha256.slice(0, 16)}.json`)).body;
     const subject = card.subject as string;
     const tampered = { ...card, subject: `${subject.slice(0, -1)}${subject.endsWith('b') ? 'c' : 'b'}` };
-    const post = async (body: unknown) => (await fetch(`${origin}/api/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+    const post = async (body: unknown) =>
+      (
+        await fetch(`${origin}/api/verify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json();
     for (const [who, c] of clients) {
       for (const args of [{ card }, { id: card.sha256 as string }, { id: (card.sha256 as string).slice(0, 16) }]) {
         const r = await call(c, 'verify_card', args);
@@ -164,9 +233,15 @@ describe('/mcp with the official clients of both eras', () => {
       }
       const bad = await call(c, 'verify_card', { card: tampered });
       assert.deepEqual(bad.structuredContent, await post(tampered), `${who}: same document as POST /api/verify`);
-      const verdict = (bad.structuredContent!.results as { result: string; checks: { check: string; ok: boolean }[] }[])[0]!;
+      const verdict = (
+        bad.structuredContent!.results as { result: string; checks: { check: string; ok: boolean }[] }[]
+      )[0]!;
       assert.equal(verdict.result, 'INVALID', who);
-      assert.deepEqual(verdict.checks.filter((x) => !x.ok).map((x) => x.check), ['content_address', 'signature'], who);
+      assert.deepEqual(
+        verdict.checks.filter((x) => !x.ok).map((x) => x.check),
+        ['content_address', 'signature'],
+        who,
+      );
       assert.match(bad.content[0]!.text!, /^INVALID: content_address: hash mismatch/, who);
       const neither = await call(c, 'verify_card', {});
       assert.deepEqual([neither.isError, neither.structuredContent?.code], [true, 'bad_body'], who);
@@ -188,7 +263,11 @@ describe('/mcp with the official clients of both eras', () => {
       const quarantined = await failure('witness_hash');
       assert.equal(quarantined.code, -32602, who);
       assert.match(quarantined.message, /Tool <name> not found/, who);
-      assert.deepEqual(quarantined, await failure('no_such_tool_at_all'), `${who}: indistinguishable from an unknown tool`);
+      assert.deepEqual(
+        quarantined,
+        await failure('no_such_tool_at_all'),
+        `${who}: indistinguishable from an unknown tool`,
+      );
     }
   });
 });

@@ -49,10 +49,36 @@ export interface BoardResponse {
 
 /** Serialisation order of row keys: the specification's table order, extensions last. */
 const ROW_KEYS: readonly (keyof AxisRow)[] = [
-  'axis', 'family', 'kind', 'title', 'bench', 'task', 'dataset', 'n', 'accuracy', 'leader', 'interval',
-  'separation', 'separation_p', 'separation_basis', 'separation_evidence', 'fleet_mean', 'mean_harm',
-  'macro_f1', 'unparsed_rate', 'status', 'public_leader_state', 'leader_card_state', 'bank_state',
-  'evidence_url', 'facts_checked', 'facts_held', 'facts_failed', 'per_model', 'models', 'quotable',
+  'axis',
+  'family',
+  'kind',
+  'title',
+  'bench',
+  'task',
+  'dataset',
+  'n',
+  'accuracy',
+  'leader',
+  'interval',
+  'separation',
+  'separation_p',
+  'separation_basis',
+  'separation_evidence',
+  'fleet_mean',
+  'mean_harm',
+  'macro_f1',
+  'unparsed_rate',
+  'status',
+  'public_leader_state',
+  'leader_card_state',
+  'bank_state',
+  'evidence_url',
+  'facts_checked',
+  'facts_held',
+  'facts_failed',
+  'per_model',
+  'models',
+  'quotable',
 ];
 
 export function cellKey(model: string, axis: string): string {
@@ -66,7 +92,11 @@ function liveRow(d: DerivedAxis, live: LiveState): DerivedAxis {
   const { leader: _withheld, ...rest } = d.row;
   return {
     ...d,
-    row: { ...rest, public_leader_state: 'NO_SIGNED_CARD', leader_card_state: 'LEADER_READ_FROM_ROWS_WITHOUT_SIGNED_CARD' },
+    row: {
+      ...rest,
+      public_leader_state: 'NO_SIGNED_CARD',
+      leader_card_state: 'LEADER_READ_FROM_ROWS_WITHOUT_SIGNED_CARD',
+    },
   };
 }
 

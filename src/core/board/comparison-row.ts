@@ -4,7 +4,14 @@
  * Specification: "Axis row" and "Rules on board fields"; method in docs/methodology.md.
  */
 import { confusionCounts, macroF1, mcnemarExact, SEPARATION_ALPHA, wilsonInterval } from '../stats/index.js';
-import type { AxisRow, CellFigures, ClassificationRow, DerivedAxis, ModelEvidence, SeparationEvidence } from './axis-row.js';
+import type {
+  AxisRow,
+  CellFigures,
+  ClassificationRow,
+  DerivedAxis,
+  ModelEvidence,
+  SeparationEvidence,
+} from './axis-row.js';
 import type { ItemTable } from './item-table.js';
 import { pairedOutcomes } from './paired-outcomes.js';
 import type { ModelComparisonAxis } from './model.js';
@@ -12,16 +19,27 @@ import { rank, tallyResults, tallyTable, type ModelRoles, type ModelTally } from
 
 export const QUOTABLE_MIN_N = 30;
 
-export function deriveComparisonRow(def: ModelComparisonAxis, table: ItemTable | undefined, boardOwn: readonly string[]): DerivedAxis {
+export function deriveComparisonRow(
+  def: ModelComparisonAxis,
+  table: ItemTable | undefined,
+  boardOwn: readonly string[],
+): DerivedAxis {
   const roles: ModelRoles = {
     own: new Set([...boardOwn, ...(def.own_models ?? [])]),
     base: def.base_models ? new Set(def.base_models) : null,
   };
   const n = table && table.items.length > 0 ? table.items.length : (def.n ?? 0);
   const row: AxisRow = {
-    axis: def.axis, family: def.family, kind: 'model-comparison',
+    axis: def.axis,
+    family: def.family,
+    kind: 'model-comparison',
     ...(def.title !== undefined && { title: def.title }),
-    bench: def.bench, task: def.task, dataset: def.dataset, n, status: def.status, quotable: false,
+    bench: def.bench,
+    task: def.task,
+    dataset: def.dataset,
+    n,
+    status: def.status,
+    quotable: false,
   };
   if (def.status !== 'MEASURED') return { row: finish(row, n), notes: {} };
 
@@ -32,13 +50,18 @@ export function deriveComparisonRow(def: ModelComparisonAxis, table: ItemTable |
 
   const menu = new Set(def.labels ?? (table ? [...table.distinctGoldLabels()] : []));
   if (table && menu.size < 2) {
-    const reason = 'refused: the exact-label menu has fewer than two distinct labels, so accuracy cannot separate models';
+    const reason =
+      'refused: the exact-label menu has fewer than two distinct labels, so accuracy cannot separate models';
     row.separation = 'UNTESTED';
     row.separation_basis = reason;
     row.bank_state = 'REFUSED_ONE_LABEL_MENU';
     if (unparsedRate !== undefined) row.unparsed_rate = unparsedRate;
     row.models = tallies.length;
-    return { row: finish(row, n), notes: { refused: true, untestedReason: reason, unparsedResponses: unparsed }, cells: cellsOf(tallies) };
+    return {
+      row: finish(row, n),
+      notes: { refused: true, untestedReason: reason, unparsedResponses: unparsed },
+      cells: cellsOf(tallies),
+    };
   }
 
   const ranked = rank(tallies.filter((t) => !t.own));
@@ -76,11 +99,19 @@ export function deriveComparisonRow(def: ModelComparisonAxis, table: ItemTable |
 
 /** Per-model figures, sorted by model id (the order cards are built in). */
 function cellsOf(tallies: readonly ModelTally[]): CellFigures[] {
-  return [...tallies].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0)).map((t) => ({
-    model: t.model, own_model: t.own, base_model: t.base, responses: t.rows, parsed: t.parsed, correct: t.correct, unparsed: t.unparsed,
-    accuracy: t.parsed > 0 ? t.correct / t.parsed : null,
-    interval: t.parsed > 0 ? wilsonInterval(t.correct, t.parsed) : null,
-  }));
+  return [...tallies]
+    .sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0))
+    .map((t) => ({
+      model: t.model,
+      own_model: t.own,
+      base_model: t.base,
+      responses: t.rows,
+      parsed: t.parsed,
+      correct: t.correct,
+      unparsed: t.unparsed,
+      accuracy: t.parsed > 0 ? t.correct / t.parsed : null,
+      interval: t.parsed > 0 ? wilsonInterval(t.correct, t.parsed) : null,
+    }));
 }
 
 function finish(row: AxisRow, n: number): AxisRow {
@@ -89,7 +120,14 @@ function finish(row: AxisRow, n: number): AxisRow {
 }
 
 function modelEvidence(t: ModelTally): ModelEvidence {
-  return { model: t.model, k: t.correct, n: t.parsed, accuracy: t.correct / t.parsed, interval: wilsonInterval(t.correct, t.parsed), unparsed: t.unparsed };
+  return {
+    model: t.model,
+    k: t.correct,
+    n: t.parsed,
+    accuracy: t.correct / t.parsed,
+    interval: wilsonInterval(t.correct, t.parsed),
+    unparsed: t.unparsed,
+  };
 }
 
 interface SeparationOutcome {
@@ -104,27 +142,47 @@ function separate(def: ModelComparisonAxis, table: ItemTable | undefined, ranked
   const [leader, ...rest] = ranked;
   if (!leader) return untested('no public model has a parsed response');
   const basis = rest.find((t) => t.base);
-  if (!basis) return untested(rest.length === 0 ? 'only one public model was measured' : 'no base model besides the leader: no compatible basis');
+  if (!basis)
+    return untested(
+      rest.length === 0
+        ? 'only one public model was measured'
+        : 'no base model besides the leader: no compatible basis',
+    );
 
   const { b, c, paired, conflicts } = pairedOutcomes(table, leader.model, basis.model);
-  if (conflicts > 0) return untested(`item content hashes differ between ${leader.model} and ${basis.model} on ${conflicts} paired items: the pairing is refused`);
+  if (conflicts > 0)
+    return untested(
+      `item content hashes differ between ${leader.model} and ${basis.model} on ${conflicts} paired items: the pairing is refused`,
+    );
   if (paired === 0) return untested(`no item was parsed by both ${leader.model} and ${basis.model}`);
   const m = mcnemarExact(b, c);
   const evidence: SeparationEvidence = {
-    test: 'exact McNemar, two-sided', alpha: SEPARATION_ALPHA,
-    leader: modelEvidence(leader), next_best: modelEvidence(basis),
-    paired_items: paired, b, c, p: m.p, p_mid: m.pMid, log10_p: m.log10P,
+    test: 'exact McNemar, two-sided',
+    alpha: SEPARATION_ALPHA,
+    leader: modelEvidence(leader),
+    next_best: modelEvidence(basis),
+    paired_items: paired,
+    b,
+    c,
+    p: m.p,
+    p_mid: m.pMid,
+    log10_p: m.log10P,
   };
   // A significant result in the other direction (the basis better on the shared items) does
   // not separate the leader: it is reported, and the row reads TIE.
   const separated = m.decision === 'SEPARATED' && b > c;
   const out: SeparationOutcome = { separation: separated ? 'SEPARATED' : 'TIE', evidence };
-  if (m.decision === 'SEPARATED' && !separated) out.basis = `on the ${paired} items both parsed, ${basis.model} scored higher than the leader; the leader is not separated`;
+  if (m.decision === 'SEPARATED' && !separated)
+    out.basis = `on the ${paired} items both parsed, ${basis.model} scored higher than the leader; the leader is not separated`;
   if (def.base_models) out.basis ??= `best base model among the declared base models: ${basis.model}`;
   return out;
 }
 
-function fleetAggregates(def: ModelComparisonAxis, table: ItemTable | undefined, ranked: ModelTally[]): Partial<AxisRow> {
+function fleetAggregates(
+  def: ModelComparisonAxis,
+  table: ItemTable | undefined,
+  ranked: ModelTally[],
+): Partial<AxisRow> {
   const out: Partial<AxisRow> = {};
   const wanted = new Set(def.fleet ?? []);
   if (ranked.length === 0) return out;
@@ -137,11 +195,13 @@ function fleetAggregates(def: ModelComparisonAxis, table: ItemTable | undefined,
   }
   if (wanted.has('mean_harm') && def.harm_labels) {
     const harm = new Set(def.harm_labels);
-    out.mean_harm = mean(ranked.map((t) => {
-      let harmful = 0;
-      for (const p of pairsOf(table, t.model)) if (p.label !== null && harm.has(p.label)) harmful++;
-      return harmful / t.parsed;
-    }));
+    out.mean_harm = mean(
+      ranked.map((t) => {
+        let harmful = 0;
+        for (const p of pairsOf(table, t.model)) if (p.label !== null && harm.has(p.label)) harmful++;
+        return harmful / t.parsed;
+      }),
+    );
   }
   return out;
 }
@@ -149,7 +209,17 @@ function fleetAggregates(def: ModelComparisonAxis, table: ItemTable | undefined,
 function classificationRows(table: ItemTable, positive: string, roles: ModelRoles): ClassificationRow[] {
   return [...table.columns.keys()].sort().map((model) => {
     const cc = confusionCounts(pairsOf(table, model), positive);
-    return { model, own_model: roles.own.has(model), TP: cc.tp, FP: cc.fp, TN: cc.tn, FN: cc.fn, unparsed: cc.unparsed, precision: cc.precision, recall: cc.recall };
+    return {
+      model,
+      own_model: roles.own.has(model),
+      TP: cc.tp,
+      FP: cc.fp,
+      TN: cc.tn,
+      FN: cc.fn,
+      unparsed: cc.unparsed,
+      precision: cc.precision,
+      recall: cc.recall,
+    };
   });
 }
 

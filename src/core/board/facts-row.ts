@@ -22,7 +22,8 @@ export function resolvePointer(doc: unknown, pointer: string): unknown {
   for (const raw of pointer.slice(1).split('/')) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     if (Array.isArray(cur) && /^(0|[1-9][0-9]*)$/.test(key) && Number(key) < cur.length) cur = cur[Number(key)];
-    else if (cur !== null && typeof cur === 'object' && !Array.isArray(cur) && Object.hasOwn(cur, key)) cur = (cur as Record<string, unknown>)[key];
+    else if (cur !== null && typeof cur === 'object' && !Array.isArray(cur) && Object.hasOwn(cur, key))
+      cur = (cur as Record<string, unknown>)[key];
     else return MISSING;
   }
   return cur;
@@ -41,33 +42,50 @@ function jsonEqual(a: unknown, b: unknown): boolean {
   if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((k) => Object.hasOwn(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return keys.every(
+    (k) => Object.hasOwn(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
 }
 
 export function evaluateFact(predicate: FactPredicate, evidence: EvidenceFile): { holds: boolean; reason?: string } {
   switch (predicate.op) {
     case 'sha256':
-      return predicate.value === evidence.sha256 ? { holds: true } : { holds: false, reason: `evidence sha256 is ${evidence.sha256}` };
+      return predicate.value === evidence.sha256
+        ? { holds: true }
+        : { holds: false, reason: `evidence sha256 is ${evidence.sha256}` };
     case 'exists':
-      return resolvePointer(evidence.json, predicate.pointer) === MISSING ? { holds: false, reason: `${predicate.pointer} is absent` } : { holds: true };
+      return resolvePointer(evidence.json, predicate.pointer) === MISSING
+        ? { holds: false, reason: `${predicate.pointer} is absent` }
+        : { holds: true };
     case 'equals': {
       const v = resolvePointer(evidence.json, predicate.pointer);
       if (v === MISSING) return { holds: false, reason: `${predicate.pointer} is absent` };
-      return jsonEqual(v, predicate.value) ? { holds: true } : { holds: false, reason: `${predicate.pointer} is ${JSON.stringify(v)}` };
+      return jsonEqual(v, predicate.value)
+        ? { holds: true }
+        : { holds: false, reason: `${predicate.pointer} is ${JSON.stringify(v)}` };
     }
     case 'matches': {
       const v = resolvePointer(evidence.json, predicate.pointer);
       if (typeof v !== 'string') return { holds: false, reason: `${predicate.pointer} is not a string` };
-      return new RegExp(predicate.pattern, 'u').test(v) ? { holds: true } : { holds: false, reason: `${predicate.pointer} does not match` };
+      return new RegExp(predicate.pattern, 'u').test(v)
+        ? { holds: true }
+        : { holds: false, reason: `${predicate.pointer} does not match` };
     }
   }
 }
 
-export function deriveFactsRow(def: DeterministicFactsAxis, evidence: EvidenceFile | undefined): DerivedAxis & { outcomes: FactOutcome[] } {
+export function deriveFactsRow(
+  def: DeterministicFactsAxis,
+  evidence: EvidenceFile | undefined,
+): DerivedAxis & { outcomes: FactOutcome[] } {
   const row: AxisRow = {
-    axis: def.axis, family: def.family, kind: 'deterministic-facts',
+    axis: def.axis,
+    family: def.family,
+    kind: 'deterministic-facts',
     ...(def.title !== undefined && { title: def.title }),
-    n: def.facts.length > 0 ? def.facts.length : (def.n ?? 0), status: def.status, quotable: false,
+    n: def.facts.length > 0 ? def.facts.length : (def.n ?? 0),
+    status: def.status,
+    quotable: false,
   };
   if (def.status !== 'MEASURED' || !evidence) return { row, notes: {}, outcomes: [] };
   const outcomes = def.facts.map((f) => ({ id: f.id, ...evaluateFact(f.predicate, evidence) }));

@@ -60,7 +60,10 @@ export class ItemTable {
       this.firstLine[idx] = line;
     } else {
       if (this.gold[idx] !== goldKey) {
-        return { field: 'gold', reason: `gold label differs from line ${this.firstLine[idx]} for the same item '${row.item}'` };
+        return {
+          field: 'gold',
+          reason: `gold label differs from line ${this.firstLine[idx]} for the same item '${row.item}'`,
+        };
       }
       const known = this.itemHash[idx];
       if (row.item_hash !== undefined && known !== undefined && known !== row.item_hash) this.hashConflicts.add(idx);
@@ -74,7 +77,10 @@ export class ItemTable {
     col.outcome = grow(col.outcome, idx + 1);
     col.label = grow(col.label, idx + 1);
     if (col.outcome[idx] !== OUTCOME_MISSING) {
-      return { field: 'item', reason: `duplicate row for item '${row.item}' and model '${row.model}' (each pair may appear once; reduce epochs or filters first)` };
+      return {
+        field: 'item',
+        reason: `duplicate row for item '${row.item}' and model '${row.model}' (each pair may appear once; reduce epochs or filters first)`,
+      };
     }
     if (row.label === null) {
       col.outcome[idx] = OUTCOME_UNPARSED;

@@ -5,11 +5,16 @@
 import type { DerivedAxis } from './axis-row.js';
 import { QUOTABLE_MIN_N } from './comparison-row.js';
 
-export const LANE_LIMITATION = 'measured_in_lane entries are served for honesty only: never quotable as board results and never counted in totals.';
+export const LANE_LIMITATION =
+  'measured_in_lane entries are served for honesty only: never quotable as board results and never counted in totals.';
 
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-export function deriveLimitations(stated: readonly string[], axes: readonly DerivedAxis[], extra: readonly string[] = []): string[] {
+export function deriveLimitations(
+  stated: readonly string[],
+  axes: readonly DerivedAxis[],
+  extra: readonly string[] = [],
+): string[] {
   const out = [...stated];
   for (const { row, notes } of axes) {
     const a = row.axis;
@@ -17,17 +22,31 @@ export function deriveLimitations(stated: readonly string[], axes: readonly Deri
       out.push(`${a}: status ${row.status} (n = ${row.n}); no result is read from it.`);
       continue;
     }
-    if (notes.refused) out.push(`${a}: refused — the exact-label menu has fewer than two distinct labels, so no leader is read and its cards are withdrawn.`);
-    if (notes.ownLeader) out.push(`${a}: the top model is the service's own (${notes.ownLeader}); it is removed from the public leader slot.`);
-    if (row.public_leader_state === 'NO_SIGNED_CARD') out.push(`${a}: the leader read from the per-item rows has no signed card yet, so no public leader is named.`);
-    if (row.kind === 'model-comparison' && row.n < QUOTABLE_MIN_N) out.push(`${a}: n = ${row.n} is below ${QUOTABLE_MIN_N}; not quotable.`);
-    if (notes.untestedReason && !notes.refused) out.push(`${a}: separation UNTESTED (${notes.untestedReason}); untested is not a tie.`);
-    if (row.separation === 'TIE') out.push(`${a}: the leader is not separated from the best base model (TIE); a tie is not a win.`);
+    if (notes.refused)
+      out.push(
+        `${a}: refused — the exact-label menu has fewer than two distinct labels, so no leader is read and its cards are withdrawn.`,
+      );
+    if (notes.ownLeader)
+      out.push(
+        `${a}: the top model is the service's own (${notes.ownLeader}); it is removed from the public leader slot.`,
+      );
+    if (row.public_leader_state === 'NO_SIGNED_CARD')
+      out.push(`${a}: the leader read from the per-item rows has no signed card yet, so no public leader is named.`);
+    if (row.kind === 'model-comparison' && row.n < QUOTABLE_MIN_N)
+      out.push(`${a}: n = ${row.n} is below ${QUOTABLE_MIN_N}; not quotable.`);
+    if (notes.untestedReason && !notes.refused)
+      out.push(`${a}: separation UNTESTED (${notes.untestedReason}); untested is not a tie.`);
+    if (row.separation === 'TIE')
+      out.push(`${a}: the leader is not separated from the best base model (TIE); a tie is not a win.`);
     if (row.unparsed_rate !== undefined && row.unparsed_rate > 0) {
-      out.push(`${a}: ${percent(row.unparsed_rate)} of responses had no readable label; they are reported, never scored as wrong.`);
+      out.push(
+        `${a}: ${percent(row.unparsed_rate)} of responses had no readable label; they are reported, never scored as wrong.`,
+      );
     }
     if (row.kind === 'deterministic-facts' && row.facts_failed && row.facts_failed.length > 0) {
-      out.push(`${a}: ${row.facts_failed.length} of ${row.facts_checked} facts do not hold (${row.facts_failed.join(', ')}).`);
+      out.push(
+        `${a}: ${row.facts_failed.length} of ${row.facts_checked} facts do not hold (${row.facts_failed.join(', ')}).`,
+      );
     }
   }
   out.push(...extra, LANE_LIMITATION);

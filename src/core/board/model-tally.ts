@@ -44,7 +44,14 @@ export function tallyResults(results: readonly AggregateResult[], roles: ModelRo
   return results.map((r) => tally(r.model, roles, r.total, r.correct, r.parsed, r.total - r.parsed));
 }
 
-function tally(model: string, roles: ModelRoles, rows: number, correct: number, parsed: number, unparsed: number): ModelTally {
+function tally(
+  model: string,
+  roles: ModelRoles,
+  rows: number,
+  correct: number,
+  parsed: number,
+  unparsed: number,
+): ModelTally {
   const own = roles.own.has(model);
   return { model, own, base: !own && (roles.base === null || roles.base.has(model)), rows, parsed, correct, unparsed };
 }

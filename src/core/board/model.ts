@@ -12,10 +12,27 @@ export type AxisKind = (typeof AXIS_KINDS)[number];
 
 /** The 22 axis slugs the specification lists for `/api/gspc`. The set may grow; the corpus decides. */
 export const SPEC_AXIS_SLUGS = [
-  'governance', 'safety', 'provenance', 'continuity', 'conformance', 'openness',
-  'machinery-conformity', 'care', 'cross-reality', 'detector-interop', 'art5-safeguard', 'swarm',
-  'affect', 'jail', 'provenance-controls', 'reserve-attestation', 'regulatory-framework',
-  'distribution-integrity', 'custody-disclosure', 'ai-adoption-components', 'labour-components',
+  'governance',
+  'safety',
+  'provenance',
+  'continuity',
+  'conformance',
+  'openness',
+  'machinery-conformity',
+  'care',
+  'cross-reality',
+  'detector-interop',
+  'art5-safeguard',
+  'swarm',
+  'affect',
+  'jail',
+  'provenance-controls',
+  'reserve-attestation',
+  'regulatory-framework',
+  'distribution-integrity',
+  'custody-disclosure',
+  'ai-adoption-components',
+  'labour-components',
   'humanoid-labour-index',
 ] as const;
 

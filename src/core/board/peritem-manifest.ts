@@ -31,13 +31,31 @@ export function publishedUrl(path: string): { url: string; role: string; axis?: 
   if (m && m[1] === 'axes') return { url: `/peritem/axes/${m[2]}.json`, role: 'axis-definition', axis: m[2]! };
   const ev = /^evidence\/([a-z0-9-]+)\/(.+)$/.exec(path);
   if (ev) return { url: `/${path}`, role: 'evidence', axis: ev[1]! };
-  const role = path === 'board.json' ? 'board-metadata' : path === 'obligations.json' ? 'obligations' : path === 'lane.json' ? 'lane-entries'
-    : path.startsWith('corrections/') ? 'corrections' : path.startsWith('status/') ? 'status' : 'corpus-file';
+  const role =
+    path === 'board.json'
+      ? 'board-metadata'
+      : path === 'obligations.json'
+        ? 'obligations'
+        : path === 'lane.json'
+          ? 'lane-entries'
+          : path.startsWith('corrections/')
+            ? 'corrections'
+            : path.startsWith('status/')
+              ? 'status'
+              : 'corpus-file';
   return { url: `/peritem/${path}`, role };
 }
 
-export function buildPeritemManifest(asOf: string, files: readonly ManifestInput[]): { manifest: PeritemManifest; bytes: Buffer; sha256: string } {
-  const entries = files.map((f) => ({ ...publishedUrl(f.path), sha256: f.sha256, bytes: f.bytes, ...(f.rows !== undefined && { rows: f.rows }) }));
+export function buildPeritemManifest(
+  asOf: string,
+  files: readonly ManifestInput[],
+): { manifest: PeritemManifest; bytes: Buffer; sha256: string } {
+  const entries = files.map((f) => ({
+    ...publishedUrl(f.path),
+    sha256: f.sha256,
+    bytes: f.bytes,
+    ...(f.rows !== undefined && { rows: f.rows }),
+  }));
   const manifest: PeritemManifest = {
     schema: PERITEM_MANIFEST_SCHEMA,
     as_of: asOf,

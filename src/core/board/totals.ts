@@ -50,7 +50,8 @@ export function computeTotals(rows: readonly AxisRow[]): BoardTotals {
       `Of ${plural(comparisons.length, 'measured model-comparison axis', 'measured model-comparison axes')}, ` +
       `${separated} separated a leader from the best base model, ${ties} tied and ${untested} ${untested === 1 ? 'is' : 'are'} untested.`,
     count_grammar: COUNT_GRAMMAR,
-    lid: `${plural(axes, 'axis', 'axes')} · ${measured.length} measured · ${plural(separated, 'separated leader', 'separated leaders')} · ` +
+    lid:
+      `${plural(axes, 'axis', 'axes')} · ${measured.length} measured · ${plural(separated, 'separated leader', 'separated leaders')} · ` +
       `${plural(ties, 'tie', 'ties')} (a tie is not a win) — measurement, not certification`,
     own_leaders_excluded: rows.filter((r) => r.public_leader_state === 'EXCLUDED_OWN_MODEL').length,
   };

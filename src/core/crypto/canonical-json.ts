@@ -55,16 +55,25 @@ function pathOf(stack: readonly (string | number)[]): string {
 }
 
 function checkString(s: string, stack: (string | number)[], what: string): void {
-  if (SURROGATE.test(s) && LONE_SURROGATE.test(s)) throw new TypeError(`${pathOf(stack)}: ${what} has a lone surrogate (not UTF-8)`);
+  if (SURROGATE.test(s) && LONE_SURROGATE.test(s))
+    throw new TypeError(`${pathOf(stack)}: ${what} has a lone surrogate (not UTF-8)`);
 }
 
 // One lean walk: no per-value path strings or sets (they cost more than canonicalising itself);
 // cycles are found among the ancestors (a short array for real data); the path is built only to
 // name what is refused.
-function sortedCopy(value: unknown, stack: (string | number)[], ancestors: object[], state: { fallback: boolean }): unknown {
+function sortedCopy(
+  value: unknown,
+  stack: (string | number)[],
+  ancestors: object[],
+  state: { fallback: boolean },
+): unknown {
   const t = typeof value;
   if (value === null || t === 'boolean') return value;
-  if (t === 'string') { checkString(value as string, stack, 'a string'); return value; }
+  if (t === 'string') {
+    checkString(value as string, stack, 'a string');
+    return value;
+  }
   if (t === 'number') {
     if (!Number.isFinite(value)) throw new TypeError(`${pathOf(stack)}: ${String(value)} has no JSON representation`);
     return value;
@@ -86,8 +95,12 @@ function sortedCopy(value: unknown, stack: (string | number)[], ancestors: objec
     out = arr ?? value;
   } else {
     const proto: unknown = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) throw new TypeError(`${pathOf(stack)}: only plain objects are JSON (got ${(value as object).constructor?.name ?? 'an instance'})`);
-    if (Object.getOwnPropertySymbols(value as object).length > 0) throw new TypeError(`${pathOf(stack)}: symbol keys have no JSON representation`);
+    if (proto !== Object.prototype && proto !== null)
+      throw new TypeError(
+        `${pathOf(stack)}: only plain objects are JSON (got ${(value as object).constructor?.name ?? 'an instance'})`,
+      );
+    if (Object.getOwnPropertySymbols(value as object).length > 0)
+      throw new TypeError(`${pathOf(stack)}: symbol keys have no JSON representation`);
     const obj = value as Record<string, unknown>;
     const keys = Object.keys(obj);
     // Default comparison is by UTF-16 code units, which is RFC 8785's order. An object already

@@ -33,7 +33,9 @@ export interface Ed25519KeyPair {
  */
 export function keyPairFromSeed(seed: Uint8Array): Ed25519KeyPair {
   if (!(seed instanceof Uint8Array) || seed.length !== SEED_LENGTH) {
-    throw new RangeError(`an Ed25519 seed is ${SEED_LENGTH} bytes, got ${seed instanceof Uint8Array ? seed.length : typeof seed}`);
+    throw new RangeError(
+      `an Ed25519 seed is ${SEED_LENGTH} bytes, got ${seed instanceof Uint8Array ? seed.length : typeof seed}`,
+    );
   }
   const copy = Buffer.from(seed);
   const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, copy]), format: 'der', type: 'pkcs8' });
@@ -47,7 +49,9 @@ export function keyPairFromSeed(seed: Uint8Array): Ed25519KeyPair {
  */
 export function publicKeyObject(raw: Uint8Array): KeyObject {
   if (!(raw instanceof Uint8Array) || raw.length !== PUBLIC_KEY_LENGTH) {
-    throw new RangeError(`an Ed25519 public key is ${PUBLIC_KEY_LENGTH} bytes, got ${raw instanceof Uint8Array ? raw.length : typeof raw}`);
+    throw new RangeError(
+      `an Ed25519 public key is ${PUBLIC_KEY_LENGTH} bytes, got ${raw instanceof Uint8Array ? raw.length : typeof raw}`,
+    );
   }
   return createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
 }
@@ -57,7 +61,8 @@ export function publicKeyObject(raw: Uint8Array): KeyObject {
  * Throws `TypeError` when the key is not Ed25519.
  */
 export function rawPublicKey(key: KeyObject): Buffer {
-  if (key.asymmetricKeyType !== 'ed25519') throw new TypeError(`not an Ed25519 key: ${String(key.asymmetricKeyType ?? key.type)}`);
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new TypeError(`not an Ed25519 key: ${String(key.asymmetricKeyType ?? key.type)}`);
   const pub = key.type === 'private' ? createPublicKey(key) : key;
   const der = pub.export({ format: 'der', type: 'spki' });
   return Buffer.from(der.subarray(SPKI_PREFIX.length));
@@ -79,7 +84,8 @@ export function sign(privateKey: KeyObject, message: Uint8Array): Buffer {
  */
 export function verify(publicKey: Uint8Array | KeyObject, message: Uint8Array, signature: Uint8Array): boolean {
   try {
-    if (!(message instanceof Uint8Array) || !(signature instanceof Uint8Array) || signature.length !== SIGNATURE_LENGTH) return false;
+    if (!(message instanceof Uint8Array) || !(signature instanceof Uint8Array) || signature.length !== SIGNATURE_LENGTH)
+      return false;
     let key: KeyObject;
     if (publicKey instanceof KeyObject) {
       if (publicKey.asymmetricKeyType !== 'ed25519') return false;

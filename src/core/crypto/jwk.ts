@@ -15,7 +15,9 @@ export interface Ed25519PublicJwk {
 /** The public JWK of a 32-byte encoded Ed25519 key. Throws `RangeError` on any other length. */
 export function publicJwk(raw: Uint8Array): Ed25519PublicJwk {
   if (!(raw instanceof Uint8Array) || raw.length !== PUBLIC_KEY_LENGTH) {
-    throw new RangeError(`an Ed25519 public key is ${PUBLIC_KEY_LENGTH} bytes, got ${raw instanceof Uint8Array ? raw.length : typeof raw}`);
+    throw new RangeError(
+      `an Ed25519 public key is ${PUBLIC_KEY_LENGTH} bytes, got ${raw instanceof Uint8Array ? raw.length : typeof raw}`,
+    );
   }
   return { kty: 'OKP', crv: 'Ed25519', x: encodeBase64url(raw) };
 }

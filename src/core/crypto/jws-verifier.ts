@@ -14,9 +14,22 @@ import type { VerifyCrypto } from './verify-crypto.js';
 
 // The reference verifier's types (receipt-verifier.ts, jws.ts), restated so that the browser
 // program does not load those Node modules, even for their types; they are structurally equal.
-export interface JwsHeader { alg: string; kid?: string; typ?: string; [name: string]: unknown }
-export type KeyResolution = { state: 'found'; jwk: unknown } | { state: 'not-listed' } | { state: 'unresolvable'; reason: string };
-export interface ReceiptVerification { result: 'VALID' | 'INVALID' | 'UNVERIFIABLE_KEY'; reason: string; header?: JwsHeader; payload?: unknown }
+export interface JwsHeader {
+  alg: string;
+  kid?: string;
+  typ?: string;
+  [name: string]: unknown;
+}
+export type KeyResolution =
+  | { state: 'found'; jwk: unknown }
+  | { state: 'not-listed' }
+  | { state: 'unresolvable'; reason: string };
+export interface ReceiptVerification {
+  result: 'VALID' | 'INVALID' | 'UNVERIFIABLE_KEY';
+  reason: string;
+  header?: JwsHeader;
+  payload?: unknown;
+}
 
 // The reference verifier's constants (jws.ts, receipt-verifier.ts), repeated here because those
 // modules load node:crypto; a test checks they are equal.
@@ -56,7 +69,10 @@ export function decodeBase64urlStrict(text: string): Uint8Array | undefined {
   for (let i = 0; i < text.length; i++) {
     value = (value << 6) | B64.indexOf(text[i]!);
     bits += 6;
-    if (bits >= 8) { bits -= 8; out[at++] = (value >> bits) & 0xff; }
+    if (bits >= 8) {
+      bits -= 8;
+      out[at++] = (value >> bits) & 0xff;
+    }
     value &= (1 << bits) - 1;
   }
   const bytes = out.subarray(0, at);
@@ -64,7 +80,9 @@ export function decodeBase64urlStrict(text: string): Uint8Array | undefined {
   return encodeBase64url(bytes) === text ? bytes : undefined;
 }
 
-export type ParsedJwsBytes = { ok: true; header: JwsHeader; payload: Uint8Array; signature: Uint8Array; signingInput: Uint8Array } | { ok: false; reason: string };
+export type ParsedJwsBytes =
+  | { ok: true; header: JwsHeader; payload: Uint8Array; signature: Uint8Array; signingInput: Uint8Array }
+  | { ok: false; reason: string };
 
 /**
  * Structural checks of a compact JWS, without any key (the one parser: src/core/crypto/jws.ts
@@ -75,12 +93,14 @@ export type ParsedJwsBytes = { ok: true; header: JwsHeader; payload: Uint8Array;
 export function parseCompact(jws: unknown): ParsedJwsBytes {
   if (typeof jws !== 'string') return { ok: false, reason: 'a compact JWS is a string' };
   const parts = jws.split('.');
-  if (parts.length !== 3) return { ok: false, reason: `a compact JWS has 3 parts separated by '.', this has ${parts.length}` };
+  if (parts.length !== 3)
+    return { ok: false, reason: `a compact JWS has 3 parts separated by '.', this has ${parts.length}` };
   const [h, p, s] = parts as [string, string, string];
   const headerBytes = decodeBase64urlStrict(h);
   const payload = decodeBase64urlStrict(p);
   const signature = decodeBase64urlStrict(s);
-  if (headerBytes === undefined || headerBytes.length === 0) return { ok: false, reason: 'the protected header is not non-empty unpadded base64url' };
+  if (headerBytes === undefined || headerBytes.length === 0)
+    return { ok: false, reason: 'the protected header is not non-empty unpadded base64url' };
   if (payload === undefined) return { ok: false, reason: 'the payload is not unpadded base64url' };
   if (signature === undefined) return { ok: false, reason: 'the signature is not unpadded base64url' };
   let header: unknown;
@@ -89,12 +109,14 @@ export function parseCompact(jws: unknown): ParsedJwsBytes {
   } catch {
     return { ok: false, reason: 'the protected header is not UTF-8 JSON' };
   }
-  if (typeof header !== 'object' || header === null || Array.isArray(header)) return { ok: false, reason: 'the protected header is not a JSON object' };
+  if (typeof header !== 'object' || header === null || Array.isArray(header))
+    return { ok: false, reason: 'the protected header is not a JSON object' };
   const hdr = header as Record<string, unknown>;
   if (typeof hdr.alg !== 'string') return { ok: false, reason: 'the protected header has no alg' };
   if ('crit' in hdr) return { ok: false, reason: 'the protected header has crit, and no extension is supported' };
   if ('b64' in hdr) return { ok: false, reason: 'the protected header has b64, which is not supported' };
-  if (signature.length !== SIGNATURE_LENGTH) return { ok: false, reason: `an Ed25519 signature is ${SIGNATURE_LENGTH} bytes, this one is ${signature.length}` };
+  if (signature.length !== SIGNATURE_LENGTH)
+    return { ok: false, reason: `an Ed25519 signature is ${SIGNATURE_LENGTH} bytes, this one is ${signature.length}` };
   // The JWS signing input is the ASCII of the first two parts (RFC 7515 §5.2).
   return { ok: true, header: hdr as JwsHeader, payload, signature, signingInput: encoder.encode(`${h}.${p}`) };
 }
@@ -129,12 +151,17 @@ function canonicalPayload(bytes: Uint8Array): PayloadCheck {
   // JSON.parse accepts escaped lone surrogates, which RFC 8785 cannot serialise.
   if (canonical === undefined) return { ok: false, reason: 'the payload has no RFC 8785 canonical form' };
   const canonicalBytes = encoder.encode(canonical);
-  if (canonicalBytes.length !== bytes.length || canonicalBytes.some((b, i) => b !== bytes[i])) return { ok: false, reason: 'the payload is not RFC 8785 canonical JSON, so it is not as signed' };
+  if (canonicalBytes.length !== bytes.length || canonicalBytes.some((b, i) => b !== bytes[i]))
+    return { ok: false, reason: 'the payload is not RFC 8785 canonical JSON, so it is not as signed' };
   return { ok: true, value };
 }
 
 /** The reference offer/receipt verifier (the order of checks is documented in src/core/crypto/receipt-verifier.ts) over injected Ed25519: node:crypto on the server and in gspc, WebCrypto in the browser. */
-export async function verifyCompactJwsWith(jws: string, resolveKey: (kid: string) => Promise<KeyResolution>, crypto: Pick<VerifyCrypto, 'ed25519Verify'>): Promise<ReceiptVerification> {
+export async function verifyCompactJwsWith(
+  jws: string,
+  resolveKey: (kid: string) => Promise<KeyResolution>,
+  crypto: Pick<VerifyCrypto, 'ed25519Verify'>,
+): Promise<ReceiptVerification> {
   const parsed = parseCompact(jws);
   if (!parsed.ok) return { result: 'INVALID', reason: parsed.reason };
   const { header } = parsed;
@@ -150,16 +177,31 @@ export async function verifyCompactJwsWith(jws: string, resolveKey: (kid: string
   try {
     resolution = await resolveKey(kid);
   } catch (e) {
-    return { result: 'UNVERIFIABLE_KEY', reason: `key lookup failed: ${e instanceof Error ? e.message : String(e)}`, header };
+    return {
+      result: 'UNVERIFIABLE_KEY',
+      reason: `key lookup failed: ${e instanceof Error ? e.message : String(e)}`,
+      header,
+    };
   }
   const state: unknown = resolution?.state;
   if (state === 'not-listed') return invalid(KID_NOT_LISTED);
-  if (state === 'unresolvable') return { result: 'UNVERIFIABLE_KEY', reason: `key cannot be resolved: ${String((resolution as { reason?: unknown }).reason)}`, header };
+  if (state === 'unresolvable')
+    return {
+      result: 'UNVERIFIABLE_KEY',
+      reason: `key cannot be resolved: ${String((resolution as { reason?: unknown }).reason)}`,
+      header,
+    };
   if (state !== 'found') return { result: 'UNVERIFIABLE_KEY', reason: 'key lookup gave no answer', header };
   const raw = rawFromJwk((resolution as { jwk?: unknown }).jwk);
-  if (raw === undefined) return { result: 'UNVERIFIABLE_KEY', reason: 'the verification method does not hold an Ed25519 public JWK', header };
+  if (raw === undefined)
+    return {
+      result: 'UNVERIFIABLE_KEY',
+      reason: 'the verification method does not hold an Ed25519 public JWK',
+      header,
+    };
 
-  if (!(await crypto.ed25519Verify(raw, parsed.signingInput, parsed.signature))) return invalid(SIGNATURE_DOES_NOT_VERIFY);
+  if (!(await crypto.ed25519Verify(raw, parsed.signingInput, parsed.signature)))
+    return invalid(SIGNATURE_DOES_NOT_VERIFY);
   return { result: 'VALID', reason: 'signature verifies under the resolved key', header, payload: payload.value };
 }
 
@@ -170,12 +212,18 @@ export async function verifyCompactJwsWith(jws: string, resolveKey: (kid: string
 export function didDocumentResolver(doc: unknown): (kid: string) => Promise<KeyResolution> {
   const d = (doc ?? {}) as { id?: unknown; verificationMethod?: unknown };
   const did = typeof d.id === 'string' ? d.id : undefined;
-  const methods = Array.isArray(d.verificationMethod) ? (d.verificationMethod as { id?: unknown; publicKeyJwk?: unknown }[]) : [];
+  const methods = Array.isArray(d.verificationMethod)
+    ? (d.verificationMethod as { id?: unknown; publicKeyJwk?: unknown }[])
+    : [];
   return async (kid) => {
     if (did === undefined) return { state: 'unresolvable', reason: "this origin's DID document could not be read" };
     const hash = kid.indexOf('#');
     const kidDid = hash < 0 ? kid : kid.slice(0, hash);
-    if (kidDid !== did) return { state: 'unresolvable', reason: `the kid's DID is not this service's (${did}); this page reads keys only from this origin's DID document` };
+    if (kidDid !== did)
+      return {
+        state: 'unresolvable',
+        reason: `the kid's DID is not this service's (${did}); this page reads keys only from this origin's DID document`,
+      };
     const m = methods.find((x) => x?.id === kid);
     return m ? { state: 'found', jwk: m.publicKeyJwk } : { state: 'not-listed' };
   };

@@ -47,16 +47,22 @@ const RESERVED_HEADER = ['alg', 'kid', 'crit', 'b64'] as const;
  * when the payload or header is not plain JSON, the kid is empty, `extraHeader` sets a
  * reserved parameter (`alg`, `kid`, `crit`, `b64`), or the signer returns other than 64 bytes.
  */
-export function signCompactJws(payload: unknown, key: JwsSigningKey, extraHeader?: Readonly<Record<string, unknown>>): string {
+export function signCompactJws(
+  payload: unknown,
+  key: JwsSigningKey,
+  extraHeader?: Readonly<Record<string, unknown>>,
+): string {
   if (typeof key.kid !== 'string' || key.kid === '') throw new TypeError('a JWS signing key needs a non-empty kid');
   for (const name of RESERVED_HEADER) {
-    if (extraHeader !== undefined && Object.hasOwn(extraHeader, name)) throw new TypeError(`the JWS header parameter '${name}' cannot be set by the caller`);
+    if (extraHeader !== undefined && Object.hasOwn(extraHeader, name))
+      throw new TypeError(`the JWS header parameter '${name}' cannot be set by the caller`);
   }
   const header: JwsHeader = { ...extraHeader, alg: JWS_ALG, kid: key.kid };
   const signingInput = `${encodeBase64url(canonicalBytesStrict(header))}.${encodeBase64url(canonicalBytesStrict(payload))}`;
   const message = Buffer.from(signingInput, 'ascii');
   const signature = 'privateKey' in key ? sign(key.privateKey, message) : key.sign(message);
-  if (signature.length !== SIGNATURE_LENGTH) throw new TypeError(`an Ed25519 signature is ${SIGNATURE_LENGTH} bytes, the signer returned ${signature.length}`);
+  if (signature.length !== SIGNATURE_LENGTH)
+    throw new TypeError(`an Ed25519 signature is ${SIGNATURE_LENGTH} bytes, the signer returned ${signature.length}`);
   return `${signingInput}.${encodeBase64url(signature)}`;
 }
 

@@ -21,7 +21,13 @@
  * key it gives UNVERIFIABLE_KEY, which is still never VALID.
  */
 import { verify } from './ed25519.js';
-import { verifyCompactJwsWith, KID_NOT_LISTED, SIGNATURE_DOES_NOT_VERIFY, type KeyResolution, type ReceiptVerification } from './jws-verifier.js';
+import {
+  verifyCompactJwsWith,
+  KID_NOT_LISTED,
+  SIGNATURE_DOES_NOT_VERIFY,
+  type KeyResolution,
+  type ReceiptVerification,
+} from './jws-verifier.js';
 
 export type { KeyResolution, ReceiptVerification };
 export { KID_NOT_LISTED, SIGNATURE_DOES_NOT_VERIFY };
@@ -33,6 +39,9 @@ export { KID_NOT_LISTED, SIGNATURE_DOES_NOT_VERIFY };
  * UNVERIFIABLE_KEY). The checks are the ones the in-browser verifier runs
  * (src/core/crypto/jws-verifier.ts), here over node:crypto's strict Ed25519.
  */
-export function verifyCompactJws(jws: string, resolveKey: (kid: string) => Promise<KeyResolution>): Promise<ReceiptVerification> {
+export function verifyCompactJws(
+  jws: string,
+  resolveKey: (kid: string) => Promise<KeyResolution>,
+): Promise<ReceiptVerification> {
   return verifyCompactJwsWith(jws, resolveKey, { ed25519Verify: async (pub, msg, sig) => verify(pub, msg, sig) });
 }

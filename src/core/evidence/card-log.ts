@@ -16,7 +16,8 @@ import type { SignerState } from './signer.js';
 
 export const LOG_SCHEMA = 'svc.card-log/1';
 export const LOG_HISTORY_SCHEMA = 'svc.card-log-history/1';
-export const LOG_LEAF_RULE = 'leaf = SHA-256(0x00 || card sha256 bytes); entries in the order cards first became active (within one release, ascending hex)';
+export const LOG_LEAF_RULE =
+  'leaf = SHA-256(0x00 || card sha256 bytes); entries in the order cards first became active (within one release, ascending hex)';
 
 /** A checkpoint of an earlier release, with its consistency proof to the current tree. */
 export interface LogHistoryEntry {
@@ -67,21 +68,39 @@ export function logLeaves(entries: readonly string[]): Uint8Array {
  * and signs the new checkpoint. A release that adds nothing keeps the same size, checkpoint and
  * history, so publishing the same corpus twice gives the same bytes.
  */
-export function extendLog(previous: PreviousLog | undefined, activeCards: readonly string[], origin: string, key: SignerState): CardLog {
+export function extendLog(
+  previous: PreviousLog | undefined,
+  activeCards: readonly string[],
+  origin: string,
+  key: SignerState,
+): CardLog {
   const entries = [...(previous?.entries ?? [])];
   const seen = new Set(entries);
-  for (const h of [...activeCards].sort()) if (!seen.has(h)) { entries.push(h); seen.add(h); }
+  for (const h of [...activeCards].sort())
+    if (!seen.has(h)) {
+      entries.push(h);
+      seen.add(h);
+    }
   const tree = new MerkleTree(logLeaves(entries));
   const grew = previous !== undefined && entries.length > previous.entries.length;
   // The previous checkpoint joins the history only when the tree grew past it (and it was signed).
-  const older: { tree_size: number; root_hash: string; checkpoint: string }[] = (previous?.history ?? []).map(({ consistency_proof: _p, ...h }) => h);
+  const older: { tree_size: number; root_hash: string; checkpoint: string }[] = (previous?.history ?? []).map(
+    ({ consistency_proof: _p, ...h }) => h,
+  );
   if (grew && previous.checkpoint !== undefined && previous.entries.length > 0) {
     // The root as that release signed it (no need to rebuild the old tree); gspc verify checks
     // it against the entries through the consistency proof.
     const signedRoot = previous.checkpoint.split('\n')[2]!;
-    older.push({ tree_size: previous.entries.length, root_hash: Buffer.from(signedRoot, 'base64').toString('hex'), checkpoint: previous.checkpoint });
+    older.push({
+      tree_size: previous.entries.length,
+      root_hash: Buffer.from(signedRoot, 'base64').toString('hex'),
+      checkpoint: previous.checkpoint,
+    });
   }
-  const history = older.map((h) => ({ ...h, consistency_proof: tree.consistencyProof(h.tree_size).map((p) => Buffer.from(p).toString('hex')) }));
+  const history = older.map((h) => ({
+    ...h,
+    consistency_proof: tree.consistencyProof(h.tree_size).map((p) => Buffer.from(p).toString('hex')),
+  }));
   const text = formatCheckpoint({ origin, size: tree.size, rootHash: tree.root(), extensions: [] });
   if (!key.healthy) return { origin, entries, tree, unsigned_reason: key.reason, history };
   const signature = key.signer.sign(Buffer.from(text, 'utf8'));
@@ -92,9 +111,15 @@ export function extendLog(previous: PreviousLog | undefined, activeCards: readon
 /** `/log/entries.json`. */
 export function logEntriesDocument(log: CardLog, kid: string) {
   return {
-    schema: LOG_SCHEMA, origin: log.origin, tree: 'RFC 6962 (an odd last node is promoted, never duplicated)', leaves: LOG_LEAF_RULE,
-    tree_size: log.tree.size, root_hash: Buffer.from(log.tree.root()).toString('hex'), kid,
-    checkpoint_url: '/log/checkpoint', ...(log.unsigned_reason !== undefined && { unsigned_reason: log.unsigned_reason }),
+    schema: LOG_SCHEMA,
+    origin: log.origin,
+    tree: 'RFC 6962 (an odd last node is promoted, never duplicated)',
+    leaves: LOG_LEAF_RULE,
+    tree_size: log.tree.size,
+    root_hash: Buffer.from(log.tree.root()).toString('hex'),
+    kid,
+    checkpoint_url: '/log/checkpoint',
+    ...(log.unsigned_reason !== undefined && { unsigned_reason: log.unsigned_reason }),
     entries: log.entries,
   };
 }

@@ -25,7 +25,14 @@ export function activeCards(issued: readonly IssuedCard[]): IssuedCard[] {
 
 export function cardMatrix(asOf: string, issued: readonly IssuedCard[]): CardMatrix {
   const active = activeCards(issued);
-  const cells = active.map(({ card }) => ({ subject: card.subject, axis: card.axis, surface: card.surface, sha256: card.sha256, url: card.url, signed: card.sig_ed25519 !== null }));
+  const cells = active.map(({ card }) => ({
+    subject: card.subject,
+    axis: card.axis,
+    surface: card.surface,
+    sha256: card.sha256,
+    url: card.url,
+    signed: card.sig_ed25519 !== null,
+  }));
   return {
     schema: 'svc.card-matrix/1',
     as_of: asOf,
@@ -43,26 +50,69 @@ export function cardIndex(asOf: string, issued: readonly IssuedCard[]) {
   return {
     schema: 'svc.card-index/1',
     as_of: asOf,
-    cards: activeCards(issued).map(({ card }) => ({ sha256: card.sha256, url: card.url, surface: card.surface, subject: card.subject, axis: card.axis, as_of: card.as_of, signed: card.sig_ed25519 !== null })),
+    cards: activeCards(issued).map(({ card }) => ({
+      sha256: card.sha256,
+      url: card.url,
+      surface: card.surface,
+      subject: card.subject,
+      axis: card.axis,
+      as_of: card.as_of,
+      signed: card.sig_ed25519 !== null,
+    })),
     withdrawn_url: '/ledgers/withdrawals.json',
     superseded_url: '/ledgers/supersessions.json',
   };
 }
 
-export interface WithdrawalEntry { sha256: string; url: string; subject: string; axis: string; reason: string; withdrawn_as_of: string }
-export interface SupersessionEntry { sha256: string; superseded_by: string; subject: string; axis: string; superseded_as_of: string }
+export interface WithdrawalEntry {
+  sha256: string;
+  url: string;
+  subject: string;
+  axis: string;
+  reason: string;
+  withdrawn_as_of: string;
+}
+export interface SupersessionEntry {
+  sha256: string;
+  superseded_by: string;
+  subject: string;
+  axis: string;
+  superseded_as_of: string;
+}
 
-export function withdrawalLedger(asOf: string, issued: readonly IssuedCard[], earlier: readonly WithdrawalEntry[] = []) {
-  const now = issued.filter((c) => c.withdrawn !== undefined).map((c) => ({ sha256: c.card.sha256, url: c.card.url, subject: c.card.subject, axis: c.axis, reason: c.withdrawn!, withdrawn_as_of: asOf }));
+export function withdrawalLedger(
+  asOf: string,
+  issued: readonly IssuedCard[],
+  earlier: readonly WithdrawalEntry[] = [],
+) {
+  const now = issued
+    .filter((c) => c.withdrawn !== undefined)
+    .map((c) => ({
+      sha256: c.card.sha256,
+      url: c.card.url,
+      subject: c.card.subject,
+      axis: c.axis,
+      reason: c.withdrawn!,
+      withdrawn_as_of: asOf,
+    }));
   const seen = new Set(earlier.map((e) => e.sha256));
-  return { schema: 'svc.withdrawal-ledger/1', as_of: asOf, entries: [...earlier, ...now.filter((e) => !seen.has(e.sha256))] };
+  return {
+    schema: 'svc.withdrawal-ledger/1',
+    as_of: asOf,
+    entries: [...earlier, ...now.filter((e) => !seen.has(e.sha256))],
+  };
 }
 
 /**
  * Cards of the previous release whose (subject, axis, surface) cell now has a different card
  * are superseded by it; earlier entries are kept byte for byte.
  */
-export function supersessionLedger(asOf: string, issued: readonly IssuedCard[], previous: readonly IssuedCard[], earlier: readonly SupersessionEntry[] = []) {
+export function supersessionLedger(
+  asOf: string,
+  issued: readonly IssuedCard[],
+  previous: readonly IssuedCard[],
+  earlier: readonly SupersessionEntry[] = [],
+) {
   const cell = (c: CardFile) => `${c.surface}\u0000${c.subject}\u0000${c.axis}`;
   const current = new Map(issued.map((c) => [cell(c.card), c.card.sha256]));
   const seen = new Set(earlier.map((e) => e.sha256));
@@ -70,7 +120,13 @@ export function supersessionLedger(asOf: string, issued: readonly IssuedCard[], 
   for (const p of previous) {
     const next = current.get(cell(p.card));
     if (next !== undefined && next !== p.card.sha256 && !seen.has(p.card.sha256)) {
-      fresh.push({ sha256: p.card.sha256, superseded_by: next, subject: p.card.subject, axis: p.axis, superseded_as_of: asOf });
+      fresh.push({
+        sha256: p.card.sha256,
+        superseded_by: next,
+        subject: p.card.subject,
+        axis: p.axis,
+        superseded_as_of: asOf,
+      });
     }
   }
   return { schema: 'svc.supersession-ledger/1', as_of: asOf, entries: [...earlier, ...fresh] };

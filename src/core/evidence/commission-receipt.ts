@@ -31,8 +31,10 @@ export const RESERVE_LIMIT = 24;
  * the root it cites and is not a leaf of it: its integrity rests on its sha256 and signature.
  */
 export const COMMISSION_UNMEASURED = {
-  fresh_run: 'No new measurement is run for a commission: payload.fresh_run is UNMEASURED and the reserve holds only cards signed before it.',
-  root_inclusion: 'At least one reserved card has no inclusion proof under the cited root (its root_inclusion is null), so its inclusion is not shown by this receipt.',
+  fresh_run:
+    'No new measurement is run for a commission: payload.fresh_run is UNMEASURED and the reserve holds only cards signed before it.',
+  root_inclusion:
+    'At least one reserved card has no inclusion proof under the cited root (its root_inclusion is null), so its inclusion is not shown by this receipt.',
 } as const;
 
 /** A card's inclusion proof under the public root (`svc.card-inclusion-proof/1`, docs/formats.md §5). */
@@ -48,10 +50,20 @@ export interface RootInclusionProof {
  * Whom and what the artefact was produced for: the resource path, and the payer's address or
  * the invoice reference (with the legal entity an invoice names).
  */
-export interface CommissionedFor { resource: string; payer?: string; invoice_ref?: string; commissioned_by?: string }
+export interface CommissionedFor {
+  resource: string;
+  payer?: string;
+  invoice_ref?: string;
+  commissioned_by?: string;
+}
 
 export interface ReserveEntry {
-  sha256: string; url: string; surface: string; subject: string; axis: string; as_of: string;
+  sha256: string;
+  url: string;
+  surface: string;
+  subject: string;
+  axis: string;
+  as_of: string;
   /** The card's proof as `/cards/<id>.proof.json` serves it; null when none was found. */
   root_inclusion: RootInclusionProof | null;
 }
@@ -75,7 +87,11 @@ export type CommissionReceiptBody = {
 
 export type CommissionReceipt = Seal & CommissionReceiptBody;
 
-export interface RootRef { merkle_root: string; leaf_count: number; as_of: string }
+export interface RootRef {
+  merkle_root: string;
+  leaf_count: number;
+  as_of: string;
+}
 
 export interface CommissionInput {
   subject: string;
@@ -85,7 +101,10 @@ export interface CommissionInput {
   /** The signed public root every reserve proof is under. */
   root: RootRef;
   /** At most 24 active signed cards, each with its proof (undefined when none was found). */
-  reserve: readonly { card: Pick<CardFile, 'sha256' | 'url' | 'surface' | 'subject' | 'axis' | 'as_of'>; proof: RootInclusionProof | undefined }[];
+  reserve: readonly {
+    card: Pick<CardFile, 'sha256' | 'url' | 'surface' | 'subject' | 'axis' | 'as_of'>;
+    proof: RootInclusionProof | undefined;
+  }[];
   commissioned_for: CommissionedFor;
 }
 
@@ -132,12 +151,26 @@ export function signerOf(key: SignerState): string {
  * 24 reserved cards, or a proof for another card or another root than `input.root`.
  */
 export function commissionReceipt(input: CommissionInput, key: SignerState): CommissionReceipt {
-  if (input.reserve.length > RESERVE_LIMIT) throw new RangeError(`a commission reserves at most ${RESERVE_LIMIT} cards, got ${input.reserve.length}`);
+  if (input.reserve.length > RESERVE_LIMIT)
+    throw new RangeError(`a commission reserves at most ${RESERVE_LIMIT} cards, got ${input.reserve.length}`);
   const reserve = input.reserve.map(({ card, proof }): ReserveEntry => {
-    if (proof && ((typeof proof.sha256 === 'string' && proof.sha256 !== card.sha256) || proof.merkle_root !== input.root.merkle_root || proof.leaf_count !== input.root.leaf_count)) {
+    if (
+      proof &&
+      ((typeof proof.sha256 === 'string' && proof.sha256 !== card.sha256) ||
+        proof.merkle_root !== input.root.merkle_root ||
+        proof.leaf_count !== input.root.leaf_count)
+    ) {
       throw new RangeError(`the proof given for card ${card.sha256} is for another card or another root`);
     }
-    return { sha256: card.sha256, url: card.url, surface: card.surface, subject: card.subject, axis: card.axis, as_of: card.as_of, root_inclusion: proof ?? null };
+    return {
+      sha256: card.sha256,
+      url: card.url,
+      surface: card.surface,
+      subject: card.subject,
+      axis: card.axis,
+      as_of: card.as_of,
+      root_inclusion: proof ?? null,
+    };
   });
   const unmeasured: (keyof typeof COMMISSION_UNMEASURED)[] = ['fresh_run'];
   if (reserve.some((r) => r.root_inclusion === null)) unmeasured.push('root_inclusion');
@@ -150,7 +183,12 @@ export function commissionReceipt(input: CommissionInput, key: SignerState): Com
     payload: {
       status: 'COMMISSIONED',
       axis: input.axis,
-      root: { url: '/root.json', merkle_root: input.root.merkle_root, leaf_count: input.root.leaf_count, as_of: input.root.as_of },
+      root: {
+        url: '/root.json',
+        merkle_root: input.root.merkle_root,
+        leaf_count: input.root.leaf_count,
+        as_of: input.root.as_of,
+      },
       reserve,
       fresh_run: 'UNMEASURED',
       commissioned_for: commissionedFor(input.commissioned_for),
@@ -167,12 +205,21 @@ export function commissionReceipt(input: CommissionInput, key: SignerState): Com
 export function verifySealed(sealed: object, publicKey: Uint8Array): string[] {
   const record = sealed as Record<string, unknown>;
   let bytes: Buffer;
-  try { bytes = canonicalBytesStrict(sealedBody(record)); } catch (e) { return [`content address: the body is not JSON data (${(e as Error).message})`]; }
+  try {
+    bytes = canonicalBytesStrict(sealedBody(record));
+  } catch (e) {
+    return [`content address: the body is not JSON data (${(e as Error).message})`];
+  }
   const reasons: string[] = [];
-  if (createHash('sha256').update(bytes).digest('hex') !== record.sha256) reasons.push('content address: the body does not hash to sha256');
+  if (createHash('sha256').update(bytes).digest('hex') !== record.sha256)
+    reasons.push('content address: the body does not hash to sha256');
   const sig = record.sig_ed25519;
-  if (typeof sig !== 'string') reasons.push(`signature: unsigned${typeof record.unsigned_reason === 'string' ? ` (${record.unsigned_reason})` : ''}`);
-  else if (!/^[0-9a-f]{128}$/.test(sig) || !ed25519Verify(publicKey, bytes, Buffer.from(sig, 'hex'))) reasons.push('signature: does not verify under the given key');
+  if (typeof sig !== 'string')
+    reasons.push(
+      `signature: unsigned${typeof record.unsigned_reason === 'string' ? ` (${record.unsigned_reason})` : ''}`,
+    );
+  else if (!/^[0-9a-f]{128}$/.test(sig) || !ed25519Verify(publicKey, bytes, Buffer.from(sig, 'hex')))
+    reasons.push('signature: does not verify under the given key');
   return reasons;
 }
 
@@ -180,10 +227,15 @@ export function verifySealed(sealed: object, publicKey: Uint8Array): string[] {
  * Verifies a commission receipt against the board key and the signed root (taken from
  * `/root.json`, never from the receipt): content address, signature, and every reserve proof.
  */
-export function verifyCommissionReceipt(sealed: object, publicKey: Uint8Array, root: { merkle_root: string; leaf_count: number }): { ok: boolean; reasons: string[] } {
+export function verifyCommissionReceipt(
+  sealed: object,
+  publicKey: Uint8Array,
+  root: { merkle_root: string; leaf_count: number },
+): { ok: boolean; reasons: string[] } {
   const receipt = sealed as Record<string, unknown>;
   const reasons = verifySealed(receipt, publicKey);
-  if (receipt.schema !== CARD_V0_SCHEMA || receipt.surface !== COMMISSION_SURFACE) reasons.push('shape: not a card-v0 commission receipt');
+  if (receipt.schema !== CARD_V0_SCHEMA || receipt.surface !== COMMISSION_SURFACE)
+    reasons.push('shape: not a card-v0 commission receipt');
   const reserve = (receipt.payload as { reserve?: unknown } | undefined)?.reserve;
   if (!Array.isArray(reserve)) reasons.push('shape: payload.reserve is not an array');
   else {
@@ -199,14 +251,30 @@ export function verifyCommissionReceipt(sealed: object, publicKey: Uint8Array, r
  * Why `proof` does not show card `sha256` under `root` (root v1, dup tree; the leaf count is the
  * signed one, never the proof's own), or null when it does.
  */
-export function inclusionProblem(sha256: unknown, proof: unknown, root: { merkle_root: string; leaf_count: number }): string | null {
+export function inclusionProblem(
+  sha256: unknown,
+  proof: unknown,
+  root: { merkle_root: string; leaf_count: number },
+): string | null {
   if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)) return 'not a 64-hex card sha256';
   if (proof === null || typeof proof !== 'object') return 'no inclusion proof';
   const p = proof as Partial<RootInclusionProof>;
-  if (p.leaf_count !== root.leaf_count) return `the proof is for ${String(p.leaf_count)} leaves, the signed root has ${root.leaf_count}`;
-  if (!Number.isSafeInteger(p.leaf_index) || !Array.isArray(p.proof) || !p.proof.every((h) => typeof h === 'string' && /^[0-9a-f]{64}$/.test(h))) return 'the proof is malformed';
+  if (p.leaf_count !== root.leaf_count)
+    return `the proof is for ${String(p.leaf_count)} leaves, the signed root has ${root.leaf_count}`;
+  if (
+    !Number.isSafeInteger(p.leaf_index) ||
+    !Array.isArray(p.proof) ||
+    !p.proof.every((h) => typeof h === 'string' && /^[0-9a-f]{64}$/.test(h))
+  )
+    return 'the proof is malformed';
   try {
-    const v = verifyDupInclusion(leafHash(Buffer.from(sha256, 'hex')), p.leaf_index!, root.leaf_count, p.proof.map((h) => Buffer.from(h, 'hex')), Buffer.from(root.merkle_root, 'hex'));
+    const v = verifyDupInclusion(
+      leafHash(Buffer.from(sha256, 'hex')),
+      p.leaf_index!,
+      root.leaf_count,
+      p.proof.map((h) => Buffer.from(h, 'hex')),
+      Buffer.from(root.merkle_root, 'hex'),
+    );
     return v.ok ? null : v.reason;
   } catch (e) {
     return `the proof is malformed: ${(e as Error).message}`;

@@ -7,13 +7,16 @@ import { GspcError } from '../errors.js';
 import { publicJwk } from '../crypto/jwk.js';
 import type { KeyFragment } from './signer.js';
 
-const HOST = /^(?=.{1,253}(?:%3A|:|$))[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?:(?::|%3A)[0-9]{1,5})?$/i;
+const HOST =
+  /^(?=.{1,253}(?:%3A|:|$))[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?:(?::|%3A)[0-9]{1,5})?$/i;
 
 export function didForHost(host: string): string {
   const h = host.trim().toLowerCase();
-  if (!HOST.test(h)) throw new GspcError('config_invalid', `GSPC_DID_HOST '${host}' is not a host name with an optional port`);
+  if (!HOST.test(h))
+    throw new GspcError('config_invalid', `GSPC_DID_HOST '${host}' is not a host name with an optional port`);
   const name = h.replace(/%3a/i, ':').split(':')[0]!;
-  if (/^[0-9.]+$/.test(name) || name.includes(':')) throw new GspcError('config_invalid', `GSPC_DID_HOST '${host}': did:web does not allow IP addresses`);
+  if (/^[0-9.]+$/.test(name) || name.includes(':'))
+    throw new GspcError('config_invalid', `GSPC_DID_HOST '${host}': did:web does not allow IP addresses`);
   return `did:web:${h.replace(/%3a/i, ':').replace(':', '%3A')}`;
 }
 
@@ -32,12 +35,22 @@ export interface PublishedKey {
 export interface DidDocument {
   '@context': string[];
   id: string;
-  verificationMethod: { id: string; type: 'JsonWebKey2020'; controller: string; publicKeyJwk: ReturnType<typeof publicJwk> }[];
+  verificationMethod: {
+    id: string;
+    type: 'JsonWebKey2020';
+    controller: string;
+    publicKeyJwk: ReturnType<typeof publicJwk>;
+  }[];
   assertionMethod: string[];
 }
 
 export function didDocument(did: string, keys: readonly PublishedKey[]): DidDocument {
-  const methods = keys.map((k) => ({ id: `${did}#${k.fragment}`, type: 'JsonWebKey2020' as const, controller: did, publicKeyJwk: publicJwk(k.publicKey) }));
+  const methods = keys.map((k) => ({
+    id: `${did}#${k.fragment}`,
+    type: 'JsonWebKey2020' as const,
+    controller: did,
+    publicKeyJwk: publicJwk(k.publicKey),
+  }));
   return {
     '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
     id: did,

@@ -9,7 +9,15 @@ import { createHash } from 'node:crypto';
 import { canonicalBytesStrict } from '../crypto/canonical-json.js';
 import type { Obligation } from '../board/model.js';
 import type { CardFile } from './card.js';
-import { commissionedFor, sealRecord, signerOf, type CommissionedFor, type RootInclusionProof, type RootRef, type Seal } from './commission-receipt.js';
+import {
+  commissionedFor,
+  sealRecord,
+  signerOf,
+  type CommissionedFor,
+  type RootInclusionProof,
+  type RootRef,
+  type Seal,
+} from './commission-receipt.js';
 import { oscalAssessmentResults } from './oscal-assessment.js';
 import type { SignerState } from './signer.js';
 
@@ -22,8 +30,10 @@ export const BENCH_PREIMAGE = 'RFC 8785 of bench.json';
 /** What each `unmeasured` entry of a bundle (and of its manifest card) means. */
 export const BUNDLE_UNMEASURED = {
   fresh_run: 'Nothing is measured for the bundle: it is assembled from cards signed before it.',
-  conformity_determination: 'Whether the obligation is met is never assessed: the cards are relevant to the control, and no finding or satisfied/not-satisfied status is given.',
-  cards_root_inclusion: 'At least one card has no inclusion proof under the cited root (its root_inclusion entry is null).',
+  conformity_determination:
+    'Whether the obligation is met is never assessed: the cards are relevant to the control, and no finding or satisfied/not-satisfied status is given.',
+  cards_root_inclusion:
+    'At least one card has no inclusion proof under the cited root (its root_inclusion entry is null).',
 } as const;
 
 export interface BundleInput {
@@ -42,7 +52,13 @@ export interface BundleInput {
   commissioned_for: CommissionedFor;
 }
 
-export interface DetachedSignature { sha256: string; sig_ed25519: string | null; kid: string; preimage: string; unsigned_reason?: string }
+export interface DetachedSignature {
+  sha256: string;
+  sig_ed25519: string | null;
+  kid: string;
+  preimage: string;
+  unsigned_reason?: string;
+}
 
 const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -67,41 +83,56 @@ export function relationText(o: Obligation): string {
 export function evidenceBundle(input: BundleInput, key: SignerState): Record<string, unknown> {
   const { obligation: o, root } = input;
   const proofs = input.cards.map(({ card, proof }) => {
-    if (proof && ((typeof proof.sha256 === 'string' && proof.sha256 !== card.sha256) || proof.merkle_root !== root.merkle_root || proof.leaf_count !== root.leaf_count)) {
+    if (
+      proof &&
+      ((typeof proof.sha256 === 'string' && proof.sha256 !== card.sha256) ||
+        proof.merkle_root !== root.merkle_root ||
+        proof.leaf_count !== root.leaf_count)
+    ) {
       throw new RangeError(`the proof given for card ${card.sha256} is for another card or another root`);
     }
     return proof ?? null;
   });
   const cards = input.cards.map((c) => c.card);
-  const oscal = oscalAssessmentResults({ obligation: o, subject: input.subject, cards, as_of: input.as_of, version: input.version, baseUrl: input.baseUrl });
+  const oscal = oscalAssessmentResults({
+    obligation: o,
+    subject: input.subject,
+    cards,
+    as_of: input.as_of,
+    version: input.version,
+    baseUrl: input.baseUrl,
+  });
   const bench = { json: input.bench, ...detachedSignature(input.bench, key, BENCH_PREIMAGE) };
   const relation = relationText(o);
   const unmeasured: (keyof typeof BUNDLE_UNMEASURED)[] = ['fresh_run', 'conformity_determination'];
   if (proofs.includes(null)) unmeasured.push('cards_root_inclusion');
   const rootRef = { url: '/root.json', merkle_root: root.merkle_root, leaf_count: root.leaf_count, as_of: root.as_of };
 
-  const manifest: Seal & Record<string, unknown> = sealRecord({
-    schema: BUNDLE_MANIFEST_SCHEMA,
-    surface: BUNDLE_SURFACE,
-    // A card names a subject: the one asked for, else the control the bundle is about.
-    subject: input.subject ?? o.control_id,
-    as_of: input.as_of,
-    signer: signerOf(key),
-    payload: {
-      obligation: { id: o.id, control_id: o.control_id, sha256: sha256Of(canonicalBytesStrict(o)) },
-      subject: input.subject,
-      relation,
-      root: rootRef,
-      components: {
-        oscal: { sha256: sha256Of(canonicalBytesStrict(oscal)), preimage: 'RFC 8785 of oscal' },
-        bench: { sha256: bench.sha256, preimage: BENCH_PREIMAGE },
-        cards: cards.map((c) => c.sha256),
-        root_inclusion: { sha256: sha256Of(canonicalBytesStrict(proofs)), preimage: 'RFC 8785 of root_inclusion' },
+  const manifest: Seal & Record<string, unknown> = sealRecord(
+    {
+      schema: BUNDLE_MANIFEST_SCHEMA,
+      surface: BUNDLE_SURFACE,
+      // A card names a subject: the one asked for, else the control the bundle is about.
+      subject: input.subject ?? o.control_id,
+      as_of: input.as_of,
+      signer: signerOf(key),
+      payload: {
+        obligation: { id: o.id, control_id: o.control_id, sha256: sha256Of(canonicalBytesStrict(o)) },
+        subject: input.subject,
+        relation,
+        root: rootRef,
+        components: {
+          oscal: { sha256: sha256Of(canonicalBytesStrict(oscal)), preimage: 'RFC 8785 of oscal' },
+          bench: { sha256: bench.sha256, preimage: BENCH_PREIMAGE },
+          cards: cards.map((c) => c.sha256),
+          root_inclusion: { sha256: sha256Of(canonicalBytesStrict(proofs)), preimage: 'RFC 8785 of root_inclusion' },
+        },
+        commissioned_for: commissionedFor(input.commissioned_for),
       },
-      commissioned_for: commissionedFor(input.commissioned_for),
+      unmeasured,
     },
-    unmeasured,
-  }, key);
+    key,
+  );
 
   return {
     schema: EVIDENCE_BUNDLE_SCHEMA,

@@ -7,7 +7,13 @@
  */
 import { parseCheckpoint } from './note/checkpoint.js';
 import { verifyCosignature } from './note/cosignature.js';
-import { formatSignatureLine, keyIdHex, parseNote, SIG_TYPE_COSIGNATURE_V1, type NoteSignature } from './note/signed-note.js';
+import {
+  formatSignatureLine,
+  keyIdHex,
+  parseNote,
+  SIG_TYPE_COSIGNATURE_V1,
+  type NoteSignature,
+} from './note/signed-note.js';
 import { parseVerifierKey, type VerifierKey } from './note/verifier-key.js';
 import { parseCosignatureResponse } from './note/witness.js';
 
@@ -34,38 +40,63 @@ export type LogWitnessResult = { ok: true; witnessing: LogWitnessing } | { ok: f
  * merged. Refuses a key that is not cosignature/v1 (type 0x04), a key with no valid line, and a
  * timestamp after `notAfter` (POSIX seconds; the caller's clock).
  */
-export function checkLogCosignatures(evidence: string, checkpointNote: string, vkeys: readonly string[], notAfter: number, kept?: LogWitnessing): LogWitnessResult {
+export function checkLogCosignatures(
+  evidence: string,
+  checkpointNote: string,
+  vkeys: readonly string[],
+  notAfter: number,
+  kept?: LogWitnessing,
+): LogWitnessResult {
   const note = parseNote(checkpointNote);
   if (!note.ok) return { ok: false, reason: `the log checkpoint is not a signed note: ${note.reason}` };
   const cp = parseCheckpoint(note.text);
   if (!cp.ok) return { ok: false, reason: `the log checkpoint: ${cp.reason}` };
   const response = parseCosignatureResponse(evidence.endsWith('\n') ? evidence : `${evidence}\n`);
   if (!response.ok) return { ok: false, reason: `the evidence is not cosignature lines: ${response.reason}` };
-  const checkpoint = { origin: cp.checkpoint.origin, tree_size: cp.checkpoint.size, root_hash: note.text.split('\n')[2]! };
-  const sameCheckpoint = kept !== undefined && kept.checkpoint.tree_size === checkpoint.tree_size && kept.checkpoint.root_hash === checkpoint.root_hash && kept.checkpoint.origin === checkpoint.origin;
+  const checkpoint = {
+    origin: cp.checkpoint.origin,
+    tree_size: cp.checkpoint.size,
+    root_hash: note.text.split('\n')[2]!,
+  };
+  const sameCheckpoint =
+    kept !== undefined &&
+    kept.checkpoint.tree_size === checkpoint.tree_size &&
+    kept.checkpoint.root_hash === checkpoint.root_hash &&
+    kept.checkpoint.origin === checkpoint.origin;
   const keyed: { key: VerifierKey; vkey: string }[] = [];
   for (const vkey of new Set([...vkeys, ...(sameCheckpoint ? kept.cosigners.map((c) => c.vkey) : [])])) {
     const parsed = parseVerifierKey(vkey);
     if (!parsed.ok) return { ok: false, reason: `witness key ${JSON.stringify(vkey)}: ${parsed.reason}` };
-    if (parsed.key.type !== SIG_TYPE_COSIGNATURE_V1) return { ok: false, reason: `witness key ${parsed.key.name} is not a cosignature/v1 key (type 0x04)` };
+    if (parsed.key.type !== SIG_TYPE_COSIGNATURE_V1)
+      return { ok: false, reason: `witness key ${parsed.key.name} is not a cosignature/v1 key (type 0x04)` };
     keyed.push({ key: parsed.key, vkey });
   }
   if (keyed.length === 0) return { ok: false, reason: 'name at least one witness key (--witness-key <vkey>)' };
-  const keptLines = sameCheckpoint && kept.cosignatures.length > 0 ? parseCosignatureResponse(kept.cosignatures.map((l) => `${l}\n`).join('')) : undefined;
+  const keptLines =
+    sameCheckpoint && kept.cosignatures.length > 0
+      ? parseCosignatureResponse(kept.cosignatures.map((l) => `${l}\n`).join(''))
+      : undefined;
   const candidates: NoteSignature[] = [...response.signatures, ...(keptLines?.ok ? keptLines.signatures : [])];
   const cosignatures: string[] = [];
   const cosigners: LogCosigner[] = [];
   for (const { key, vkey } of keyed) {
     const mine = candidates.filter((s) => s.name === key.name && s.keyId === key.keyId);
-    if (mine.length === 0) return { ok: false, reason: `no cosignature by ${key.name}+${keyIdHex(key.keyId)} in the evidence` };
+    if (mine.length === 0)
+      return { ok: false, reason: `no cosignature by ${key.name}+${keyIdHex(key.keyId)} in the evidence` };
     // The newest valid cosignature of each witness is kept.
     let best: { sig: NoteSignature; timestamp: number } | undefined;
     let failure = '';
     for (const sig of mine) {
       const v = verifyCosignature(note.text, sig, key, notAfter);
-      if (v.ok) { if (!best || v.timestamp > best.timestamp) best = { sig, timestamp: v.timestamp }; } else failure = v.reason;
+      if (v.ok) {
+        if (!best || v.timestamp > best.timestamp) best = { sig, timestamp: v.timestamp };
+      } else failure = v.reason;
     }
-    if (!best) return { ok: false, reason: `the cosignature by ${key.name} does not verify over checkpoint ${checkpoint.tree_size} ${checkpoint.root_hash}: ${failure}` };
+    if (!best)
+      return {
+        ok: false,
+        reason: `the cosignature by ${key.name} does not verify over checkpoint ${checkpoint.tree_size} ${checkpoint.root_hash}: ${failure}`,
+      };
     cosignatures.push(formatSignatureLine(best.sig).trimEnd());
     cosigners.push({ name: key.name, vkey, timestamp: best.timestamp });
   }
@@ -76,5 +107,11 @@ export function checkLogCosignatures(evidence: string, checkpointNote: string, v
 export function cosignedCheckpoint(checkpointNote: string, witnessing: LogWitnessing | undefined): string {
   if (!witnessing || witnessing.cosignatures.length === 0) return checkpointNote;
   const have = new Set(checkpointNote.split('\n'));
-  return checkpointNote + witnessing.cosignatures.filter((l) => !have.has(l)).map((l) => `${l}\n`).join('');
+  return (
+    checkpointNote +
+    witnessing.cosignatures
+      .filter((l) => !have.has(l))
+      .map((l) => `${l}\n`)
+      .join('')
+  );
 }

@@ -38,10 +38,11 @@ function role(d: DerivedAxis, cell: CellFigures): string {
 }
 
 function framing(d: DerivedAxis, cell: CellFigures, asOf: string): string {
-  const figure = cell.accuracy === null || cell.interval === null
-    ? 'no parsed response (no accuracy)'
-    : `accuracy ${fmt(cell.accuracy)} on ${cell.parsed} parsed items, Wilson 95% [${fmt(cell.interval[0])}, ${fmt(cell.interval[1])}]`;
-  const own = cell.own_model ? ' This is one of the service\'s own models: it is never the public leader.' : '';
+  const figure =
+    cell.accuracy === null || cell.interval === null
+      ? 'no parsed response (no accuracy)'
+      : `accuracy ${fmt(cell.accuracy)} on ${cell.parsed} parsed items, Wilson 95% [${fmt(cell.interval[0])}, ${fmt(cell.interval[1])}]`;
+  const own = cell.own_model ? " This is one of the service's own models: it is never the public leader." : '';
   const sep = d.row.separation ? ` Axis separation at signing: ${d.row.separation}.` : '';
   return `As of ${asOf}, axis ${d.row.axis}: ${cell.model}, ${figure}; ${cell.unparsed} unparsed responses.${sep}${own} Measurement, not certification; live counts come from the board.`;
 }
@@ -51,20 +52,55 @@ export function planCards(axes: readonly DerivedAxis[], ctx: CardContext): CardP
   for (const d of axes) {
     if (d.row.status !== 'MEASURED') continue;
     const computed_from = ctx.sourceOf(d.row.axis);
-    const base = { schema: 'card-v1' as const, axis: d.row.axis, as_of: ctx.asOf, signer: ctx.signerKid, computed_from };
+    const base = {
+      schema: 'card-v1' as const,
+      axis: d.row.axis,
+      as_of: ctx.asOf,
+      signer: ctx.signerKid,
+      computed_from,
+    };
     if (d.row.kind === 'deterministic-facts') {
-      const measurement: CardMeasurement = { kind: 'deterministic-facts', status: d.row.status, axis_n: d.row.n, facts_checked: d.row.facts_checked ?? 0, facts_held: d.row.facts_held ?? 0, facts_failed: d.row.facts_failed ?? [] };
+      const measurement: CardMeasurement = {
+        kind: 'deterministic-facts',
+        status: d.row.status,
+        axis_n: d.row.n,
+        facts_checked: d.row.facts_checked ?? 0,
+        facts_held: d.row.facts_held ?? 0,
+        facts_failed: d.row.facts_failed ?? [],
+      };
       const public_framing = `As of ${ctx.asOf}, axis ${d.row.axis}: ${d.row.facts_held ?? 0} of ${d.row.facts_checked ?? 0} deterministic facts hold over ${d.row.evidence_url}. Measurement, not certification.`;
-      plans.push({ body: { ...base, surface: 'board.facts', subject: d.row.axis, measurement, public_framing }, model: null, axis: d.row.axis });
+      plans.push({
+        body: { ...base, surface: 'board.facts', subject: d.row.axis, measurement, public_framing },
+        model: null,
+        axis: d.row.axis,
+      });
       continue;
     }
     for (const cell of d.cells ?? []) {
       const measurement: CardMeasurement = {
-        kind: 'model-comparison', status: d.row.status, axis_n: d.row.n, role: role(d, cell),
-        responses: cell.responses, parsed: cell.parsed, correct: cell.correct, unparsed: cell.unparsed,
-        accuracy: cell.accuracy, interval: cell.interval, axis_separation: d.row.separation ?? null,
+        kind: 'model-comparison',
+        status: d.row.status,
+        axis_n: d.row.n,
+        role: role(d, cell),
+        responses: cell.responses,
+        parsed: cell.parsed,
+        correct: cell.correct,
+        unparsed: cell.unparsed,
+        accuracy: cell.accuracy,
+        interval: cell.interval,
+        axis_separation: d.row.separation ?? null,
       };
-      const plan: CardPlan = { body: { ...base, surface: 'board.measurement', subject: cell.model, measurement, public_framing: framing(d, cell, ctx.asOf) }, model: cell.model, axis: d.row.axis };
+      const plan: CardPlan = {
+        body: {
+          ...base,
+          surface: 'board.measurement',
+          subject: cell.model,
+          measurement,
+          public_framing: framing(d, cell, ctx.asOf),
+        },
+        model: cell.model,
+        axis: d.row.axis,
+      };
       if (d.notes.refused) plan.withdrawn = 'refused bank: the exact-label menu has fewer than two distinct labels';
       plans.push(plan);
     }

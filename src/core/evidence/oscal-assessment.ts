@@ -17,7 +17,8 @@ import type { CardFile } from './card.js';
 export const OSCAL_VERSION = '1.1.0';
 /** Namespace of this service's OSCAL props (names outside the OSCAL namespace need one). */
 export const OSCAL_PROP_NS = 'https://gspc.example/ns/oscal';
-export const RELEVANT_NOT_DETERMINATION = 'The product is relevant-to, never a conformity determination: these observations are signed measurements relevant to the control, and this document states no finding and no satisfied or not-satisfied status.';
+export const RELEVANT_NOT_DETERMINATION =
+  'The product is relevant-to, never a conformity determination: these observations are signed measurements relevant to the control, and this document states no finding and no satisfied or not-satisfied status.';
 
 /** RFC 4122 §4.3 name-based UUID, version 5 (SHA-1 of namespace ‖ name, as the RFC defines it). */
 export function uuidV5(namespace: string, name: string): string {
@@ -63,7 +64,13 @@ const sentence = (s: string) => (/[.!?]$/.test(s.trim()) ? s.trim() : `${s.trim(
  */
 export function oscalAssessmentResults(input: OscalInput): { 'assessment-results': Record<string, unknown> } {
   const { obligation: o, cards, baseUrl } = input;
-  const content = sha256Hex({ obligation: o, subject: input.subject, as_of: input.as_of, version: input.version, cards: cards.map((c) => c.sha256) });
+  const content = sha256Hex({
+    obligation: o,
+    subject: input.subject,
+    as_of: input.as_of,
+    version: input.version,
+    cards: cards.map((c) => c.sha256),
+  });
   const subjects = [...new Set(cards.map((c) => c.subject))].sort();
   const subjectUuid = (s: string) => uuidOf('subject', sha256Hex(s));
   const times = cards.map((c) => c.as_of).sort();
@@ -83,11 +90,19 @@ export function oscalAssessmentResults(input: OscalInput): { 'assessment-results
     // TEST: a graded run of a model on a benchmark; EXAMINE: predicates checked over an evidence file.
     methods: [c.measurement.kind === 'deterministic-facts' ? 'EXAMINE' : 'TEST'],
     subjects: [{ 'subject-uuid': subjectUuid(c.subject), type: 'resource', title: c.subject }],
-    'relevant-evidence': [{
-      href: `${baseUrl}${c.url}`,
-      description: `Signed card-v1 ${c.sha256}: SHA-256 of the RFC 8785 card body, Ed25519 by ${c.signer}. Verify free at ${baseUrl}/api/verify.`,
-      links: [{ href: `${baseUrl}/cards/${c.sha256.slice(0, 16)}.proof.json`, rel: 'inclusion-proof', text: 'inclusion proof under the signed public root' }],
-    }],
+    'relevant-evidence': [
+      {
+        href: `${baseUrl}${c.url}`,
+        description: `Signed card-v1 ${c.sha256}: SHA-256 of the RFC 8785 card body, Ed25519 by ${c.signer}. Verify free at ${baseUrl}/api/verify.`,
+        links: [
+          {
+            href: `${baseUrl}/cards/${c.sha256.slice(0, 16)}.proof.json`,
+            rel: 'inclusion-proof',
+            text: 'inclusion proof under the signed public root',
+          },
+        ],
+      },
+    ],
     collected: c.as_of,
     remarks: 'A measurement relevant to the control, not a determination that it is met.',
   }));
@@ -98,7 +113,12 @@ export function oscalAssessmentResults(input: OscalInput): { 'assessment-results
     description: `${sentence(o.title)} Obligation: ${sentence(o.obligation)} Regulator: ${sentence(o.regulator)} ${cards.length} signed card(s) from the axes ${o.axes.join(', ')}${input.subject === null ? '' : ` for subject ${input.subject}`}.`,
     start: times[0] ?? input.as_of,
     end: times[times.length - 1] ?? input.as_of,
-    props: [prop('obligation-id', o.id), prop('regulator', o.regulator), prop('counsel-confirmed', String(o.counsel_confirmed)), prop('relation', 'relevant-to')],
+    props: [
+      prop('obligation-id', o.id),
+      prop('regulator', o.regulator),
+      prop('counsel-confirmed', String(o.counsel_confirmed)),
+      prop('relation', 'relevant-to'),
+    ],
     'reviewed-controls': {
       description: o.obligation,
       'control-selections': [{ 'include-controls': [{ 'control-id': o.control_id }] }],
@@ -120,13 +140,19 @@ export function oscalAssessmentResults(input: OscalInput): { 'assessment-results
     },
     'import-ap': {
       href: `${baseUrl}/api/evidence-bundle?obligation=${encodeURIComponent(o.id)}`,
-      remarks: 'No OSCAL assessment plan exists for this bundle: the reference is the free preview that names the obligation, its relevant axes and the signed cards read.',
+      remarks:
+        'No OSCAL assessment plan exists for this bundle: the reference is the free preview that names the obligation, its relevant axes and the signed cards read.',
     },
     results: [result],
   };
   if (subjects.length > 0) {
     doc['back-matter'] = {
-      resources: subjects.map((s) => ({ uuid: subjectUuid(s), title: s, description: 'A measured subject as a card names it: a model id, or the axis slug of a deterministic-facts card.' })),
+      resources: subjects.map((s) => ({
+        uuid: subjectUuid(s),
+        title: s,
+        description:
+          'A measured subject as a card names it: a model id, or the axis slug of a deterministic-facts card.',
+      })),
     };
   }
   return { 'assessment-results': doc };

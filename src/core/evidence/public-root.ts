@@ -30,8 +30,10 @@ export interface RootRecord extends RootBody {
   unsigned_reason?: string;
 }
 
-export const ROOT_TREE_RULE = 'sha256, leaf = H(0x00 || card sha256 bytes), node = H(0x01 || left || right), an odd last node is combined with itself';
-export const ROOT_LEAF_RULE = 'the sha256 of every active card (not withdrawn, not superseded), as raw bytes, in ascending hex order';
+export const ROOT_TREE_RULE =
+  'sha256, leaf = H(0x00 || card sha256 bytes), node = H(0x01 || left || right), an odd last node is combined with itself';
+export const ROOT_LEAF_RULE =
+  'the sha256 of every active card (not withdrawn, not superseded), as raw bytes, in ascending hex order';
 
 /** Leaf hashes of the root, in the documented order. */
 export function rootLeaves(cardHashes: readonly string[]): Buffer[] {
@@ -42,10 +44,15 @@ export function buildRoot(cardHashes: readonly string[], asOf: string, did: stri
   const leaves = rootLeaves(cardHashes);
   const root = Buffer.from(dupRoot(leaves));
   const body: RootBody = {
-    schema: ROOT_SCHEMA, tree: ROOT_TREE_RULE, leaves: ROOT_LEAF_RULE,
-    merkle_root: root.toString('hex'), leaf_count: leaves.length,
+    schema: ROOT_SCHEMA,
+    tree: ROOT_TREE_RULE,
+    leaves: ROOT_LEAF_RULE,
+    merkle_root: root.toString('hex'),
+    leaf_count: leaves.length,
     bound_digest: Buffer.from(boundRootDigest(leaves.length, root)).toString('hex'),
-    as_of: asOf, did_intended: did, kid: key.healthy ? key.signer.kid : key.kid,
+    as_of: asOf,
+    did_intended: did,
+    kid: key.healthy ? key.signer.kid : key.kid,
   };
   if (!key.healthy) return { ...body, sig_ed25519: null, unsigned_reason: key.reason };
   return { ...body, sig_ed25519: key.signer.sign(canonicalBytes(body)).toString('hex') };

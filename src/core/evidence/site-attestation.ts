@@ -8,7 +8,8 @@
 import { canonicalBytesStrict as canonicalBytes } from '../crypto/canonical-json.js';
 import type { SignerState } from './signer.js';
 
-export const ATTESTS = 'Integrity of this board snapshot as served (RFC 8785 bytes without site_attestation.sig and measured_on.living_stamp); not a re-measurement.';
+export const ATTESTS =
+  'Integrity of this board snapshot as served (RFC 8785 bytes without site_attestation.sig and measured_on.living_stamp); not a re-measurement.';
 
 export interface SiteAttestation {
   attests: string;
@@ -18,7 +19,10 @@ export interface SiteAttestation {
 }
 
 export function attestationPreimage(board: Record<string, unknown>): Buffer {
-  const copy = structuredClone(board) as Record<string, unknown> & { site_attestation?: Record<string, unknown>; measured_on?: Record<string, unknown> };
+  const copy = structuredClone(board) as Record<string, unknown> & {
+    site_attestation?: Record<string, unknown>;
+    measured_on?: Record<string, unknown>;
+  };
   if (copy.site_attestation) delete copy.site_attestation.sig;
   if (copy.measured_on) delete copy.measured_on.living_stamp;
   return canonicalBytes(copy);

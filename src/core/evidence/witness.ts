@@ -34,7 +34,11 @@ export interface WitnessSubject {
   kept?: WitnessEvidence;
 }
 
-export function witnessRecord(rootBytes: Buffer, root: { merkle_root: string; leaf_count: number; as_of: string }, recorded: readonly WitnessEvidence[]) {
+export function witnessRecord(
+  rootBytes: Buffer,
+  root: { merkle_root: string; leaf_count: number; as_of: string },
+  recorded: readonly WitnessEvidence[],
+) {
   const byKind = new Map(recorded.map((r) => [r.kind, r]));
   return {
     schema: 'svc.root-witness/1',
@@ -47,8 +51,25 @@ export function witnessRecord(rootBytes: Buffer, root: { merkle_root: string; le
     witnesses: WITNESS_KINDS.map((kind) => {
       const r = byKind.get(kind);
       return r
-        ? { witness: kind, state: r.state, evidence_sha256: r.evidence_sha256, evidence_bytes: r.evidence_bytes, note: r.note, ...(r.log && { checkpoint: r.log.checkpoint, checkpoint_url: '/log/checkpoint', cosigners: r.log.cosigners }) }
-        : { witness: kind, state: 'NOT_YET' as WitnessState, evidence_sha256: null, evidence_bytes: null, note: 'no evidence recorded' };
+        ? {
+            witness: kind,
+            state: r.state,
+            evidence_sha256: r.evidence_sha256,
+            evidence_bytes: r.evidence_bytes,
+            note: r.note,
+            ...(r.log && {
+              checkpoint: r.log.checkpoint,
+              checkpoint_url: '/log/checkpoint',
+              cosigners: r.log.cosigners,
+            }),
+          }
+        : {
+            witness: kind,
+            state: 'NOT_YET' as WitnessState,
+            evidence_sha256: null,
+            evidence_bytes: null,
+            note: 'no evidence recorded',
+          };
     }),
     note: 'Each witness state is independent. A timestamp proof covers the root bytes only, not every cited card.',
   };
@@ -62,23 +83,45 @@ const OTS_MAGIC = Buffer.from('004f70656e54696d657374616d7073000050726f6f6600bf8
  * checked here, hence "pending"). cosignature/v1 lines over the release's log checkpoint, each
  * verified under a named witness key, count as WITNESSED for `transparency-log`.
  */
-export function checkWitnessEvidence(kind: WitnessKind, evidence: Buffer, subject: WitnessSubject): { ok: true; state: WitnessState; note: string; log?: LogWitnessing } | { ok: false; reason: string } {
+export function checkWitnessEvidence(
+  kind: WitnessKind,
+  evidence: Buffer,
+  subject: WitnessSubject,
+): { ok: true; state: WitnessState; note: string; log?: LogWitnessing } | { ok: false; reason: string } {
   if (kind === 'timestamp-proof') {
-    if (!evidence.subarray(0, OTS_MAGIC.length).equals(OTS_MAGIC)) return { ok: false, reason: 'not an OpenTimestamps proof (bad magic header)' };
+    if (!evidence.subarray(0, OTS_MAGIC.length).equals(OTS_MAGIC))
+      return { ok: false, reason: 'not an OpenTimestamps proof (bad magic header)' };
     let at = OTS_MAGIC.length;
     at++; // version byte
     if (evidence[at] !== 0x08) return { ok: false, reason: 'the proof does not timestamp a SHA-256 digest' };
     const digest = evidence.subarray(at + 1, at + 33).toString('hex');
-    if (digest !== subject.rootSha256) return { ok: false, reason: `the proof timestamps ${digest}, not the root bytes (${subject.rootSha256})` };
-    return { ok: true, state: 'STAMPED_PENDING_BITCOIN', note: 'OpenTimestamps proof over the exact root bytes; Bitcoin attestation pending or not checked' };
+    if (digest !== subject.rootSha256)
+      return { ok: false, reason: `the proof timestamps ${digest}, not the root bytes (${subject.rootSha256})` };
+    return {
+      ok: true,
+      state: 'STAMPED_PENDING_BITCOIN',
+      note: 'OpenTimestamps proof over the exact root bytes; Bitcoin attestation pending or not checked',
+    };
   }
   if (kind === 'transparency-log') {
-    if (subject.logCheckpoint === undefined) return { ok: false, reason: 'this release has no signed log checkpoint (the board key was unhealthy at publish)' };
-    const checked = checkLogCosignatures(evidence.toString('utf8'), subject.logCheckpoint, subject.witnessKeys ?? [], subject.now + MAX_CLOCK_SKEW_SECONDS, subject.kept?.log);
+    if (subject.logCheckpoint === undefined)
+      return {
+        ok: false,
+        reason: 'this release has no signed log checkpoint (the board key was unhealthy at publish)',
+      };
+    const checked = checkLogCosignatures(
+      evidence.toString('utf8'),
+      subject.logCheckpoint,
+      subject.witnessKeys ?? [],
+      subject.now + MAX_CLOCK_SKEW_SECONDS,
+      subject.kept?.log,
+    );
     if (!checked.ok) return checked;
     const { checkpoint, cosigners } = checked.witnessing;
     return {
-      ok: true, state: 'WITNESSED', log: checked.witnessing,
+      ok: true,
+      state: 'WITNESSED',
+      log: checked.witnessing,
       note: `log checkpoint ${checkpoint.origin} size ${checkpoint.tree_size} (holds every leaf of this root) cosigned by ${cosigners.map((c) => c.name).join(', ')}; a cosignature states log consistency, not the board's content`,
     };
   }

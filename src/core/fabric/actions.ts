@@ -26,7 +26,8 @@ export const MCP_TOOL_FOR_ACTION = {
   'svc.evidence.root.read': 'gspc_root',
 } as const;
 
-export const EXECUTION_DISABLED_REASON = 'Action execution is disabled (fail-closed): the service only reads and never executes, calls a provider, sends data out or writes the board on behalf of a caller.';
+export const EXECUTION_DISABLED_REASON =
+  'Action execution is disabled (fail-closed): the service only reads and never executes, calls a provider, sends data out or writes the board on behalf of a caller.';
 
 interface ActionSpec {
   id: string;
@@ -44,31 +45,110 @@ interface ActionSpec {
 }
 
 const SPECS: readonly ActionSpec[] = [
-  { id: 'svc.gspc.board.read', title: 'Read the GSPC board', description: 'Reads the public measurement board: every axis with its n, status, leader interval and separation.', http: 'GET /api/gspc', httpMode: 'DIRECT_READ',
-    rail: 'gspc-board', acceptable: ['RUNTIME_OBSERVED'], output: OUTPUT_REQUIREMENTS.board, mcp: MCP_TOOL_FOR_ACTION['svc.gspc.board.read'], a2a: 'board-summary', agui: 'GET /api/agui/gspc-state', dashboard: '/dashboard?tab=measured' },
-  { id: 'svc.regulation.deadlines.read', title: 'Read the regulation deadlines', description: 'Reads the version-pinned regulation deadline feed with its verified-as-of date.', http: 'GET /api/regulation', httpMode: 'DIRECT_READ',
-    rail: 'regulation-feed', acceptable: ['RUNTIME_OBSERVED'], output: OUTPUT_REQUIREMENTS.regulation, mcp: MCP_TOOL_FOR_ACTION['svc.regulation.deadlines.read'], a2a: 'regulation-deadlines', dashboard: '/dashboard?tab=regulators' },
-  { id: 'svc.xrpl.assets.read', title: 'Read XRPL assets', description: 'Reads ledger assets from a configured XRPL endpoint or a recorded snapshot, saying which; never writes the board.', http: 'GET /api/xrpl', httpMode: 'DIRECT_READ',
-    rail: 'xrpl-reader', acceptable: ['RUNTIME_OBSERVED'], output: OUTPUT_REQUIREMENTS.xrpl },
-  { id: 'svc.models.catalogue.read', title: 'Read the model catalogue', description: 'Reads the catalogued model-hub census (listings are DISCOVERED, never MEASURED).', http: 'GET /api/compute (census part)', httpMode: 'CATALOGUE_ONLY',
-    rail: 'model-hub-census', acceptable: ['CATALOGUED'], output: OUTPUT_REQUIREMENTS.catalogue, dashboard: '/dashboard?tab=compute' },
-  { id: 'svc.compute.heartbeat.read', title: 'Read the oracle heartbeats', description: 'Reads the oracle-fleet heartbeats and the external watchdog state.', http: 'GET /api/oracle-fleet', httpMode: 'DIRECT_READ',
-    rail: 'oracle-fleet', acceptable: ['RUNTIME_OBSERVED'], output: OUTPUT_REQUIREMENTS.heartbeat, dashboard: '/dashboard?tab=compute' },
-  { id: 'svc.evidence.root.read', title: 'Read the signed public root', description: 'Reads the signed Merkle public root that binds its leaf count.', http: 'GET /root.json', httpMode: 'DIRECT_READ',
-    rail: 'public-root', acceptable: ['SIGNED'], output: OUTPUT_REQUIREMENTS.root, mcp: MCP_TOOL_FOR_ACTION['svc.evidence.root.read'], a2a: 'root-pointer', dashboard: '/dashboard?tab=provenance' },
+  {
+    id: 'svc.gspc.board.read',
+    title: 'Read the GSPC board',
+    description: 'Reads the public measurement board: every axis with its n, status, leader interval and separation.',
+    http: 'GET /api/gspc',
+    httpMode: 'DIRECT_READ',
+    rail: 'gspc-board',
+    acceptable: ['RUNTIME_OBSERVED'],
+    output: OUTPUT_REQUIREMENTS.board,
+    mcp: MCP_TOOL_FOR_ACTION['svc.gspc.board.read'],
+    a2a: 'board-summary',
+    agui: 'GET /api/agui/gspc-state',
+    dashboard: '/dashboard?tab=measured',
+  },
+  {
+    id: 'svc.regulation.deadlines.read',
+    title: 'Read the regulation deadlines',
+    description: 'Reads the version-pinned regulation deadline feed with its verified-as-of date.',
+    http: 'GET /api/regulation',
+    httpMode: 'DIRECT_READ',
+    rail: 'regulation-feed',
+    acceptable: ['RUNTIME_OBSERVED'],
+    output: OUTPUT_REQUIREMENTS.regulation,
+    mcp: MCP_TOOL_FOR_ACTION['svc.regulation.deadlines.read'],
+    a2a: 'regulation-deadlines',
+    dashboard: '/dashboard?tab=regulators',
+  },
+  {
+    id: 'svc.xrpl.assets.read',
+    title: 'Read XRPL assets',
+    description:
+      'Reads ledger assets from a configured XRPL endpoint or a recorded snapshot, saying which; never writes the board.',
+    http: 'GET /api/xrpl',
+    httpMode: 'DIRECT_READ',
+    rail: 'xrpl-reader',
+    acceptable: ['RUNTIME_OBSERVED'],
+    output: OUTPUT_REQUIREMENTS.xrpl,
+  },
+  {
+    id: 'svc.models.catalogue.read',
+    title: 'Read the model catalogue',
+    description: 'Reads the catalogued model-hub census (listings are DISCOVERED, never MEASURED).',
+    http: 'GET /api/compute (census part)',
+    httpMode: 'CATALOGUE_ONLY',
+    rail: 'model-hub-census',
+    acceptable: ['CATALOGUED'],
+    output: OUTPUT_REQUIREMENTS.catalogue,
+    dashboard: '/dashboard?tab=compute',
+  },
+  {
+    id: 'svc.compute.heartbeat.read',
+    title: 'Read the oracle heartbeats',
+    description: 'Reads the oracle-fleet heartbeats and the external watchdog state.',
+    http: 'GET /api/oracle-fleet',
+    httpMode: 'DIRECT_READ',
+    rail: 'oracle-fleet',
+    acceptable: ['RUNTIME_OBSERVED'],
+    output: OUTPUT_REQUIREMENTS.heartbeat,
+    dashboard: '/dashboard?tab=compute',
+  },
+  {
+    id: 'svc.evidence.root.read',
+    title: 'Read the signed public root',
+    description: 'Reads the signed Merkle public root that binds its leaf count.',
+    http: 'GET /root.json',
+    httpMode: 'DIRECT_READ',
+    rail: 'public-root',
+    acceptable: ['SIGNED'],
+    output: OUTPUT_REQUIREMENTS.root,
+    mcp: MCP_TOOL_FOR_ACTION['svc.evidence.root.read'],
+    a2a: 'root-pointer',
+    dashboard: '/dashboard?tab=provenance',
+  },
 ];
 
-const unbound = (protocol: ActionProtocol, rail: string | null): ProtocolView => ({ protocol, mode: 'UNBOUND', binding: null, evidence_rail_id: rail });
+const unbound = (protocol: ActionProtocol, rail: string | null): ProtocolView => ({
+  protocol,
+  mode: 'UNBOUND',
+  binding: null,
+  evidence_rail_id: rail,
+});
 
 function viewsOf(s: ActionSpec): ProtocolView[] {
   return [
     { protocol: 'HTTP', mode: s.httpMode, binding: s.http, evidence_rail_id: s.rail },
-    s.mcp ? { protocol: 'MCP', mode: 'DIRECT_READ', binding: `tools/call ${s.mcp}`, evidence_rail_id: 'mcp-tools' } : unbound('MCP', null),
-    s.a2a ? { protocol: 'A2A', mode: 'DISCOVERY_ONLY', binding: `agent card skill ${s.a2a}`, evidence_rail_id: 'a2a-discovery' } : unbound('A2A', null),
+    s.mcp
+      ? { protocol: 'MCP', mode: 'DIRECT_READ', binding: `tools/call ${s.mcp}`, evidence_rail_id: 'mcp-tools' }
+      : unbound('MCP', null),
+    s.a2a
+      ? {
+          protocol: 'A2A',
+          mode: 'DISCOVERY_ONLY',
+          binding: `agent card skill ${s.a2a}`,
+          evidence_rail_id: 'a2a-discovery',
+        }
+      : unbound('A2A', null),
     unbound('A2UI', 'a2ui-renderer'),
-    s.agui ? { protocol: 'AGUI', mode: 'PRESENTATION_ONLY', binding: s.agui, evidence_rail_id: 'agui-gspc-state' } : unbound('AGUI', null),
+    s.agui
+      ? { protocol: 'AGUI', mode: 'PRESENTATION_ONLY', binding: s.agui, evidence_rail_id: 'agui-gspc-state' }
+      : unbound('AGUI', null),
     // Dashboard tabs are presentation only: no rail observes a page.
-    s.dashboard ? { protocol: 'DASHBOARD', mode: 'PRESENTATION_ONLY', binding: s.dashboard, evidence_rail_id: null } : unbound('DASHBOARD', null),
+    s.dashboard
+      ? { protocol: 'DASHBOARD', mode: 'PRESENTATION_ONLY', binding: s.dashboard, evidence_rail_id: null }
+      : unbound('DASHBOARD', null),
   ];
 }
 

@@ -3,7 +3,14 @@
  * (`svc.capability-action-contract/0.1`), built from the latest rail observations at the time
  * of the request. Pure: observations and the clock are passed in.
  */
-import { ACTIONS, ACTION_PROTOCOLS, EXECUTION_DISABLED_REASON, type ActionDefinition, type ActionProtocol, type ViewMode } from './actions.js';
+import {
+  ACTIONS,
+  ACTION_PROTOCOLS,
+  EXECUTION_DISABLED_REASON,
+  type ActionDefinition,
+  type ActionProtocol,
+  type ViewMode,
+} from './actions.js';
 import { NO_BINDING, RAILS, type RailDefinition, type RailState } from './rails.js';
 import { unprobedObservation, type RailObservation } from './rail-state.js';
 
@@ -67,20 +74,53 @@ export interface FabricDocument {
 }
 
 export function railEntry(def: RailDefinition, o: RailObservation, now: Date): RailEntry {
-  const freshness = o.observed_at === null ? null : Math.max(0, Math.floor((now.getTime() - Date.parse(o.observed_at)) / 1000));
+  const freshness =
+    o.observed_at === null ? null : Math.max(0, Math.floor((now.getTime() - Date.parse(o.observed_at)) / 1000));
   return {
-    id: def.id, label: def.label, role: def.role, protocol: def.protocol, endpoint: def.endpoint,
-    state: o.state, evidence_ref: o.evidence_ref, summary: o.summary, freshness_seconds: freshness,
-    last_error: o.last_error, observed_at: o.observed_at, writes_board: false,
+    id: def.id,
+    label: def.label,
+    role: def.role,
+    protocol: def.protocol,
+    endpoint: def.endpoint,
+    state: o.state,
+    evidence_ref: o.evidence_ref,
+    summary: o.summary,
+    freshness_seconds: freshness,
+    last_error: o.last_error,
+    observed_at: o.observed_at,
+    writes_board: false,
   };
 }
 
-function viewRuntime(v: ActionDefinition['protocol_views'][number], rails: ReadonlyMap<string, RailEntry>): ViewRuntime {
-  const base = { protocol: v.protocol, mode: v.mode, binding: v.binding, evidence_rail_id: v.evidence_rail_id, execution_observed: false as const };
+function viewRuntime(
+  v: ActionDefinition['protocol_views'][number],
+  rails: ReadonlyMap<string, RailEntry>,
+): ViewRuntime {
+  const base = {
+    protocol: v.protocol,
+    mode: v.mode,
+    binding: v.binding,
+    evidence_rail_id: v.evidence_rail_id,
+    execution_observed: false as const,
+  };
   const rail = v.evidence_rail_id === null ? undefined : rails.get(v.evidence_rail_id);
-  if (v.mode === 'UNBOUND') return { ...base, state: 'UNCHECKABLE', observed_at: null, evidence_ref: null, last_error: NO_BINDING };
-  if (rail === undefined) return { ...base, state: 'UNCHECKABLE', observed_at: null, evidence_ref: null, last_error: 'presentation only: no rail observes this view' };
-  return { ...base, state: rail.state, observed_at: rail.observed_at, evidence_ref: rail.evidence_ref, last_error: rail.last_error };
+  if (v.mode === 'UNBOUND')
+    return { ...base, state: 'UNCHECKABLE', observed_at: null, evidence_ref: null, last_error: NO_BINDING };
+  if (rail === undefined)
+    return {
+      ...base,
+      state: 'UNCHECKABLE',
+      observed_at: null,
+      evidence_ref: null,
+      last_error: 'presentation only: no rail observes this view',
+    };
+  return {
+    ...base,
+    state: rail.state,
+    observed_at: rail.observed_at,
+    evidence_ref: rail.evidence_ref,
+    last_error: rail.last_error,
+  };
 }
 
 export function actionRuntime(def: ActionDefinition, rails: ReadonlyMap<string, RailEntry>): ActionRuntime {
@@ -94,7 +134,11 @@ export function actionRuntime(def: ActionDefinition, rails: ReadonlyMap<string, 
     verifier_passed: passed,
     evidence_rail_id: railId,
     evidence_ref: rail.evidence_ref,
-    last_error: rail.last_error ?? (passed ? null : `rail state ${rail.state} is not acceptable (expects ${def.verifier.acceptable_states.join(' or ')})`),
+    last_error:
+      rail.last_error ??
+      (passed
+        ? null
+        : `rail state ${rail.state} is not acceptable (expects ${def.verifier.acceptable_states.join(' or ')})`),
     execution_enabled: false,
     execution_observed: false,
     protocol_views: def.protocol_views.map((v) => viewRuntime(v, rails)),

@@ -34,7 +34,8 @@ export const ACTION_JOBS_POLICY = {
   egress: false,
   training: false,
   board_writes: false,
-  reason: 'The action-job ledger records intent and state receipts only: no executor is configured, so no job is run, no provider is called, nothing leaves the service, nothing is trained and the board is never written. Every recorded intent is answered by a REFUSED state receipt.',
+  reason:
+    'The action-job ledger records intent and state receipts only: no executor is configured, so no job is run, no provider is called, nothing leaves the service, nothing is trained and the board is never written. Every recorded intent is answered by a REFUSED state receipt.',
 } as const;
 
 /** What the route read: up to VERIFY_BOUND + 1 rows in seq order, or why nothing was read. */
@@ -78,16 +79,32 @@ export interface ActionJobsDocument {
 }
 
 const VERIFICATION = {
-  scope: 'every stored receipt, from the first, re-verified on every request (hash of the canonical body, link to the previous receipt, seq order, job states)',
+  scope:
+    'every stored receipt, from the first, re-verified on every request (hash of the canonical body, link to the previous receipt, seq order, job states)',
   bound: VERIFY_BOUND,
 };
 
 function unread(read: { source: string }, observedAt: Date, reason: string): ActionJobsDocument {
   return {
-    schema: ACTION_JOBS_SCHEMA, observed_at: observedAt.toISOString(), source: read.source, policy: ACTION_JOBS_POLICY,
-    staging: 'SINGLE_WRITER', concurrency_guarantee: 'NONE', job_states: JOB_STATES,
-    chain: { state: 'UNREAD', length: null, head_sha256: null, intact_length: null, reason, verification: VERIFICATION },
-    jobs: null, receipts_total: null, receipts_limit: RECEIPTS_SHOWN, receipts: null,
+    schema: ACTION_JOBS_SCHEMA,
+    observed_at: observedAt.toISOString(),
+    source: read.source,
+    policy: ACTION_JOBS_POLICY,
+    staging: 'SINGLE_WRITER',
+    concurrency_guarantee: 'NONE',
+    job_states: JOB_STATES,
+    chain: {
+      state: 'UNREAD',
+      length: null,
+      head_sha256: null,
+      intact_length: null,
+      reason,
+      verification: VERIFICATION,
+    },
+    jobs: null,
+    receipts_total: null,
+    receipts_limit: RECEIPTS_SHOWN,
+    receipts: null,
   };
 }
 
@@ -95,7 +112,11 @@ function unread(read: { source: string }, observedAt: Date, reason: string): Act
 export function actionJobsDocument(read: ActionJobsRead, observedAt: Date): ActionJobsDocument {
   if (!read.ok) return unread(read, observedAt, read.reason);
   if (read.rows.length > VERIFY_BOUND) {
-    return unread(read, observedAt, `more than ${VERIFY_BOUND} receipts are stored, over the per-request verification bound; \`gspc action-jobs verify\` checks the whole chain`);
+    return unread(
+      read,
+      observedAt,
+      `more than ${VERIFY_BOUND} receipts are stored, over the per-request verification bound; \`gspc action-jobs verify\` checks the whole chain`,
+    );
   }
   const { check, receipts } = verifyReceiptChain(read.rows);
   // A receipt at or after a break is not vouched for by the chain, so only the verified
@@ -110,9 +131,13 @@ export function actionJobsDocument(read: ActionJobsRead, observedAt: Date): Acti
     concurrency_guarantee: 'NONE',
     job_states: JOB_STATES,
     chain: {
-      state: check.state, length: check.length, head_sha256: check.head_sha256, intact_length: check.intact_length,
+      state: check.state,
+      length: check.length,
+      head_sha256: check.head_sha256,
+      intact_length: check.intact_length,
       ...(check.broken_at_seq !== undefined && { broken_at_seq: check.broken_at_seq }),
-      reason: check.reason, verification: VERIFICATION,
+      reason: check.reason,
+      verification: VERIFICATION,
     },
     jobs: jobsOf(receipts),
     receipts_total: check.length,

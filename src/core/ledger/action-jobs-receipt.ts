@@ -64,7 +64,18 @@ export interface ReceiptProblem {
   reason: string;
 }
 
-const FIELDS = ['schema', 'seq', 'prev_sha256', 'job_id', 'kind', 'action_id', 'state', 'reason', 'recorded_at', 'recorded_by'];
+const FIELDS = [
+  'schema',
+  'seq',
+  'prev_sha256',
+  'job_id',
+  'kind',
+  'action_id',
+  'state',
+  'reason',
+  'recorded_at',
+  'recorded_by',
+];
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** Job ids: short, URL- and shell-safe, so they can be typed back into `gspc action-jobs cancel`. */
 export const JOB_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
@@ -96,20 +107,28 @@ export function isIsoUtc(v: unknown): v is string {
  * history (action-jobs-states.ts).
  */
 export function receiptProblem(v: unknown): ReceiptProblem | null {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { field: 'receipt', reason: 'must be a JSON object' };
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    return { field: 'receipt', reason: 'must be a JSON object' };
   const r = v as Record<string, unknown>;
   const extra = Object.keys(r).filter((k) => !FIELDS.includes(k));
   if (extra.length > 0) return { field: extra[0]!, reason: 'is not a receipt field' };
-  if (r.schema !== ACTION_JOB_RECEIPT_SCHEMA) return { field: 'schema', reason: `must be ${ACTION_JOB_RECEIPT_SCHEMA}` };
-  if (typeof r.seq !== 'number' || !Number.isSafeInteger(r.seq) || r.seq < 1) return { field: 'seq', reason: 'must be a whole number from 1' };
-  if (typeof r.prev_sha256 !== 'string' || !SHA256_HEX.test(r.prev_sha256)) return { field: 'prev_sha256', reason: 'must be a 64-digit lowercase hex SHA-256' };
-  if (typeof r.job_id !== 'string' || !JOB_ID.test(r.job_id)) return { field: 'job_id', reason: 'must be 1-64 letters, digits and . _ : - (starting with a letter or digit)' };
+  if (r.schema !== ACTION_JOB_RECEIPT_SCHEMA)
+    return { field: 'schema', reason: `must be ${ACTION_JOB_RECEIPT_SCHEMA}` };
+  if (typeof r.seq !== 'number' || !Number.isSafeInteger(r.seq) || r.seq < 1)
+    return { field: 'seq', reason: 'must be a whole number from 1' };
+  if (typeof r.prev_sha256 !== 'string' || !SHA256_HEX.test(r.prev_sha256))
+    return { field: 'prev_sha256', reason: 'must be a 64-digit lowercase hex SHA-256' };
+  if (typeof r.job_id !== 'string' || !JOB_ID.test(r.job_id))
+    return { field: 'job_id', reason: 'must be 1-64 letters, digits and . _ : - (starting with a letter or digit)' };
   if (r.kind !== 'intent' && r.kind !== 'state') return { field: 'kind', reason: 'must be intent or state' };
-  if (!(ACTION_IDS as readonly unknown[]).includes(r.action_id)) return { field: 'action_id', reason: `must be one of ${ACTION_IDS.join(', ')}` };
-  if (!STATES_BY_KIND[r.kind].includes(r.state as JobState)) return { field: 'state', reason: `a ${r.kind} receipt carries ${STATES_BY_KIND[r.kind].join(' or ')}` };
+  if (!(ACTION_IDS as readonly unknown[]).includes(r.action_id))
+    return { field: 'action_id', reason: `must be one of ${ACTION_IDS.join(', ')}` };
+  if (!STATES_BY_KIND[r.kind].includes(r.state as JobState))
+    return { field: 'state', reason: `a ${r.kind} receipt carries ${STATES_BY_KIND[r.kind].join(' or ')}` };
   const reason = textProblem('reason', r.reason, MAX_REASON);
   if (reason) return reason;
-  if (!isIsoUtc(r.recorded_at)) return { field: 'recorded_at', reason: 'must be an ISO 8601 UTC time like 2025-01-31T12:00:00.000Z' };
+  if (!isIsoUtc(r.recorded_at))
+    return { field: 'recorded_at', reason: 'must be an ISO 8601 UTC time like 2025-01-31T12:00:00.000Z' };
   return textProblem('recorded_by', r.recorded_by, MAX_RECORDED_BY);
 }
 

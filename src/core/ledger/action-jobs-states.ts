@@ -16,7 +16,8 @@ import { FINAL_JOB_STATES, type ActionId, type ActionJobReceipt, type JobState }
  * no executor: nothing is run, no provider is called, nothing leaves the service, nothing is
  * trained and the board is not written.
  */
-export const EXECUTION_REFUSED_REASON = 'execution is disabled (policy FAIL_CLOSED): no executor is configured, so no provider call, external egress, training or board write was made';
+export const EXECUTION_REFUSED_REASON =
+  'execution is disabled (policy FAIL_CLOSED): no executor is configured, so no provider call, external egress, training or board write was made';
 
 /** One job as its receipts show it. */
 export interface ActionJobView {
@@ -46,7 +47,8 @@ export function transitionProblem(prior: readonly ActionJobReceipt[], next: Acti
   }
   if (last === undefined) return `job ${next.job_id} has no intent receipt; a state receipt follows an intent`;
   if (last.action_id !== next.action_id) return `job ${next.job_id} is for ${last.action_id}, not ${next.action_id}`;
-  if (FINAL_JOB_STATES.includes(last.state)) return `job ${next.job_id} is already ${last.state} (seq ${last.seq}), which is final`;
+  if (FINAL_JOB_STATES.includes(last.state))
+    return `job ${next.job_id} is already ${last.state} (seq ${last.seq}), which is final`;
   return null;
 }
 
@@ -56,7 +58,15 @@ export function jobsOf(receipts: readonly ActionJobReceipt[]): ActionJobView[] {
   for (const r of receipts) {
     const job = jobs.get(r.job_id);
     if (job === undefined) {
-      jobs.set(r.job_id, { job_id: r.job_id, action_id: r.action_id, state: r.state, final: FINAL_JOB_STATES.includes(r.state), requested_at: r.recorded_at, updated_at: r.recorded_at, receipts: [r.seq] });
+      jobs.set(r.job_id, {
+        job_id: r.job_id,
+        action_id: r.action_id,
+        state: r.state,
+        final: FINAL_JOB_STATES.includes(r.state),
+        requested_at: r.recorded_at,
+        updated_at: r.recorded_at,
+        receipts: [r.seq],
+      });
     } else {
       job.state = r.state;
       job.final = FINAL_JOB_STATES.includes(r.state);

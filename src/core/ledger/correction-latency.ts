@@ -33,15 +33,28 @@ export interface CorrectionLatency {
   reason?: string;
 }
 
-const unmeasured = (reason: string): CorrectionLatency => ({ signed: false, kind: 'UNMEASURED', seconds: null, upper_bound_seconds: null, lower_bound_seconds: null, reason });
+const unmeasured = (reason: string): CorrectionLatency => ({
+  signed: false,
+  kind: 'UNMEASURED',
+  seconds: null,
+  upper_bound_seconds: null,
+  lower_bound_seconds: null,
+  reason,
+});
 
 /** The latency block of one entry, from its recorded detection and publication times. */
-export function correctionLatency(entry: Pick<CorrectionEntry, 'detected_at' | 'detected_window' | 'published_at'>): CorrectionLatency {
+export function correctionLatency(
+  entry: Pick<CorrectionEntry, 'detected_at' | 'detected_window' | 'published_at'>,
+): CorrectionLatency {
   const detected = detectionSpan(entry);
   const published = publicationSpan(entry);
   // Publication is named first when both are missing: without it no bound exists at all.
-  if (!published.ok) return unmeasured('unmeasured' in published ? published.unmeasured : `${published.field} ${published.contradiction}`);
-  if (!detected.ok) return unmeasured('unmeasured' in detected ? detected.unmeasured : `${detected.field} ${detected.contradiction}`);
+  if (!published.ok)
+    return unmeasured(
+      'unmeasured' in published ? published.unmeasured : `${published.field} ${published.contradiction}`,
+    );
+  if (!detected.ok)
+    return unmeasured('unmeasured' in detected ? detected.unmeasured : `${detected.field} ${detected.contradiction}`);
   const d = detected.span;
   const p = published.span;
   // Instants are whole milliseconds, so the difference in ms is exact before dividing.
@@ -49,11 +62,28 @@ export function correctionLatency(entry: Pick<CorrectionEntry, 'detected_at' | '
   if (p.hi < d.lo) return unmeasured('published_at is earlier than every instant the detection allows');
   if (d.exact && p.exact) {
     const s = secs(p.lo - d.lo);
-    return { signed: false, kind: 'EXACT', seconds: s, upper_bound_seconds: s, lower_bound_seconds: s, basis: `published_at − detected_at, both recorded as UTC datetimes (${d.describe}; ${p.describe})` };
+    return {
+      signed: false,
+      kind: 'EXACT',
+      seconds: s,
+      upper_bound_seconds: s,
+      lower_bound_seconds: s,
+      basis: `published_at − detected_at, both recorded as UTC datetimes (${d.describe}; ${p.describe})`,
+    };
   }
   const upper = secs(p.hi - d.lo);
   const lowerMs = p.lo - d.hi;
   const lower = lowerMs > 0 ? secs(lowerMs) : null;
-  const lowerText = lower === null ? '; no lower bound above zero can be stated: the detection may have been as late as the publication' : '';
-  return { signed: false, kind: 'UPPER_BOUND', seconds: null, upper_bound_seconds: upper, lower_bound_seconds: lower, basis: `${d.describe}; ${p.describe}${lowerText}` };
+  const lowerText =
+    lower === null
+      ? '; no lower bound above zero can be stated: the detection may have been as late as the publication'
+      : '';
+  return {
+    signed: false,
+    kind: 'UPPER_BOUND',
+    seconds: null,
+    upper_bound_seconds: upper,
+    lower_bound_seconds: lower,
+    basis: `${d.describe}; ${p.describe}${lowerText}`,
+  };
 }

@@ -5,7 +5,12 @@
  * plus the state of the ledger signature and where each original entry file is served.
  */
 import { correctionLatency, type CorrectionLatency } from './correction-latency.js';
-import { CORRECTIONS_SCHEMA, type CorrectionEntry, type CorrectionsLedgerFile, type TextLink } from './corrections-entry.js';
+import {
+  CORRECTIONS_SCHEMA,
+  type CorrectionEntry,
+  type CorrectionsLedgerFile,
+  type TextLink,
+} from './corrections-entry.js';
 import type { SignatureStatus } from './corrections-signature.js';
 
 /** An entry as the ledger holds it: typed, as written, and the SHA-256 of its file's bytes. */
@@ -41,14 +46,16 @@ export interface CorrectionsDocument {
 export const originalUrl = (id: string) => `/corrections/${id}.json`;
 
 /** The service's own explanation of the block it adds to every entry. */
-export const LATENCY_EXPLAINED = 'Computed on each request, never stored and never signed: EXACT (seconds = published_at − detected_at) when both are UTC datetimes; UPPER_BOUND when detection is known only to a day (counted from its start) or a detected_window (from not_before), or publication only to a day (to its end), with a lower bound when one above zero can be stated; UNMEASURED (null figures and a reason) otherwise.';
+export const LATENCY_EXPLAINED =
+  'Computed on each request, never stored and never signed: EXACT (seconds = published_at − detected_at) when both are UTC datetimes; UPPER_BOUND when detection is known only to a day (counted from its start) or a detected_window (from not_before), or publication only to a day (to its end), with a lower bound when one above zero can be stated; UNMEASURED (null figures and a reason) otherwise.';
 
 /** The reverse links: entry id → the later entry that supersedes one of its texts. */
 export function supersededBy(entries: readonly LedgerEntryView[]): Map<string, TextLink> {
   const out = new Map<string, TextLink>();
   for (const v of entries) {
     const s = v.entry.supersedes_text;
-    if (s !== undefined && !out.has(s.id)) out.set(s.id, { id: v.id, field: s.field, original_sha256: s.original_sha256 });
+    if (s !== undefined && !out.has(s.id))
+      out.set(s.id, { id: v.id, field: s.field, original_sha256: s.original_sha256 });
   }
   return out;
 }
@@ -57,8 +64,14 @@ export function supersededBy(entries: readonly LedgerEntryView[]): Map<string, T
 export function noLedgerDocument(): CorrectionsDocument {
   const reason = 'this release has no corrections/ directory: no corrections ledger is published';
   return {
-    schema: CORRECTIONS_SCHEMA, ledger_published: false, reason,
-    policy: null, license: null, publisher: null, timing_fields: null, corrections: [],
+    schema: CORRECTIONS_SCHEMA,
+    ledger_published: false,
+    reason,
+    policy: null,
+    license: null,
+    publisher: null,
+    timing_fields: null,
+    corrections: [],
     signature: { state: 'UNSIGNED', kid: null, signed_at: null, reason },
     originals: [],
   };

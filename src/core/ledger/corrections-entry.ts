@@ -10,7 +10,14 @@ export const CORRECTIONS_CORPUS_SCHEMA = 'svc.corrections-corpus/1';
 export const CORRECTIONS_LICENSE = 'CC-BY-4.0';
 
 /** Who or what found the error (specification's list). */
-export const DETECTED_BY = ['internal audit', 'internal monitor', 'persona test', 'external report', 'self-report', 'UNRECORDED'] as const;
+export const DETECTED_BY = [
+  'internal audit',
+  'internal monitor',
+  'persona test',
+  'external report',
+  'self-report',
+  'UNRECORDED',
+] as const;
 export type DetectedBy = (typeof DETECTED_BY)[number];
 
 /** The upper-case word a `status` text starts with. */
@@ -18,7 +25,15 @@ export const STATUS_WORDS = ['CORRECTED', 'WITHDRAWN', 'RECORDED', 'SUPERSEDED',
 export const STATUS_TEXT = new RegExp(`^(?:${STATUS_WORDS.join('|')})(?![A-Za-z0-9_])`);
 
 /** The stored timing fields that ledger.json's `timing_fields` must each explain. */
-export const TIMING_FIELDS = ['detected_at', 'detected_window', 'published_at', 'timing_evidence', 'first_observed_at', 'error_introduced_at', 'corrected_at'] as const;
+export const TIMING_FIELDS = [
+  'detected_at',
+  'detected_window',
+  'published_at',
+  'timing_evidence',
+  'first_observed_at',
+  'error_introduced_at',
+  'corrected_at',
+] as const;
 
 /** A link between two entries: a later entry replaces one text field of an earlier one. */
 export interface TextLink {

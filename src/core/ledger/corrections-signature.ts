@@ -58,11 +58,19 @@ export function signaturePayload(digest: LedgerDigest, signedAt: string): Correc
 
 /** The signed bytes: RFC 8785 of the payload fields only (kid and signature are outside). */
 export function signaturePreimage(p: CorrectionsSignaturePayload): Buffer {
-  return canonicalBytesStrict({ schema: p.schema, ledger_sha256: p.ledger_sha256, entries: p.entries.map((e) => ({ id: e.id, sha256: e.sha256 })), signed_at: p.signed_at });
+  return canonicalBytesStrict({
+    schema: p.schema,
+    ledger_sha256: p.ledger_sha256,
+    entries: p.entries.map((e) => ({ id: e.id, sha256: e.sha256 })),
+    signed_at: p.signed_at,
+  });
 }
 
 /** Signs the payload; an unhealthy key gives a null signature and its reason (fail closed). */
-export function sealCorrectionsSignature(payload: CorrectionsSignaturePayload, key: SignerState): CorrectionsSignatureFile {
+export function sealCorrectionsSignature(
+  payload: CorrectionsSignaturePayload,
+  key: SignerState,
+): CorrectionsSignatureFile {
   if (!key.healthy) return { ...payload, kid: key.kid, sig_ed25519: null, unsigned_reason: key.reason };
   return { ...payload, kid: key.signer.kid, sig_ed25519: key.signer.sign(signaturePreimage(payload)).toString('hex') };
 }
@@ -72,13 +80,31 @@ export function sealCorrectionsSignature(payload: CorrectionsSignaturePayload, k
  * of the DID document by kid; `boardKid` is the board signer's kid, the only key that signs the
  * ledger. A signature is checked before freshness: a tampered one is INVALID, never STALE.
  */
-export function signatureStatus(file: CorrectionsSignatureFile | undefined, current: LedgerDigest, keys: ReadonlyMap<string, Uint8Array>, boardKid: string): SignatureStatus {
-  if (file === undefined) return { state: 'UNSIGNED', kid: null, signed_at: null, reason: 'no corrections/signature.json in this release (the operator signs with gspc corrections sign)' };
+export function signatureStatus(
+  file: CorrectionsSignatureFile | undefined,
+  current: LedgerDigest,
+  keys: ReadonlyMap<string, Uint8Array>,
+  boardKid: string,
+): SignatureStatus {
+  if (file === undefined)
+    return {
+      state: 'UNSIGNED',
+      kid: null,
+      signed_at: null,
+      reason: 'no corrections/signature.json in this release (the operator signs with gspc corrections sign)',
+    };
   const head = { kid: file.kid, signed_at: file.signed_at };
-  if (file.sig_ed25519 === null) return { state: 'UNSIGNED', ...head, reason: file.unsigned_reason ?? 'the signature file holds no signature' };
-  if (file.kid !== boardKid) return { state: 'INVALID', ...head, reason: `signed under ${file.kid}, which is not the board key ${boardKid}` };
+  if (file.sig_ed25519 === null)
+    return { state: 'UNSIGNED', ...head, reason: file.unsigned_reason ?? 'the signature file holds no signature' };
+  if (file.kid !== boardKid)
+    return { state: 'INVALID', ...head, reason: `signed under ${file.kid}, which is not the board key ${boardKid}` };
   const key = keys.get(file.kid);
-  if (key === undefined) return { state: 'INVALID', ...head, reason: `${file.kid} is not listed among the verification methods of the DID document` };
+  if (key === undefined)
+    return {
+      state: 'INVALID',
+      ...head,
+      reason: `${file.kid} is not listed among the verification methods of the DID document`,
+    };
   if (!verify(key, signaturePreimage(file), Buffer.from(file.sig_ed25519, 'hex'))) {
     return { state: 'INVALID', ...head, reason: 'the signature does not verify under the resolved key' };
   }
@@ -86,13 +112,21 @@ export function signatureStatus(file: CorrectionsSignatureFile | undefined, curr
   const now = new Map(current.entries.map((e) => [e.id, e.sha256]));
   const added = [...now.keys()].filter((id) => !signed.has(id)).sort();
   const removed = [...signed.keys()].filter((id) => !now.has(id)).sort();
-  const changed = [...now].filter(([id, sha]) => signed.has(id) && signed.get(id) !== sha).map(([id]) => id).sort();
+  const changed = [...now]
+    .filter(([id, sha]) => signed.has(id) && signed.get(id) !== sha)
+    .map(([id]) => id)
+    .sort();
   const ledgerJson = file.ledger_sha256 !== current.ledger_sha256;
   if (!ledgerJson && added.length + removed.length + changed.length === 0) {
-    return { state: 'CURRENT', ...head, reason: `verifies under ${file.kid} from the DID document and covers ledger.json and every entry as served` };
+    return {
+      state: 'CURRENT',
+      ...head,
+      reason: `verifies under ${file.kid} from the DID document and covers ledger.json and every entry as served`,
+    };
   }
   return {
-    state: 'STALE', ...head,
+    state: 'STALE',
+    ...head,
     reason: `verifies under ${file.kid}, but the ledger changed after signed_at; it reads stale until re-issued (gspc corrections sign)`,
     changed: { ledger_json: ledgerJson, added, changed, removed },
   };

@@ -75,23 +75,51 @@ export interface OracleFleetDocument {
 }
 
 /** FRESH while the beat is at most one period old (and not implausibly far ahead), else STALE. */
-export function freshness(lastSeen: string, now: Date): { age_seconds: number | null; state: Freshness; reason: string } {
+export function freshness(
+  lastSeen: string,
+  now: Date,
+): { age_seconds: number | null; state: Freshness; reason: string } {
   const at = Date.parse(lastSeen);
-  if (Number.isNaN(at)) return { age_seconds: null, state: 'UNREAD', reason: `the recorded time ${JSON.stringify(lastSeen)} is not a time` };
+  if (Number.isNaN(at))
+    return {
+      age_seconds: null,
+      state: 'UNREAD',
+      reason: `the recorded time ${JSON.stringify(lastSeen)} is not a time`,
+    };
   const ageMs = now.getTime() - at;
   const age_seconds = ageMs / 1000;
   if (ageMs > WATCHDOG_PERIOD_SECONDS * 1000) {
-    return { age_seconds, state: 'STALE', reason: `the last beat is ${age_seconds} s old, older than the ${WATCHDOG_PERIOD_SECONDS} s period: a check-in was missed` };
+    return {
+      age_seconds,
+      state: 'STALE',
+      reason: `the last beat is ${age_seconds} s old, older than the ${WATCHDOG_PERIOD_SECONDS} s period: a check-in was missed`,
+    };
   }
   if (-ageMs > FUTURE_TOLERANCE_SECONDS * 1000) {
-    return { age_seconds, state: 'STALE', reason: `the last beat is dated ${-age_seconds} s after this service's clock (more than ${FUTURE_TOLERANCE_SECONDS} s): the clocks disagree, so it cannot show the source is alive` };
+    return {
+      age_seconds,
+      state: 'STALE',
+      reason: `the last beat is dated ${-age_seconds} s after this service's clock (more than ${FUTURE_TOLERANCE_SECONDS} s): the clocks disagree, so it cannot show the source is alive`,
+    };
   }
-  return { age_seconds, state: 'FRESH', reason: `the last beat is ${age_seconds} s old, within the ${WATCHDOG_PERIOD_SECONDS} s period` };
+  return {
+    age_seconds,
+    state: 'FRESH',
+    reason: `the last beat is ${age_seconds} s old, within the ${WATCHDOG_PERIOD_SECONDS} s period`,
+  };
 }
 
 function heartbeatView(h: HeartbeatLatest, now: Date): HeartbeatView {
   const f = freshness(h.last_seen, now);
-  return { source: h.source, last_seen: h.last_seen, age_seconds: f.age_seconds, state: f.state, beats: h.beats, ...(h.note !== null && { note: h.note }), reason: f.reason };
+  return {
+    source: h.source,
+    last_seen: h.last_seen,
+    age_seconds: f.age_seconds,
+    state: f.state,
+    beats: h.beats,
+    ...(h.note !== null && { note: h.note }),
+    reason: f.reason,
+  };
 }
 
 /** Builds the document from one read of the ledger; `now` is the request's clock. */
@@ -101,15 +129,30 @@ export function oracleFleetDocument(read: HeartbeatRead, now: Date): OracleFleet
   if (!read.ok) {
     return {
       ...base,
-      watchdog: { ...period, last_seen: null, age_seconds: null, state: 'UNREAD', reason: `heartbeats were not read: ${read.reason}` },
+      watchdog: {
+        ...period,
+        last_seen: null,
+        age_seconds: null,
+        state: 'UNREAD',
+        reason: `heartbeats were not read: ${read.reason}`,
+      },
       heartbeats: null,
       unread: [{ source: read.source, reason: read.reason }],
     };
   }
-  const heartbeats = [...read.latest].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0)).map((h) => heartbeatView(h, now));
+  const heartbeats = [...read.latest]
+    .sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0))
+    .map((h) => heartbeatView(h, now));
   const dog = heartbeats.find((h) => h.source === WATCHDOG_SOURCE);
-  const watchdog: WatchdogView = dog === undefined
-    ? { ...period, last_seen: null, age_seconds: null, state: 'NEVER_SEEN', reason: `no heartbeat from source '${WATCHDOG_SOURCE}' has been recorded: the external dead-man's switch has never checked in` }
-    : { ...period, last_seen: dog.last_seen, age_seconds: dog.age_seconds, state: dog.state, reason: dog.reason };
+  const watchdog: WatchdogView =
+    dog === undefined
+      ? {
+          ...period,
+          last_seen: null,
+          age_seconds: null,
+          state: 'NEVER_SEEN',
+          reason: `no heartbeat from source '${WATCHDOG_SOURCE}' has been recorded: the external dead-man's switch has never checked in`,
+        }
+      : { ...period, last_seen: dog.last_seen, age_seconds: dog.age_seconds, state: dog.state, reason: dog.reason };
   return { ...base, watchdog, heartbeats, unread: [] };
 }

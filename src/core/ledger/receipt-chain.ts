@@ -79,7 +79,10 @@ export function headOf(last: { seq: number; sha256: string } | undefined): Chain
 }
 
 /** The receipt that follows `head`: seq + 1, linked to the head's hash. */
-export function nextReceipt(head: ChainHead, fields: Omit<ActionJobReceipt, 'schema' | 'seq' | 'prev_sha256'>): ActionJobReceipt {
+export function nextReceipt(
+  head: ChainHead,
+  fields: Omit<ActionJobReceipt, 'schema' | 'seq' | 'prev_sha256'>,
+): ActionJobReceipt {
   return {
     schema: ACTION_JOB_RECEIPT_SCHEMA,
     seq: head.seq + 1,
@@ -106,7 +109,14 @@ export function verifyReceiptChain(rows: readonly StoredReceiptRow[]): ChainVeri
   const byJob = new Map<string, ActionJobReceipt[]>();
   const head_sha256 = rows.length === 0 ? GENESIS_SHA256 : rows[rows.length - 1]!.sha256;
   const broken = (seq: number, reason: string): ChainVerification => ({
-    check: { state: 'BROKEN', length: rows.length, head_sha256, intact_length: receipts.length, broken_at_seq: seq, reason: `seq ${seq}: ${reason}` },
+    check: {
+      state: 'BROKEN',
+      length: rows.length,
+      head_sha256,
+      intact_length: receipts.length,
+      broken_at_seq: seq,
+      reason: `seq ${seq}: ${reason}`,
+    },
     receipts,
   });
   let prev = GENESIS_SHA256;
@@ -115,11 +125,15 @@ export function verifyReceiptChain(rows: readonly StoredReceiptRow[]): ChainVeri
     if (row.seq !== expected) {
       // Only on a break, so the scan does not cost an intact chain anything.
       const later = rows.some((r) => r.seq === expected);
-      return broken(expected, row.seq > expected && !later
-        ? `missing: the next stored receipt is seq ${row.seq} (a gap in the chain)`
-        : `out of order: found seq ${row.seq} where seq ${expected} belongs`);
+      return broken(
+        expected,
+        row.seq > expected && !later
+          ? `missing: the next stored receipt is seq ${row.seq} (a gap in the chain)`
+          : `out of order: found seq ${row.seq} where seq ${expected} belongs`,
+      );
     }
-    if (sha256Hex(row.body) !== row.sha256) return broken(row.seq, 'the body does not hash to its recorded sha256 (the receipt was changed)');
+    if (sha256Hex(row.body) !== row.sha256)
+      return broken(row.seq, 'the body does not hash to its recorded sha256 (the receipt was changed)');
     let parsed: unknown;
     try {
       parsed = JSON.parse(row.body);
@@ -130,10 +144,17 @@ export function verifyReceiptChain(rows: readonly StoredReceiptRow[]): ChainVeri
     if (problem) return broken(row.seq, `not a receipt: ${problem.field} ${problem.reason}`);
     const receipt = parsed as ActionJobReceipt;
     if (canonicalJsonStrict(receipt) !== row.body) return broken(row.seq, 'the body is not RFC 8785 canonical JSON');
-    if (receipt.seq !== row.seq) return broken(row.seq, `the body says seq ${receipt.seq}, but it is stored as seq ${row.seq}`);
-    if (receipt.job_id !== row.job_id) return broken(row.seq, `the body names job ${receipt.job_id}, but it is stored under job ${row.job_id}`);
+    if (receipt.seq !== row.seq)
+      return broken(row.seq, `the body says seq ${receipt.seq}, but it is stored as seq ${row.seq}`);
+    if (receipt.job_id !== row.job_id)
+      return broken(row.seq, `the body names job ${receipt.job_id}, but it is stored under job ${row.job_id}`);
     if (receipt.prev_sha256 !== prev) {
-      return broken(row.seq, row.seq === 1 ? 'prev_sha256 of the first receipt is not the genesis value (64 zeros)' : `prev_sha256 is not the hash of seq ${row.seq - 1}`);
+      return broken(
+        row.seq,
+        row.seq === 1
+          ? 'prev_sha256 of the first receipt is not the genesis value (64 zeros)'
+          : `prev_sha256 is not the hash of seq ${row.seq - 1}`,
+      );
     }
     const history = byJob.get(receipt.job_id) ?? [];
     const illegal = transitionProblem(history, receipt);
@@ -144,11 +165,17 @@ export function verifyReceiptChain(rows: readonly StoredReceiptRow[]): ChainVeri
     prev = row.sha256;
   }
   if (rows.length === 0) {
-    return { check: { state: 'EMPTY', length: 0, head_sha256, intact_length: 0, reason: 'no receipt has been recorded' }, receipts };
+    return {
+      check: { state: 'EMPTY', length: 0, head_sha256, intact_length: 0, reason: 'no receipt has been recorded' },
+      receipts,
+    };
   }
   return {
     check: {
-      state: 'INTACT', length: rows.length, head_sha256, intact_length: rows.length,
+      state: 'INTACT',
+      length: rows.length,
+      head_sha256,
+      intact_length: rows.length,
       reason: `all ${rows.length} receipts hash to their recorded sha256, link to the previous receipt from genesis, and follow the job states`,
     },
     receipts,

@@ -33,12 +33,21 @@ export interface ReceiptPayload {
 }
 
 /** `extensions["offer-receipt"].info.offers[i]` for accepts entry `acceptIndex`. */
-export function signOffer(terms: OfferTerms, acceptIndex: number, nowSeconds: number, validitySeconds: number, key: JwsSigningKey): { format: 'jws'; acceptIndex: number; signature: string } {
+export function signOffer(
+  terms: OfferTerms,
+  acceptIndex: number,
+  nowSeconds: number,
+  validitySeconds: number,
+  key: JwsSigningKey,
+): { format: 'jws'; acceptIndex: number; signature: string } {
   const payload: OfferPayload = { version: 1, ...terms, validUntil: nowSeconds + validitySeconds };
   return { format: 'jws', acceptIndex, signature: signCompactJws(payload, key) };
 }
 
 /** `extensions["offer-receipt"].info.receipt` of a success settle response. */
-export function signReceipt(r: Omit<ReceiptPayload, 'version'>, key: JwsSigningKey): { format: 'jws'; signature: string } {
+export function signReceipt(
+  r: Omit<ReceiptPayload, 'version'>,
+  key: JwsSigningKey,
+): { format: 'jws'; signature: string } {
   return { format: 'jws', signature: signCompactJws({ version: 1, ...r } satisfies ReceiptPayload, key) };
 }

@@ -11,7 +11,11 @@ export interface PromoWindow {
 }
 
 /** The specification's window for the three paid products. */
-export const SPEC_PROMO_WINDOW: PromoWindow = { campaign_id: 'existing-data-2026-09', starts_at: '2026-09-11T00:00:00Z', ends_at: '2026-10-11T00:00:00Z' };
+export const SPEC_PROMO_WINDOW: PromoWindow = {
+  campaign_id: 'existing-data-2026-09',
+  starts_at: '2026-09-11T00:00:00Z',
+  ends_at: '2026-10-11T00:00:00Z',
+};
 
 export type PricingBasis = 'STANDARD' | 'PROMO_EXISTING_DATA';
 
@@ -37,7 +41,8 @@ export function inWindow(window: PromoWindow | null, at: Date): boolean {
 export function priceAt(product: Product, at: Date, window: PromoWindow | null): SvcPricing {
   const promo = product.promoEligible && inWindow(window, at);
   return {
-    product_id: product.product_id, sku_id: product.sku_id,
+    product_id: product.product_id,
+    sku_id: product.sku_id,
     pricing_basis: promo ? 'PROMO_EXISTING_DATA' : 'STANDARD',
     campaign_id: promo ? window!.campaign_id : null,
     normal_amount_atomic: product.normalAtomic.toString(),

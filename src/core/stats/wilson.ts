@@ -34,8 +34,7 @@ export function wilsonInterval(k: number, n: number, z: number = WILSON_Z_95): [
   const z2 = z * z;
   // Every term of the upper root is non-negative, so it is accurate as written; the min() only
   // guards against a last-bit overshoot when k is close to n.
-  const upper =
-    k === n ? 1 : Math.min(1, (2 * k + z2 + z * Math.sqrt(z2 + 4 * k * ((n - k) / n))) / (2 * (n + z2)));
+  const upper = k === n ? 1 : Math.min(1, (2 * k + z2 + z * Math.sqrt(z2 + 4 * k * ((n - k) / n))) / (2 * (n + z2)));
   // The lower root as `centre − half-width` subtracts two nearly equal numbers when k is small.
   // The roots' product is k²/(n(n + z²)), so dividing by the accurate upper root avoids that.
   // upper > 0 whenever k > 0, and k = 0 gives the exact 0 the contract promises.

@@ -67,8 +67,7 @@ export interface ComputeBridgeDocument {
   os: { doors: string[]; harness: string; view_only: true };
 }
 
-export const CENSUS_ABSENT_REASON =
-  `no catalogued census in the corpus: ${CENSUS_META_PATH} and ${CENSUS_JSONL_PATH} are absent, so nothing was listed (an unread census, not an empty one)`;
+export const CENSUS_ABSENT_REASON = `no catalogued census in the corpus: ${CENSUS_META_PATH} and ${CENSUS_JSONL_PATH} are absent, so nothing was listed (an unread census, not an empty one)`;
 
 function censusBlock(c: CatalogueCensus): CensusBlock {
   return {
@@ -102,11 +101,14 @@ export function buildComputeBridge(census: CatalogueCensus | undefined): Compute
     schema: COMPUTE_BRIDGE_SCHEMA,
     title: 'Compute bridge: a catalogued model-hub census, no provider wire, no measurement',
     contract: {
-      ruling: 'A listing is DISCOVERED, never MEASURED: the census counts model ids a hub listed and grades none of them; measurements come only from the board.',
+      ruling:
+        'A listing is DISCOVERED, never MEASURED: the census counts model ids a hub listed and grades none of them; measurements come only from the board.',
       quote_census_from: quoteCensus,
-      quote_agui_from: 'GET /api/compute → agui (no AG-UI provider wire is configured; GET /api/agui/gspc-state is a presentation stream of the board and proves no provider execution)',
+      quote_agui_from:
+        'GET /api/compute → agui (no AG-UI provider wire is configured; GET /api/agui/gspc-state is a presentation stream of the board and proves no provider execution)',
       never: [...CONTRACT_NEVER],
-      owner_gate: 'Provider execution, pod execution and the AG-UI provider wire stay off until the owner configures an adapter; nothing a caller sends can turn them on, and this document never does.',
+      owner_gate:
+        'Provider execution, pod execution and the AG-UI provider wire stay off until the owner configures an adapter; nothing a caller sends can turn them on, and this document never does.',
     },
     census: census ? censusBlock(census) : null,
     ...(!census && { census_unread_reason: CENSUS_ABSENT_REASON }),
@@ -119,8 +121,10 @@ export function buildComputeBridge(census: CatalogueCensus | undefined): Compute
     },
     terminal: {
       terminal_fns: [...TERMINAL_FNS],
-      ruling: 'The terminal is a view over the public read documents: its functions read, verify and record; none writes the board or grades a model.',
-      census_fn: 'The CENSUS function records a listing and does not grade: every listed id stays DISCOVERED and UNMEASURED.',
+      ruling:
+        'The terminal is a view over the public read documents: its functions read, verify and record; none writes the board or grades a model.',
+      census_fn:
+        'The CENSUS function records a listing and does not grade: every listed id stays DISCOVERED and UNMEASURED.',
     },
     pod: {
       inventory_kind: 'unmeasured',

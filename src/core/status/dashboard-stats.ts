@@ -10,17 +10,39 @@ export const DASHBOARD_STATS_SCHEMA = 'svc.dashboard-stats/0.1';
 
 /** What one source contributes; a source sets only the figures it knows. */
 export interface StatsContribution {
-  axes?: number; measured_axes?: number; unmeasured_axes?: number; quotable_axes?: number; items?: number;
-  separated_leads?: number; ties?: number; untested_separations?: number;
-  cards?: number; signed_cards?: number; withdrawn_cards?: number;
+  axes?: number;
+  measured_axes?: number;
+  unmeasured_axes?: number;
+  quotable_axes?: number;
+  items?: number;
+  separated_leads?: number;
+  ties?: number;
+  untested_separations?: number;
+  cards?: number;
+  signed_cards?: number;
+  withdrawn_cards?: number;
   corrections?: number;
-  settlements?: number; demand_settlements?: number;
+  settlements?: number;
+  demand_settlements?: number;
   action_job_receipts?: number;
 }
 
 export const STATS_FIGURES = [
-  'axes', 'measured_axes', 'unmeasured_axes', 'quotable_axes', 'items', 'separated_leads', 'ties', 'untested_separations',
-  'cards', 'signed_cards', 'withdrawn_cards', 'corrections', 'settlements', 'demand_settlements', 'action_job_receipts',
+  'axes',
+  'measured_axes',
+  'unmeasured_axes',
+  'quotable_axes',
+  'items',
+  'separated_leads',
+  'ties',
+  'untested_separations',
+  'cards',
+  'signed_cards',
+  'withdrawn_cards',
+  'corrections',
+  'settlements',
+  'demand_settlements',
+  'action_job_receipts',
 ] as const satisfies readonly (keyof StatsContribution)[];
 
 export type StatsFigures = Record<(typeof STATS_FIGURES)[number], number | null>;
@@ -32,11 +54,14 @@ export interface StatsSource {
 }
 
 export function dashboardStatsDocument(sources: readonly StatsSource[], now: Date) {
-  const agg = applyNullRule(sources.map((s) => s.read), (read) => {
-    const out = {} as StatsFigures;
-    for (const f of STATS_FIGURES) out[f] = sumOrNull(read.values(), (v) => v[f]);
-    return out;
-  });
+  const agg = applyNullRule(
+    sources.map((s) => s.read),
+    (read) => {
+      const out = {} as StatsFigures;
+      for (const f of STATS_FIGURES) out[f] = sumOrNull(read.values(), (v) => v[f]);
+      return out;
+    },
+  );
   return {
     schema: DASHBOARD_STATS_SCHEMA,
     observed_at: now.toISOString(),

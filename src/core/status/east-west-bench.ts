@@ -66,18 +66,32 @@ export interface EastWestAxis {
   ahead?: Group;
 }
 
-export const EAST_WEST_RULE = 'For each MEASURED model-comparison axis: the service\'s own models are removed; within each group, models are ranked as on the board '
-  + '(accuracy = correct/parsed as exact fractions, then more parsed, then model id); the two group leaders are compared by an exact two-sided McNemar test '
-  + 'on the items both parsed (b = east right and west wrong, c = east wrong and west right). p < 0.05 is SEPARATED and `ahead` names the group with more '
-  + 'discordant wins; otherwise TIE (a tie is not a win). UNTESTED (never a tie) when the axis publishes no per-item rows, a group has no model on the axis, '
-  + 'no item was parsed by both, the item hashes differ, or the bank is refused.';
-export const EAST_WEST_ABSENT_REASON = 'unread: this release\'s corpus has no status/east-west.json, so no model groups are defined and no bench is derived';
+export const EAST_WEST_RULE =
+  "For each MEASURED model-comparison axis: the service's own models are removed; within each group, models are ranked as on the board " +
+  '(accuracy = correct/parsed as exact fractions, then more parsed, then model id); the two group leaders are compared by an exact two-sided McNemar test ' +
+  'on the items both parsed (b = east right and west wrong, c = east wrong and west right). p < 0.05 is SEPARATED and `ahead` names the group with more ' +
+  'discordant wins; otherwise TIE (a tie is not a win). UNTESTED (never a tie) when the axis publishes no per-item rows, a group has no model on the axis, ' +
+  'no item was parsed by both, the item hashes differ, or the bank is refused.';
+export const EAST_WEST_ABSENT_REASON =
+  "unread: this release's corpus has no status/east-west.json, so no model groups are defined and no bench is derived";
 
 function evidenceOf(t: ModelTally): ModelEvidence {
-  return { model: t.model, k: t.correct, n: t.parsed, accuracy: t.correct / t.parsed, interval: wilsonInterval(t.correct, t.parsed), unparsed: t.unparsed };
+  return {
+    model: t.model,
+    k: t.correct,
+    n: t.parsed,
+    accuracy: t.correct / t.parsed,
+    interval: wilsonInterval(t.correct, t.parsed),
+    unparsed: t.unparsed,
+  };
 }
 
-function axisEntry(def: ModelComparisonAxis, table: ItemTable | undefined, boardOwn: readonly string[], file: EastWestFile): EastWestAxis {
+function axisEntry(
+  def: ModelComparisonAxis,
+  table: ItemTable | undefined,
+  boardOwn: readonly string[],
+  file: EastWestFile,
+): EastWestAxis {
   const roles: ModelRoles = { own: new Set([...boardOwn, ...(def.own_models ?? [])]), base: null };
   const tallies = table ? tallyTable(table, roles) : tallyResults(def.results ?? [], roles);
   const groupOf = new Map<string, Group>();
@@ -87,13 +101,21 @@ function axisEntry(def: ModelComparisonAxis, table: ItemTable | undefined, board
   const counts = { east: 0, west: 0, ungrouped: 0 };
   for (const t of ranked) {
     const g = groupOf.get(t.model);
-    if (g === undefined) { counts.ungrouped++; continue; }
+    if (g === undefined) {
+      counts.ungrouped++;
+      continue;
+    }
     counts[g]++;
     leaders[g] ??= t;
   }
-  const excluded = tallies.filter((t) => t.own && groupOf.has(t.model)).map((t) => t.model).sort();
+  const excluded = tallies
+    .filter((t) => t.own && groupOf.has(t.model))
+    .map((t) => t.model)
+    .sort();
   const entry: EastWestAxis = {
-    axis: def.axis, bench: def.bench, dataset: def.dataset,
+    axis: def.axis,
+    bench: def.bench,
+    dataset: def.dataset,
     n: table && table.items.length > 0 ? table.items.length : (def.n ?? 0),
     leaders: Object.fromEntries(GROUPS.filter((g) => leaders[g]).map((g) => [g, evidenceOf(leaders[g]!)])),
     models_on_axis: counts,
@@ -103,7 +125,12 @@ function axisEntry(def: ModelComparisonAxis, table: ItemTable | undefined, board
   const untested = (basis: string): EastWestAxis => ({ ...entry, separation_basis: basis });
   // A refused bank names no leader on the board (its cards are withdrawn): none here either.
   if (table && new Set(def.labels ?? [...table.distinctGoldLabels()]).size < 2) {
-    return { ...untested('refused: the exact-label menu has fewer than two distinct labels, so accuracy cannot separate models'), leaders: {} };
+    return {
+      ...untested(
+        'refused: the exact-label menu has fewer than two distinct labels, so accuracy cannot separate models',
+      ),
+      leaders: {},
+    };
   }
   const missing = GROUPS.filter((g) => !leaders[g]);
   if (missing.length > 0) return untested(`no public ${missing.join(' or ')} model has a parsed response on this axis`);
@@ -115,7 +142,16 @@ function axisEntry(def: ModelComparisonAxis, table: ItemTable | undefined, board
   if (conflicts > 0) return untested(`item content hashes differ on ${conflicts} paired items: the pairing is refused`);
   if (paired === 0) return untested(`no item was parsed by both ${east.model} and ${west.model}`);
   const m = mcnemarExact(b, c);
-  const test: EastWestTest = { test: 'exact McNemar, two-sided', alpha: SEPARATION_ALPHA, paired_items: paired, b, c, p: m.p, p_mid: m.pMid, log10_p: m.log10P };
+  const test: EastWestTest = {
+    test: 'exact McNemar, two-sided',
+    alpha: SEPARATION_ALPHA,
+    paired_items: paired,
+    b,
+    c,
+    p: m.p,
+    p_mid: m.pMid,
+    log10_p: m.log10P,
+  };
   if (m.decision === 'SEPARATED') return { ...entry, separation: 'SEPARATED', test, ahead: b > c ? 'east' : 'west' };
   return { ...entry, separation: 'TIE', test };
 }
@@ -138,14 +174,18 @@ export function eastWestBench(file: EastWestFile | undefined, source: EastWestSo
     ...(file.note !== undefined && { note: file.note }),
     rule: EAST_WEST_RULE,
     counts: {
-      axes: axes.length, separated: count('SEPARATED'), ties: count('TIE'), untested: count('UNTESTED'),
-      east_ahead: axes.filter((a) => a.ahead === 'east').length, west_ahead: axes.filter((a) => a.ahead === 'west').length,
+      axes: axes.length,
+      separated: count('SEPARATED'),
+      ties: count('TIE'),
+      untested: count('UNTESTED'),
+      east_ahead: axes.filter((a) => a.ahead === 'east').length,
+      west_ahead: axes.filter((a) => a.ahead === 'west').length,
     },
     axes,
     limitations: [
       'A TIE is not a win; UNTESTED is not a tie.',
       'Each group is represented by its best public model on each axis, so different axes may compare different models.',
-      'Measurement, not certification: the grouping is the operator\'s (see basis), and the bench ranks no country or vendor.',
+      "Measurement, not certification: the grouping is the operator's (see basis), and the bench ranks no country or vendor.",
     ],
   };
 }

@@ -10,9 +10,25 @@ export const HUB_CARDS_SCHEMA = 'svc.hub-cards/0.1';
 /** Limits: hub-cards cache window, ten minutes. */
 export const HUB_INDEX_CACHE_SECONDS = 600;
 
-export interface HubCell { subject: string; axis: string; surface: string; sha256: string; url: string; signed: boolean }
-export interface HubWithdrawn { subject: string; axis: string; sha256: string; url: string; reason: string }
-export interface HubIndex { cells: HubCell[]; withdrawn: HubWithdrawn[] }
+export interface HubCell {
+  subject: string;
+  axis: string;
+  surface: string;
+  sha256: string;
+  url: string;
+  signed: boolean;
+}
+export interface HubWithdrawn {
+  subject: string;
+  axis: string;
+  sha256: string;
+  url: string;
+  reason: string;
+}
+export interface HubIndex {
+  cells: HubCell[];
+  withdrawn: HubWithdrawn[];
+}
 
 /** One hub's read, with where and when it was read. */
 export interface HubRead {
@@ -28,7 +44,13 @@ export interface HubRead {
   result: { ok: true; index: HubIndex } | { ok: false; reason: string };
 }
 
-export interface HubCounts { cells: number; signed_cells: number; subjects: number; axes: number; hubs_read: number }
+export interface HubCounts {
+  cells: number;
+  signed_cells: number;
+  subjects: number;
+  axes: number;
+  hubs_read: number;
+}
 
 function counts(indexes: ReadonlyMap<string, HubIndex>): HubCounts {
   const cells = [...indexes.values()].flatMap((i) => i.cells);
@@ -48,20 +70,38 @@ function withoutWithdrawn(i: HubIndex): HubIndex {
 }
 
 export function hubCardsDocument(reads: readonly HubRead[], now: Date) {
-  const clean = reads.map((r) => ({ ...r, result: r.result.ok ? { ok: true as const, index: withoutWithdrawn(r.result.index) } : r.result }));
-  const agg = applyNullRule(clean.map((r): SourceRead<HubIndex> => (r.result.ok
-    ? { source: r.hub, read: true, value: r.result.index }
-    : { source: r.hub, read: false, reason: r.result.reason })), counts);
+  const clean = reads.map((r) => ({
+    ...r,
+    result: r.result.ok ? { ok: true as const, index: withoutWithdrawn(r.result.index) } : r.result,
+  }));
+  const agg = applyNullRule(
+    clean.map(
+      (r): SourceRead<HubIndex> =>
+        r.result.ok
+          ? { source: r.hub, read: true, value: r.result.index }
+          : { source: r.hub, read: false, reason: r.result.reason },
+    ),
+    counts,
+  );
   return {
     schema: HUB_CARDS_SCHEMA,
     observed_at: now.toISOString(),
     cache_window_seconds: HUB_INDEX_CACHE_SECONDS,
     sources: clean.map((r) => ({
-      hub: r.hub, kind: r.kind, index: r.index, read: r.result.ok, read_at: r.read_at, from_cache: r.from_cache, attempts: r.attempts,
-      cells: r.result.ok ? r.result.index.cells.length : null, reason: r.result.ok ? null : r.result.reason,
+      hub: r.hub,
+      kind: r.kind,
+      index: r.index,
+      read: r.result.ok,
+      read_at: r.read_at,
+      from_cache: r.from_cache,
+      attempts: r.attempts,
+      cells: r.result.ok ? r.result.index.cells.length : null,
+      reason: r.result.ok ? null : r.result.reason,
     })),
     cells: clean.flatMap((r) => (r.result.ok ? r.result.index.cells.map((c) => ({ hub: r.hub, ...c })) : [])),
-    withdrawn_cells: clean.flatMap((r) => (r.result.ok ? r.result.index.withdrawn.map((w) => ({ hub: r.hub, ...w })) : [])),
+    withdrawn_cells: clean.flatMap((r) =>
+      r.result.ok ? r.result.index.withdrawn.map((w) => ({ hub: r.hub, ...w })) : [],
+    ),
     counts: agg.totals,
     counts_floor: agg.totals_floor,
     unread_sources: agg.unread_sources,

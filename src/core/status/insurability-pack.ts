@@ -54,14 +54,15 @@ export const INSURABILITY_LIMITATIONS = [
   'Measurement, not certification: nothing in this pack is a certificate, a rating or a conformity determination, and the pack itself is not an attestation.',
   'The market rail (x402 payments) is development grade.',
   'There is no live human-baseline capture: human-vs-AI figures are in-lane entries, never board results.',
-  'This response carries no independent timestamp: ts is the service\'s own clock; only the public root has a timestamp proof.',
+  "This response carries no independent timestamp: ts is the service's own clock; only the public root has a timestamp proof.",
   'Automated re-measurement after a source change is not implemented.',
   `Right of reply: a measured party may reply within ${RIGHT_OF_REPLY_DAYS} days through the contact address in named_owners.`,
 ] as const;
 
-const OWNERS_ABSENT_REASON = 'unread: this release\'s corpus has no status/owners.json, so no measurement director or contact address is named';
-const REPORTED_ABSENT_REASON = 'unread: this release\'s corpus has no status/reported.json';
-const REGULATION_ABSENT_REASON = 'unread: this release\'s corpus has no status/regulation.json';
+const OWNERS_ABSENT_REASON =
+  "unread: this release's corpus has no status/owners.json, so no measurement director or contact address is named";
+const REPORTED_ABSENT_REASON = "unread: this release's corpus has no status/reported.json";
+const REGULATION_ABSENT_REASON = "unread: this release's corpus has no status/regulation.json";
 const MARKET_ABSENT_REASON = 'unread: this service runs without a payment rail (no metered products are served)';
 
 export function insurabilityPack(input: InsurabilityInput): Record<string, unknown> {
@@ -69,11 +70,13 @@ export function insurabilityPack(input: InsurabilityInput): Record<string, unkno
   return {
     schema: INSURABILITY_PACK_SCHEMA,
     ts: input.ts,
-    purpose: 'An unsigned template for insurers and underwriters: what this service measures, where each figure comes from, which controls are active and who answers for them. '
-      + 'It is not a trigger, not an attestation and not a certificate.',
+    purpose:
+      'An unsigned template for insurers and underwriters: what this service measures, where each figure comes from, which controls are active and who answers for them. ' +
+      'It is not a trigger, not an attestation and not a certificate.',
     system_transparency: {
-      what_is_measured: 'Deterministic measurements of AI models: model comparisons on benchmarks and checked facts, graded by deterministic predicates, never by a model acting as judge. '
-        + `The board publishes ${input.public_count}.`,
+      what_is_measured:
+        'Deterministic measurements of AI models: model comparisons on benchmarks and checked facts, graded by deterministic predicates, never by a model acting as judge. ' +
+        `The board publishes ${input.public_count}.`,
       board: '/api/gspc',
       methodology: '/methodology',
       verify: '/gspc-verify',
@@ -84,13 +87,19 @@ export function insurabilityPack(input: InsurabilityInput): Record<string, unkno
       reported_figures: input.reported_figures,
       reported_figures_source: '/api/reported',
       ...(input.reported_figures === null && { reported_figures_reason: REPORTED_ABSENT_REASON }),
-      reported_figures_note: 'Reported figures are not measurements of this service and never enter the measured cells or the board totals.',
+      reported_figures_note:
+        'Reported figures are not measurements of this service and never enter the measured cells or the board totals.',
       regulation: input.regulation && { ...input.regulation, url: '/api/regulation' },
       ...(input.regulation === null && { regulation_reason: REGULATION_ABSENT_REASON }),
       market: input.market && {
-        rail: 'x402', x402_version: 2, scheme: 'exact', mode: 'live',
-        network: input.market.network, asset: input.market.asset,
-        pay_to_configured: input.market.pay_to_configured, facilitator_configured: input.market.facilitator_configured,
+        rail: 'x402',
+        x402_version: 2,
+        scheme: 'exact',
+        mode: 'live',
+        network: input.market.network,
+        asset: input.market.asset,
+        pay_to_configured: input.market.pay_to_configured,
+        facilitator_configured: input.market.facilitator_configured,
         grade: 'development grade',
         note: 'Payment never creates a MEASURED cell, and a grade is never sold.',
       },
@@ -105,9 +114,16 @@ export function insurabilityPack(input: InsurabilityInput): Record<string, unkno
         did_document: '/.well-known/did.json',
         root: '/root.json',
       },
-      watchdog: { endpoint: '/api/oracle-fleet', period_seconds: WATCHDOG_PERIOD_SECONDS, kind: 'external dead-man\'s switch: a missed heartbeat shows as stale' },
+      watchdog: {
+        endpoint: '/api/oracle-fleet',
+        period_seconds: WATCHDOG_PERIOD_SECONDS,
+        kind: "external dead-man's switch: a missed heartbeat shows as stale",
+      },
       corrections_ledger: { endpoint: '/api/corrections' },
-      drift_detection: { state: 'NOT_IMPLEMENTED', note: 'No drift detection runs: a changed source is not re-measured automatically.' },
+      drift_detection: {
+        state: 'NOT_IMPLEMENTED',
+        note: 'No drift detection runs: a changed source is not re-measured automatically.',
+      },
     },
     named_owners: {
       measurement_director: owners?.measurement_director ?? null,
@@ -119,10 +135,25 @@ export function insurabilityPack(input: InsurabilityInput): Record<string, unkno
       ...(owners?.note !== undefined && { note: owners.note }),
     },
     bundle: [
-      { component: 'measurement-receipt', title: 'A verified measurement receipt', path: '/api/request-attestation?subject={subject}', verify: '/api/receipts/verify' },
+      {
+        component: 'measurement-receipt',
+        title: 'A verified measurement receipt',
+        path: '/api/request-attestation?subject={subject}',
+        verify: '/api/receipts/verify',
+      },
       { component: 'template', title: 'This template', path: '/api/insurability-pack' },
-      { component: 'provision-text', title: 'The version-pinned provision text', path: '/api/regulation', version: input.regulation?.version ?? null },
-      { component: 'control-crosswalk', title: 'A control crosswalk over the board', path: '/api/evidence-bundle?obligation={obligation}', obligations: [...input.obligations] },
+      {
+        component: 'provision-text',
+        title: 'The version-pinned provision text',
+        path: '/api/regulation',
+        version: input.regulation?.version ?? null,
+      },
+      {
+        component: 'control-crosswalk',
+        title: 'A control crosswalk over the board',
+        path: '/api/evidence-bundle?obligation={obligation}',
+        obligations: [...input.obligations],
+      },
       { component: 'corrections-excerpt', title: 'A corrections excerpt', path: '/api/corrections' },
     ],
     limitations: [...INSURABILITY_LIMITATIONS],

@@ -6,9 +6,7 @@
  */
 
 /** One source's read: its value, or why it could not be read. */
-export type SourceRead<T> =
-  | { source: string; read: true; value: T }
-  | { source: string; read: false; reason: string };
+export type SourceRead<T> = { source: string; read: true; value: T } | { source: string; read: false; reason: string };
 
 export interface NullRuleAggregate<F> {
   /** The figures over every source; null when any source was not read. */
@@ -24,7 +22,10 @@ export interface NullRuleAggregate<F> {
  * missing and the floor otherwise. Where no read source contributes to a figure, `figures`
  * should return null for it, never 0.
  */
-export function applyNullRule<T, F>(reads: readonly SourceRead<T>[], figures: (read: ReadonlyMap<string, T>) => F): NullRuleAggregate<F> {
+export function applyNullRule<T, F>(
+  reads: readonly SourceRead<T>[],
+  figures: (read: ReadonlyMap<string, T>) => F,
+): NullRuleAggregate<F> {
   const values = new Map<string, T>();
   const unread: { source: string; reason: string }[] = [];
   for (const r of reads) {

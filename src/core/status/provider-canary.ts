@@ -68,24 +68,35 @@ function checkObservation(v: unknown): string | null {
   if (extra !== undefined) return `unknown field '${extra.slice(0, 40)}'`;
   const missing = KEYS.find((k) => !(k in r));
   if (missing !== undefined) return `${missing}: is required`;
-  if (typeof r.provider !== 'string' || !NAME.test(r.provider)) return 'provider: must be a non-empty name of at most 200 characters';
-  if (typeof r.model !== 'string' || !NAME.test(r.model)) return 'model: must be a non-empty name of at most 200 characters';
-  if (typeof r.ran_at !== 'string' || !ISO_UTC.test(r.ran_at) || Number.isNaN(Date.parse(r.ran_at))) return 'ran_at: must be an ISO 8601 UTC datetime ending in Z';
+  if (typeof r.provider !== 'string' || !NAME.test(r.provider))
+    return 'provider: must be a non-empty name of at most 200 characters';
+  if (typeof r.model !== 'string' || !NAME.test(r.model))
+    return 'model: must be a non-empty name of at most 200 characters';
+  if (typeof r.ran_at !== 'string' || !ISO_UTC.test(r.ran_at) || Number.isNaN(Date.parse(r.ran_at)))
+    return 'ran_at: must be an ISO 8601 UTC datetime ending in Z';
   if (r.outcome !== 'PASS' && r.outcome !== 'FAIL') return 'outcome: must be PASS or FAIL';
-  if (typeof r.latency_ms !== 'number' || !Number.isSafeInteger(r.latency_ms) || r.latency_ms < 0) return 'latency_ms: must be a non-negative integer';
-  if (typeof r.note !== 'string' || r.note.length > MAX_TEXT) return `note: must be a string of at most ${MAX_TEXT} characters`;
+  if (typeof r.latency_ms !== 'number' || !Number.isSafeInteger(r.latency_ms) || r.latency_ms < 0)
+    return 'latency_ms: must be a non-negative integer';
+  if (typeof r.note !== 'string' || r.note.length > MAX_TEXT)
+    return `note: must be a string of at most ${MAX_TEXT} characters`;
   return null;
 }
 
 /** Parses the observation file strictly: one bad line refuses the whole file, naming the line. */
-export function parseCanaryObservations(text: string): { ok: true; observations: CanaryObservation[] } | { ok: false; reason: string } {
+export function parseCanaryObservations(
+  text: string,
+): { ok: true; observations: CanaryObservation[] } | { ok: false; reason: string } {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
   const observations: CanaryObservation[] = [];
   for (const [i, raw] of lines.entries()) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     let value: unknown;
-    try { value = JSON.parse(line); } catch { return { ok: false, reason: `line ${i + 1}: invalid JSON` }; }
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return { ok: false, reason: `line ${i + 1}: invalid JSON` };
+    }
     const wrong = checkObservation(value);
     if (wrong) return { ok: false, reason: `line ${i + 1}: ${wrong}` };
     observations.push(value as CanaryObservation);
@@ -116,36 +127,66 @@ export function buildProviderCanary(read: CanaryFileRead, now: Date): ProviderCa
   };
   const tail = {
     measurement: false as const,
-    measurement_note: 'A canary observation shows that the operator\'s runner reached a provider and how long it took; it is never a measurement and grades nothing.',
-    egress: 'none: the service makes no provider call; it reads the observations the operator\'s own runner records',
+    measurement_note:
+      "A canary observation shows that the operator's runner reached a provider and how long it took; it is never a measurement and grades nothing.",
+    egress: "none: the service makes no provider call; it reads the observations the operator's own runner records",
     freshness_window_seconds: CANARY_FRESHNESS_SECONDS,
   };
-  const doc = (state: CanaryState, last_error: string | null, adapter: ProviderCanaryDocument['adapter'], latest: ProviderCanaryDocument['latest'] = null): ProviderCanaryDocument =>
-    ({ ...base, state, last_error, adapter, ...tail, latest });
+  const doc = (
+    state: CanaryState,
+    last_error: string | null,
+    adapter: ProviderCanaryDocument['adapter'],
+    latest: ProviderCanaryDocument['latest'] = null,
+  ): ProviderCanaryDocument => ({ ...base, state, last_error, adapter, ...tail, latest });
 
   if (read.kind === 'unconfigured') return doc('UNCHECKABLE', NO_ADAPTER, null);
   if (read.kind === 'unreadable') {
-    return doc('UNREACHABLE', `canary observation file unreadable: ${read.reason}`, { kind: 'operator-canary-file', sha256: null, observations: null });
+    return doc('UNREACHABLE', `canary observation file unreadable: ${read.reason}`, {
+      kind: 'operator-canary-file',
+      sha256: null,
+      observations: null,
+    });
   }
   const sha256 = createHash('sha256').update(read.bytes).digest('hex');
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(read.bytes);
   } catch {
-    return doc('UNCHECKABLE', 'canary observation file is not UTF-8', { kind: 'operator-canary-file', sha256, observations: null });
+    return doc('UNCHECKABLE', 'canary observation file is not UTF-8', {
+      kind: 'operator-canary-file',
+      sha256,
+      observations: null,
+    });
   }
   const parsed = parseCanaryObservations(text);
-  if (!parsed.ok) return doc('UNCHECKABLE', `canary observation file invalid: ${parsed.reason}`, { kind: 'operator-canary-file', sha256, observations: null });
+  if (!parsed.ok)
+    return doc('UNCHECKABLE', `canary observation file invalid: ${parsed.reason}`, {
+      kind: 'operator-canary-file',
+      sha256,
+      observations: null,
+    });
   const adapter = { kind: 'operator-canary-file' as const, sha256, observations: parsed.observations.length };
   const latest = latestOf(parsed.observations);
   if (!latest) return doc('UNCHECKABLE', 'no canary observation recorded yet', adapter);
   const age = Math.floor((now.getTime() - Date.parse(latest.ran_at)) / 1000);
   const shown = { ...latest, age_seconds: age };
-  if (age < -CLOCK_SKEW_SECONDS) return doc('UNCHECKABLE', `the latest observation (${latest.ran_at}) is dated after observed_at`, adapter, shown);
+  if (age < -CLOCK_SKEW_SECONDS)
+    return doc('UNCHECKABLE', `the latest observation (${latest.ran_at}) is dated after observed_at`, adapter, shown);
   if (age > CANARY_FRESHNESS_SECONDS) {
-    return doc('UNCHECKABLE', `the latest observation is ${age} s old (freshness window ${CANARY_FRESHNESS_SECONDS} s)`, adapter, shown);
+    return doc(
+      'UNCHECKABLE',
+      `the latest observation is ${age} s old (freshness window ${CANARY_FRESHNESS_SECONDS} s)`,
+      adapter,
+      shown,
+    );
   }
   // A recent failed run is an observation that the provider could not be reached, not a running rail.
-  if (latest.outcome === 'FAIL') return doc('UNREACHABLE', clip(`latest canary run FAILED at ${latest.ran_at}${latest.note ? `: ${latest.note}` : ''}`), adapter, shown);
+  if (latest.outcome === 'FAIL')
+    return doc(
+      'UNREACHABLE',
+      clip(`latest canary run FAILED at ${latest.ran_at}${latest.note ? `: ${latest.note}` : ''}`),
+      adapter,
+      shown,
+    );
   return doc('RUNTIME_OBSERVED', null, adapter, shown);
 }

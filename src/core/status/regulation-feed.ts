@@ -90,8 +90,10 @@ export interface ServedWatchEntry extends FirstFineWatchEntry {
   first_fine_date?: string;
 }
 
-export const ABSENT_REASON = 'unread: this release\'s corpus has no status/regulation.json, so the regulation feed is not published; this is not a statement that there are no deadlines';
-const SOURCES_NOTE = 'Sources are citations (text and URL as text); this service never fetches them. provision_text_sha256 pins the provision text the deadline was verified against.';
+export const ABSENT_REASON =
+  "unread: this release's corpus has no status/regulation.json, so the regulation feed is not published; this is not a statement that there are no deadlines";
+const SOURCES_NOTE =
+  'Sources are citations (text and URL as text); this service never fetches them. provision_text_sha256 pins the provision text the deadline was verified against.';
 
 const DAY_MS = 86_400_000;
 /** Days since 1970-01-01 of an ISO date (YYYY-MM-DD). */
@@ -138,8 +140,10 @@ function servedWatch(w: FirstFineWatchEntry, signals: readonly EnforcementSignal
   return { ...w, state: 'FIRST_FINE_RECORDED', ...(s && { first_fine_date: s.date }) };
 }
 
-const byDateThenId = <T extends { id: string }>(date: (x: T) => string) => (a: T, b: T) =>
-  date(a) < date(b) ? -1 : date(a) > date(b) ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+const byDateThenId =
+  <T extends { id: string }>(date: (x: T) => string) =>
+  (a: T, b: T) =>
+    date(a) < date(b) ? -1 : date(a) > date(b) ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 /**
  * The served feed at `now`. Without a corpus file every block is null with `reason` (an unread
@@ -149,10 +153,21 @@ const byDateThenId = <T extends { id: string }>(date: (x: T) => string) => (a: T
 export function regulationFeed(file: RegulationFile | undefined, now: Date): Record<string, unknown> {
   const head = { schema: REGULATION_FEED_SCHEMA, observed_at: now.toISOString() };
   if (!file) {
-    return { ...head, version: null, verified_as_of: null, reverification: null, deadlines: null, signals: null, first_fine_watch: null, reason: ABSENT_REASON };
+    return {
+      ...head,
+      version: null,
+      verified_as_of: null,
+      reverification: null,
+      deadlines: null,
+      signals: null,
+      first_fine_watch: null,
+      reason: ABSENT_REASON,
+    };
   }
   const today = Math.floor(now.getTime() / DAY_MS);
-  const deadlines = [...file.deadlines].sort(byDateThenId<RegulationDeadline>((d) => d.applies_from)).map((d) => servedDeadline(d, today));
+  const deadlines = [...file.deadlines]
+    .sort(byDateThenId<RegulationDeadline>((d) => d.applies_from))
+    .map((d) => servedDeadline(d, today));
   const signals = file.signals ? [...file.signals].sort(byDateThenId<EnforcementSignal>((s) => s.date)) : null;
   const watch = file.first_fine_watch ? file.first_fine_watch.map((w) => servedWatch(w, file.signals ?? [])) : null;
   return {
@@ -161,11 +176,19 @@ export function regulationFeed(file: RegulationFile | undefined, now: Date): Rec
     verified_as_of: file.verified_as_of,
     reverification: reverification(file, now),
     deadlines,
-    counts: { deadlines: deadlines.length, in_force: deadlines.filter((d) => d.in_force).length, upcoming: deadlines.filter((d) => !d.in_force).length },
+    counts: {
+      deadlines: deadlines.length,
+      in_force: deadlines.filter((d) => d.in_force).length,
+      upcoming: deadlines.filter((d) => !d.in_force).length,
+    },
     signals,
-    ...(signals === null && { signals_reason: `unread: regulation feed version ${file.version} carries no signals block` }),
+    ...(signals === null && {
+      signals_reason: `unread: regulation feed version ${file.version} carries no signals block`,
+    }),
     first_fine_watch: watch,
-    ...(watch === null && { first_fine_watch_reason: `unread: regulation feed version ${file.version} carries no first_fine_watch block` }),
+    ...(watch === null && {
+      first_fine_watch_reason: `unread: regulation feed version ${file.version} carries no first_fine_watch block`,
+    }),
     sources_note: SOURCES_NOTE,
     ...(file.note !== undefined && { note: file.note }),
   };
@@ -184,22 +207,37 @@ export interface RegulationStreamValue<T> {
  * eunomia_data") read from the regulation feed. `null` file: the release publishes none, so
  * both are unread with the reason; a file without a block leaves that stream unread.
  */
-export function regulationStreams(file: RegulationFile | null, baseUrl: string): {
+export function regulationStreams(
+  file: RegulationFile | null,
+  baseUrl: string,
+): {
   signals: Stream<RegulationStreamValue<EnforcementSignal>>;
   first_fine_watch: Stream<RegulationStreamValue<ServedWatchEntry>>;
 } {
   const url = `${baseUrl}${REGULATION_FEED_PATH}`;
   if (file === null) {
-    return { signals: { value: null, unreadable: ABSENT_REASON }, first_fine_watch: { value: null, unreadable: ABSENT_REASON } };
+    return {
+      signals: { value: null, unreadable: ABSENT_REASON },
+      first_fine_watch: { value: null, unreadable: ABSENT_REASON },
+    };
   }
   const pin = { url, version: file.version, verified_as_of: file.verified_as_of };
-  const missing = (block: string) => ({ value: null, unreadable: `unread: regulation feed version ${file.version} carries no ${block} block` });
+  const missing = (block: string) => ({
+    value: null,
+    unreadable: `unread: regulation feed version ${file.version} carries no ${block} block`,
+  });
   return {
     signals: file.signals
-      ? { value: { ...pin, entries: [...file.signals].sort(byDateThenId<EnforcementSignal>((s) => s.date)) }, unreadable: null }
+      ? {
+          value: { ...pin, entries: [...file.signals].sort(byDateThenId<EnforcementSignal>((s) => s.date)) },
+          unreadable: null,
+        }
       : missing('signals'),
     first_fine_watch: file.first_fine_watch
-      ? { value: { ...pin, entries: file.first_fine_watch.map((w) => servedWatch(w, file.signals ?? [])) }, unreadable: null }
+      ? {
+          value: { ...pin, entries: file.first_fine_watch.map((w) => servedWatch(w, file.signals ?? [])) },
+          unreadable: null,
+        }
       : missing('first_fine_watch'),
   };
 }

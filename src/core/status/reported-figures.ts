@@ -30,9 +30,11 @@ export interface ReportedFile {
   note?: string;
 }
 
-export const REPORTED_NOTE = 'Figures reported by others (vendor model cards, papers), quoted with their source. They are not measurements of this service: '
-  + 'never MEASURED, never quotable as board results, and never counted in the board\'s totals. Measured figures are at /api/gspc.';
-export const REPORTED_ABSENT_REASON = 'unread: this release\'s corpus has no status/reported.json, so no reported figures are published; this is not a statement that none exist';
+export const REPORTED_NOTE =
+  'Figures reported by others (vendor model cards, papers), quoted with their source. They are not measurements of this service: ' +
+  "never MEASURED, never quotable as board results, and never counted in the board's totals. Measured figures are at /api/gspc.";
+export const REPORTED_ABSENT_REASON =
+  "unread: this release's corpus has no status/reported.json, so no reported figures are published; this is not a statement that none exist";
 
 /** How many figures the release publishes, or null (unread) when it has no file: never 0 for "absent". */
 export function reportedCount(file: ReportedFile | undefined): number | null {

@@ -20,9 +20,15 @@ function decode(s: string): Uint8Array | null {
     n = n * 58n + d;
   }
   const bytes: number[] = [];
-  while (n > 0n) { bytes.unshift(Number(n & 0xffn)); n >>= 8n; }
+  while (n > 0n) {
+    bytes.unshift(Number(n & 0xffn));
+    n >>= 8n;
+  }
   // Each leading alphabet zero ('r') stands for one leading zero byte.
-  for (const c of s) { if (c !== ALPHABET[0]) break; bytes.unshift(0); }
+  for (const c of s) {
+    if (c !== ALPHABET[0]) break;
+    bytes.unshift(0);
+  }
   return Uint8Array.from(bytes);
 }
 
@@ -42,7 +48,13 @@ export function encodeClassicAddress(accountId: Uint8Array): string {
   let n = 0n;
   for (const x of full) n = (n << 8n) | BigInt(x);
   let out = '';
-  while (n > 0n) { out = ALPHABET[Number(n % 58n)]! + out; n /= 58n; }
-  for (const x of full) { if (x !== 0) break; out = ALPHABET[0] + out; }
+  while (n > 0n) {
+    out = ALPHABET[Number(n % 58n)]! + out;
+    n /= 58n;
+  }
+  for (const x of full) {
+    if (x !== 0) break;
+    out = ALPHABET[0] + out;
+  }
   return out;
 }

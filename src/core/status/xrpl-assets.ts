@@ -45,7 +45,10 @@ export function accountInfoRequest(account: string): unknown {
 
 /** The first page reads the latest validated ledger; later pages stay on that ledger with its marker. */
 export function accountLinesRequest(account: string, ledger: number | 'validated', marker?: unknown): unknown {
-  return { method: 'account_lines', params: [{ account, ledger_index: ledger, limit: ACCOUNT_LINES_LIMIT, ...(marker !== undefined && { marker }) }] };
+  return {
+    method: 'account_lines',
+    params: [{ account, ledger_index: ledger, limit: ACCOUNT_LINES_LIMIT, ...(marker !== undefined && { marker }) }],
+  };
 }
 
 // ---- amounts ----
@@ -62,9 +65,16 @@ export function toPlainDecimal(text: string): string | null {
   const point = m[2]!.length + exp;
   let int: string;
   let frac: string;
-  if (point <= 0) { int = '0'; frac = '0'.repeat(-point) + digits; }
-  else if (point >= digits.length) { int = digits + '0'.repeat(point - digits.length); frac = ''; }
-  else { int = digits.slice(0, point); frac = digits.slice(point); }
+  if (point <= 0) {
+    int = '0';
+    frac = '0'.repeat(-point) + digits;
+  } else if (point >= digits.length) {
+    int = digits + '0'.repeat(point - digits.length);
+    frac = '';
+  } else {
+    int = digits.slice(0, point);
+    frac = digits.slice(point);
+  }
   int = int.replace(/^0+(?=\d)/, '');
   frac = frac.replace(/0+$/, '');
   const body = frac ? `${int}.${frac}` : int;
@@ -84,7 +94,11 @@ const CURRENCY = /^(?:[A-Za-z0-9?!@#$%^&*<>(){}[\]|]{3}|[0-9A-F]{40})$/;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const fail = (field: string, reason: string): { ok: false; field: string; reason: string } => ({ ok: false, field, reason });
+const fail = (field: string, reason: string): { ok: false; field: string; reason: string } => ({
+  ok: false,
+  field,
+  reason,
+});
 
 /** The `result` of a successful answer for `account`, or why it is not one. */
 function resultOf(body: unknown, account: string): Parsed<Obj> {
@@ -95,7 +109,8 @@ function resultOf(body: unknown, account: string): Parsed<Obj> {
     return fail('result.error', `rippled answered error ${String(r.error).slice(0, 60)}${msg}`);
   }
   if (r.status !== 'success') return fail('result.status', 'must be "success"');
-  if (r.account !== undefined && r.account !== account) return fail('result.account', `answers for ${String(r.account).slice(0, 60)}, not ${account}`);
+  if (r.account !== undefined && r.account !== account)
+    return fail('result.account', `answers for ${String(r.account).slice(0, 60)}, not ${account}`);
   return { ok: true, value: r };
 }
 
@@ -105,7 +120,10 @@ const ledgerOf = (r: Obj): number | null => {
 };
 
 /** One `account_lines` answer: its assets, marker and ledger. */
-export function parseAccountLines(body: unknown, account: string): Parsed<{ assets: XrplAsset[]; marker: unknown; ledger_index: number | null; validated: boolean }> {
+export function parseAccountLines(
+  body: unknown,
+  account: string,
+): Parsed<{ assets: XrplAsset[]; marker: unknown; ledger_index: number | null; validated: boolean }> {
   const res = resultOf(body, account);
   if (!res.ok) return res;
   const r = res.value;
@@ -115,18 +133,28 @@ export function parseAccountLines(body: unknown, account: string): Parsed<{ asse
   for (const [i, line] of r.lines.entries()) {
     const at = `result.lines.${i}`;
     if (!isObj(line)) return fail(at, 'must be an object');
-    if (typeof line.account !== 'string' || !isClassicAddress(line.account)) return fail(`${at}.account`, 'must be a classic XRPL address');
-    if (typeof line.currency !== 'string' || !CURRENCY.test(line.currency) || line.currency === 'XRP') return fail(`${at}.currency`, 'must be a 3-character code (not XRP) or 40 hex digits');
+    if (typeof line.account !== 'string' || !isClassicAddress(line.account))
+      return fail(`${at}.account`, 'must be a classic XRPL address');
+    if (typeof line.currency !== 'string' || !CURRENCY.test(line.currency) || line.currency === 'XRP')
+      return fail(`${at}.currency`, 'must be a 3-character code (not XRP) or 40 hex digits');
     const balance = typeof line.balance === 'string' ? toPlainDecimal(line.balance) : null;
     if (balance === null) return fail(`${at}.balance`, 'must be a decimal amount string');
     const owes = balance.startsWith('-');
-    assets.push({ currency: line.currency, issuer: owes ? account : line.account, counterparty: line.account, balance });
+    assets.push({
+      currency: line.currency,
+      issuer: owes ? account : line.account,
+      counterparty: line.account,
+      balance,
+    });
   }
   return { ok: true, value: { assets, marker: r.marker, ledger_index: ledgerOf(r), validated: r.validated === true } };
 }
 
 /** An `account_info` answer: the XRP balance. */
-export function parseAccountInfo(body: unknown, account: string): Parsed<{ xrp: XrplAsset; ledger_index: number | null; validated: boolean }> {
+export function parseAccountInfo(
+  body: unknown,
+  account: string,
+): Parsed<{ xrp: XrplAsset; ledger_index: number | null; validated: boolean }> {
   const res = resultOf(body, account);
   if (!res.ok) return res;
   const data = res.value.account_data;
@@ -134,7 +162,14 @@ export function parseAccountInfo(body: unknown, account: string): Parsed<{ xrp: 
   if (data.Account !== account) return fail('result.account_data.Account', `must be ${account}`);
   const xrp = typeof data.Balance === 'string' ? dropsToXrp(data.Balance) : null;
   if (xrp === null) return fail('result.account_data.Balance', 'must be a string of XRP drops');
-  return { ok: true, value: { xrp: { currency: 'XRP', balance: xrp }, ledger_index: ledgerOf(res.value), validated: res.value.validated === true } };
+  return {
+    ok: true,
+    value: {
+      xrp: { currency: 'XRP', balance: xrp },
+      ledger_index: ledgerOf(res.value),
+      validated: res.value.validated === true,
+    },
+  };
 }
 
 type LinesPage = Extract<ReturnType<typeof parseAccountLines>, { ok: true }>['value'];
@@ -185,7 +220,9 @@ export interface XrplAssetsDocument {
   observed_at: string;
   account: string | null;
   source: Obj | null;
-  live_read: { configured: false } | { configured: true; endpoint_origin: string; ok: boolean; read_at: string; error: string | null };
+  live_read:
+    | { configured: false }
+    | { configured: true; endpoint_origin: string; ok: boolean; read_at: string; error: string | null };
   /** null: nothing was read (never an empty holding). */
   assets: XrplAsset[] | null;
   assets_complete: boolean | null;
@@ -194,7 +231,16 @@ export interface XrplAssetsDocument {
 }
 
 function snapshotSource(s: XrplSnapshotView): Obj {
-  return { type: 'recorded-snapshot', path: s.path, sha256: s.sha256, recorded_at: s.recorded_at, endpoint: s.endpoint, ledger_index: s.read.ledger_index, validated: s.read.validated, ...(s.note !== undefined && { note: s.note }) };
+  return {
+    type: 'recorded-snapshot',
+    path: s.path,
+    sha256: s.sha256,
+    recorded_at: s.recorded_at,
+    endpoint: s.endpoint,
+    ledger_index: s.read.ledger_index,
+    validated: s.read.validated,
+    ...(s.note !== undefined && { note: s.note }),
+  };
 }
 
 const xrpNote = (r: XrplRead) => (r.xrp_included ? '' : ' The XRP balance was not recorded (no account_info answer).');
@@ -204,17 +250,40 @@ const xrpNote = (r: XrplRead) => (r.xrp_included ? '' : ' The XRP balance was no
  * recorded snapshot (RECORDED_SNAPSHOT, with the live failure named when there was one), but
  * only a snapshot of the same account; otherwise UNREAD with the reason and `assets` null.
  */
-export function buildXrplAssets(now: Date, live: XrplLiveOutcome | null, snapshot: XrplSnapshotView | undefined): XrplAssetsDocument {
+export function buildXrplAssets(
+  now: Date,
+  live: XrplLiveOutcome | null,
+  snapshot: XrplSnapshotView | undefined,
+): XrplAssetsDocument {
   const head = { schema: XRPL_ASSETS_SCHEMA, observed_at: now.toISOString() } as const;
-  const liveRead: XrplAssetsDocument['live_read'] = live === null
-    ? { configured: false }
-    : { configured: true, endpoint_origin: live.endpoint_origin, ok: live.ok, read_at: live.read_at, error: live.ok ? null : live.error };
+  const liveRead: XrplAssetsDocument['live_read'] =
+    live === null
+      ? { configured: false }
+      : {
+          configured: true,
+          endpoint_origin: live.endpoint_origin,
+          ok: live.ok,
+          read_at: live.read_at,
+          error: live.ok ? null : live.error,
+        };
   if (live?.ok) {
     const r = live.read;
     return {
-      ...head, kind: 'LIVE_READ', writes_board: false, account: live.account,
-      source: { type: 'configured-endpoint', endpoint_origin: live.endpoint_origin, methods: ['account_info', 'account_lines'], read_at: live.read_at, ledger_index: r.ledger_index, validated: r.validated },
-      live_read: liveRead, assets: r.assets, assets_complete: r.complete,
+      ...head,
+      kind: 'LIVE_READ',
+      writes_board: false,
+      account: live.account,
+      source: {
+        type: 'configured-endpoint',
+        endpoint_origin: live.endpoint_origin,
+        methods: ['account_info', 'account_lines'],
+        read_at: live.read_at,
+        ledger_index: r.ledger_index,
+        validated: r.validated,
+      },
+      live_read: liveRead,
+      assets: r.assets,
+      assets_complete: r.complete,
       note: `Read live from the configured XRPL endpoint at ${live.read_at}.${r.complete ? '' : ' More trust lines remain than were read.'}`,
       error: null,
     };
@@ -223,19 +292,35 @@ export function buildXrplAssets(now: Date, live: XrplLiveOutcome | null, snapsho
   if (snapshot && (!live || live.account === snapshot.account)) {
     const r = snapshot.read;
     return {
-      ...head, kind: 'RECORDED_SNAPSHOT', writes_board: false, account: snapshot.account, source: snapshotSource(snapshot),
-      live_read: liveRead, assets: r.assets, assets_complete: r.complete,
+      ...head,
+      kind: 'RECORDED_SNAPSHOT',
+      writes_board: false,
+      account: snapshot.account,
+      source: snapshotSource(snapshot),
+      live_read: liveRead,
+      assets: r.assets,
+      assets_complete: r.complete,
       note: `Recorded snapshot of ${snapshot.recorded_at} (${snapshot.path}), not a live read.${xrpNote(r)}${r.complete ? '' : ' More trust lines remained than were recorded.'}`,
-      error: failure ? `${failure}; serving the recorded snapshot of ${snapshot.recorded_at} instead, not live data` : null,
+      error: failure
+        ? `${failure}; serving the recorded snapshot of ${snapshot.recorded_at} instead, not live data`
+        : null,
     };
   }
   let error: string;
-  if (failure && snapshot) error = `${failure}; the recorded snapshot is of another account (${snapshot.account}), so it is not served`;
+  if (failure && snapshot)
+    error = `${failure}; the recorded snapshot is of another account (${snapshot.account}), so it is not served`;
   else if (failure) error = `${failure}; no recorded snapshot (${XRPL_SNAPSHOT_PATH}) to fall back to`;
   else error = `no XRPL endpoint is configured and the corpus has no recorded snapshot (${XRPL_SNAPSHOT_PATH})`;
   return {
-    ...head, kind: 'UNREAD', writes_board: false, account: live?.account ?? null, source: null,
-    live_read: liveRead, assets: null, assets_complete: null,
-    note: 'Nothing was read: no XRPL asset is reported, which is not the same as holding none.', error,
+    ...head,
+    kind: 'UNREAD',
+    writes_board: false,
+    account: live?.account ?? null,
+    source: null,
+    live_read: liveRead,
+    assets: null,
+    assets_complete: null,
+    note: 'Nothing was read: no XRPL asset is reported, which is not the same as holding none.',
+    error,
   };
 }

@@ -20,7 +20,10 @@ import { keysOfDidDocument } from './card-verifier.js';
 export const CARD_JWS_TYP = 'JOSE';
 
 /** One entry of the card's `signatures` (A2A v1.0 `AgentCardSignature`, no unprotected header). */
-export interface AgentCardSignature { protected: string; signature: string }
+export interface AgentCardSignature {
+  protected: string;
+  signature: string;
+}
 
 /** The signed bytes: RFC 8785 of the card with `signatures` removed. Throws on non-JSON values. */
 export function cardSigningPayload(card: Readonly<Record<string, unknown>>): Buffer {
@@ -33,7 +36,10 @@ export function cardSigningPayload(card: Readonly<Record<string, unknown>>): Buf
  * `signatures: [{protected, signature}]`. The protected header is RFC 8785 JSON
  * `{alg:'EdDSA', kid, typ:'JOSE'}`, so the same card and key always give the same bytes.
  */
-export function signAgentCard<T extends Record<string, unknown>>(card: T, signer: Pick<Signer, 'kid' | 'sign'>): T & { signatures: AgentCardSignature[] } {
+export function signAgentCard<T extends Record<string, unknown>>(
+  card: T,
+  signer: Pick<Signer, 'kid' | 'sign'>,
+): T & { signatures: AgentCardSignature[] } {
   const { signatures: _old, ...unsigned } = card;
   // signCompactJws serialises the payload with RFC 8785 (cardSigningPayload's bytes); the
   // payload part is then dropped: the JWS is detached.
@@ -43,7 +49,10 @@ export function signAgentCard<T extends Record<string, unknown>>(card: T, signer
 }
 
 /** The outcome of {@link verifyAgentCard}. */
-export interface CardCheck { ok: boolean; detail: string }
+export interface CardCheck {
+  ok: boolean;
+  detail: string;
+}
 
 /**
  * Checks an agent card's signatures against a DID document (the document is trusted by the
@@ -54,7 +63,8 @@ export interface CardCheck { ok: boolean; detail: string }
  * any other field fails. Never throws; `detail` says why.
  */
 export function verifyAgentCard(card: unknown, didDocument: unknown): CardCheck {
-  if (card === null || typeof card !== 'object' || Array.isArray(card)) return { ok: false, detail: 'the agent card is not a JSON object' };
+  if (card === null || typeof card !== 'object' || Array.isArray(card))
+    return { ok: false, detail: 'the agent card is not a JSON object' };
   const sigs = (card as { signatures?: unknown }).signatures;
   if (!Array.isArray(sigs) || sigs.length === 0) return { ok: false, detail: 'the agent card has no signatures' };
   let payload: string;
@@ -69,16 +79,26 @@ export function verifyAgentCard(card: unknown, didDocument: unknown): CardCheck 
   const failures: string[] = [];
   for (const [i, entry] of sigs.entries()) {
     const outcome = checkEntry(entry, payload, keys, assertion);
-    if (outcome.ok) return { ok: true, detail: `signatures[${i}] verified under ${outcome.kid} over the RFC 8785 form of the card without signatures` };
+    if (outcome.ok)
+      return {
+        ok: true,
+        detail: `signatures[${i}] verified under ${outcome.kid} over the RFC 8785 form of the card without signatures`,
+      };
     failures.push(`signatures[${i}]: ${outcome.why}`);
   }
   return { ok: false, detail: failures.join('; ') };
 }
 
-function checkEntry(entry: unknown, payload: string, keys: ReadonlyMap<string, Uint8Array>, assertion: ReadonlySet<string>): { ok: true; kid: string } | { ok: false; why: string } {
+function checkEntry(
+  entry: unknown,
+  payload: string,
+  keys: ReadonlyMap<string, Uint8Array>,
+  assertion: ReadonlySet<string>,
+): { ok: true; kid: string } | { ok: false; why: string } {
   const fail = (why: string) => ({ ok: false as const, why });
   const e = entry as { protected?: unknown; signature?: unknown } | null;
-  if (typeof e?.protected !== 'string' || typeof e.signature !== 'string') return fail('needs string protected and signature members');
+  if (typeof e?.protected !== 'string' || typeof e.signature !== 'string')
+    return fail('needs string protected and signature members');
   const parsed = parseCompactJws(`${e.protected}.${payload}.${e.signature}`);
   if (!parsed.ok) return fail(parsed.reason);
   const { header, signature } = parsed.jws;
@@ -88,6 +108,7 @@ function checkEntry(entry: unknown, payload: string, keys: ReadonlyMap<string, U
   const key = keys.get(header.kid);
   if (!key) return fail(`kid ${header.kid} is not an Ed25519 verification method of the DID document`);
   if (!assertion.has(header.kid)) return fail(`kid ${header.kid} is not listed under assertionMethod`);
-  if (!verify(key, Buffer.from(`${e.protected}.${payload}`, 'ascii'), signature)) return fail(`the signature does not verify under ${header.kid}`);
+  if (!verify(key, Buffer.from(`${e.protected}.${payload}`, 'ascii'), signature))
+    return fail(`the signature does not verify under ${header.kid}`);
   return { ok: true, kid: header.kid };
 }

@@ -7,13 +7,39 @@
 import { canonicalJsonStrict } from '../crypto/canonical-json.js';
 import { verifyDupProof } from './dup-proof.js';
 import { verifyLogInclusion } from './log-proof.js';
-import { base64urlToBytes as base64url, bytesToHex, hexToBytes, utf8, type VerifyCrypto } from '../crypto/verify-crypto.js';
+import {
+  base64urlToBytes as base64url,
+  bytesToHex,
+  hexToBytes,
+  utf8,
+  type VerifyCrypto,
+} from '../crypto/verify-crypto.js';
 
-export type CheckName = 'shape' | 'content_address' | 'signature' | 'not_withdrawn' | 'not_superseded' | 'under_root' | 'in_log';
-export interface Check { check: CheckName; ok: boolean; detail: string }
-export interface CardVerdict { sha256: string | null; result: 'VALID' | 'INVALID'; reasons: string[]; checks: Check[] }
+export type CheckName =
+  | 'shape'
+  | 'content_address'
+  | 'signature'
+  | 'not_withdrawn'
+  | 'not_superseded'
+  | 'under_root'
+  | 'in_log';
+export interface Check {
+  check: CheckName;
+  ok: boolean;
+  detail: string;
+}
+export interface CardVerdict {
+  sha256: string | null;
+  result: 'VALID' | 'INVALID';
+  reasons: string[];
+  checks: Check[];
+}
 
-export interface InclusionProof { leaf_index: number; leaf_count: number; proof: string[] }
+export interface InclusionProof {
+  leaf_index: number;
+  leaf_count: number;
+  proof: string[];
+}
 
 export interface CardVerificationContext {
   /** Verification methods of the service's DID document: kid (DID URL) → raw public key. */
@@ -45,63 +71,143 @@ export interface CardVerificationContext {
   };
 }
 
-export interface LogInclusionProof { leaf_index: number; tree_size: number; proof: string[] }
+export interface LogInclusionProof {
+  leaf_index: number;
+  tree_size: number;
+  proof: string[];
+}
 
 const OUTER = new Set(['sha256', 'url', 'sig_ed25519', 'unsigned_reason']);
 
-export async function verifyCard(input: unknown, ctx: CardVerificationContext, crypto: VerifyCrypto): Promise<CardVerdict> {
+export async function verifyCard(
+  input: unknown,
+  ctx: CardVerificationContext,
+  crypto: VerifyCrypto,
+): Promise<CardVerdict> {
   const checks: Check[] = [];
   const add = (check: CheckName, ok: boolean, detail: string) => checks.push({ check, ok, detail });
   const done = (sha256: string | null): CardVerdict => {
     const reasons = checks.filter((c) => !c.ok).map((c) => `${c.check}: ${c.detail}`);
     return { sha256, result: reasons.length === 0 ? 'VALID' : 'INVALID', reasons, checks };
   };
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) { add('shape', false, 'a card is a JSON object'); return done(null); }
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    add('shape', false, 'a card is a JSON object');
+    return done(null);
+  }
   const card = input as Record<string, unknown>;
   const claimed = typeof card.sha256 === 'string' && /^[0-9a-f]{64}$/.test(card.sha256) ? card.sha256 : null;
-  if (!claimed || typeof card.signer !== 'string' || card.schema !== 'card-v1') { add('shape', false, 'needs schema card-v1, a 64-hex sha256 and a signer'); return done(claimed); }
+  if (!claimed || typeof card.signer !== 'string' || card.schema !== 'card-v1') {
+    add('shape', false, 'needs schema card-v1, a 64-hex sha256 and a signer');
+    return done(claimed);
+  }
   add('shape', true, 'card-v1');
 
   const body: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(card)) if (!OUTER.has(k)) body[k] = v;
   let bodyBytes: Uint8Array;
-  try { bodyBytes = utf8(canonicalJsonStrict(body)); } catch { add('content_address', false, 'the body cannot be canonicalised (RFC 8785)'); return done(claimed); }
+  try {
+    bodyBytes = utf8(canonicalJsonStrict(body));
+  } catch {
+    add('content_address', false, 'the body cannot be canonicalised (RFC 8785)');
+    return done(claimed);
+  }
   const actual = bytesToHex(await crypto.sha256(bodyBytes));
   const urlOk = card.url === undefined || card.url === `/cards/${claimed.slice(0, 16)}.json`;
-  add('content_address', actual === claimed && urlOk, actual !== claimed ? `hash mismatch: the body hashes to ${actual}` : urlOk ? 'SHA-256 of the RFC 8785 body matches' : 'url does not name the card id');
+  add(
+    'content_address',
+    actual === claimed && urlOk,
+    actual !== claimed
+      ? `hash mismatch: the body hashes to ${actual}`
+      : urlOk
+        ? 'SHA-256 of the RFC 8785 body matches'
+        : 'url does not name the card id',
+  );
 
   const sig = card.sig_ed25519;
   const key = ctx.keys.get(card.signer);
-  if (sig === null || sig === undefined) add('signature', false, `unsigned${typeof card.unsigned_reason === 'string' ? `: ${card.unsigned_reason}` : ''}`);
-  else if (!key) add('signature', false, `key not in the DID document: ${card.signer} is not listed among its verification methods`);
+  if (sig === null || sig === undefined)
+    add('signature', false, `unsigned${typeof card.unsigned_reason === 'string' ? `: ${card.unsigned_reason}` : ''}`);
+  else if (!key)
+    add('signature', false, `key not in the DID document: ${card.signer} is not listed among its verification methods`);
   else {
     const sigBytes = typeof sig === 'string' ? hexToBytes(sig) : undefined;
-    const ok = sigBytes !== undefined && sigBytes.length === 64 && await crypto.ed25519Verify(key, bodyBytes, sigBytes);
-    add('signature', ok, ok ? `Ed25519 verified under ${card.signer}` : `bad signature: does not verify under ${card.signer}`);
+    const ok =
+      sigBytes !== undefined && sigBytes.length === 64 && (await crypto.ed25519Verify(key, bodyBytes, sigBytes));
+    add(
+      'signature',
+      ok,
+      ok ? `Ed25519 verified under ${card.signer}` : `bad signature: does not verify under ${card.signer}`,
+    );
   }
   const withdrawn = ctx.withdrawn.get(claimed);
-  add('not_withdrawn', withdrawn === undefined, withdrawn === undefined ? 'not in the withdrawal ledger' : `withdrawn: ${withdrawn}`);
+  add(
+    'not_withdrawn',
+    withdrawn === undefined,
+    withdrawn === undefined ? 'not in the withdrawal ledger' : `withdrawn: ${withdrawn}`,
+  );
   const by = ctx.superseded.get(claimed);
   add('not_superseded', by === undefined, by === undefined ? 'not in the supersession ledger' : `superseded by ${by}`);
 
-  if (!ctx.root || !ctx.rootSignatureValid) add('under_root', false, ctx.root ? 'the public root signature does not verify' : 'no public root to check against');
-  else if (ctx.knownIncluded?.has(claimed)) add('under_root', true, `included: the root recomputed from the whole bundle equals the signed root (${ctx.root.leaf_count} leaves)`);
+  if (!ctx.root || !ctx.rootSignatureValid)
+    add(
+      'under_root',
+      false,
+      ctx.root ? 'the public root signature does not verify' : 'no public root to check against',
+    );
+  else if (ctx.knownIncluded?.has(claimed))
+    add(
+      'under_root',
+      true,
+      `included: the root recomputed from the whole bundle equals the signed root (${ctx.root.leaf_count} leaves)`,
+    );
   else {
     const proof = await ctx.proofFor(claimed);
-    const included = proof !== undefined && proof.leaf_count === ctx.root.leaf_count
-      && await verifyDupProof(crypto, claimed, proof.leaf_index, ctx.root.leaf_count, proof.proof, ctx.root.merkle_root);
-    add('under_root', included, included ? `included under merkle_root ${ctx.root.merkle_root.slice(0, 16)}… (${ctx.root.leaf_count} leaves, as of ${ctx.root.as_of})` : 'not under the current root');
+    const included =
+      proof !== undefined &&
+      proof.leaf_count === ctx.root.leaf_count &&
+      (await verifyDupProof(crypto, claimed, proof.leaf_index, ctx.root.leaf_count, proof.proof, ctx.root.merkle_root));
+    add(
+      'under_root',
+      included,
+      included
+        ? `included under merkle_root ${ctx.root.merkle_root.slice(0, 16)}… (${ctx.root.leaf_count} leaves, as of ${ctx.root.as_of})`
+        : 'not under the current root',
+    );
   }
   if (ctx.log) await checkLog(claimed, ctx.log, crypto, add);
   return done(claimed);
 }
 
-async function checkLog(sha: string, log: NonNullable<CardVerificationContext['log']>, crypto: VerifyCrypto, add: (c: CheckName, ok: boolean, d: string) => void): Promise<void> {
-  if (!log.checkpointValid) { add('in_log', false, 'the log checkpoint does not verify under the board key'); return; }
-  if (log.knownLogged?.has(sha)) { add('in_log', true, `in the log: its root recomputed from all ${log.tree_size} entries equals the signed checkpoint`); return; }
+async function checkLog(
+  sha: string,
+  log: NonNullable<CardVerificationContext['log']>,
+  crypto: VerifyCrypto,
+  add: (c: CheckName, ok: boolean, d: string) => void,
+): Promise<void> {
+  if (!log.checkpointValid) {
+    add('in_log', false, 'the log checkpoint does not verify under the board key');
+    return;
+  }
+  if (log.knownLogged?.has(sha)) {
+    add(
+      'in_log',
+      true,
+      `in the log: its root recomputed from all ${log.tree_size} entries equals the signed checkpoint`,
+    );
+    return;
+  }
   const proof = await log.proofFor(sha);
-  const ok = proof !== undefined && proof.tree_size === log.tree_size && await verifyLogInclusion(crypto, sha, proof.leaf_index, log.tree_size, proof.proof, log.root_hash);
-  add('in_log', ok, ok ? `entry ${proof!.leaf_index} of the log ${log.origin} (checkpoint size ${log.tree_size})` : `not in the log ${log.origin} at checkpoint size ${log.tree_size}`);
+  const ok =
+    proof !== undefined &&
+    proof.tree_size === log.tree_size &&
+    (await verifyLogInclusion(crypto, sha, proof.leaf_index, log.tree_size, proof.proof, log.root_hash));
+  add(
+    'in_log',
+    ok,
+    ok
+      ? `entry ${proof!.leaf_index} of the log ${log.origin} (checkpoint size ${log.tree_size})`
+      : `not in the log ${log.origin} at checkpoint size ${log.tree_size}`,
+  );
 }
 
 /** The raw Ed25519 keys a DID document lists, by verification-method id. */

@@ -14,7 +14,13 @@
  * entry that is neither withdrawn nor superseded): that can make a card INVALID, never VALID.
  */
 import { BOARD_KEY } from '../evidence/signer.js';
-import { keysOfDidDocument, verifyCard, type CardVerdict, type CardVerificationContext, type InclusionProof } from './card-verifier.js';
+import {
+  keysOfDidDocument,
+  verifyCard,
+  type CardVerdict,
+  type CardVerificationContext,
+  type InclusionProof,
+} from './card-verifier.js';
 import { checkLogCheckpoint } from './log-proof.js';
 import { verifyRootRecord } from './root-verifier.js';
 import { dupRootHex, logRootHex } from './tree-roots.js';
@@ -26,7 +32,11 @@ export interface PublicFiles {
 }
 
 /** A check of the context; `ok: null` is a statement, neither a pass nor a failure. */
-export interface ContextCheck { check: string; ok: boolean | null; detail: string }
+export interface ContextCheck {
+  check: string;
+  ok: boolean | null;
+  detail: string;
+}
 
 export interface ServiceContext {
   /** The DID document's id, when it has one. */
@@ -43,7 +53,11 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 function parse(bytes: Uint8Array | undefined): unknown {
   if (bytes === undefined) return undefined;
-  try { return JSON.parse(decoder.decode(bytes)); } catch { return undefined; }
+  try {
+    return JSON.parse(decoder.decode(bytes));
+  } catch {
+    return undefined;
+  }
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -62,16 +76,27 @@ function ledger(doc: unknown, field: string): Map<string, string> {
 
 export async function loadServiceContext(files: PublicFiles, crypto: VerifyCrypto): Promise<ServiceContext> {
   const checks: ContextCheck[] = [];
-  const add = (check: string, ok: boolean | null, detail: string) => { checks.push({ check, ok, detail }); return ok === true; };
+  const add = (check: string, ok: boolean | null, detail: string) => {
+    checks.push({ check, ok, detail });
+    return ok === true;
+  };
 
   const [didBytes, rootBytes, withdrawals, supersessions, entriesBytes, noteBytes] = await Promise.all([
-    files.get('/.well-known/did.json'), files.get('/root.json'), files.get('/ledgers/withdrawals.json'),
-    files.get('/ledgers/supersessions.json'), files.get('/log/entries.json'), files.get('/log/checkpoint'),
+    files.get('/.well-known/did.json'),
+    files.get('/root.json'),
+    files.get('/ledgers/withdrawals.json'),
+    files.get('/ledgers/supersessions.json'),
+    files.get('/log/entries.json'),
+    files.get('/log/checkpoint'),
   ]);
   const didDocument = parse(didBytes);
   const keys = keysOfDidDocument(didDocument);
   const did = isObject(didDocument) && typeof didDocument.id === 'string' ? didDocument.id : undefined;
-  add('did_document', keys.size > 0, keys.size > 0 ? `${keys.size} Ed25519 verification methods` : 'no DID document with Ed25519 keys');
+  add(
+    'did_document',
+    keys.size > 0,
+    keys.size > 0 ? `${keys.size} Ed25519 verification methods` : 'no DID document with Ed25519 keys',
+  );
 
   const rootRecord = parse(rootBytes);
   let root: ServiceContext['root'] = null;
@@ -82,7 +107,11 @@ export async function loadServiceContext(files: PublicFiles, crypto: VerifyCrypt
     rootSignatureValid = sig.ok;
     add('root_signature', sig.ok, sig.detail);
     if (typeof rootRecord.merkle_root === 'string' && Number.isSafeInteger(rootRecord.leaf_count)) {
-      root = { merkle_root: rootRecord.merkle_root, leaf_count: rootRecord.leaf_count as number, as_of: String(rootRecord.as_of) };
+      root = {
+        merkle_root: rootRecord.merkle_root,
+        leaf_count: rootRecord.leaf_count as number,
+        as_of: String(rootRecord.as_of),
+      };
     }
   }
   const withdrawn = ledger(parse(withdrawals), 'reason');
@@ -93,33 +122,68 @@ export async function loadServiceContext(files: PublicFiles, crypto: VerifyCrypt
   const proofFor = async (sha: string): Promise<InclusionProof | undefined> => {
     if ((logged && !logged.has(sha)) || withdrawn.has(sha) || superseded.has(sha)) return undefined;
     const doc = parse(await files.get(`/cards/${sha.slice(0, 16)}.proof.json`));
-    if (!isObject(doc) || doc.sha256 !== sha || !Number.isSafeInteger(doc.leaf_index) || !Number.isSafeInteger(doc.leaf_count)) return undefined;
+    if (
+      !isObject(doc) ||
+      doc.sha256 !== sha ||
+      !Number.isSafeInteger(doc.leaf_index) ||
+      !Number.isSafeInteger(doc.leaf_count)
+    )
+      return undefined;
     if (!Array.isArray(doc.proof) || !doc.proof.every((p) => typeof p === 'string')) return undefined;
     return { leaf_index: doc.leaf_index as number, leaf_count: doc.leaf_count as number, proof: doc.proof as string[] };
   };
   return {
-    did, didDocument, keys, root, checks,
+    did,
+    didDocument,
+    keys,
+    root,
+    checks,
     context: { keys, root, rootSignatureValid, withdrawn, superseded, proofFor, ...(log && { log: log.context }) },
   };
 }
 
 /** The card log: origin, checkpoint (board key), root recomputed from every entry. */
-async function loadLog(doc: unknown, noteBytes: Uint8Array | undefined, did: string | undefined, keys: ReadonlyMap<string, Uint8Array>, crypto: VerifyCrypto,
-  add: (c: string, ok: boolean | null, d: string) => boolean): Promise<{ entries: ReadonlySet<string>; context: NonNullable<CardVerificationContext['log']> } | undefined> {
-  if (!isObject(doc) || !Array.isArray(doc.entries) || !doc.entries.every(isHex64) || did === undefined) { add('log', false, 'no /log/entries.json'); return undefined; }
+async function loadLog(
+  doc: unknown,
+  noteBytes: Uint8Array | undefined,
+  did: string | undefined,
+  keys: ReadonlyMap<string, Uint8Array>,
+  crypto: VerifyCrypto,
+  add: (c: string, ok: boolean | null, d: string) => boolean,
+): Promise<{ entries: ReadonlySet<string>; context: NonNullable<CardVerificationContext['log']> } | undefined> {
+  if (!isObject(doc) || !Array.isArray(doc.entries) || !doc.entries.every(isHex64) || did === undefined) {
+    add('log', false, 'no /log/entries.json');
+    return undefined;
+  }
   const entries = doc.entries as string[];
   const origin = logOriginOf(did);
-  if (!add('log_origin', doc.origin === origin, doc.origin === origin ? `origin ${origin}` : `origin ${String(doc.origin)} is not ${origin} (the DID's host + /log)`)) return undefined;
+  if (
+    !add(
+      'log_origin',
+      doc.origin === origin,
+      doc.origin === origin
+        ? `origin ${origin}`
+        : `origin ${String(doc.origin)} is not ${origin} (the DID's host + /log)`,
+    )
+  )
+    return undefined;
   const rootHex = (await logRootHex(crypto, entries))!;
   const boardKey = keys.get(`${did}#${BOARD_KEY}`);
   let note: string | undefined;
-  try { note = noteBytes === undefined ? undefined : decoder.decode(noteBytes); } catch { note = undefined; }
+  try {
+    note = noteBytes === undefined ? undefined : decoder.decode(noteBytes);
+  } catch {
+    note = undefined;
+  }
   const checkpointValid = await checkLogCheckpoint(crypto, note, origin, boardKey, entries.length, rootHex, add);
   const set = new Set(entries);
   return {
     entries: set,
     context: {
-      origin, tree_size: entries.length, root_hash: rootHex, checkpointValid,
+      origin,
+      tree_size: entries.length,
+      root_hash: rootHex,
+      checkpointValid,
       // The tree was recomputed from every entry and matched the signed checkpoint, so every
       // entry is in the log and nothing else is: no per-card log proof is needed.
       ...(checkpointValid && { knownLogged: set }),
@@ -133,32 +197,70 @@ async function loadLog(doc: unknown, noteBytes: Uint8Array | undefined, did: str
  * the signed root and its signed leaf_count, each is known to be under the root (no proofs
  * needed); otherwise the per-card proofs are used. The check says which.
  */
-export async function contextForBundle(service: ServiceContext, cards: readonly unknown[], crypto: VerifyCrypto): Promise<{ context: CardVerificationContext; check: ContextCheck }> {
+export async function contextForBundle(
+  service: ServiceContext,
+  cards: readonly unknown[],
+  crypto: VerifyCrypto,
+): Promise<{ context: CardVerificationContext; check: ContextCheck }> {
   const hashes = cards.map((c) => (isObject(c) && typeof c.sha256 === 'string' ? c.sha256 : ''));
   const root = service.root;
-  if (!root) return { context: service.context, check: { check: 'root_recomputed', ok: false, detail: 'no public root to recompute' } };
+  if (!root)
+    return {
+      context: service.context,
+      check: { check: 'root_recomputed', ok: false, detail: 'no public root to recompute' },
+    };
   const recomputed = hashes.every(isHex64) ? await dupRootHex(crypto, hashes) : undefined;
   const matches = recomputed === root.merkle_root && hashes.length === root.leaf_count;
   if (matches) {
     // As `gspc verify`: only a root whose signature verifies makes the bundle's cards included.
-    if (!service.context.rootSignatureValid) return { context: service.context, check: { check: 'root_recomputed', ok: true, detail: `merkle_root recomputed from ${hashes.length} active cards, but the root's signature does not verify` } };
-    return { context: { ...service.context, knownIncluded: new Set(hashes) }, check: { check: 'root_recomputed', ok: true, detail: `merkle_root recomputed from ${hashes.length} active cards` } };
+    if (!service.context.rootSignatureValid)
+      return {
+        context: service.context,
+        check: {
+          check: 'root_recomputed',
+          ok: true,
+          detail: `merkle_root recomputed from ${hashes.length} active cards, but the root's signature does not verify`,
+        },
+      };
+    return {
+      context: { ...service.context, knownIncluded: new Set(hashes) },
+      check: {
+        check: 'root_recomputed',
+        ok: true,
+        detail: `merkle_root recomputed from ${hashes.length} active cards`,
+      },
+    };
   }
   // Not the whole active set (a few cards, or a bundle of another release): each card's proof is read.
-  const detail = recomputed === undefined
-    ? 'the bundle has cards without a 64-hex sha256, so the root cannot be recomputed from it; each card is checked with its own inclusion proof'
-    : `recomputed ${recomputed} over ${hashes.length} cards; the root says ${root.merkle_root} over ${root.leaf_count}: the bundle is not the root's active set, so each card is checked with its own inclusion proof`;
-  return { context: service.context, check: { check: 'root_recomputed', ok: hashes.length === root.leaf_count && recomputed !== undefined ? false : null, detail } };
+  const detail =
+    recomputed === undefined
+      ? 'the bundle has cards without a 64-hex sha256, so the root cannot be recomputed from it; each card is checked with its own inclusion proof'
+      : `recomputed ${recomputed} over ${hashes.length} cards; the root says ${root.merkle_root} over ${root.leaf_count}: the bundle is not the root's active set, so each card is checked with its own inclusion proof`;
+  return {
+    context: service.context,
+    check: {
+      check: 'root_recomputed',
+      ok: hashes.length === root.leaf_count && recomputed !== undefined ? false : null,
+      detail,
+    },
+  };
 }
 
 /** What a pasted or dropped document holds: one card, or the cards of a bundle. */
-export type CardInput = { kind: 'card'; cards: [unknown] } | { kind: 'bundle'; cards: unknown[] } | { kind: 'error'; reason: string };
+export type CardInput =
+  | { kind: 'card'; cards: [unknown] }
+  | { kind: 'bundle'; cards: unknown[] }
+  | { kind: 'error'; reason: string };
 
 /** A card, a cards bundle (`{"cards": [...]}`, as /cards-bundle.json and POST /api/verify take) or an array of cards. */
 export function cardsOfDocument(doc: unknown): CardInput {
-  if (Array.isArray(doc)) return doc.length === 0 ? { kind: 'error', reason: 'the list holds no card' } : { kind: 'bundle', cards: doc };
+  if (Array.isArray(doc))
+    return doc.length === 0 ? { kind: 'error', reason: 'the list holds no card' } : { kind: 'bundle', cards: doc };
   if (!isObject(doc)) return { kind: 'error', reason: 'a card or a cards bundle is a JSON object' };
-  if (Array.isArray(doc.cards)) return doc.cards.length === 0 ? { kind: 'error', reason: 'the bundle holds no card' } : { kind: 'bundle', cards: doc.cards };
+  if (Array.isArray(doc.cards))
+    return doc.cards.length === 0
+      ? { kind: 'error', reason: 'the bundle holds no card' }
+      : { kind: 'bundle', cards: doc.cards };
   if (doc.schema === 'card-v1') return { kind: 'card', cards: [doc] };
   return { kind: 'error', reason: 'not a card (schema card-v1) nor a cards bundle ({"cards": [...]})' };
 }
@@ -167,8 +269,12 @@ export function cardsOfDocument(doc: unknown): CardInput {
  * Verifies cards with the one card verifier, `concurrency` at a time (WebCrypto works off the
  * main thread, so several cards in flight are faster than one), results in input order.
  */
-export async function verifyCards(cards: readonly unknown[], context: CardVerificationContext, crypto: VerifyCrypto,
-  opts: { concurrency?: number; onProgress?: (done: number) => void; progressEvery?: number } = {}): Promise<CardVerdict[]> {
+export async function verifyCards(
+  cards: readonly unknown[],
+  context: CardVerificationContext,
+  crypto: VerifyCrypto,
+  opts: { concurrency?: number; onProgress?: (done: number) => void; progressEvery?: number } = {},
+): Promise<CardVerdict[]> {
   const out: CardVerdict[] = new Array(cards.length);
   const every = opts.progressEvery ?? 500;
   let next = 0;

@@ -13,7 +13,13 @@ import { bytesToHex, hexToBytes, type VerifyCrypto } from '../crypto/verify-cryp
 /** The part of SubtleCrypto this adapter uses (structural, so no DOM types are needed). */
 export interface SubtleLike {
   digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer>;
-  importKey(format: 'raw', keyData: Uint8Array, algorithm: { name: 'Ed25519' }, extractable: false, usages: ['verify']): Promise<unknown>;
+  importKey(
+    format: 'raw',
+    keyData: Uint8Array,
+    algorithm: { name: 'Ed25519' },
+    extractable: false,
+    usages: ['verify'],
+  ): Promise<unknown>;
   verify(algorithm: { name: 'Ed25519' }, key: never, signature: Uint8Array, data: Uint8Array): Promise<boolean>;
 }
 
@@ -48,7 +54,8 @@ export function webVerifyCrypto(subtle: SubtleLike): VerifyCrypto {
 
 // RFC 8032 §7.1 TEST 2 (public key, message 0x72, signature; test/vectors/ed25519) and FIPS 180-2's SHA-256("abc").
 const TEST2_KEY = '3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c';
-const TEST2_SIG = '92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00';
+const TEST2_SIG =
+  '92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00';
 const ABC_SHA256 = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
 
 /**

@@ -13,11 +13,19 @@ export type EastWestFile = CoreEastWestFile;
 export const EAST_WEST_FILE = 'status/east-west.json';
 
 const text = z.string().trim().min(1, 'must be a non-empty string');
-const modelId = z.string().min(1).max(200).regex(/^[^\s\u0000-\u001f]+$/, 'must be a model id without spaces or control characters');
-const group = z.array(modelId).min(1, 'must list at least one model').refine((g) => new Set(g).size === g.length, 'lists a model twice');
+const modelId = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^\s\u0000-\u001f]+$/, 'must be a model id without spaces or control characters');
+const group = z
+  .array(modelId)
+  .min(1, 'must list at least one model')
+  .refine((g) => new Set(g).size === g.length, 'lists a model twice');
 
 export const eastWestFileSchema = z.strictObject({
-  groups: z.strictObject({ east: group, west: group })
+  groups: z
+    .strictObject({ east: group, west: group })
     .refine((g) => !g.east.some((m) => g.west.includes(m)), 'a model is in both groups'),
   basis: text,
   note: text.optional(),

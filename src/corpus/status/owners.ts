@@ -16,12 +16,18 @@ export const OWNERS_FILE = 'status/owners.json';
 
 const text = z.string().trim().min(1, 'must be a non-empty string');
 // A plain addr-spec: local part without spaces or specials, a dotted domain of LDH labels.
-const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 export const ownersFileSchema = z.strictObject({
   measurement_director: text,
-  contact: z.string().regex(EMAIL, 'must be an e-mail address (local@domain.tld)')
-    .refine((s) => !s.startsWith('.') && !s.split('@')[0]!.endsWith('.') && !s.includes('..'), 'must be an e-mail address without empty dot-separated parts'),
+  contact: z
+    .string()
+    .regex(EMAIL, 'must be an e-mail address (local@domain.tld)')
+    .refine(
+      (s) => !s.startsWith('.') && !s.split('@')[0]!.endsWith('.') && !s.includes('..'),
+      'must be an e-mail address without empty dot-separated parts',
+    ),
   note: text.optional(),
 });
 

@@ -59,9 +59,17 @@ export const regulationFileSchema = z.strictObject({
   version: z.string().regex(/^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$/, 'must be a version label such as 2026.11-1'),
   verified_as_of: isoDate,
   reverify_policy: text,
-  deadlines: z.array(deadline).refine((d) => new Set(d.map((x) => x.id)).size === d.length, 'has two deadlines with the same id'),
-  signals: z.array(signal).refine((s) => new Set(s.map((x) => x.id)).size === s.length, 'has two signals with the same id').optional(),
-  first_fine_watch: z.array(watch).refine((w) => new Set(w.map((x) => x.instrument)).size === w.length, 'watches an instrument twice').optional(),
+  deadlines: z
+    .array(deadline)
+    .refine((d) => new Set(d.map((x) => x.id)).size === d.length, 'has two deadlines with the same id'),
+  signals: z
+    .array(signal)
+    .refine((s) => new Set(s.map((x) => x.id)).size === s.length, 'has two signals with the same id')
+    .optional(),
+  first_fine_watch: z
+    .array(watch)
+    .refine((w) => new Set(w.map((x) => x.instrument)).size === w.length, 'watches an instrument twice')
+    .optional(),
   note: text.optional(),
 });
 
@@ -70,8 +78,12 @@ function crossProblems(f: RegulationFile): CorpusProblem[] {
   const out: CorpusProblem[] = [];
   const at = (field: string, reason: string) => out.push({ file: REGULATION_FILE, field, reason });
   f.deadlines.forEach((d, i) => {
-    if (d.verified_as_of > f.verified_as_of) at(`deadlines.${i}.verified_as_of`, `is after the feed's verified_as_of ${f.verified_as_of}`);
-    if (d.provision_text !== undefined && createHash('sha256').update(d.provision_text, 'utf8').digest('hex') !== d.provision_text_sha256) {
+    if (d.verified_as_of > f.verified_as_of)
+      at(`deadlines.${i}.verified_as_of`, `is after the feed's verified_as_of ${f.verified_as_of}`);
+    if (
+      d.provision_text !== undefined &&
+      createHash('sha256').update(d.provision_text, 'utf8').digest('hex') !== d.provision_text_sha256
+    ) {
       at(`deadlines.${i}.provision_text_sha256`, 'does not match the SHA-256 of provision_text (UTF-8)');
     }
   });
@@ -79,12 +91,15 @@ function crossProblems(f: RegulationFile): CorpusProblem[] {
     if (s.date > f.verified_as_of) at(`signals.${i}.date`, `is after the feed's verified_as_of ${f.verified_as_of}`);
   });
   (f.first_fine_watch ?? []).forEach((w, i) => {
-    if (w.watching_since > f.verified_as_of) at(`first_fine_watch.${i}.watching_since`, `is after the feed's verified_as_of ${f.verified_as_of}`);
+    if (w.watching_since > f.verified_as_of)
+      at(`first_fine_watch.${i}.watching_since`, `is after the feed's verified_as_of ${f.verified_as_of}`);
     if (w.first_fine === null) return;
     const s = f.signals?.find((x) => x.id === w.first_fine);
     if (!s) at(`first_fine_watch.${i}.first_fine`, `names signal '${w.first_fine}', which is not in signals`);
-    else if (s.kind !== 'fine') at(`first_fine_watch.${i}.first_fine`, `names signal '${s.id}' of kind '${s.kind}', not a fine`);
-    else if (s.instrument !== w.instrument) at(`first_fine_watch.${i}.first_fine`, `names a fine under '${s.instrument}', not '${w.instrument}'`);
+    else if (s.kind !== 'fine')
+      at(`first_fine_watch.${i}.first_fine`, `names signal '${s.id}' of kind '${s.kind}', not a fine`);
+    else if (s.instrument !== w.instrument)
+      at(`first_fine_watch.${i}.first_fine`, `names a fine under '${s.instrument}', not '${w.instrument}'`);
   });
   return out;
 }

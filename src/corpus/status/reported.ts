@@ -16,19 +16,34 @@ export const REPORTED_FILE = 'status/reported.json';
 
 // "UNMEASURED" is allowed: only the status word MEASURED on its own is refused.
 const notMeasured = (s: string) => !/(^|[^A-Za-z_])MEASURED([^A-Za-z_]|$)/.test(s);
-const text = z.string().trim().min(1, 'must be a non-empty string')
+const text = z
+  .string()
+  .trim()
+  .min(1, 'must be a non-empty string')
   .refine(notMeasured, 'must not label a reported figure MEASURED: it is not a measurement of this service');
-const date = z.string().refine((s) => isIsoDate(s.slice(0, 10)) && (s.length === 10 || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/.test(s)),
-  'must be an ISO date (YYYY-MM-DD) or an ISO 8601 UTC datetime');
+const date = z
+  .string()
+  .refine(
+    (s) =>
+      isIsoDate(s.slice(0, 10)) && (s.length === 10 || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/.test(s)),
+    'must be an ISO date (YYYY-MM-DD) or an ISO 8601 UTC datetime',
+  );
 
 const figure = z.strictObject({
-  subject: z.string().min(1).max(200).regex(/^[^\s\u0000-\u001f]+$/, 'must be a model id without spaces or control characters'),
+  subject: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^\s\u0000-\u001f]+$/, 'must be a model id without spaces or control characters'),
   metric: text,
   value: z.number().finite(),
   unit: text,
   reported_by: text,
   source: text,
-  url: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL (stored as text, never fetched)').optional(),
+  url: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL (stored as text, never fetched)')
+    .optional(),
   as_of: date,
   note: text,
 });

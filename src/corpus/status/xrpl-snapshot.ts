@@ -9,14 +9,22 @@ import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { z } from 'zod';
 import type { CorpusProblem } from '../../core/errors.js';
 import { isClassicAddress } from '../../core/status/xrpl-address.js';
-import { combineRead, parseAccountInfo, parseAccountLines, XRPL_SNAPSHOT_PATH, type XrplSnapshotView } from '../../core/status/xrpl-assets.js';
+import {
+  combineRead,
+  parseAccountInfo,
+  parseAccountLines,
+  XRPL_SNAPSHOT_PATH,
+  type XrplSnapshotView,
+} from '../../core/status/xrpl-assets.js';
 import { lineAt, parseJsonFile } from '../json-file.js';
 import type { StatusRead, StatusReadIo } from './io.js';
 
 export type XrplSnapshotFile = XrplSnapshotView;
 
 const text = z.string().trim().min(1, 'must be a non-empty string');
-const isoUtc = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/, 'must be an ISO 8601 UTC datetime ending in Z')
+const isoUtc = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/, 'must be an ISO 8601 UTC datetime ending in Z')
   .refine((s) => !Number.isNaN(Date.parse(s)), 'is not a real date');
 const answer = z.record(z.string(), z.unknown(), 'must be the recorded JSON-RPC answer (an object)');
 
@@ -46,7 +54,8 @@ export function readXrplSnapshot(io: StatusReadIo): StatusRead<XrplSnapshotFile>
     const tree = parseTree(source);
     const path = [key, ...field.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p))];
     let node;
-    for (let depth = path.length; depth >= 0 && !node; depth--) node = tree ? findNodeAtLocation(tree, path.slice(0, depth)) : undefined;
+    for (let depth = path.length; depth >= 0 && !node; depth--)
+      node = tree ? findNodeAtLocation(tree, path.slice(0, depth)) : undefined;
     return { file, ...(node && { line: lineAt(source, node.offset) }), field: `${key}.${field}`, reason };
   };
   const lines = parseAccountLines(s.account_lines, s.account);
@@ -59,7 +68,11 @@ export function readXrplSnapshot(io: StatusReadIo): StatusRead<XrplSnapshotFile>
   }
   return {
     value: {
-      path: file, sha256: f.sha256, recorded_at: s.recorded_at, endpoint: s.endpoint, account: s.account,
+      path: file,
+      sha256: f.sha256,
+      recorded_at: s.recorded_at,
+      endpoint: s.endpoint,
+      account: s.account,
       ...(s.note !== undefined && { note: s.note }),
       read: combineRead(info, [lines.value]),
     },

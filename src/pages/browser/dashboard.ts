@@ -6,7 +6,17 @@
  * no inline styles; site.css carries the equivalent rules).
  */
 import * as Plot from '@observablehq/plot';
-import { ISLAND_ID, MARK_COLOURS, type ComputeIsland, type DashboardIsland, type ForestRow, type MeasuredIsland, type ProvenanceIsland, type RegulatorsIsland, type Separation } from '../dashboard-islands.js';
+import {
+  ISLAND_ID,
+  MARK_COLOURS,
+  type ComputeIsland,
+  type DashboardIsland,
+  type ForestRow,
+  type MeasuredIsland,
+  type ProvenanceIsland,
+  type RegulatorsIsland,
+  type Separation,
+} from '../dashboard-islands.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -25,7 +35,21 @@ function rowLabel(r: ForestRow): string {
  */
 const NARROW = 560;
 function rowNames(ys: string[], narrow: boolean, x: number, dy = -12): Plot.Markish[] {
-  return narrow ? [Plot.text(ys, { y: (a: string) => a, x, dx: 4, dy, textAnchor: 'start', fontWeight: 600, fill: '#1a1a1a', text: (a: string) => a, className: 'dash-row-name' })] : [];
+  return narrow
+    ? [
+        Plot.text(ys, {
+          y: (a: string) => a,
+          x,
+          dx: 4,
+          dy,
+          textAnchor: 'start',
+          fontWeight: 600,
+          fill: '#1a1a1a',
+          text: (a: string) => a,
+          className: 'dash-row-name',
+        }),
+      ]
+    : [];
 }
 
 function measuredPlot(d: MeasuredIsland, width: number): SVGSVGElement | HTMLElement {
@@ -38,32 +62,105 @@ function measuredPlot(d: MeasuredIsland, width: number): SVGSVGElement | HTMLEle
   const narrow = width < NARROW;
   const marks: Plot.Markish[] = [
     ...rowNames(ys, narrow, xmin),
-    Plot.ruleY(withBasis, { y: 'axis', x1: (r: B) => r.basis.lo, x2: (r: B) => r.basis.hi, dy: 8, stroke: MARK_COLOURS.basis, strokeWidth: 1.5, className: 'dash-basis',
-      ariaLabel: (r: B) => `${r.axis}: best base model ${r.basis.model}, accuracy ${pct(r.basis.accuracy)}, interval ${pct(r.basis.lo)} to ${pct(r.basis.hi)}`,
-      title: (r: B) => `basis ${r.basis.model}: ${pct(r.basis.accuracy)} [${pct(r.basis.lo)}, ${pct(r.basis.hi)}]` }),
-    Plot.dot(withBasis, { y: 'axis', x: (r: B) => r.basis.accuracy, dy: 8, r: 2.5, fill: MARK_COLOURS.basis, className: 'dash-basis-point' }),
+    Plot.ruleY(withBasis, {
+      y: 'axis',
+      x1: (r: B) => r.basis.lo,
+      x2: (r: B) => r.basis.hi,
+      dy: 8,
+      stroke: MARK_COLOURS.basis,
+      strokeWidth: 1.5,
+      className: 'dash-basis',
+      ariaLabel: (r: B) =>
+        `${r.axis}: best base model ${r.basis.model}, accuracy ${pct(r.basis.accuracy)}, interval ${pct(r.basis.lo)} to ${pct(r.basis.hi)}`,
+      title: (r: B) => `basis ${r.basis.model}: ${pct(r.basis.accuracy)} [${pct(r.basis.lo)}, ${pct(r.basis.hi)}]`,
+    }),
+    Plot.dot(withBasis, {
+      y: 'axis',
+      x: (r: B) => r.basis.accuracy,
+      dy: 8,
+      r: 2.5,
+      fill: MARK_COLOURS.basis,
+      className: 'dash-basis-point',
+    }),
   ];
   for (const s of ['SEPARATED', 'TIE', 'UNTESTED'] as const) {
     const these = rows.filter((r) => r.separation === s);
     const colour = MARK_COLOURS[s];
     const text = (r: ForestRow) => `${isWin(r) ? '▲ ' : ''}${s}${r.leader === null ? '*' : ''} · n=${r.n}`;
     marks.push(
-      Plot.ruleY(these, { y: 'axis', x1: 'lo', x2: 'hi', stroke: colour, strokeWidth: 2.5, className: `dash-interval dash-interval-${s}`, ariaLabel: rowLabel, title: rowLabel }),
-      Plot.dot(these, { y: 'axis', x: 'accuracy', r: 5, symbol: SYMBOL[s], stroke: colour, strokeWidth: 2, fill: (r: ForestRow) => (isWin(r) ? colour : '#ffffff'), className: `dash-leader dash-leader-${s}`, ariaLabel: rowLabel, title: rowLabel }),
+      Plot.ruleY(these, {
+        y: 'axis',
+        x1: 'lo',
+        x2: 'hi',
+        stroke: colour,
+        strokeWidth: 2.5,
+        className: `dash-interval dash-interval-${s}`,
+        ariaLabel: rowLabel,
+        title: rowLabel,
+      }),
+      Plot.dot(these, {
+        y: 'axis',
+        x: 'accuracy',
+        r: 5,
+        symbol: SYMBOL[s],
+        stroke: colour,
+        strokeWidth: 2,
+        fill: (r: ForestRow) => (isWin(r) ? colour : '#ffffff'),
+        className: `dash-leader dash-leader-${s}`,
+        ariaLabel: rowLabel,
+        title: rowLabel,
+      }),
       narrow
-        ? Plot.text(these, { y: 'axis', frameAnchor: 'right', dy: -12, textAnchor: 'end', fill: colour, fontWeight: 700, className: `dash-state dash-state-${s}`, text })
-        : Plot.text(these, { y: 'axis', x: 'hi', dx: 8, textAnchor: 'start', fill: colour, fontWeight: 700, className: `dash-state dash-state-${s}`, text }),
+        ? Plot.text(these, {
+            y: 'axis',
+            frameAnchor: 'right',
+            dy: -12,
+            textAnchor: 'end',
+            fill: colour,
+            fontWeight: 700,
+            className: `dash-state dash-state-${s}`,
+            text,
+          })
+        : Plot.text(these, {
+            y: 'axis',
+            x: 'hi',
+            dx: 8,
+            textAnchor: 'start',
+            fill: colour,
+            fontWeight: 700,
+            className: `dash-state dash-state-${s}`,
+            text,
+          }),
     );
   }
   type N = MeasuredIsland['noResult'][number];
   marks.push(
-    Plot.text(d.noResult, { y: 'axis', x: xmin, dx: 4, textAnchor: 'start', fill: '#4a4a4a', className: 'dash-noresult',
-      text: (r: N) => `${r.state} · n=${r.n} · no result`, ariaLabel: (r: N) => `${r.axis}: ${r.state}, n ${r.n}, no result` }),
+    Plot.text(d.noResult, {
+      y: 'axis',
+      x: xmin,
+      dx: 4,
+      textAnchor: 'start',
+      fill: '#4a4a4a',
+      className: 'dash-noresult',
+      text: (r: N) => `${r.state} · n=${r.n} · no result`,
+      ariaLabel: (r: N) => `${r.axis}: ${r.state}, n ${r.n}, no result`,
+    }),
     Plot.ruleX([xmin]),
   );
   return Plot.plot({
-    width, height: 50 + (narrow ? 44 : 30) * Math.max(ys.length, 1), marginLeft: narrow ? 8 : 160, marginRight: narrow ? 20 : 130, marginBottom: 40, marginTop: narrow ? 24 : 20,
-    x: { domain: [xmin, 1], label: 'Accuracy (Wilson 95% interval) →', tickFormat: (x: number) => `${Math.round(x * 100)}%`, grid: true, ticks: narrow ? 4 : 8 },
+    width,
+    height: 50 + (narrow ? 44 : 30) * Math.max(ys.length, 1),
+    marginLeft: narrow ? 8 : 160,
+    marginRight: narrow ? 20 : 130,
+    marginBottom: 40,
+    marginTop: narrow ? 24 : 20,
+    x: {
+      domain: [xmin, 1],
+      label: 'Accuracy (Wilson 95% interval) →',
+      tickFormat: (x: number) => `${Math.round(x * 100)}%`,
+      grid: true,
+      ticks: narrow ? 4 : 8,
+    },
     y: { domain: ys, label: null, axis: narrow ? null : 'left' },
     marks,
   });
@@ -73,36 +170,127 @@ function regulatorsPlot(d: RegulatorsIsland, width: number): SVGSVGElement | HTM
   const pts = d.deadlines.map((x) => ({ ...x, date: new Date(`${x.applies_from}T00:00:00Z`) }));
   type P = (typeof pts)[number];
   const today = new Date(d.observed_at);
-  const label = (x: P) => `${x.id}: applies from ${x.applies_from}, ${x.in_force ? 'in force' : 'upcoming'}, ${x.days_until} days`;
+  const label = (x: P) =>
+    `${x.id}: applies from ${x.applies_from}, ${x.in_force ? 'in force' : 'upcoming'}, ${x.days_until} days`;
   const narrow = width < NARROW;
   const ys = pts.map((x) => x.id);
   const first = pts.reduce((m, x) => (x.date < m ? x.date : m), today);
   return Plot.plot({
-    width, height: 60 + (narrow ? 44 : 32) * Math.max(pts.length, 1), marginLeft: narrow ? 8 : 170, marginRight: 30, marginBottom: 40, marginTop: 30,
+    width,
+    height: 60 + (narrow ? 44 : 32) * Math.max(pts.length, 1),
+    marginLeft: narrow ? 8 : 170,
+    marginRight: 30,
+    marginBottom: 40,
+    marginTop: 30,
     x: { type: 'utc', label: 'Applies from →', grid: true, ticks: narrow ? 3 : 6, inset: 36 },
     y: { domain: ys, label: null, axis: narrow ? null : 'left' },
     marks: [
-      ...(narrow ? [Plot.text(pts, { y: 'id', x: first, dy: -12, dx: -30, textAnchor: 'start', fontWeight: 600, fill: '#1a1a1a', text: 'id', className: 'dash-row-name' })] : []),
+      ...(narrow
+        ? [
+            Plot.text(pts, {
+              y: 'id',
+              x: first,
+              dy: -12,
+              dx: -30,
+              textAnchor: 'start',
+              fontWeight: 600,
+              fill: '#1a1a1a',
+              text: 'id',
+              className: 'dash-row-name',
+            }),
+          ]
+        : []),
       Plot.ruleX([today], { stroke: '#1a1a1a', strokeDasharray: '4 3', className: 'dash-today' }),
-      Plot.text([today], { x: (t: Date) => t, frameAnchor: 'top', dy: -16, text: () => `observed ${d.observed_at.slice(0, 10)}`, fill: '#1a1a1a' }),
-      Plot.dot(pts.filter((x) => x.in_force), { x: 'date', y: 'id', r: 5, fill: MARK_COLOURS.inForce, className: 'dash-deadline dash-deadline-in-force', ariaLabel: label, title: label }),
-      Plot.dot(pts.filter((x) => !x.in_force), { x: 'date', y: 'id', r: 5, fill: '#ffffff', stroke: MARK_COLOURS.upcoming, strokeWidth: 2, className: 'dash-deadline dash-deadline-upcoming', ariaLabel: label, title: label }),
-      Plot.text(pts, { x: 'date', y: 'id', dy: narrow ? 14 : -12, text: (x: P) => `${x.days_until} d`, fill: '#4a4a4a', className: 'dash-days' }),
+      Plot.text([today], {
+        x: (t: Date) => t,
+        frameAnchor: 'top',
+        dy: -16,
+        text: () => `observed ${d.observed_at.slice(0, 10)}`,
+        fill: '#1a1a1a',
+      }),
+      Plot.dot(
+        pts.filter((x) => x.in_force),
+        {
+          x: 'date',
+          y: 'id',
+          r: 5,
+          fill: MARK_COLOURS.inForce,
+          className: 'dash-deadline dash-deadline-in-force',
+          ariaLabel: label,
+          title: label,
+        },
+      ),
+      Plot.dot(
+        pts.filter((x) => !x.in_force),
+        {
+          x: 'date',
+          y: 'id',
+          r: 5,
+          fill: '#ffffff',
+          stroke: MARK_COLOURS.upcoming,
+          strokeWidth: 2,
+          className: 'dash-deadline dash-deadline-upcoming',
+          ariaLabel: label,
+          title: label,
+        },
+      ),
+      Plot.text(pts, {
+        x: 'date',
+        y: 'id',
+        dy: narrow ? 14 : -12,
+        text: (x: P) => `${x.days_until} d`,
+        fill: '#4a4a4a',
+        className: 'dash-days',
+      }),
     ],
   });
 }
 
-function barPlot(rows: { key: string; value: number }[], width: number, xLabel: string, className: string): SVGSVGElement | HTMLElement {
+function barPlot(
+  rows: { key: string; value: number }[],
+  width: number,
+  xLabel: string,
+  className: string,
+): SVGSVGElement | HTMLElement {
   const narrow = width < NARROW;
   return Plot.plot({
-    width, height: 50 + (narrow ? 48 : 26) * Math.max(rows.length, 1), marginLeft: narrow ? 8 : 190, marginRight: 40, marginBottom: 40, marginTop: narrow ? 24 : 20,
+    width,
+    height: 50 + (narrow ? 48 : 26) * Math.max(rows.length, 1),
+    marginLeft: narrow ? 8 : 190,
+    marginRight: 40,
+    marginBottom: 40,
+    marginTop: narrow ? 24 : 20,
     // Counts: whole-number ticks only.
-    x: { label: xLabel, grid: true, ticks: Math.min(Math.max(...rows.map((r) => r.value), 1), narrow ? 4 : 8), tickFormat: 'd' },
+    x: {
+      label: xLabel,
+      grid: true,
+      ticks: Math.min(Math.max(...rows.map((r) => r.value), 1), narrow ? 4 : 8),
+      tickFormat: 'd',
+    },
     y: { domain: rows.map((r) => r.key), label: null, axis: narrow ? null : 'left', padding: narrow ? 0.5 : 0.1 },
     marks: [
-      ...rowNames(rows.map((r) => r.key), narrow, 0, -19),
-      Plot.barX(rows, { y: 'key', x: 'value', fill: MARK_COLOURS.bar, className, ariaLabel: (r: { key: string; value: number }) => `${r.key}: ${r.value}`, title: (r: { key: string; value: number }) => `${r.key}: ${r.value}` }),
-      Plot.text(rows, { y: 'key', x: 'value', text: (r: { key: string; value: number }) => String(r.value), dx: 6, textAnchor: 'start', fill: '#1a1a1a' }),
+      ...rowNames(
+        rows.map((r) => r.key),
+        narrow,
+        0,
+        -19,
+      ),
+      Plot.barX(rows, {
+        y: 'key',
+        x: 'value',
+        fill: MARK_COLOURS.bar,
+        className,
+        ariaLabel: (r: { key: string; value: number }) => `${r.key}: ${r.value}`,
+        title: (r: { key: string; value: number }) => `${r.key}: ${r.value}`,
+      }),
+      Plot.text(rows, {
+        y: 'key',
+        x: 'value',
+        text: (r: { key: string; value: number }) => String(r.value),
+        dx: 6,
+        textAnchor: 'start',
+        fill: '#1a1a1a',
+      }),
       Plot.ruleX([0]),
     ],
   });
@@ -110,10 +298,24 @@ function barPlot(rows: { key: string; value: number }[], width: number, xLabel: 
 
 function draw(d: DashboardIsland, width: number): SVGSVGElement | HTMLElement {
   switch (d.tab) {
-    case 'measured': return measuredPlot(d, width);
-    case 'regulators': return regulatorsPlot(d, width);
-    case 'provenance': return barPlot((d as ProvenanceIsland).cellsPerAxis.map((r) => ({ key: r.axis, value: r.cells })), width, 'Signed cells →', 'dash-bar dash-bar-cells');
-    case 'compute': return barPlot((d as ComputeIsland).states.map((r) => ({ key: r.state, value: r.rails })), width, 'Rails →', 'dash-bar dash-bar-states');
+    case 'measured':
+      return measuredPlot(d, width);
+    case 'regulators':
+      return regulatorsPlot(d, width);
+    case 'provenance':
+      return barPlot(
+        (d as ProvenanceIsland).cellsPerAxis.map((r) => ({ key: r.axis, value: r.cells })),
+        width,
+        'Signed cells →',
+        'dash-bar dash-bar-cells',
+      );
+    case 'compute':
+      return barPlot(
+        (d as ComputeIsland).states.map((r) => ({ key: r.state, value: r.rails })),
+        width,
+        'Rails →',
+        'dash-bar dash-bar-states',
+      );
   }
 }
 

@@ -12,7 +12,11 @@ export const MAX_BUNDLE_ROWS = 1000;
 
 type Child = Node | string | null | undefined | false;
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   for (const c of children) if (c !== null && c !== undefined && c !== false) e.append(c);
@@ -33,30 +37,64 @@ function passCell(ok: boolean | null): HTMLTableCellElement {
 }
 
 function table(caption: string, head: string[], rows: HTMLTableRowElement[], cls = ''): HTMLElement {
-  return el('div', { class: 'table-wrap' },
-    el('table', cls ? { class: cls } : {},
+  return el(
+    'div',
+    { class: 'table-wrap' },
+    el(
+      'table',
+      cls ? { class: cls } : {},
       el('caption', {}, caption),
       el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))),
-      el('tbody', {}, ...rows)));
+      el('tbody', {}, ...rows),
+    ),
+  );
 }
 
 /** The context checks (DID document, root, log; for a bundle, the recomputed root). */
 function contextTable(checks: readonly ContextCheck[]): HTMLElement {
   const failed = checks.filter((c) => c.ok === false).length;
-  return el('details', { class: 'verify-context', ...(failed > 0 && { open: '' }) },
-    el('summary', {}, failed === 0 ? 'Checked against: the DID document, the signed root and the card log (all pass)' : `Checked against: ${failed} of the service's checks FAIL`),
-    table('What the cards were checked against', ['Check', 'Result', 'Reason'],
-      checks.map((c) => el('tr', { 'data-check': c.check }, el('th', { scope: 'row' }, el('code', {}, c.check)), passCell(c.ok), el('td', {}, c.detail)))));
+  return el(
+    'details',
+    { class: 'verify-context', ...(failed > 0 && { open: '' }) },
+    el(
+      'summary',
+      {},
+      failed === 0
+        ? 'Checked against: the DID document, the signed root and the card log (all pass)'
+        : `Checked against: ${failed} of the service's checks FAIL`,
+    ),
+    table(
+      'What the cards were checked against',
+      ['Check', 'Result', 'Reason'],
+      checks.map((c) =>
+        el(
+          'tr',
+          { 'data-check': c.check },
+          el('th', { scope: 'row' }, el('code', {}, c.check)),
+          passCell(c.ok),
+          el('td', {}, c.detail),
+        ),
+      ),
+    ),
+  );
 }
 
 function timing(ms: number, what: string): HTMLElement {
-  return el('p', { class: 'note verify-timing' }, `${what} in ${seconds(ms)} in this browser (WebCrypto); nothing was sent to the server for checking.`);
+  return el(
+    'p',
+    { class: 'note verify-timing' },
+    `${what} in ${seconds(ms)} in this browser (WebCrypto); nothing was sent to the server for checking.`,
+  );
 }
 
 function cardLabel(card: unknown): { id: string; subject: string; axis: string } {
   const c = (card ?? {}) as Record<string, unknown>;
   const sha = typeof c.sha256 === 'string' ? c.sha256 : '';
-  return { id: sha ? sha.slice(0, 16) : '(no id)', subject: typeof c.subject === 'string' ? c.subject : '', axis: typeof c.axis === 'string' ? c.axis : '' };
+  return {
+    id: sha ? sha.slice(0, 16) : '(no id)',
+    subject: typeof c.subject === 'string' ? c.subject : '',
+    axis: typeof c.axis === 'string' ? c.axis : '',
+  };
 }
 
 export function showBusy(box: HTMLElement, text: string): HTMLElement {
@@ -83,58 +121,141 @@ function finish(box: HTMLElement, result: string, ms: number, ...children: Child
   box.removeAttribute('aria-busy');
   // The verdict heading takes the focus: it is read out, and scrolled into view on a phone.
   const heading = box.querySelector<HTMLElement>('h3.verdict');
-  if (heading) { heading.tabIndex = -1; heading.focus(); }
+  if (heading) {
+    heading.tabIndex = -1;
+    heading.focus();
+  }
 }
 
-export function showCard(box: HTMLElement, card: unknown, verdict: CardVerdict, checks: readonly ContextCheck[], ms: number, source: string): void {
+export function showCard(
+  box: HTMLElement,
+  card: unknown,
+  verdict: CardVerdict,
+  checks: readonly ContextCheck[],
+  ms: number,
+  source: string,
+): void {
   const { id, subject, axis } = cardLabel(card);
-  const rows = verdict.checks.map((c) => el('tr', { 'data-check': c.check }, el('th', { scope: 'row' }, el('code', {}, c.check)), passCell(c.ok), el('td', {}, c.detail)));
-  finish(box, verdict.result, ms,
+  const rows = verdict.checks.map((c) =>
+    el(
+      'tr',
+      { 'data-check': c.check },
+      el('th', { scope: 'row' }, el('code', {}, c.check)),
+      passCell(c.ok),
+      el('td', {}, c.detail),
+    ),
+  );
+  finish(
+    box,
+    verdict.result,
+    ms,
     el('h3', { class: 'verdict' }, `Card ${id}: `, state(verdict.result)),
-    el('p', {}, [subject, axis].filter(Boolean).join(' on ') || 'A card without subject or axis', `. Source: ${source}.`),
-    verdict.result === 'INVALID' ? el('p', { class: 'callout verify-reasons' }, `Why INVALID: ${verdict.reasons.join('; ')}.`) : null,
+    el(
+      'p',
+      {},
+      [subject, axis].filter(Boolean).join(' on ') || 'A card without subject or axis',
+      `. Source: ${source}.`,
+    ),
+    verdict.result === 'INVALID'
+      ? el('p', { class: 'callout verify-reasons' }, `Why INVALID: ${verdict.reasons.join('; ')}.`)
+      : null,
     table(`Checks of card ${id}: ${verdict.result}`, ['Check', 'Result', 'Reason'], rows, 'verify-checks'),
     contextTable(checks),
-    timing(ms, 'Checked'));
+    timing(ms, 'Checked'),
+  );
 }
 
-export function showBundle(box: HTMLElement, cards: readonly unknown[], verdicts: readonly CardVerdict[], checks: readonly ContextCheck[], ms: number, source: string): void {
+export function showBundle(
+  box: HTMLElement,
+  cards: readonly unknown[],
+  verdicts: readonly CardVerdict[],
+  checks: readonly ContextCheck[],
+  ms: number,
+  source: string,
+): void {
   const valid = verdicts.filter((v) => v.result === 'VALID').length;
   const invalid = verdicts.length - valid;
   // INVALID cards first, so a capped table still shows every failure it can.
-  const order = verdicts.map((_, i) => i).sort((a, b) => Number(verdicts[a]!.result === 'VALID') - Number(verdicts[b]!.result === 'VALID'));
+  const order = verdicts
+    .map((_, i) => i)
+    .sort((a, b) => Number(verdicts[a]!.result === 'VALID') - Number(verdicts[b]!.result === 'VALID'));
   const shown = order.slice(0, MAX_BUNDLE_ROWS);
   const rows = shown.map((i) => {
     const v = verdicts[i]!;
     const { id, subject, axis } = cardLabel(cards[i]);
-    return el('tr', { 'data-result': v.result },
-      el('th', { scope: 'row' }, el('code', {}, id)), el('td', {}, subject), el('td', {}, axis),
+    return el(
+      'tr',
+      { 'data-result': v.result },
+      el('th', { scope: 'row' }, el('code', {}, id)),
+      el('td', {}, subject),
+      el('td', {}, axis),
       el('td', { class: `state state-${v.result}` }, v.result),
-      el('td', {}, v.result === 'VALID' ? `all ${v.checks.length} checks pass` : v.reasons.join('; ')));
+      el('td', {}, v.result === 'VALID' ? `all ${v.checks.length} checks pass` : v.reasons.join('; ')),
+    );
   });
   const all = invalid === 0;
-  const summary = el('p', { class: 'verify-summary', 'data-checked': String(verdicts.length), 'data-valid': String(valid), 'data-invalid': String(invalid) },
-    el('strong', {}, count(verdicts.length)), ` card${verdicts.length === 1 ? '' : 's'} checked: `,
-    el('strong', { class: 'state state-VALID' }, `${count(valid)} VALID`), ', ',
-    el('strong', { class: `state ${invalid > 0 ? 'state-INVALID' : ''}` }, `${count(invalid)} INVALID`), '.');
-  finish(box, all ? 'VALID' : 'INVALID', ms,
+  const summary = el(
+    'p',
+    {
+      class: 'verify-summary',
+      'data-checked': String(verdicts.length),
+      'data-valid': String(valid),
+      'data-invalid': String(invalid),
+    },
+    el('strong', {}, count(verdicts.length)),
+    ` card${verdicts.length === 1 ? '' : 's'} checked: `,
+    el('strong', { class: 'state state-VALID' }, `${count(valid)} VALID`),
+    ', ',
+    el('strong', { class: `state ${invalid > 0 ? 'state-INVALID' : ''}` }, `${count(invalid)} INVALID`),
+    '.',
+  );
+  finish(
+    box,
+    all ? 'VALID' : 'INVALID',
+    ms,
     el('h3', { class: 'verdict' }, `Bundle: `, state(all ? 'VALID' : 'INVALID')),
     el('p', {}, `Source: ${source}.`),
     summary,
     contextTable(checks),
-    shown.length < verdicts.length ? el('p', { class: 'note' }, `The table shows ${count(shown.length)} of the ${count(verdicts.length)} cards (INVALID ones first); every card was checked and counted above.`) : null,
-    table(`Every card of the bundle: ${count(valid)} VALID, ${count(invalid)} INVALID`, ['Card', 'Subject', 'Axis', 'Result', 'Reason'], rows, 'verify-bundle'),
-    timing(ms, `${count(verdicts.length)} cards checked`));
+    shown.length < verdicts.length
+      ? el(
+          'p',
+          { class: 'note' },
+          `The table shows ${count(shown.length)} of the ${count(verdicts.length)} cards (INVALID ones first); every card was checked and counted above.`,
+        )
+      : null,
+    table(
+      `Every card of the bundle: ${count(valid)} VALID, ${count(invalid)} INVALID`,
+      ['Card', 'Subject', 'Axis', 'Result', 'Reason'],
+      rows,
+      'verify-bundle',
+    ),
+    timing(ms, `${count(verdicts.length)} cards checked`),
+  );
 }
 
 export function showJws(box: HTMLElement, v: ReceiptVerification, ms: number): void {
   const h: Record<string, unknown> = v.header ?? {};
-  const headRows = (['alg', 'kid', 'typ'] as const).filter((k) => h[k] !== undefined)
-    .map((k) => el('tr', {}, el('th', { scope: 'row' }, el('code', {}, k)), el('td', {}, el('code', {}, String(h[k])))));
-  finish(box, v.result, ms,
+  const headRows = (['alg', 'kid', 'typ'] as const)
+    .filter((k) => h[k] !== undefined)
+    .map((k) =>
+      el('tr', {}, el('th', { scope: 'row' }, el('code', {}, k)), el('td', {}, el('code', {}, String(h[k])))),
+    );
+  finish(
+    box,
+    v.result,
+    ms,
     el('h3', { class: 'verdict' }, 'JWS: ', state(v.result)),
     el('p', { class: 'verify-jws-reason' }, `Reason: ${v.reason}.`),
     headRows.length > 0 ? table('Protected header', ['Parameter', 'Value'], headRows) : null,
-    v.result === 'VALID' ? el('div', {}, el('p', {}, 'Signed payload (shown only because the signature verifies):'), el('pre', { class: 'verify-payload' }, JSON.stringify(v.payload, null, 2))) : null,
-    timing(ms, 'Checked'));
+    v.result === 'VALID'
+      ? el(
+          'div',
+          {},
+          el('p', {}, 'Signed payload (shown only because the signature verifies):'),
+          el('pre', { class: 'verify-payload' }, JSON.stringify(v.payload, null, 2)),
+        )
+      : null,
+    timing(ms, 'Checked'),
+  );
 }

@@ -6,7 +6,14 @@
  * /api/verify or /api/receipts/verify.
  */
 import { verifyCard } from '../../core/verify/card-verifier.js';
-import { contextForBundle, cardsOfDocument, loadServiceContext, verifyCards, type PublicFiles, type ServiceContext } from '../../core/verify/service-context.js';
+import {
+  contextForBundle,
+  cardsOfDocument,
+  loadServiceContext,
+  verifyCards,
+  type PublicFiles,
+  type ServiceContext,
+} from '../../core/verify/service-context.js';
 import { didDocumentResolver, verifyCompactJwsWith } from '../../core/crypto/jws-verifier.js';
 import { primitivesWork, webVerifyCrypto } from '../../core/verify/web-crypto.js';
 import type { VerifyCrypto } from '../../core/crypto/verify-crypto.js';
@@ -19,7 +26,11 @@ const CONCURRENCY = 16;
 /** This origin's public files; 404 means "not published". */
 const files: PublicFiles = {
   async get(path) {
-    const r = await fetch(path, { credentials: 'same-origin', cache: 'no-cache', headers: { accept: 'application/json, text/plain;q=0.9' } });
+    const r = await fetch(path, {
+      credentials: 'same-origin',
+      cache: 'no-cache',
+      headers: { accept: 'application/json, text/plain;q=0.9' },
+    });
     if (r.status === 404) return undefined;
     if (!r.ok) throw new Error(`GET ${path} answered HTTP ${r.status}`);
     return new Uint8Array(await r.arrayBuffer());
@@ -29,20 +40,34 @@ const files: PublicFiles = {
 let service: Promise<ServiceContext> | undefined;
 /** Loaded once per page: the public files do not change while a reader checks several cards. */
 function serviceContext(crypto: VerifyCrypto): Promise<ServiceContext> {
-  service ??= loadServiceContext(files, crypto).catch((e: unknown) => { service = undefined; throw e; });
+  service ??= loadServiceContext(files, crypto).catch((e: unknown) => {
+    service = undefined;
+    throw e;
+  });
   return service;
 }
 
 let didDocument: Promise<unknown> | undefined;
 function didDoc(): Promise<unknown> {
-  didDocument ??= files.get('/.well-known/did.json').then((b) => (b === undefined ? undefined : JSON.parse(new TextDecoder().decode(b)) as unknown))
-    .catch((e: unknown) => { didDocument = undefined; throw e; });
+  didDocument ??= files
+    .get('/.well-known/did.json')
+    .then((b) => (b === undefined ? undefined : (JSON.parse(new TextDecoder().decode(b)) as unknown)))
+    .catch((e: unknown) => {
+      didDocument = undefined;
+      throw e;
+    });
   return didDocument;
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-async function checkCards(crypto: VerifyCrypto, box: HTMLElement, text: string, source: string, t0: number): Promise<void> {
+async function checkCards(
+  crypto: VerifyCrypto,
+  box: HTMLElement,
+  text: string,
+  source: string,
+  t0: number,
+): Promise<void> {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -51,7 +76,10 @@ async function checkCards(crypto: VerifyCrypto, box: HTMLElement, text: string, 
     return;
   }
   const input = cardsOfDocument(doc);
-  if (input.kind === 'error') { showError(box, `Nothing to check: ${input.reason}.`); return; }
+  if (input.kind === 'error') {
+    showError(box, `Nothing to check: ${input.reason}.`);
+    return;
+  }
   const progress = showBusy(box, `Reading the DID document, the signed root, the ledgers and the card log…`);
   const svc = await serviceContext(crypto);
   if (input.kind === 'card') {
@@ -64,22 +92,33 @@ async function checkCards(crypto: VerifyCrypto, box: HTMLElement, text: string, 
   const bundle = await contextForBundle(svc, input.cards, crypto);
   const verdicts = await verifyCards(input.cards, bundle.context, crypto, {
     concurrency: CONCURRENCY,
-    onProgress: (done) => { progress.textContent = `Checked ${count(done)} of ${count(total)} cards…`; },
+    onProgress: (done) => {
+      progress.textContent = `Checked ${count(done)} of ${count(total)} cards…`;
+    },
   });
   showBundle(box, input.cards, verdicts, [...svc.checks, bundle.check], performance.now() - t0, source);
 }
 
 async function checkById(crypto: VerifyCrypto, box: HTMLElement, id: string): Promise<void> {
   const t0 = performance.now();
-  if (!CARD_ID.test(id)) { showError(box, 'A card id is the first 16 hex characters of its sha256, or all 64 (lower case).'); return; }
+  if (!CARD_ID.test(id)) {
+    showError(box, 'A card id is the first 16 hex characters of its sha256, or all 64 (lower case).');
+    return;
+  }
   const id16 = id.slice(0, 16);
   showBusy(box, `Reading /cards/${id16}.json…`);
   const bytes = await files.get(`/cards/${id16}.json`);
-  if (bytes === undefined) { showError(box, `No card with id ${id} is published on this origin (/cards/index.json lists them).`); return; }
+  if (bytes === undefined) {
+    showError(box, `No card with id ${id} is published on this origin (/cards/index.json lists them).`);
+    return;
+  }
   const text = new TextDecoder().decode(bytes);
   if (id.length === 64) {
     const sha = (JSON.parse(text) as { sha256?: unknown }).sha256;
-    if (sha !== id) { showError(box, `The card published at /cards/${id16}.json has sha256 ${String(sha)}, not ${id}.`); return; }
+    if (sha !== id) {
+      showError(box, `The card published at /cards/${id16}.json has sha256 ${String(sha)}, not ${id}.`);
+      return;
+    }
   }
   await checkCards(crypto, box, text, `read from /cards/${id16}.json on this origin`, t0);
 }
@@ -87,8 +126,14 @@ async function checkById(crypto: VerifyCrypto, box: HTMLElement, id: string): Pr
 async function checkJws(crypto: VerifyCrypto, box: HTMLElement, text: string): Promise<void> {
   const t0 = performance.now();
   const jws = text.trim();
-  if (jws === '') { showError(box, 'Paste a compact JWS: three base64url parts separated by dots.'); return; }
-  if (jws.length > 64 * 1024) { showError(box, 'The JWS is longer than 64 KiB.'); return; }
+  if (jws === '') {
+    showError(box, 'Paste a compact JWS: three base64url parts separated by dots.');
+    return;
+  }
+  if (jws.length > 64 * 1024) {
+    showError(box, 'The JWS is longer than 64 KiB.');
+    return;
+  }
   showBusy(box, 'Reading the DID document…');
   const doc = await didDoc();
   const v = await verifyCompactJwsWith(jws, didDocumentResolver(doc), crypto);
@@ -98,7 +143,9 @@ async function checkJws(crypto: VerifyCrypto, box: HTMLElement, text: string): P
 /** Runs one check at a time per result box; a failure of the page itself is shown, not thrown. */
 function guarded(box: HTMLElement, run: () => Promise<void>): void {
   if (box.dataset.state === 'busy') return;
-  run().catch((e: unknown) => showError(box, `The check could not finish: ${message(e)}. Reload the page, or run gspc verify.`));
+  run().catch((e: unknown) =>
+    showError(box, `The check could not finish: ${message(e)}. Reload the page, or run gspc verify.`),
+  );
 }
 
 async function main(): Promise<void> {
@@ -118,17 +165,20 @@ async function main(): Promise<void> {
   const subtle = globalThis.crypto?.subtle;
   const crypto = subtle ? webVerifyCrypto(subtle as never) : undefined;
   if (!crypto || !(await primitivesWork(crypto))) {
-    const why = subtle ? 'this browser’s WebCrypto cannot verify Ed25519 signatures' : 'this browser offers no WebCrypto here (a page served over plain http, other than from localhost, gets none)';
+    const why = subtle
+      ? 'this browser’s WebCrypto cannot verify Ed25519 signatures'
+      : 'this browser offers no WebCrypto here (a page served over plain http, other than from localhost, gets none)';
     showError(box, `This page cannot check anything: ${why}. Use a current browser over https, or run gspc verify.`);
     document.body.dataset.verifyReady = 'unsupported';
     return;
   }
 
-  const fromFile = (file: File) => guarded(box, async () => {
-    const t0 = performance.now();
-    showBusy(box, `Reading ${file.name}…`);
-    await checkCards(crypto, box, await file.text(), `from the file ${file.name} (${count(file.size)} bytes)`, t0);
-  });
+  const fromFile = (file: File) =>
+    guarded(box, async () => {
+      const t0 = performance.now();
+      showBusy(box, `Reading ${file.name}…`);
+      await checkCards(crypto, box, await file.text(), `from the file ${file.name} (${count(file.size)} bytes)`, t0);
+    });
 
   byId.addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -146,22 +196,38 @@ async function main(): Promise<void> {
   });
   // The whole paste form takes a dropped file; the drop zone shows where.
   for (const type of ['dragenter', 'dragover'] as const) {
-    paste.addEventListener(type, (ev) => { ev.preventDefault(); dropZone.classList.add('over'); });
+    paste.addEventListener(type, (ev) => {
+      ev.preventDefault();
+      dropZone.classList.add('over');
+    });
   }
-  paste.addEventListener('dragleave', (ev) => { if (!paste.contains(ev.relatedTarget as Node | null)) dropZone.classList.remove('over'); });
+  paste.addEventListener('dragleave', (ev) => {
+    if (!paste.contains(ev.relatedTarget as Node | null)) dropZone.classList.remove('over');
+  });
   paste.addEventListener('drop', (ev) => {
     ev.preventDefault();
     dropZone.classList.remove('over');
     const file = ev.dataTransfer?.files[0];
     if (file) fromFile(file);
   });
-  served.addEventListener('click', () => guarded(box, async () => {
-    const t0 = performance.now();
-    showBusy(box, 'Reading /cards-bundle.json…');
-    const bytes = await files.get('/cards-bundle.json');
-    if (bytes === undefined) { showError(box, 'This origin publishes no /cards-bundle.json.'); return; }
-    await checkCards(crypto, box, new TextDecoder().decode(bytes), 'every published card, read from /cards-bundle.json on this origin', t0);
-  }));
+  served.addEventListener('click', () =>
+    guarded(box, async () => {
+      const t0 = performance.now();
+      showBusy(box, 'Reading /cards-bundle.json…');
+      const bytes = await files.get('/cards-bundle.json');
+      if (bytes === undefined) {
+        showError(box, 'This origin publishes no /cards-bundle.json.');
+        return;
+      }
+      await checkCards(
+        crypto,
+        box,
+        new TextDecoder().decode(bytes),
+        'every published card, read from /cards-bundle.json on this origin',
+        t0,
+      );
+    }),
+  );
   jwsForm.addEventListener('submit', (ev) => {
     ev.preventDefault();
     guarded(jwsBox, () => checkJws(crypto, jwsBox, jwsInput.value));

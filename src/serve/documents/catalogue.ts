@@ -17,7 +17,12 @@ import { releaseView, unpaidAnswer } from '../products.js';
 import { built, perRelease, type DocumentEntry } from './document.js';
 
 // The example requests depend only on the release (its active signed cards and obligations).
-const examplesOf = perRelease((p) => exampleRequests(releaseView(p).preview.active, p.release.corpus.obligations.map((o) => o.id)));
+const examplesOf = perRelease((p) =>
+  exampleRequests(
+    releaseView(p).preview.active,
+    p.release.corpus.obligations.map((o) => o.id),
+  ),
+);
 
 function productsOf(ctx: ServiceContext): ProductsContext {
   // The registry holds these entries only when the service sells (src/serve/documents/registry.ts).
@@ -39,9 +44,16 @@ const catalogueDoc: DocumentEntry<ReturnType<typeof buildCatalogue>> = {
     const key = live.boardKey;
     const now = ctx.now();
     const body = buildCatalogue({
-      baseUrl: ctx.baseUrl, rail: products.rail, now,
+      baseUrl: ctx.baseUrl,
+      rail: products.rail,
+      now,
       release: { id: current.release.id, as_of: current.release.descriptor.as_of },
-      signer: { did: live.did, kid: key.healthy ? key.signer.kid : key.kid, key_present: key.healthy, unsigned_reason: key.healthy ? null : key.reason },
+      signer: {
+        did: live.did,
+        kid: key.healthy ? key.signer.kid : key.kid,
+        key_present: key.healthy,
+        unsigned_reason: key.healthy ? null : key.reason,
+      },
       examples: examplesOf(current),
       invoicesAvailable: products.ledger !== undefined,
     });
@@ -56,7 +68,9 @@ function localGet(ctx: ServiceContext, products: ProductsContext) {
     if (!product) return { status: 404, body: JSON.stringify({ error: `no product at ${path}`, code: 'not_found' }) };
     try {
       const a = unpaidAnswer(ctx, products, product.key, path);
-      return a.kind === 'preview' ? { status: 200, body: JSON.stringify(a.body) } : { status: 402, body: a.challenge.json };
+      return a.kind === 'preview'
+        ? { status: 200, body: JSON.stringify(a.body) }
+        : { status: 402, body: a.challenge.json };
     } catch (err) {
       const f = failureOf(err);
       return { status: f.status, body: JSON.stringify(f.body) };
@@ -72,7 +86,10 @@ function quotesDoc(): DocumentEntry<ReturnType<typeof quoteManifest>> {
     route: QUOTES_PATH,
     query: [],
     schema: 'svc.x402-quotes/0.1',
-    cache: { kind: 'request', cacheControl: `public, max-age=<seconds left of the observation's ${QUOTES_TTL_SECONDS}>` },
+    cache: {
+      kind: 'request',
+      cacheControl: `public, max-age=<seconds left of the observation's ${QUOTES_TTL_SECONDS}>`,
+    },
     paths: () => [QUOTES_PATH],
     read: async (ctx) => {
       const products = productsOf(ctx);
@@ -83,11 +100,15 @@ function quotesDoc(): DocumentEntry<ReturnType<typeof quoteManifest>> {
       if (!entry || now < entry.at || now - entry.at >= QUOTES_TTL_SECONDS * 1000) {
         const at = now;
         // Only paths built from the release's own examples are observed, never one from the request.
-        const doc = observeQuotes(examplesOf(current), ctx.baseUrl, localGet(ctx, products)).then((quotes) => quoteManifest(new Date(at), quotes));
+        const doc = observeQuotes(examplesOf(current), ctx.baseUrl, localGet(ctx, products)).then((quotes) =>
+          quoteManifest(new Date(at), quotes),
+        );
         const fresh = { at, doc };
         entry = fresh;
         observed.set(current, fresh);
-        doc.catch(() => { if (observed.get(current) === fresh) observed.delete(current); });
+        doc.catch(() => {
+          if (observed.get(current) === fresh) observed.delete(current);
+        });
       }
       const body = await entry.doc;
       const maxAge = Math.max(0, QUOTES_TTL_SECONDS - Math.floor((now - entry.at) / 1000));
@@ -110,21 +131,38 @@ function revenueDoc(): DocumentEntry<ReturnType<typeof revenueDocument>> {
       const products = productsOf(ctx);
       if (!inflight) {
         inflight = readRevenue(ctx, products, req.log);
-        inflight.finally(() => { inflight = undefined; }).catch(() => undefined);
+        inflight
+          .finally(() => {
+            inflight = undefined;
+          })
+          .catch(() => undefined);
       }
       return built(await inflight, 'public, max-age=30');
     },
   };
 }
 
-async function readRevenue(ctx: ServiceContext, products: ProductsContext, log: ReadLog): Promise<Record<string, unknown>> {
+async function readRevenue(
+  ctx: ServiceContext,
+  products: ProductsContext,
+  log: ReadLog,
+): Promise<Record<string, unknown>> {
   const now = ctx.now();
   const { ledger, rail } = products;
-  if (!ledger) return unreadRevenue(now, null, rail.selfPayers, 'no ledger is configured (GSPC_LEDGER_PATH or GSPC_DATABASE_URL), so no settlement has been recorded by this service');
+  if (!ledger)
+    return unreadRevenue(
+      now,
+      null,
+      rail.selfPayers,
+      'no ledger is configured (GSPC_LEDGER_PATH or GSPC_DATABASE_URL), so no settlement has been recorded by this service',
+    );
   const about = { backend: ledger.backend, schema_version: ledger.schemaVersion };
   try {
     // Artefact bytes are never published, so they are not even read.
-    const [records, invoices] = await Promise.all([ledger.list({ withArtefacts: false }), ledger.listInvoices({ withArtefacts: false })]);
+    const [records, invoices] = await Promise.all([
+      ledger.list({ withArtefacts: false }),
+      ledger.listInvoices({ withArtefacts: false }),
+    ]);
     // The exact settle time is the SETTLED event of each listed payment's history (updated_at
     // also moves when reconcile attaches an artefact later).
     const listed = listedSettlements(records);
@@ -139,7 +177,12 @@ async function readRevenue(ctx: ServiceContext, products: ProductsContext, log: 
     log.error({ err }, 'revenue: the ledger could not be read');
     // The driver's message may name hosts or paths: publish the code only, log the rest.
     const code = err instanceof GspcError ? err.code : 'internal';
-    return unreadRevenue(now, about, rail.selfPayers, `the ledger could not be read (${code}); the operator's log has the detail`);
+    return unreadRevenue(
+      now,
+      about,
+      rail.selfPayers,
+      `the ledger could not be read (${code}); the operator's log has the detail`,
+    );
   }
 }
 

@@ -32,5 +32,6 @@ export const providerCanaryDocument: DocumentEntry<ReturnType<typeof buildProvid
   schema: 'svc.provider-canary/0.1',
   cache: { kind: 'request', cacheControl: 'no-store' },
   paths: () => ['/api/provider-canary'],
-  read: async (ctx) => built(buildProviderCanary(await readCanaryFile(ctx.sources.providerCanaryFile), ctx.now()), 'no-store'),
+  read: async (ctx) =>
+    built(buildProviderCanary(await readCanaryFile(ctx.sources.providerCanaryFile), ctx.now()), 'no-store'),
 };

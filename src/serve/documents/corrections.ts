@@ -32,9 +32,17 @@ interface ReleaseLedger {
 const ledgerOf = perRelease((current: PreparedRelease): ReleaseLedger | null => {
   const corpus = current.release.corpus.status.corrections;
   if (corpus === undefined) return null;
-  const digest = { ledger_sha256: corpus.ledgerSha256, entries: corpus.entries.map((e) => ({ id: e.id, sha256: e.sha256 })) };
+  const digest = {
+    ledger_sha256: corpus.ledgerSha256,
+    entries: corpus.entries.map((e) => ({ id: e.id, sha256: e.sha256 })),
+  };
   return {
-    signature: signatureStatus(corpus.signature, digest, keysOfDidDocument(current.didDocument), `${current.didDocument.id}#${BOARD_KEY}`),
+    signature: signatureStatus(
+      corpus.signature,
+      digest,
+      keysOfDidDocument(current.didDocument),
+      `${current.didDocument.id}#${BOARD_KEY}`,
+    ),
     originals: new Map(corpus.entries.map((e) => [e.id, prepare(e.bytes, JSON_TYPE, e.sha256)])),
   };
 });
@@ -62,11 +70,13 @@ export const correctionEntryDocument: DocumentEntry = {
   query: [],
   schema: null,
   cache: { kind: 'release', cacheControl: CACHE_CONTROL },
-  paths: (current) => (current.release.corpus.status.corrections?.entries ?? []).map((e) => `/corrections/${e.id}.json`),
+  paths: (current) =>
+    (current.release.corpus.status.corrections?.entries ?? []).map((e) => `/corrections/${e.id}.json`),
   read: (ctx, req) => {
     const m = /^(.*)\.json$/.exec(req.params.file ?? '');
     const id = m?.[1];
-    if (id === undefined || !CORRECTION_ID.test(id)) throw new GspcError('not_found', 'original correction entries are served at /corrections/<C-YYYY-MMDD-NN>.json');
+    if (id === undefined || !CORRECTION_ID.test(id))
+      throw new GspcError('not_found', 'original correction entries are served at /corrections/<C-YYYY-MMDD-NN>.json');
     const original = ledgerOf(ctx.state.current())?.originals.get(id);
     if (!original) throw new GspcError('not_found', `no correction ${id} in this release's ledger`);
     return prepared(original);

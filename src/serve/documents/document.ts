@@ -62,7 +62,11 @@ export interface DocumentEntry<T = unknown> {
  */
 export function built(value: unknown, cacheControl: string | null, pretty = false): DocumentBody {
   const text = pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value);
-  const headers = { ...BASE_HEADERS, 'content-type': JSON_TYPE, ...(cacheControl !== null && { 'cache-control': cacheControl }) };
+  const headers = {
+    ...BASE_HEADERS,
+    'content-type': JSON_TYPE,
+    ...(cacheControl !== null && { 'cache-control': cacheControl }),
+  };
   return { kind: 'built', text, headers };
 }
 

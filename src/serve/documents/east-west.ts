@@ -11,7 +11,12 @@ import { perRelease, prepared, type DocumentEntry } from './document.js';
 
 const bytesOf = perRelease((p) => {
   const { corpus } = p.release;
-  const doc = eastWestBench(corpus.status.eastWest, { as_of: corpus.meta.as_of, own_models: corpus.meta.own_models, definitions: corpus.definitions, tables: corpus.tables });
+  const doc = eastWestBench(corpus.status.eastWest, {
+    as_of: corpus.meta.as_of,
+    own_models: corpus.meta.own_models,
+    definitions: corpus.definitions,
+    tables: corpus.tables,
+  });
   return prepare(Buffer.from(JSON.stringify(doc)), JSON_TYPE);
 });
 

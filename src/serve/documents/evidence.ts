@@ -9,9 +9,19 @@ import { CACHE_CONTROL } from '../prepared-bytes.js';
 import { built, prepared, type DocumentEntry } from './document.js';
 
 export const EVIDENCE_PATHS = [
-  '/.well-known/did.json', '/root.json', '/interop/card-root-latest.json', '/interop/root-witness-latest.json',
-  '/cards-bundle.json', '/cards/index.json', '/signed/card-matrix.json', '/ledgers/withdrawals.json', '/ledgers/supersessions.json',
-  '/log/checkpoint', '/log/vkey', '/log/entries.json', '/log/history.json',
+  '/.well-known/did.json',
+  '/root.json',
+  '/interop/card-root-latest.json',
+  '/interop/root-witness-latest.json',
+  '/cards-bundle.json',
+  '/cards/index.json',
+  '/signed/card-matrix.json',
+  '/ledgers/withdrawals.json',
+  '/ledgers/supersessions.json',
+  '/log/checkpoint',
+  '/log/vkey',
+  '/log/entries.json',
+  '/log/history.json',
 ] as const;
 
 const ids: Record<(typeof EVIDENCE_PATHS)[number], string> = {
@@ -66,14 +76,19 @@ export const cardDocument: DocumentEntry = {
   query: null,
   schema: null,
   cache: { kind: 'release', cacheControl: CACHE_CONTROL },
-  paths: (current) => [...current.files.keys()].flatMap((p) => {
-    const m = /^\/cards\/([0-9a-f]{16})\.json$/.exec(p);
-    if (!m) return [];
-    return current.proofFor(m[1]!) ? [p, `/cards/${m[1]}.proof.json`] : [p];
-  }),
+  paths: (current) =>
+    [...current.files.keys()].flatMap((p) => {
+      const m = /^\/cards\/([0-9a-f]{16})\.json$/.exec(p);
+      if (!m) return [];
+      return current.proofFor(m[1]!) ? [p, `/cards/${m[1]}.proof.json`] : [p];
+    }),
   read: (ctx, req) => {
     const m = CARD_FILE.exec(req.params.file ?? '');
-    if (!m) throw new GspcError('not_found', 'cards are served at /cards/<first 16 hex of sha256>.json and their proofs at /cards/<id>.proof.json');
+    if (!m)
+      throw new GspcError(
+        'not_found',
+        'cards are served at /cards/<first 16 hex of sha256>.json and their proofs at /cards/<id>.proof.json',
+      );
     const current = ctx.state.current();
     if (m[2]) {
       const proof = current.proofFor(m[1]!);

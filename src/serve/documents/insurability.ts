@@ -15,7 +15,8 @@ export const servedCounts = perRelease((p) => {
   const matrix = p.files.get('/signed/card-matrix.json');
   const cells = matrix ? (JSON.parse(matrix.body.toString('utf8')) as { cells?: unknown }).cells : undefined;
   // A release always publishes its card matrix (src/release/evidence.ts): without one the release is broken.
-  if (!Array.isArray(cells)) throw new GspcError('internal', 'the served release has no readable /signed/card-matrix.json');
+  if (!Array.isArray(cells))
+    throw new GspcError('internal', 'the served release has no readable /signed/card-matrix.json');
   const board = JSON.parse(p.boards.get('')!.body.toString('utf8')) as { totals: { public_count: string } };
   return { measured_cells: cells.length, public_count: board.totals.public_count };
 });
@@ -37,11 +38,20 @@ export const insurabilityDocument: DocumentEntry<ReturnType<typeof insurabilityP
       public_count: counts.public_count,
       measured_cells: counts.measured_cells,
       reported_figures: reportedCount(status.reported),
-      regulation: status.regulation ? { version: status.regulation.version, verified_as_of: status.regulation.verified_as_of } : null,
-      market: ctx.rail
-        ? { network: ctx.rail.network, asset: ctx.rail.asset, pay_to_configured: ctx.rail.payTo !== null, facilitator_configured: ctx.rail.facilitatorUrl !== null }
+      regulation: status.regulation
+        ? { version: status.regulation.version, verified_as_of: status.regulation.verified_as_of }
         : null,
-      signing: boardKey.healthy ? { did, kid: boardKey.signer.kid, healthy: true } : { did, kid: boardKey.kid, healthy: false, reason: boardKey.reason },
+      market: ctx.rail
+        ? {
+            network: ctx.rail.network,
+            asset: ctx.rail.asset,
+            pay_to_configured: ctx.rail.payTo !== null,
+            facilitator_configured: ctx.rail.facilitatorUrl !== null,
+          }
+        : null,
+      signing: boardKey.healthy
+        ? { did, kid: boardKey.signer.kid, healthy: true }
+        : { did, kid: boardKey.kid, healthy: false, reason: boardKey.reason },
       owners: status.owners,
       obligations: obligations.map((o) => o.id),
     });

@@ -18,7 +18,11 @@ const codeOf = (err: unknown) => (err instanceof GspcError ? err.code : 'interna
 /** Reads at most VERIFY_BOUND + 1 rows, so the document can tell "over the bound" without reading the whole table. */
 export async function readActionReceipts(ctx: ServiceContext, log: ReadLog): Promise<ActionJobsRead> {
   if (ctx.ledger === undefined) {
-    return { ok: false, source: 'no action-job ledger configured', reason: 'this service runs without a ledger, so no receipt could be read' };
+    return {
+      ok: false,
+      source: 'no action-job ledger configured',
+      reason: 'this service runs without a ledger, so no receipt could be read',
+    };
   }
   const source = `action-job ledger (${ctx.ledger.backend})`;
   try {
@@ -32,7 +36,11 @@ export async function readActionReceipts(ctx: ServiceContext, log: ReadLog): Pro
 /** One read of the latest beats. */
 export async function readHeartbeats(ctx: ServiceContext, log: ReadLog): Promise<HeartbeatRead> {
   if (ctx.ledger === undefined) {
-    return { ok: false, source: 'no heartbeat ledger configured', reason: 'this service runs without a ledger, so no heartbeat could be read' };
+    return {
+      ok: false,
+      source: 'no heartbeat ledger configured',
+      reason: 'this service runs without a ledger, so no heartbeat could be read',
+    };
   }
   const source = `heartbeat ledger (${ctx.ledger.backend})`;
   try {

@@ -28,7 +28,11 @@ const SILENT: ReadLog = { warn: () => undefined, error: () => undefined };
 export class DocumentReader {
   private readonly byId: Map<string, DocumentEntry>;
 
-  constructor(private readonly ctx: ServiceContext, readonly entries: readonly DocumentEntry[], private readonly log: ReadLog = SILENT) {
+  constructor(
+    private readonly ctx: ServiceContext,
+    readonly entries: readonly DocumentEntry[],
+    private readonly log: ReadLog = SILENT,
+  ) {
     this.byId = new Map(entries.map((e) => [e.id, e]));
   }
 
@@ -48,11 +52,18 @@ export class DocumentReader {
    * the service answers it: 404 `not_found`.
    */
   async readPath<T = Record<string, unknown>>(pathAndQuery: string): Promise<DocumentRead<T>> {
-    if (!pathAndQuery.startsWith('/') || pathAndQuery.startsWith('//')) throw new Error(`readPath takes a path of this service, not ${pathAndQuery}`);
+    if (!pathAndQuery.startsWith('/') || pathAndQuery.startsWith('//'))
+      throw new Error(`readPath takes a path of this service, not ${pathAndQuery}`);
     const q = pathAndQuery.indexOf('?');
     const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
     const entry = this.entryFor(path);
-    if (!entry) return { ok: false, status: 404, value: { error: `no resource at GET ${path}`, code: 'not_found' }, source: `GET ${pathAndQuery}` };
+    if (!entry)
+      return {
+        ok: false,
+        status: 404,
+        value: { error: `no resource at GET ${path}`, code: 'not_found' },
+        source: `GET ${pathAndQuery}`,
+      };
     return this.run<T>(entry, path, q === -1 ? '' : pathAndQuery.slice(q + 1));
   }
 
@@ -60,14 +71,17 @@ export class DocumentReader {
   async read<T = Record<string, unknown>>(id: string, req: ReadRequest = {}): Promise<DocumentRead<T>> {
     const entry = this.byId.get(id);
     if (!entry) throw new Error(`no document '${id}' is registered`);
-    const q = new URLSearchParams(Object.entries(req.query ?? {}).filter((e): e is [string, string] => e[1] !== undefined));
+    const q = new URLSearchParams(
+      Object.entries(req.query ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+    );
     return this.run<T>(entry, req.path ?? entry.route, q.toString());
   }
 
   private async run<T>(entry: DocumentEntry, path: string, qs: string): Promise<DocumentRead<T>> {
     const source = `GET ${path}${qs ? `?${qs}` : ''}`;
     try {
-      const query = entry.query === null ? new Map<string, string>() : readQuery(`${path}${qs ? `?${qs}` : ''}`, entry.query);
+      const query =
+        entry.query === null ? new Map<string, string>() : readQuery(`${path}${qs ? `?${qs}` : ''}`, entry.query);
       const body = await entry.read(this.ctx, { params: paramsOf(entry.route, path), query, path, log: this.log });
       return { ok: true, status: 200, value: bodyJson<T>(body), body, source };
     } catch (err) {

@@ -30,20 +30,34 @@ export interface RegistryOptions {
 
 export function documentRegistry(opts: RegistryOptions): readonly DocumentEntry[] {
   const entries: DocumentEntry[] = [
-    boardDocument, peritemFiles, evidenceFiles,
-    ...evidenceDocuments, cardDocument, logConsistencyDocument,
-    fabricDocumentEntry, hubCardsDoc, dashboardStatsDoc,
-    correctionsLedgerDocument, correctionEntryDocument,
-    actionJobsDoc, oracleFleetDoc,
-    regulationDocument, reportedDocument, eastWestDocument, insurabilityDocument,
-    computeDocument, providerCanaryDocument, xrplDocument(),
+    boardDocument,
+    peritemFiles,
+    evidenceFiles,
+    ...evidenceDocuments,
+    cardDocument,
+    logConsistencyDocument,
+    fabricDocumentEntry,
+    hubCardsDoc,
+    dashboardStatsDoc,
+    correctionsLedgerDocument,
+    correctionEntryDocument,
+    actionJobsDoc,
+    oracleFleetDoc,
+    regulationDocument,
+    reportedDocument,
+    eastWestDocument,
+    insurabilityDocument,
+    computeDocument,
+    providerCanaryDocument,
+    xrplDocument(),
     ...(opts.products ? catalogueDocuments() : []),
     healthDocument,
     ...(opts.extra ?? []),
   ];
   const seen = new Set<string>();
   for (const e of entries) {
-    if (seen.has(e.id) || seen.has(e.route)) throw new Error(`document registry: ${e.id} (${e.route}) is registered twice`);
+    if (seen.has(e.id) || seen.has(e.route))
+      throw new Error(`document registry: ${e.id} (${e.route}) is registered twice`);
     seen.add(e.id);
     seen.add(e.route);
   }

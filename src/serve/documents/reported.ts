@@ -9,7 +9,9 @@ import { JSON_TYPE } from '../headers.js';
 import { CACHE_CONTROL, prepare } from '../prepared-bytes.js';
 import { perRelease, prepared, type DocumentEntry } from './document.js';
 
-const bytesOf = perRelease((p) => prepare(Buffer.from(JSON.stringify(reportedFigures(p.release.corpus.status.reported))), JSON_TYPE));
+const bytesOf = perRelease((p) =>
+  prepare(Buffer.from(JSON.stringify(reportedFigures(p.release.corpus.status.reported))), JSON_TYPE),
+);
 
 export const reportedDocument: DocumentEntry<ReturnType<typeof reportedFigures>> = {
   id: 'reported',

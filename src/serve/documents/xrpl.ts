@@ -24,7 +24,8 @@ export function xrplDocument(): DocumentEntry<ReturnType<typeof buildXrplAssets>
     if (ep === null) return null;
     const now = ctx.now().getTime();
     // A clock that stepped back also reads again.
-    if (!last || now < last.at || now - last.at >= LIVE_READ_REUSE_MS) last = { at: now, outcome: readXrplLive(ep, ctx.now) };
+    if (!last || now < last.at || now - last.at >= LIVE_READ_REUSE_MS)
+      last = { at: now, outcome: readXrplLive(ep, ctx.now) };
     return last.outcome;
   };
   return {

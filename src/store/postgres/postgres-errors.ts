@@ -14,7 +14,15 @@ export function redactedUrl(databaseUrl: string): string {
 // Node socket errors, and SQLSTATE classes 08 (connection exception), 53 (insufficient
 // resources), 57P (server shutting down / cannot connect now), 3D000 (no such database),
 // 28 (authentication): the database cannot be used, as opposed to a statement being wrong.
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EPIPE',
+]);
 const UNAVAILABLE_SQLSTATE = /^(08|53|57P|3D000|28)/;
 
 /**
@@ -25,8 +33,11 @@ const UNAVAILABLE_SQLSTATE = /^(08|53|57P|3D000|28)/;
 export function unavailableIfConnection(e: unknown, where: string, always: boolean): unknown {
   const code = (e as { code?: unknown })?.code;
   const message = e instanceof Error ? e.message || e.constructor.name : String(e);
-  const isConnection = typeof code === 'string' && (SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))
-    || /Connection terminated|timeout exceeded when trying to connect/i.test(message);
+  const isConnection =
+    (typeof code === 'string' && (SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) ||
+    /Connection terminated|timeout exceeded when trying to connect/i.test(message);
   if (!always && !isConnection) return e;
-  return ledgerError('ledger_unavailable', `ledger: ${where} unavailable: ${message}`, { ...(typeof code === 'string' ? { driver_code: code } : {}) });
+  return ledgerError('ledger_unavailable', `ledger: ${where} unavailable: ${message}`, {
+    ...(typeof code === 'string' ? { driver_code: code } : {}),
+  });
 }

@@ -5,30 +5,78 @@ import type { ActionJobReceipt } from '../../core/ledger/action-jobs-receipt.js'
 import type { HeartbeatLatest } from '../../core/ledger/oracle-fleet.js';
 import { GENESIS_SHA256, headOf } from '../../core/ledger/receipt-chain.js';
 import {
-  actionReceiptAppend, invoiceRef, isoTime, listFilter, newHeartbeat, newInvoice, newReservation, paymentKey, receiptListLimit,
+  actionReceiptAppend,
+  invoiceRef,
+  isoTime,
+  listFilter,
+  newHeartbeat,
+  newInvoice,
+  newReservation,
+  paymentKey,
+  receiptListLimit,
 } from '../ledger-input.js';
 import {
-  afterRefusal, appendRaced, checkAppend, existingOutcome, invoiceConflict, invoiceNotFound, jobHistory, planAttachArtefact,
-  planMarkFailed, planMarkSettled, planMarkUnknown, planResolveUnknown, sameInvoice, type TransitionPlan,
+  afterRefusal,
+  appendRaced,
+  checkAppend,
+  existingOutcome,
+  invoiceConflict,
+  invoiceNotFound,
+  jobHistory,
+  planAttachArtefact,
+  planMarkFailed,
+  planMarkSettled,
+  planMarkUnknown,
+  planResolveUnknown,
+  sameInvoice,
+  type TransitionPlan,
 } from '../ledger-rules.js';
 import {
-  heartbeatLatest, heartbeatRecord, invoiceRecord, LATEST_HEARTBEATS_SQL, patchColumns, settlementEvent, settlementRecord, storedActionReceipt,
-  type ActionReceiptRow, type HeartbeatLatestRow, type HeartbeatRow, type InvoiceRow, type SettlementEventRow, type SettlementRow,
+  heartbeatLatest,
+  heartbeatRecord,
+  invoiceRecord,
+  LATEST_HEARTBEATS_SQL,
+  patchColumns,
+  settlementEvent,
+  settlementRecord,
+  storedActionReceipt,
+  type ActionReceiptRow,
+  type HeartbeatLatestRow,
+  type HeartbeatRow,
+  type InvoiceRow,
+  type SettlementEventRow,
+  type SettlementRow,
 } from '../ledger-rows.js';
 import type {
-  ArtefactAttachment, HeartbeatRecord, InvoiceRecord, Ledger, NewHeartbeat, NewInvoice, NewReservation, PaymentKey, ReserveOutcome,
-  SettlementEvent, SettlementFilter, SettlementRecord, StoredActionReceipt, UnknownResolution,
+  ArtefactAttachment,
+  HeartbeatRecord,
+  InvoiceRecord,
+  Ledger,
+  NewHeartbeat,
+  NewInvoice,
+  NewReservation,
+  PaymentKey,
+  ReserveOutcome,
+  SettlementEvent,
+  SettlementFilter,
+  SettlementRecord,
+  StoredActionReceipt,
+  UnknownResolution,
 } from '../ledger.js';
 import { migratePostgres } from './postgres-migrate.js';
 import { redactedUrl, unavailableIfConnection } from './postgres-errors.js';
 
-const columns = (artefact: string) => `payer, nonce, product_id, sku_id, resource, amount_atomic::text AS amount_atomic, asset, network, pay_to,
+const columns = (
+  artefact: string,
+) => `payer, nonce, product_id, sku_id, resource, amount_atomic::text AS amount_atomic, asset, network, pay_to,
   payment_sha256, self_funded, valid_before::text AS valid_before, state, attempts, transaction_ref, error, ${artefact}, artefact_sha256, receipt,
   created_at, updated_at`;
 const COLUMNS = columns('artefact');
 // Listings without artefacts never read the blobs (the hash stays, so callers see one exists).
 const COLUMNS_NO_BLOB = columns('NULL::bytea AS artefact');
-const invoiceColumns = (artefact: string) => `ref, product_id, sku_id, resource, commissioned_by, amount_atomic::text AS amount_atomic, currency, state,
+const invoiceColumns = (
+  artefact: string,
+) => `ref, product_id, sku_id, resource, commissioned_by, amount_atomic::text AS amount_atomic, currency, state,
   created_at, paid_at, ${artefact}, artefact_sha256, receipt`;
 const INVOICE_COLUMNS = invoiceColumns('artefact');
 const INVOICE_COLUMNS_NO_BLOB = invoiceColumns('NULL::bytea AS artefact');
@@ -52,7 +100,11 @@ export class PostgresLedger implements Ledger {
   readonly backend = 'postgres' as const;
   private closed = false;
 
-  private constructor(private readonly pool: pg.Pool, readonly schemaVersion: number, private readonly where: string) {}
+  private constructor(
+    private readonly pool: pg.Pool,
+    readonly schemaVersion: number,
+    private readonly where: string,
+  ) {}
 
   static async open(databaseUrl: string, poolMax = 10): Promise<PostgresLedger> {
     const where = `PostgreSQL ${redactedUrl(databaseUrl)}`;
@@ -71,31 +123,56 @@ export class PostgresLedger implements Ledger {
   async reserve(r: NewReservation): Promise<ReserveOutcome> {
     const n = newReservation(r);
     for (let round = 0; round < RESERVE_ROUNDS; round++) {
-      const inserted = await this.one<SettlementRow>(`WITH changed AS (
+      const inserted = await this.one<SettlementRow>(
+        `WITH changed AS (
           INSERT INTO settlements (payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network,
             pay_to, payment_sha256, self_funded, valid_before, state, attempts, created_at, updated_at)
           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, 'RESERVED', 1, $12, $12)
           ON CONFLICT (payer, nonce) DO NOTHING RETURNING *),
         ${EVENT_FROM_CHANGED('NULL', '$12')}
         SELECT ${COLUMNS} FROM changed`,
-      [n.payer, n.nonce, n.product_id, n.sku_id, n.resource, n.amount_atomic, n.asset, n.network, n.pay_to, n.payment_sha256, n.self_funded, n.at, n.valid_before]);
+        [
+          n.payer,
+          n.nonce,
+          n.product_id,
+          n.sku_id,
+          n.resource,
+          n.amount_atomic,
+          n.asset,
+          n.network,
+          n.pay_to,
+          n.payment_sha256,
+          n.self_funded,
+          n.at,
+          n.valid_before,
+        ],
+      );
       if (inserted) return { outcome: 'reserved', record: settlementRecord(inserted) };
       // A FAILED attempt of the same payload may be retried: nothing moved the first time.
-      const reopened = await this.one<SettlementRow>(`WITH changed AS (
+      const reopened = await this.one<SettlementRow>(
+        `WITH changed AS (
           UPDATE settlements SET state = 'RESERVED', attempts = attempts + 1, error = NULL, updated_at = $4
           WHERE payer = $1 AND nonce = $2 AND state = 'FAILED' AND payment_sha256 = $3 RETURNING *),
         ${EVENT_FROM_CHANGED(`'FAILED'`, '$4')}
-        SELECT ${COLUMNS} FROM changed`, [n.payer, n.nonce, n.payment_sha256, n.at]);
+        SELECT ${COLUMNS} FROM changed`,
+        [n.payer, n.nonce, n.payment_sha256, n.at],
+      );
       if (reopened) return { outcome: 'reserved', record: settlementRecord(reopened) };
       const existing = await this.get(n);
       if (existing === undefined) continue; // cannot happen (nothing is deleted); try again rather than guess
       const outcome = existingOutcome(existing, n.payment_sha256);
       if (outcome !== 'retry') return outcome;
     }
-    throw ledgerError('ledger_unavailable', `ledger: reserve of ${n.payer} ${n.nonce} kept racing other writers`, { payer: n.payer, nonce: n.nonce });
+    throw ledgerError('ledger_unavailable', `ledger: reserve of ${n.payer} ${n.nonce} kept racing other writers`, {
+      payer: n.payer,
+      nonce: n.nonce,
+    });
   }
 
-  async markSettled(key: PaymentKey, s: ArtefactAttachment & { transaction: string; at: string }): Promise<SettlementRecord> {
+  async markSettled(
+    key: PaymentKey,
+    s: ArtefactAttachment & { transaction: string; at: string },
+  ): Promise<SettlementRecord> {
     return this.transition(key, planMarkSettled(s));
   }
 
@@ -117,33 +194,53 @@ export class PostgresLedger implements Ledger {
 
   async get(key: PaymentKey): Promise<SettlementRecord | undefined> {
     const k = paymentKey(key);
-    const row = await this.one<SettlementRow>(`SELECT ${COLUMNS} FROM settlements WHERE payer = $1 AND nonce = $2`, [k.payer, k.nonce]);
+    const row = await this.one<SettlementRow>(`SELECT ${COLUMNS} FROM settlements WHERE payer = $1 AND nonce = $2`, [
+      k.payer,
+      k.nonce,
+    ]);
     return row && settlementRecord(row);
   }
 
   async list(filter?: SettlementFilter): Promise<SettlementRecord[]> {
     const { state, withArtefacts } = listFilter(filter);
     const cols = withArtefacts ? COLUMNS : COLUMNS_NO_BLOB;
-    const rows = state === undefined
-      ? await this.all<SettlementRow>(`SELECT ${cols} FROM settlements ORDER BY id`, [])
-      : await this.all<SettlementRow>(`SELECT ${cols} FROM settlements WHERE state = $1 ORDER BY id`, [state]);
+    const rows =
+      state === undefined
+        ? await this.all<SettlementRow>(`SELECT ${cols} FROM settlements ORDER BY id`, [])
+        : await this.all<SettlementRow>(`SELECT ${cols} FROM settlements WHERE state = $1 ORDER BY id`, [state]);
     return rows.map(settlementRecord);
   }
 
   async history(key: PaymentKey): Promise<SettlementEvent[]> {
     const k = paymentKey(key);
-    const rows = await this.all<SettlementEventRow>(`SELECT from_state, to_state, attempt, transaction_ref, error, at FROM settlement_events
-      WHERE payer = $1 AND nonce = $2 ORDER BY id`, [k.payer, k.nonce]);
+    const rows = await this.all<SettlementEventRow>(
+      `SELECT from_state, to_state, attempt, transaction_ref, error, at FROM settlement_events
+      WHERE payer = $1 AND nonce = $2 ORDER BY id`,
+      [k.payer, k.nonce],
+    );
     return rows.map(settlementEvent);
   }
 
   async createInvoice(i: NewInvoice): Promise<InvoiceRecord> {
     const n = newInvoice(i);
-    const inserted = await this.one<InvoiceRow>(`INSERT INTO invoices (ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at,
+    const inserted = await this.one<InvoiceRow>(
+      `INSERT INTO invoices (ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at,
         artefact, artefact_sha256, receipt)
       VALUES ($1, $2, $3, $4, $5, $6, $7, 'ISSUED', $8, $9, $10, $11) ON CONFLICT (ref) DO NOTHING RETURNING ${INVOICE_COLUMNS}`,
-    [n.ref, n.product_id, n.sku_id, n.resource, n.commissioned_by, n.amount_atomic, n.currency, n.at,
-      n.artefact?.artefact ?? null, n.artefact?.artefact_sha256 ?? null, n.artefact?.receipt ?? null]);
+      [
+        n.ref,
+        n.product_id,
+        n.sku_id,
+        n.resource,
+        n.commissioned_by,
+        n.amount_atomic,
+        n.currency,
+        n.at,
+        n.artefact?.artefact ?? null,
+        n.artefact?.artefact_sha256 ?? null,
+        n.artefact?.receipt ?? null,
+      ],
+    );
     if (inserted) return invoiceRecord(inserted);
     const existing = (await this.getInvoice(n.ref))!;
     return sameInvoice(n, existing) ? existing : invoiceConflict(n.ref);
@@ -156,9 +253,12 @@ export class PostgresLedger implements Ledger {
 
   async markInvoicePaid(ref: string, at: string): Promise<InvoiceRecord> {
     const r = invoiceRef(ref);
-    const paid = await this.one<InvoiceRow>(`UPDATE invoices SET state = 'PAID', paid_at = $2 WHERE ref = $1 AND state = 'ISSUED'
-      RETURNING ${INVOICE_COLUMNS}`, [r, isoTime('at', at)]);
-    return paid ? invoiceRecord(paid) : (await this.getInvoice(r)) ?? invoiceNotFound(r);
+    const paid = await this.one<InvoiceRow>(
+      `UPDATE invoices SET state = 'PAID', paid_at = $2 WHERE ref = $1 AND state = 'ISSUED'
+      RETURNING ${INVOICE_COLUMNS}`,
+      [r, isoTime('at', at)],
+    );
+    return paid ? invoiceRecord(paid) : ((await this.getInvoice(r)) ?? invoiceNotFound(r));
   }
 
   async listInvoices(filter?: { withArtefacts?: boolean }): Promise<InvoiceRecord[]> {
@@ -169,28 +269,45 @@ export class PostgresLedger implements Ledger {
   async appendActionReceipt(receipt: ActionJobReceipt, expectedHeadSha256: string): Promise<StoredActionReceipt> {
     const { sealed, expected } = actionReceiptAppend(receipt, expectedHeadSha256);
     const r = sealed.receipt;
-    const head = await this.one<ActionReceiptRow>('SELECT seq, job_id, sha256, body FROM action_receipts ORDER BY seq DESC LIMIT 1', []);
-    const history = await this.all<ActionReceiptRow>('SELECT seq, body FROM action_receipts WHERE job_id = $1 ORDER BY seq', [r.job_id]);
+    const head = await this.one<ActionReceiptRow>(
+      'SELECT seq, job_id, sha256, body FROM action_receipts ORDER BY seq DESC LIMIT 1',
+      [],
+    );
+    const history = await this.all<ActionReceiptRow>(
+      'SELECT seq, body FROM action_receipts WHERE job_id = $1 ORDER BY seq',
+      [r.job_id],
+    );
     checkAppend(sealed, expected, headOf(head && storedActionReceipt(head)), jobHistory(r.job_id, history));
     // The history read above is still the job's history if the head has not moved (receipts
     // are only appended), and the insert re-checks the head in the same statement; two writers
     // on one head both aim at seq head + 1, and the primary key lets exactly one of them in.
-    const row = await this.one<ActionReceiptRow>(`INSERT INTO action_receipts (seq, job_id, sha256, body)
+    const row = await this.one<ActionReceiptRow>(
+      `INSERT INTO action_receipts (seq, job_id, sha256, body)
         SELECT $1::bigint, $2::text, $3::text, $4::text
         WHERE COALESCE((SELECT sha256 FROM action_receipts ORDER BY seq DESC LIMIT 1), $6::text) = $5::text
-      ON CONFLICT (seq) DO NOTHING RETURNING seq, job_id, sha256, body`, [r.seq, r.job_id, sealed.sha256, sealed.body, expected, GENESIS_SHA256]);
+      ON CONFLICT (seq) DO NOTHING RETURNING seq, job_id, sha256, body`,
+      [r.seq, r.job_id, sealed.sha256, sealed.body, expected, GENESIS_SHA256],
+    );
     return row ? storedActionReceipt(row) : appendRaced(r.seq);
   }
 
   async listActionReceipts(filter?: { limit?: number }): Promise<StoredActionReceipt[]> {
     // LIMIT NULL is PostgreSQL's "no limit".
-    const rows = await this.all<ActionReceiptRow>('SELECT seq, job_id, sha256, body FROM action_receipts ORDER BY seq LIMIT $1', [receiptListLimit(filter)]);
+    const rows = await this.all<ActionReceiptRow>(
+      'SELECT seq, job_id, sha256, body FROM action_receipts ORDER BY seq LIMIT $1',
+      [receiptListLimit(filter)],
+    );
     return rows.map(storedActionReceipt);
   }
 
   async recordHeartbeat(h: NewHeartbeat): Promise<HeartbeatRecord> {
     const n = newHeartbeat(h);
-    return heartbeatRecord((await this.one<HeartbeatRow>('INSERT INTO heartbeats (source, at, note) VALUES ($1, $2, $3) RETURNING source, at, note', [n.source, n.at, n.note]))!);
+    return heartbeatRecord(
+      (await this.one<HeartbeatRow>(
+        'INSERT INTO heartbeats (source, at, note) VALUES ($1, $2, $3) RETURNING source, at, note',
+        [n.source, n.at, n.note],
+      ))!,
+    );
   }
 
   async latestHeartbeats(): Promise<HeartbeatLatest[]> {
@@ -210,10 +327,13 @@ export class PostgresLedger implements Ledger {
     const params: unknown[] = [k.payer, k.nonce, plan.from, plan.to, plan.at, ...cols.map(([, v]) => v)];
     const set = ['state = $4', 'updated_at = $5', ...cols.map(([c], i) => `${c} = $${i + 6}`)].join(', ');
     const extra = plan.requireNoArtefact ? ' AND artefact IS NULL' : '';
-    const row = await this.one<SettlementRow>(`WITH changed AS (
+    const row = await this.one<SettlementRow>(
+      `WITH changed AS (
         UPDATE settlements SET ${set} WHERE payer = $1 AND nonce = $2 AND state = $3${extra} RETURNING *),
       ${EVENT_FROM_CHANGED('$3::text', '$5')}
-      SELECT ${COLUMNS} FROM changed`, params);
+      SELECT ${COLUMNS} FROM changed`,
+      params,
+    );
     return row ? settlementRecord(row) : afterRefusal(plan, k, await this.get(k));
   }
 

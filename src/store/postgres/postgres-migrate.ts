@@ -17,8 +17,12 @@ export async function migratePostgres(pool: pg.Pool, where: string): Promise<num
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
-    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
-    const applied = (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)',
+    );
+    const applied = (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map(
+      (r) => r.version,
+    );
     for (const m of pendingMigrations(POSTGRES_MIGRATIONS, applied, where)) {
       await client.query(m.sql);
       await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
@@ -26,7 +30,9 @@ export async function migratePostgres(pool: pg.Pool, where: string): Promise<num
     await client.query('COMMIT');
   } catch (e) {
     // A connection that cannot even roll back is destroyed instead of returned to the pool.
-    await client.query('ROLLBACK').catch(() => { broken = true; });
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
     throw e;
   } finally {
     client.release(broken);

@@ -5,28 +5,77 @@ import type { ActionJobReceipt } from '../../core/ledger/action-jobs-receipt.js'
 import type { HeartbeatLatest } from '../../core/ledger/oracle-fleet.js';
 import { headOf } from '../../core/ledger/receipt-chain.js';
 import {
-  actionReceiptAppend, invoiceRef, isoTime, listFilter, newHeartbeat, newInvoice, newReservation, paymentKey, receiptListLimit,
+  actionReceiptAppend,
+  invoiceRef,
+  isoTime,
+  listFilter,
+  newHeartbeat,
+  newInvoice,
+  newReservation,
+  paymentKey,
+  receiptListLimit,
 } from '../ledger-input.js';
 import {
-  afterRefusal, appendRaced, checkAppend, existingOutcome, invoiceConflict, invoiceNotFound, jobHistory, planAttachArtefact,
-  planMarkFailed, planMarkSettled, planMarkUnknown, planResolveUnknown, sameInvoice, type TransitionPlan,
+  afterRefusal,
+  appendRaced,
+  checkAppend,
+  existingOutcome,
+  invoiceConflict,
+  invoiceNotFound,
+  jobHistory,
+  planAttachArtefact,
+  planMarkFailed,
+  planMarkSettled,
+  planMarkUnknown,
+  planResolveUnknown,
+  sameInvoice,
+  type TransitionPlan,
 } from '../ledger-rules.js';
 import {
-  heartbeatLatest, heartbeatRecord, invoiceRecord, LATEST_HEARTBEATS_SQL, patchColumns, settlementEvent, settlementRecord, storedActionReceipt,
-  type ActionReceiptRow, type HeartbeatLatestRow, type HeartbeatRow, type InvoiceRow, type SettlementEventRow, type SettlementRow,
+  heartbeatLatest,
+  heartbeatRecord,
+  invoiceRecord,
+  LATEST_HEARTBEATS_SQL,
+  patchColumns,
+  settlementEvent,
+  settlementRecord,
+  storedActionReceipt,
+  type ActionReceiptRow,
+  type HeartbeatLatestRow,
+  type HeartbeatRow,
+  type InvoiceRow,
+  type SettlementEventRow,
+  type SettlementRow,
 } from '../ledger-rows.js';
 import type {
-  ArtefactAttachment, HeartbeatRecord, InvoiceRecord, Ledger, NewHeartbeat, NewInvoice, NewReservation, PaymentKey, ReserveOutcome,
-  SettlementEvent, SettlementFilter, SettlementRecord, SettlementState, StoredActionReceipt, UnknownResolution,
+  ArtefactAttachment,
+  HeartbeatRecord,
+  InvoiceRecord,
+  Ledger,
+  NewHeartbeat,
+  NewInvoice,
+  NewReservation,
+  PaymentKey,
+  ReserveOutcome,
+  SettlementEvent,
+  SettlementFilter,
+  SettlementRecord,
+  SettlementState,
+  StoredActionReceipt,
+  UnknownResolution,
 } from '../ledger.js';
 import { migrateSqlite } from './sqlite-migrate.js';
 
-const columns = (artefact: string) => `payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network, pay_to, payment_sha256,
+const columns = (
+  artefact: string,
+) => `payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network, pay_to, payment_sha256,
   self_funded, valid_before, state, attempts, transaction_ref, error, ${artefact}, artefact_sha256, receipt, created_at, updated_at`;
 const COLUMNS = columns('artefact');
 // Listings without artefacts never read the blobs (the hash stays, so callers see one exists).
 const COLUMNS_NO_BLOB = columns('NULL AS artefact');
-const invoiceColumns = (artefact: string) => `ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at, paid_at,
+const invoiceColumns = (
+  artefact: string,
+) => `ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at, paid_at,
   ${artefact}, artefact_sha256, receipt`;
 const INVOICE_COLUMNS = invoiceColumns('artefact');
 const INVOICE_COLUMNS_NO_BLOB = invoiceColumns('NULL AS artefact');
@@ -42,14 +91,19 @@ export class SqliteLedger implements Ledger {
   private closed = false;
   private readonly statements = new Map<string, Database.Statement>();
 
-  private constructor(private readonly db: Database.Database, readonly schemaVersion: number) {}
+  private constructor(
+    private readonly db: Database.Database,
+    readonly schemaVersion: number,
+  ) {}
 
   static open(path: string, busyTimeoutMs = 5000): SqliteLedger {
     let db: Database.Database;
     try {
       db = new Database(path);
     } catch (e) {
-      throw ledgerError('ledger_unavailable', `ledger: cannot open SQLite file ${path}: ${(e as Error).message}`, { path });
+      throw ledgerError('ledger_unavailable', `ledger: cannot open SQLite file ${path}: ${(e as Error).message}`, {
+        path,
+      });
     }
     try {
       db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
@@ -60,7 +114,11 @@ export class SqliteLedger implements Ledger {
     } catch (e) {
       db.close();
       // Not a database, a read-only or corrupt file: the ledger cannot be used as configured.
-      throw e instanceof GspcError ? e : ledgerError('ledger_unavailable', `ledger: cannot use SQLite file ${path}: ${(e as Error).message}`, { path });
+      throw e instanceof GspcError
+        ? e
+        : ledgerError('ledger_unavailable', `ledger: cannot use SQLite file ${path}: ${(e as Error).message}`, {
+            path,
+          });
     }
   }
 
@@ -68,24 +126,36 @@ export class SqliteLedger implements Ledger {
     const n = newReservation(r);
     return this.write(() => {
       const row = { ...n, self_funded: n.self_funded ? 1 : 0 };
-      const inserted = this.stmt(`INSERT INTO settlements (payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network,
+      const inserted =
+        this.stmt(`INSERT INTO settlements (payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network,
           pay_to, payment_sha256, self_funded, valid_before, state, attempts, created_at, updated_at)
         VALUES (@payer, @nonce, @product_id, @sku_id, @resource, @amount_atomic, @asset, @network,
           @pay_to, @payment_sha256, @self_funded, @valid_before, 'RESERVED', 1, @at, @at)
         ON CONFLICT (payer, nonce) DO NOTHING RETURNING ${COLUMNS}`).get(row) as SettlementRow | undefined;
       if (inserted) return { outcome: 'reserved', record: this.appendEvent(null, inserted, n.at) };
       // A FAILED attempt of the same payload may be retried: nothing moved the first time.
-      const reopened = this.stmt(`UPDATE settlements SET state = 'RESERVED', attempts = attempts + 1, error = NULL, updated_at = @at
+      const reopened =
+        this.stmt(`UPDATE settlements SET state = 'RESERVED', attempts = attempts + 1, error = NULL, updated_at = @at
         WHERE payer = @payer AND nonce = @nonce AND state = 'FAILED' AND payment_sha256 = @payment_sha256
-        RETURNING ${COLUMNS}`).get({ payer: n.payer, nonce: n.nonce, payment_sha256: n.payment_sha256, at: n.at }) as SettlementRow | undefined;
+        RETURNING ${COLUMNS}`).get({ payer: n.payer, nonce: n.nonce, payment_sha256: n.payment_sha256, at: n.at }) as
+          | SettlementRow
+          | undefined;
       if (reopened) return { outcome: 'reserved', record: this.appendEvent('FAILED', reopened, n.at) };
       const outcome = existingOutcome(this.read(n)!, n.payment_sha256);
-      if (outcome === 'retry') throw ledgerError('ledger_transition_invalid', 'ledger: a FAILED record was not reopened inside one transaction', { payer: n.payer, nonce: n.nonce });
+      if (outcome === 'retry')
+        throw ledgerError(
+          'ledger_transition_invalid',
+          'ledger: a FAILED record was not reopened inside one transaction',
+          { payer: n.payer, nonce: n.nonce },
+        );
       return outcome;
     });
   }
 
-  async markSettled(key: PaymentKey, s: ArtefactAttachment & { transaction: string; at: string }): Promise<SettlementRecord> {
+  async markSettled(
+    key: PaymentKey,
+    s: ArtefactAttachment & { transaction: string; at: string },
+  ): Promise<SettlementRecord> {
     return this.transition(key, planMarkSettled(s));
   }
 
@@ -107,16 +177,19 @@ export class SqliteLedger implements Ledger {
 
   async get(key: PaymentKey): Promise<SettlementRecord | undefined> {
     const k = paymentKey(key);
-    const row = this.stmt(`SELECT ${COLUMNS} FROM settlements WHERE payer = ? AND nonce = ?`).get(k.payer, k.nonce) as SettlementRow | undefined;
+    const row = this.stmt(`SELECT ${COLUMNS} FROM settlements WHERE payer = ? AND nonce = ?`).get(k.payer, k.nonce) as
+      | SettlementRow
+      | undefined;
     return row && settlementRecord(row);
   }
 
   async list(filter?: SettlementFilter): Promise<SettlementRecord[]> {
     const { state, withArtefacts } = listFilter(filter);
     const cols = withArtefacts ? COLUMNS : COLUMNS_NO_BLOB;
-    const rows = state === undefined
-      ? this.stmt(`SELECT ${cols} FROM settlements ORDER BY id`).all()
-      : this.stmt(`SELECT ${cols} FROM settlements WHERE state = ? ORDER BY id`).all(state);
+    const rows =
+      state === undefined
+        ? this.stmt(`SELECT ${cols} FROM settlements ORDER BY id`).all()
+        : this.stmt(`SELECT ${cols} FROM settlements WHERE state = ? ORDER BY id`).all(state);
     return (rows as SettlementRow[]).map(settlementRecord);
   }
 
@@ -130,8 +203,14 @@ export class SqliteLedger implements Ledger {
   async createInvoice(i: NewInvoice): Promise<InvoiceRecord> {
     const n = newInvoice(i);
     return this.write(() => {
-      const row = { ...n, artefact: n.artefact?.artefact ?? null, artefact_sha256: n.artefact?.artefact_sha256 ?? null, receipt: n.artefact?.receipt ?? null };
-      const inserted = this.stmt(`INSERT INTO invoices (ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at,
+      const row = {
+        ...n,
+        artefact: n.artefact?.artefact ?? null,
+        artefact_sha256: n.artefact?.artefact_sha256 ?? null,
+        receipt: n.artefact?.receipt ?? null,
+      };
+      const inserted =
+        this.stmt(`INSERT INTO invoices (ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at,
           artefact, artefact_sha256, receipt)
         VALUES (@ref, @product_id, @sku_id, @resource, @commissioned_by, @amount_atomic, @currency, 'ISSUED', @at,
           @artefact, @artefact_sha256, @receipt)
@@ -152,7 +231,7 @@ export class SqliteLedger implements Ledger {
     return this.write(() => {
       const paid = this.stmt(`UPDATE invoices SET state = 'PAID', paid_at = ? WHERE ref = ? AND state = 'ISSUED'
         RETURNING ${INVOICE_COLUMNS}`).get(when, r) as InvoiceRow | undefined;
-      return paid ? invoiceRecord(paid) : this.readInvoice(r) ?? invoiceNotFound(r);
+      return paid ? invoiceRecord(paid) : (this.readInvoice(r) ?? invoiceNotFound(r));
     });
   }
 
@@ -166,25 +245,43 @@ export class SqliteLedger implements Ledger {
     const r = sealed.receipt;
     // One IMMEDIATE transaction: the head and the job's history cannot change under the checks.
     return this.write(() => {
-      const head = this.stmt('SELECT seq, job_id, sha256, body FROM action_receipts ORDER BY seq DESC LIMIT 1').get() as ActionReceiptRow | undefined;
-      const history = this.stmt('SELECT seq, body FROM action_receipts WHERE job_id = ? ORDER BY seq').all(r.job_id) as ActionReceiptRow[];
+      const head = this.stmt('SELECT seq, job_id, sha256, body FROM action_receipts ORDER BY seq DESC LIMIT 1').get() as
+        | ActionReceiptRow
+        | undefined;
+      const history = this.stmt('SELECT seq, body FROM action_receipts WHERE job_id = ? ORDER BY seq').all(
+        r.job_id,
+      ) as ActionReceiptRow[];
       checkAppend(sealed, expected, headOf(head && storedActionReceipt(head)), jobHistory(r.job_id, history));
       const row = this.stmt(`INSERT INTO action_receipts (seq, job_id, sha256, body) VALUES (?, ?, ?, ?)
-        ON CONFLICT (seq) DO NOTHING RETURNING seq, job_id, sha256, body`).get(r.seq, r.job_id, sealed.sha256, sealed.body) as ActionReceiptRow | undefined;
+        ON CONFLICT (seq) DO NOTHING RETURNING seq, job_id, sha256, body`).get(
+        r.seq,
+        r.job_id,
+        sealed.sha256,
+        sealed.body,
+      ) as ActionReceiptRow | undefined;
       return row ? storedActionReceipt(row) : appendRaced(r.seq);
     });
   }
 
   async listActionReceipts(filter?: { limit?: number }): Promise<StoredActionReceipt[]> {
     // LIMIT -1 is SQLite's "no limit".
-    const rows = this.stmt('SELECT seq, job_id, sha256, body FROM action_receipts ORDER BY seq LIMIT ?').all(receiptListLimit(filter) ?? -1) as ActionReceiptRow[];
+    const rows = this.stmt('SELECT seq, job_id, sha256, body FROM action_receipts ORDER BY seq LIMIT ?').all(
+      receiptListLimit(filter) ?? -1,
+    ) as ActionReceiptRow[];
     return rows.map(storedActionReceipt);
   }
 
   async recordHeartbeat(h: NewHeartbeat): Promise<HeartbeatRecord> {
     const n = newHeartbeat(h);
-    return this.write(() => heartbeatRecord(this.stmt('INSERT INTO heartbeats (source, at, note) VALUES (?, ?, ?) RETURNING source, at, note')
-      .get(n.source, n.at, n.note) as HeartbeatRow));
+    return this.write(() =>
+      heartbeatRecord(
+        this.stmt('INSERT INTO heartbeats (source, at, note) VALUES (?, ?, ?) RETURNING source, at, note').get(
+          n.source,
+          n.at,
+          n.note,
+        ) as HeartbeatRow,
+      ),
+    );
   }
 
   async latestHeartbeats(): Promise<HeartbeatLatest[]> {
@@ -205,19 +302,32 @@ export class SqliteLedger implements Ledger {
     const extra = plan.requireNoArtefact ? ' AND artefact IS NULL' : '';
     const sql = `UPDATE settlements SET ${set} WHERE payer = ? AND nonce = ? AND state = ?${extra} RETURNING ${COLUMNS}`;
     return this.write(() => {
-      const row = this.stmt(sql).get(plan.to, plan.at, ...cols.map(([, v]) => v), k.payer, k.nonce, plan.from) as SettlementRow | undefined;
+      const row = this.stmt(sql).get(plan.to, plan.at, ...cols.map(([, v]) => v), k.payer, k.nonce, plan.from) as
+        | SettlementRow
+        | undefined;
       return row ? this.appendEvent(plan.from, row, plan.at) : afterRefusal(plan, k, this.read(k));
     });
   }
 
   private appendEvent(from: SettlementState | null, row: SettlementRow, at: string): SettlementRecord {
     this.stmt(`INSERT INTO settlement_events (payer, nonce, from_state, to_state, attempt, transaction_ref, error, at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(row.payer, row.nonce, from, row.state, row.attempts, row.transaction_ref, row.error, at);
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(
+      row.payer,
+      row.nonce,
+      from,
+      row.state,
+      row.attempts,
+      row.transaction_ref,
+      row.error,
+      at,
+    );
     return settlementRecord(row);
   }
 
   private read(k: PaymentKey): SettlementRecord | undefined {
-    const row = this.stmt(`SELECT ${COLUMNS} FROM settlements WHERE payer = ? AND nonce = ?`).get(k.payer, k.nonce) as SettlementRow | undefined;
+    const row = this.stmt(`SELECT ${COLUMNS} FROM settlements WHERE payer = ? AND nonce = ?`).get(k.payer, k.nonce) as
+      | SettlementRow
+      | undefined;
     return row && settlementRecord(row);
   }
 
@@ -232,7 +342,10 @@ export class SqliteLedger implements Ledger {
       return this.live().transaction(fn).immediate();
     } catch (e) {
       if ((e as { code?: string }).code === 'SQLITE_BUSY') {
-        throw ledgerError('ledger_unavailable', `ledger: SQLite file is locked by another writer: ${(e as Error).message}`);
+        throw ledgerError(
+          'ledger_unavailable',
+          `ledger: SQLite file is locked by another writer: ${(e as Error).message}`,
+        );
       }
       throw e;
     }
@@ -247,7 +360,7 @@ export class SqliteLedger implements Ledger {
   private stmt(sql: string): Database.Statement {
     const db = this.live();
     let s = this.statements.get(sql);
-    if (!s) this.statements.set(sql, s = db.prepare(sql));
+    if (!s) this.statements.set(sql, (s = db.prepare(sql)));
     return s;
   }
 }

@@ -10,7 +10,9 @@ import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
 export function migrateSqlite(db: Database.Database, path: string): number {
   const migrate = db.transaction(() => {
     db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
-    const applied = (db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((r) => r.version);
+    const applied = (db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map(
+      (r) => r.version,
+    );
     const record = db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)');
     for (const m of pendingMigrations(SQLITE_MIGRATIONS, applied, `SQLite ledger ${path}`)) {
       db.exec(m.sql);

@@ -23,7 +23,11 @@ import { servedAgent, type ServedAgent } from './served-agent.js';
 /** Largest request body `/api/a2a` reads (the brief's bound; larger is -32600 with HTTP 413). */
 export const A2A_BODY_LIMIT = 1024 * 1024;
 
-const JSON_HEADERS = { ...BASE_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+const JSON_HEADERS = {
+  ...BASE_HEADERS,
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+};
 // A browser sends a preflight for a JSON POST carrying A2A-Version.
 const PREFLIGHT_HEADERS = {
   ...BASE_HEADERS,
@@ -44,7 +48,12 @@ function sendRpc(reply: FastifyReply, status: number, payload: unknown): Fastify
   return reply.code(status).headers(JSON_HEADERS).send(JSON.stringify(payload));
 }
 
-function rpcError(reply: FastifyReply, id: RpcId, error: { code: number; message: string; data?: unknown }, status = 200): FastifyReply {
+function rpcError(
+  reply: FastifyReply,
+  id: RpcId,
+  error: { code: number; message: string; data?: unknown },
+  status = 200,
+): FastifyReply {
   // JSON-RPC errors travel with HTTP 200, as the SDK's own server sends them; only a body too
   // large to read says so in the status too.
   return sendRpc(reply, status, { jsonrpc: '2.0', id, error });
@@ -56,11 +65,24 @@ const sdkError = (e: unknown) => JsonRpcTransportHandler.mapToJSONRPCError(e);
 function bodyErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return rpcError(reply, null, { code: -32600, message: `Invalid Request: the body is larger than ${A2A_BODY_LIMIT} bytes (1 MiB)` }, 413);
+      return rpcError(
+        reply,
+        null,
+        { code: -32600, message: `Invalid Request: the body is larger than ${A2A_BODY_LIMIT} bytes (1 MiB)` },
+        413,
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return rpcError(reply, null, sdkError(new ContentTypeNotSupportedError(req.headers['content-type'] === undefined
-        ? 'A request body needs Content-Type: application/json.'
-        : `Unsupported Content-Type "${req.headers['content-type']}"; expected application/json.`)));
+      return rpcError(
+        reply,
+        null,
+        sdkError(
+          new ContentTypeNotSupportedError(
+            req.headers['content-type'] === undefined
+              ? 'A request body needs Content-Type: application/json.'
+              : `Unsupported Content-Type "${req.headers['content-type']}"; expected application/json.`,
+          ),
+        ),
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return rpcError(reply, null, { code: -32700, message: 'Parse error: the body is not JSON' });
@@ -81,7 +103,15 @@ function agentOf(ctx: SurfaceContext): () => ServedAgent {
       // POST /api/verify's own function: the same checks and the same verdict, in-process.
       try {
         const current = ctx.state.current();
-        return { status: 200, body: JSON.stringify(await cardVerificationDocument(current, cardsOf(body, (id) => current.cardById(id)))) };
+        return {
+          status: 200,
+          body: JSON.stringify(
+            await cardVerificationDocument(
+              current,
+              cardsOf(body, (id) => current.cardById(id)),
+            ),
+          ),
+        };
       } catch (err) {
         if (!(err instanceof GspcError)) throw err;
         const f = failureOf(err);
@@ -114,17 +144,27 @@ export function registerA2aRoutes(app: FastifyInstance, ctx: SurfaceContext): vo
   // A plain GET (a browser, a link checker) is told what the endpoint takes.
   app.get(A2A_PATH, (_req, reply) => {
     reply.header('allow', 'POST, OPTIONS');
-    throw new GspcError('method_not_allowed', `${A2A_PATH} takes A2A JSON-RPC 2.0 requests by POST (A2A-Version: 1.0); the agent card is at ${CARD_PATHS[0]}`);
+    throw new GspcError(
+      'method_not_allowed',
+      `${A2A_PATH} takes A2A JSON-RPC 2.0 requests by POST (A2A-Version: 1.0); the agent card is at ${CARD_PATHS[0]}`,
+    );
   });
 
   app.post(A2A_PATH, { bodyLimit: A2A_BODY_LIMIT, errorHandler: bodyErrorHandler }, async (req, reply) => {
     const body = req.body;
     const type = req.headers['content-type'];
     if (type !== undefined && type.split(';', 1)[0]!.trim().toLowerCase() !== 'application/json') {
-      return rpcError(reply, idOf(body), sdkError(new ContentTypeNotSupportedError(`Unsupported Content-Type "${type}"; expected application/json.`)));
+      return rpcError(
+        reply,
+        idOf(body),
+        sdkError(new ContentTypeNotSupportedError(`Unsupported Content-Type "${type}"; expected application/json.`)),
+      );
     }
     if (!isObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || body.method === '') {
-      return rpcError(reply, idOf(body), { code: -32600, message: 'Invalid Request: send one JSON-RPC 2.0 request object with a method (batches are not accepted)' });
+      return rpcError(reply, idOf(body), {
+        code: -32600,
+        message: 'Invalid Request: send one JSON-RPC 2.0 request object with a method (batches are not accepted)',
+      });
     }
     const served = agent();
     const version = req.headers['a2a-version'];
@@ -143,7 +183,10 @@ export function registerA2aRoutes(app: FastifyInstance, ctx: SurfaceContext): vo
       try {
         await out.next();
         await out.return(undefined);
-        return rpcError(reply, idOf(body), { code: -32603, message: 'Internal error: a stream was opened although streaming is not offered' });
+        return rpcError(reply, idOf(body), {
+          code: -32603,
+          message: 'Internal error: a stream was opened although streaming is not offered',
+        });
       } catch (e) {
         return rpcError(reply, idOf(body), sdkError(e));
       }

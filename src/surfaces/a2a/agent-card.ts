@@ -38,17 +38,19 @@ export interface BuiltAgentCard {
   signature: CardSignatureState;
 }
 
-const DESCRIPTION = 'Public, read-only peer agent of the GSPC measurement board: the signed board (per-axis n, accuracy, Wilson 95% intervals, exact McNemar separation), one axis, the regulation deadlines, the signed public root, measurement cards and their free verification, the corrections ledger, the capability fabric, the DID keys and the catalogue of paid products. '
-  + 'Send one JSON-RPC SendMessage (A2A-Version 1.0) to the interface URL and get one Message back: a text part and data parts holding the documents the HTTP API serves, verbatim. '
-  + 'Choose the skill with message metadata "skill", or start the text with the skill id, or use its words (see each skill). '
-  + 'Task execution, streaming and push notifications are not offered: no task is ever created. Nothing is sold or charged over A2A; paid products are bought over HTTP with x402. Measurement, not certification.';
+const DESCRIPTION =
+  'Public, read-only peer agent of the GSPC measurement board: the signed board (per-axis n, accuracy, Wilson 95% intervals, exact McNemar separation), one axis, the regulation deadlines, the signed public root, measurement cards and their free verification, the corrections ledger, the capability fabric, the DID keys and the catalogue of paid products. ' +
+  'Send one JSON-RPC SendMessage (A2A-Version 1.0) to the interface URL and get one Message back: a text part and data parts holding the documents the HTTP API serves, verbatim. ' +
+  'Choose the skill with message metadata "skill", or start the text with the skill id, or use its words (see each skill). ' +
+  'Task execution, streaming and push notifications are not offered: no task is ever created. Nothing is sold or charged over A2A; paid products are bought over HTTP with x402. Measurement, not certification.';
 
 /** The card without signatures; `unsignedReason` is appended to the description when set. */
 export function agentCardBody(i: AgentCardInputs, unsignedReason?: string): Record<string, unknown> {
   const provider = i.issuer.trim() === '' ? {} : { provider: { organization: i.issuer, url: i.baseUrl } };
   return {
     name: 'GSPC measurement board',
-    description: unsignedReason === undefined ? DESCRIPTION : `${DESCRIPTION} This card is served unsigned: ${unsignedReason}.`,
+    description:
+      unsignedReason === undefined ? DESCRIPTION : `${DESCRIPTION} This card is served unsigned: ${unsignedReason}.`,
     supportedInterfaces: [{ url: `${i.baseUrl}${A2A_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: A2A_VERSION }],
     ...provider,
     version: i.release,
@@ -60,7 +62,13 @@ export function agentCardBody(i: AgentCardInputs, unsignedReason?: string): Reco
     capabilities: { streaming: false, pushNotifications: false },
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json'],
-    skills: SKILLS.map((s) => ({ id: s.id, name: s.name, description: s.description, tags: s.tags, examples: s.examples(i.examples) })),
+    skills: SKILLS.map((s) => ({
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      tags: s.tags,
+      examples: s.examples(i.examples),
+    })),
   };
 }
 
@@ -69,12 +77,22 @@ export function agentCardBody(i: AgentCardInputs, unsignedReason?: string): Reco
  * DID document the service serves; otherwise the card is served unsigned and its description
  * says why (fail closed, never a wrong signature). The older card key is never used to sign.
  */
-export function buildAgentCard(i: AgentCardInputs, cardKey: SignerState | undefined, didDocument: unknown): BuiltAgentCard {
-  const unsigned = (reason: string): BuiltAgentCard => ({ card: agentCardBody(i, reason), signature: { signed: false, reason } });
+export function buildAgentCard(
+  i: AgentCardInputs,
+  cardKey: SignerState | undefined,
+  didDocument: unknown,
+): BuiltAgentCard {
+  const unsigned = (reason: string): BuiltAgentCard => ({
+    card: agentCardBody(i, reason),
+    signature: { signed: false, reason },
+  });
   if (cardKey === undefined) return unsigned(`no agent card key (${CARD_KEY_FRAGMENT}) is loaded by this process`);
   if (!cardKey.healthy) return unsigned(cardKey.reason);
   const signed = signAgentCard(agentCardBody(i), cardKey.signer);
   const check = verifyAgentCard(signed, didDocument);
-  if (!check.ok) return unsigned(`the signature made under ${cardKey.signer.kid} does not verify under the served DID document (${check.detail})`);
+  if (!check.ok)
+    return unsigned(
+      `the signature made under ${cardKey.signer.kid} does not verify under the served DID document (${check.detail})`,
+    );
   return { card: signed, signature: { signed: true, kid: cardKey.signer.kid } };
 }

@@ -10,7 +10,10 @@ import type { CardSignatureState } from './agent-card.js';
 import type { RoutedMessage, SkillId } from './skills.js';
 
 /** One data part: a served document and the request that served it. */
-export interface AnswerPart { value: unknown; source: string }
+export interface AnswerPart {
+  value: unknown;
+  source: string;
+}
 
 export interface SkillAnswer {
   skill: SkillId | null;
@@ -30,7 +33,11 @@ export interface AnswerDeps {
 export type SkillAnswerer = (msg: RoutedMessage, deps: AnswerDeps) => Promise<SkillAnswer>;
 
 /** A route's answer: status, parsed JSON body, and the request that served it. */
-export interface Read { status: number; json: Record<string, unknown>; source: string }
+export interface Read {
+  status: number;
+  json: Record<string, unknown>;
+  source: string;
+}
 
 /**
  * GETs one of the service's routes. A 2xx or 4xx answer is returned for the skill to word (a
@@ -45,7 +52,9 @@ export async function read(deps: AnswerDeps, path: string): Promise<Read> {
 
 /** A 400 from a route means the caller's input was malformed: -32602 with the route's words. */
 export function malformed(skill: SkillId, status: number, body: Record<string, unknown>): never {
-  throw new RequestMalformedError(`${skill}: ${typeof body.error === 'string' ? body.error : `the request was refused (HTTP ${status})`}`);
+  throw new RequestMalformedError(
+    `${skill}: ${typeof body.error === 'string' ? body.error : `the request was refused (HTTP ${status})`}`,
+  );
 }
 
 /** A number for reading: three decimals (the exact value is in the data part). */
@@ -59,10 +68,12 @@ export function fmtP(x: unknown): string {
 }
 
 /** A scalar as text, or `fallback` when absent or empty. */
-export const str = (x: unknown, fallback = '?'): string => (typeof x === 'string' && x !== '' ? x : typeof x === 'number' || typeof x === 'boolean' ? String(x) : fallback);
+export const str = (x: unknown, fallback = '?'): string =>
+  typeof x === 'string' && x !== '' ? x : typeof x === 'number' || typeof x === 'boolean' ? String(x) : fallback;
 
 /** The objects of an array, or none when it is not an array. */
-export const list = (x: unknown): Record<string, unknown>[] => (Array.isArray(x) ? x.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object') : []);
+export const list = (x: unknown): Record<string, unknown>[] =>
+  Array.isArray(x) ? x.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object') : [];
 
 /** One board row in words: status, n, accuracy with its interval, leader, separation. */
 export function axisLine(row: Record<string, unknown>): string {
@@ -72,7 +83,10 @@ export function axisLine(row: Record<string, unknown>): string {
     parts.push(`accuracy ${fmt(row.accuracy)}${iv}`);
   }
   if (typeof row.leader === 'string') parts.push(`leader ${row.leader}`);
-  if (typeof row.separation === 'string') parts.push(`separation ${row.separation}${typeof row.separation_p === 'number' ? ` (exact McNemar p = ${fmtP(row.separation_p)})` : ''}`);
+  if (typeof row.separation === 'string')
+    parts.push(
+      `separation ${row.separation}${typeof row.separation_p === 'number' ? ` (exact McNemar p = ${fmtP(row.separation_p)})` : ''}`,
+    );
   if (typeof row.quotable === 'boolean') parts.push(row.quotable ? 'quotable' : 'not quotable');
   return parts.join(', ');
 }

@@ -4,14 +4,24 @@
  * and card-verification (`POST /api/verify`). Each answer's data parts are the served
  * documents verbatim, so its figures are the HTTP board's.
  */
-import { axisLine, list, malformed, read, str, type AnswerDeps, type AnswerPart, type SkillAnswer } from './answer-kit.js';
+import {
+  axisLine,
+  list,
+  malformed,
+  read,
+  str,
+  type AnswerDeps,
+  type AnswerPart,
+  type SkillAnswer,
+} from './answer-kit.js';
 import type { RoutedMessage } from './skills.js';
 
 /** At most this many cards are looked up or listed per message (the rest are named). */
 export const MAX_CARDS_PER_ANSWER = 10;
 
 function livingStamp(board: Record<string, unknown>): string {
-  const stamp = (board.measured_on as { living_stamp?: { verification_state?: unknown; reason?: unknown } } | undefined)?.living_stamp;
+  const stamp = (board.measured_on as { living_stamp?: { verification_state?: unknown; reason?: unknown } } | undefined)
+    ?.living_stamp;
   return `Board signature: ${str(stamp?.verification_state, 'UNKNOWN')}${typeof stamp?.reason === 'string' ? ` (${stamp.reason})` : ''}.`;
 }
 
@@ -27,7 +37,9 @@ export async function boardSummary(_msg: RoutedMessage, deps: AnswerDeps): Promi
     leaders.length > 0 ? `Quotable leaders: ${leaders.map(axisLine).join('; ')}.` : 'No quotable leader.',
     livingStamp(r.json),
     `Exact figures: the data part is the board as ${deps.ctx.baseUrl}/api/gspc serves it.`,
-  ].filter((s) => s !== '').join('\n');
+  ]
+    .filter((s) => s !== '')
+    .join('\n');
   return { skill: 'board-summary', text, data: [{ value: r.json, source: r.source }] };
 }
 
@@ -36,20 +48,33 @@ export async function axisLookup(msg: RoutedMessage, deps: AnswerDeps): Promise<
   const known = deps.ctx.state.current().knownAxes;
   if (msg.axis === undefined || !known.includes(msg.axis)) {
     const asked = msg.axis === undefined ? 'No axis was named' : `There is no axis '${msg.axis}'`;
-    return { skill: 'axis-lookup', text: `${asked}. Known axes: ${known.join(', ')}. Name one in metadata "axis" or in the text.`, data: [{ value: { error: 'unknown axis', known }, source: 'GET /api/gspc' }] };
+    return {
+      skill: 'axis-lookup',
+      text: `${asked}. Known axes: ${known.join(', ')}. Name one in metadata "axis" or in the text.`,
+      data: [{ value: { error: 'unknown axis', known }, source: 'GET /api/gspc' }],
+    };
   }
   // The slug was checked against the served axes, so the query is one the board route answers.
   const r = await read(deps, `/api/gspc?axis=${encodeURIComponent(msg.axis)}`);
-  if (r.status !== 200) return { skill: 'axis-lookup', text: `The board did not answer for axis ${msg.axis} (HTTP ${r.status}): ${str(r.json.error)}.`, data: [{ value: r.json, source: r.source }] };
+  if (r.status !== 200)
+    return {
+      skill: 'axis-lookup',
+      text: `The board did not answer for axis ${msg.axis} (HTTP ${r.status}): ${str(r.json.error)}.`,
+      data: [{ value: r.json, source: r.source }],
+    };
   const row = list(r.json.axes)[0] ?? {};
-  const notes = (Array.isArray(r.json.limitations) ? r.json.limitations : []).filter((l): l is string => typeof l === 'string' && l.startsWith(`${msg.axis}:`));
+  const notes = (Array.isArray(r.json.limitations) ? r.json.limitations : []).filter(
+    (l): l is string => typeof l === 'string' && l.startsWith(`${msg.axis}:`),
+  );
   const text = [
     `${axisLine(row)}.`,
     typeof row.task === 'string' ? `Task: ${row.task}; dataset ${str(row.dataset)}.` : '',
     ...notes,
     livingStamp(r.json),
     `Exact figures: the data part is the board selection as ${deps.ctx.baseUrl}/api/gspc?axis=${msg.axis} serves it.`,
-  ].filter((s) => s !== '').join('\n');
+  ]
+    .filter((s) => s !== '')
+    .join('\n');
   return { skill: 'axis-lookup', text, data: [{ value: r.json, source: r.source }] };
 }
 
@@ -69,10 +94,18 @@ export async function cardLookup(msg: RoutedMessage, deps: AnswerDeps): Promise<
     data.push({ value: card.json, source: card.source });
     const proof = await read(deps, `/cards/${id16}.proof.json`);
     if (proof.status === 200) data.push({ value: proof.json, source: proof.source });
-    const signed = typeof card.json.sig_ed25519 === 'string' ? `signed by ${str(card.json.signer)}` : `unsigned${typeof card.json.unsigned_reason === 'string' ? ` (${card.json.unsigned_reason})` : ''}`;
-    lines.push(`${id16}: ${str(card.json.public_framing, `${str(card.json.surface)} card for ${str(card.json.subject)}`)} (${signed}; ${proof.status === 200 ? 'inclusion proof under the signed root attached' : 'not under the current root: withdrawn or superseded'}).`);
+    const signed =
+      typeof card.json.sig_ed25519 === 'string'
+        ? `signed by ${str(card.json.signer)}`
+        : `unsigned${typeof card.json.unsigned_reason === 'string' ? ` (${card.json.unsigned_reason})` : ''}`;
+    lines.push(
+      `${id16}: ${str(card.json.public_framing, `${str(card.json.surface)} card for ${str(card.json.subject)}`)} (${signed}; ${proof.status === 200 ? 'inclusion proof under the signed root attached' : 'not under the current root: withdrawn or superseded'}).`,
+    );
   }
-  if (ids.length > MAX_CARDS_PER_ANSWER) lines.push(`Only the first ${MAX_CARDS_PER_ANSWER} ids were looked up; not looked up: ${ids.slice(MAX_CARDS_PER_ANSWER).join(', ')}.`);
+  if (ids.length > MAX_CARDS_PER_ANSWER)
+    lines.push(
+      `Only the first ${MAX_CARDS_PER_ANSWER} ids were looked up; not looked up: ${ids.slice(MAX_CARDS_PER_ANSWER).join(', ')}.`,
+    );
   lines.push('To check a card, send it to the card-verification skill (the same check as POST /api/verify).');
   return { skill: 'card-lookup', text: lines.join('\n'), data };
 }
@@ -81,15 +114,29 @@ async function cardsOfIndex(msg: RoutedMessage, deps: AnswerDeps): Promise<Skill
   const index = await read(deps, '/cards/index.json');
   const cards = list(index.json.cards);
   if (msg.axis === undefined) {
-    return { skill: 'card-lookup', text: `${cards.length} cards are published (index: ${deps.ctx.baseUrl}/cards/index.json). Name a card id (16 or 64 hex) or an axis to look cards up.`, data: [{ value: index.json, source: index.source }] };
+    return {
+      skill: 'card-lookup',
+      text: `${cards.length} cards are published (index: ${deps.ctx.baseUrl}/cards/index.json). Name a card id (16 or 64 hex) or an axis to look cards up.`,
+      data: [{ value: index.json, source: index.source }],
+    };
   }
   const mine = cards.filter((c) => c.axis === msg.axis);
-  const shown = mine.slice(0, MAX_CARDS_PER_ANSWER).map((c) => `${str(c.url)}: ${str(c.subject)} (${str(c.surface)}${c.signed === true ? ', signed' : ', unsigned'})`);
+  const shown = mine
+    .slice(0, MAX_CARDS_PER_ANSWER)
+    .map((c) => `${str(c.url)}: ${str(c.subject)} (${str(c.surface)}${c.signed === true ? ', signed' : ', unsigned'})`);
   const more = mine.length > shown.length ? ` The first ${shown.length} are listed; the data part has all.` : '';
   return {
     skill: 'card-lookup',
-    text: mine.length === 0 ? `No published card names axis ${msg.axis}.` : `${mine.length} cards of axis ${msg.axis}:${more}\n${shown.join('\n')}`,
-    data: [{ value: { schema: index.json.schema, as_of: index.json.as_of, axis: msg.axis, cards: mine }, source: `${index.source} (entries with axis ${msg.axis})` }],
+    text:
+      mine.length === 0
+        ? `No published card names axis ${msg.axis}.`
+        : `${mine.length} cards of axis ${msg.axis}:${more}\n${shown.join('\n')}`,
+    data: [
+      {
+        value: { schema: index.json.schema, as_of: index.json.as_of, axis: msg.axis, cards: mine },
+        source: `${index.source} (entries with axis ${msg.axis})`,
+      },
+    ],
   };
 }
 
@@ -97,21 +144,37 @@ async function cardsOfIndex(msg: RoutedMessage, deps: AnswerDeps): Promise<Skill
 export async function cardVerification(msg: RoutedMessage, deps: AnswerDeps): Promise<SkillAnswer> {
   const body = msg.data !== undefined ? msg.data : msg.ids.length > 0 ? { ids: msg.ids } : undefined;
   if (body === undefined) {
-    return { skill: 'card-verification', text: 'Nothing to verify: send a card-v1 JSON, {"cards": [...]} or {"ids": [...]} as a data part, or card ids (16 or 64 hex) in the text.', data: [] };
+    return {
+      skill: 'card-verification',
+      text: 'Nothing to verify: send a card-v1 JSON, {"cards": [...]} or {"ids": [...]} as a data part, or card ids (16 or 64 hex) in the text.',
+      data: [],
+    };
   }
   const r = await deps.verifyCards(body);
   if (r.status >= 500) throw new Error(`POST /api/verify answered HTTP ${r.status}`);
   const json = JSON.parse(r.body) as Record<string, unknown>;
   const source = 'POST /api/verify';
-  if (r.status === 404) return { skill: 'card-verification', text: `${str(json.error)}: nothing was verified.`, data: [{ value: json, source }] };
+  if (r.status === 404)
+    return {
+      skill: 'card-verification',
+      text: `${str(json.error)}: nothing was verified.`,
+      data: [{ value: json, source }],
+    };
   if (r.status !== 200) malformed('card-verification', r.status, json);
   const s = (json.summary ?? {}) as Record<string, unknown>;
   const root = json.root as Record<string, unknown> | null;
   const results = list(json.results);
   const lines = [
     `Checked ${str(s.checked)} card(s): ${str(s.valid)} VALID, ${str(s.invalid)} INVALID.`,
-    root ? `Signed root ${str(root.merkle_root)} (${str(root.leaf_count)} leaves, as of ${str(root.as_of)}): root signature ${str(root.signature)}.` : 'No signed root is served.',
-    ...results.slice(0, MAX_CARDS_PER_ANSWER * 2).map((x) => `${str(x.sha256, '(no sha256)')}: ${str(x.result)}${Array.isArray(x.reasons) && x.reasons.length > 0 ? ` (${x.reasons.join('; ')})` : ''}`),
+    root
+      ? `Signed root ${str(root.merkle_root)} (${str(root.leaf_count)} leaves, as of ${str(root.as_of)}): root signature ${str(root.signature)}.`
+      : 'No signed root is served.',
+    ...results
+      .slice(0, MAX_CARDS_PER_ANSWER * 2)
+      .map(
+        (x) =>
+          `${str(x.sha256, '(no sha256)')}: ${str(x.result)}${Array.isArray(x.reasons) && x.reasons.length > 0 ? ` (${x.reasons.join('; ')})` : ''}`,
+      ),
   ];
   if (results.length > MAX_CARDS_PER_ANSWER * 2) lines.push(`The data part has all ${results.length} results.`);
   return { skill: 'card-verification', text: lines.join('\n'), data: [{ value: json, source }] };

@@ -21,24 +21,42 @@ export async function regulationDeadlines(_msg: RoutedMessage, deps: AnswerDeps)
   const re = (r.json.reverification ?? {}) as Record<string, unknown>;
   const lines = [
     `Regulation feed ${str(r.json.version)}, verified as of ${str(r.json.verified_as_of)} (re-verification ${str(re.state)}, due by ${str(re.due_by)}).`,
-    ...list(r.json.deadlines).map((d) => `${str(d.id)}: ${str(d.instrument)}, ${str(d.provision)}: applies from ${str(d.applies_from)}${days(d.days_until)}; ${str(d.status)}${d.in_force === true ? ', in force' : ''}.`),
+    ...list(r.json.deadlines).map(
+      (d) =>
+        `${str(d.id)}: ${str(d.instrument)}, ${str(d.provision)}: applies from ${str(d.applies_from)}${days(d.days_until)}; ${str(d.status)}${d.in_force === true ? ', in force' : ''}.`,
+    ),
     typeof r.json.note === 'string' ? r.json.note : '',
   ];
-  return { skill: 'regulation-deadlines', text: lines.filter((l) => l !== '').join('\n'), data: [{ value: r.json, source: r.source }] };
+  return {
+    skill: 'regulation-deadlines',
+    text: lines.filter((l) => l !== '').join('\n'),
+    data: [{ value: r.json, source: r.source }],
+  };
 }
 
 /** root-pointer: `GET /root.json`, then `GET /interop/card-root-latest.json`. */
 export async function rootPointer(_msg: RoutedMessage, deps: AnswerDeps): Promise<SkillAnswer> {
   const root = await read(deps, '/root.json');
   const pointer = await read(deps, '/interop/card-root-latest.json');
-  if (root.status !== 200) return { skill: 'root-pointer', text: `No signed root is served (HTTP ${root.status}).`, data: [{ value: root.json, source: root.source }] };
-  const signed = typeof root.json.sig_ed25519 === 'string' ? `signed with Ed25519 under ${str(root.json.kid)}` : 'unsigned';
+  if (root.status !== 200)
+    return {
+      skill: 'root-pointer',
+      text: `No signed root is served (HTTP ${root.status}).`,
+      data: [{ value: root.json, source: root.source }],
+    };
+  const signed =
+    typeof root.json.sig_ed25519 === 'string' ? `signed with Ed25519 under ${str(root.json.kid)}` : 'unsigned';
   const lines = [
     `Signed public root: merkle_root ${str(root.json.merkle_root)} over ${str(root.json.leaf_count)} active cards, as of ${str(root.json.as_of)}, ${signed} (DID ${str(root.json.did_intended)}).`,
-    pointer.status === 200 ? `Pointer ${deps.ctx.baseUrl}/interop/card-root-latest.json: the root bytes have SHA-256 ${str(pointer.json.root_sha256)}; witness record at ${str(pointer.json.witness_url)}.` : '',
+    pointer.status === 200
+      ? `Pointer ${deps.ctx.baseUrl}/interop/card-root-latest.json: the root bytes have SHA-256 ${str(pointer.json.root_sha256)}; witness record at ${str(pointer.json.witness_url)}.`
+      : '',
     `Tree: ${str(root.json.tree)}.`,
   ];
-  const data = [{ value: root.json, source: root.source }, ...(pointer.status === 200 ? [{ value: pointer.json, source: pointer.source }] : [])];
+  const data = [
+    { value: root.json, source: root.source },
+    ...(pointer.status === 200 ? [{ value: pointer.json, source: pointer.source }] : []),
+  ];
   return { skill: 'root-pointer', text: lines.filter((l) => l !== '').join('\n'), data };
 }
 
@@ -49,8 +67,15 @@ export async function capabilityFabric(_msg: RoutedMessage, deps: AnswerDeps): P
   const policy = (contract.policy ?? {}) as Record<string, unknown>;
   const lines = [
     `Capability fabric observed at ${str(r.json.observed_at)}: ${list(r.json.rails).length} rails (states are observed by probing the service's own endpoints, never declared).`,
-    ...list(r.json.rails).map((x) => `${str(x.id)}: ${str(x.state)}${typeof x.last_error === 'string' ? ` (${x.last_error})` : ''}`),
-    `Actions (${str(policy.mode)}, execution enabled: ${str(policy.execution_enabled)}): ${list(contract.actions).map((a) => `${str((a.definition as Record<string, unknown> | undefined)?.id)} ${str((a.runtime as Record<string, unknown> | undefined)?.state)}`).join('; ')}.`,
+    ...list(r.json.rails).map(
+      (x) => `${str(x.id)}: ${str(x.state)}${typeof x.last_error === 'string' ? ` (${x.last_error})` : ''}`,
+    ),
+    `Actions (${str(policy.mode)}, execution enabled: ${str(policy.execution_enabled)}): ${list(contract.actions)
+      .map(
+        (a) =>
+          `${str((a.definition as Record<string, unknown> | undefined)?.id)} ${str((a.runtime as Record<string, unknown> | undefined)?.state)}`,
+      )
+      .join('; ')}.`,
   ];
   return { skill: 'capability-fabric', text: lines.join('\n'), data: [{ value: r.json, source: r.source }] };
 }
@@ -66,14 +91,22 @@ export async function corrections(_msg: RoutedMessage, deps: AnswerDeps): Promis
     ...newest.map((c) => `${str(c.id)} (${str(c.date)}, ${str(c.status)}): ${str(c.what_was_wrong)}`),
     typeof r.json.policy === 'string' ? `Policy: ${r.json.policy}` : '',
   ];
-  return { skill: 'corrections', text: lines.filter((l) => l !== '').join('\n'), data: [{ value: r.json, source: r.source }] };
+  return {
+    skill: 'corrections',
+    text: lines.filter((l) => l !== '').join('\n'),
+    data: [{ value: r.json, source: r.source }],
+  };
 }
 
 /** product-catalogue: `GET /api/x402`; says that nothing is sold over A2A. */
 export async function productCatalogue(_msg: RoutedMessage, deps: AnswerDeps): Promise<SkillAnswer> {
   const r = await read(deps, '/api/x402');
   if (r.status !== 200) {
-    return { skill: 'product-catalogue', text: `This instance serves no paid products (GET /api/x402 answered HTTP ${r.status}). Everything free stays free: the board, the root, the cards and their verification.`, data: [{ value: r.json, source: r.source }] };
+    return {
+      skill: 'product-catalogue',
+      text: `This instance serves no paid products (GET /api/x402 answered HTTP ${r.status}). Everything free stays free: the board, the root, the cards and their verification.`,
+      data: [{ value: r.json, source: r.source }],
+    };
   }
   const rail = (r.json.rail ?? {}) as Record<string, unknown>;
   const lines = [
@@ -106,8 +139,17 @@ export async function didKeys(_msg: RoutedMessage, deps: AnswerDeps): Promise<Sk
       const fragment = id.slice(id.indexOf('#') + 1);
       return `${id}: ${ROLE_OF[fragment] ?? 'a key of this service'}.`;
     }),
-    sig.signed ? `This agent card is signed under ${sig.kid} (detached JWS, EdDSA, over the RFC 8785 form of the card without signatures).` : `This agent card is served unsigned: ${sig.reason}.`,
+    sig.signed
+      ? `This agent card is signed under ${sig.kid} (detached JWS, EdDSA, over the RFC 8785 form of the card without signatures).`
+      : `This agent card is served unsigned: ${sig.reason}.`,
   ];
   const cardState = sig.signed ? { signed: true, kid: sig.kid } : { signed: false, reason: sig.reason };
-  return { skill: 'did-keys', text: lines.join('\n'), data: [{ value: r.json, source: r.source }, { value: { agent_card: cardState }, source: 'GET /.well-known/agent-card.json' }] };
+  return {
+    skill: 'did-keys',
+    text: lines.join('\n'),
+    data: [
+      { value: r.json, source: r.source },
+      { value: { agent_card: cardState }, source: 'GET /.well-known/agent-card.json' },
+    ],
+  };
 }

@@ -7,7 +7,14 @@
 import type { SendMessageRequest } from '@a2a-js/sdk';
 import type { AnswerDeps, SkillAnswer, SkillAnswerer } from './answer-kit.js';
 import { axisLookup, boardSummary, cardLookup, cardVerification } from './board-answers.js';
-import { capabilityFabric, corrections, didKeys, productCatalogue, regulationDeadlines, rootPointer } from './document-answers.js';
+import {
+  capabilityFabric,
+  corrections,
+  didKeys,
+  productCatalogue,
+  regulationDeadlines,
+  rootPointer,
+} from './document-answers.js';
 import { routeMessage, SKILLS, type ExampleValues, type RoutedMessage, type SkillId } from './skills.js';
 
 const ANSWERERS: Record<SkillId, SkillAnswerer> = {
@@ -45,7 +52,11 @@ function helpAnswer(examples: ExampleValues): SkillAnswer {
  * `skill` that names no skill or an input a route refuses with 400; any other failure of a
  * read throws and becomes -32603.
  */
-export async function replyTo(request: SendMessageRequest, deps: AnswerDeps, examples: ExampleValues): Promise<ReplyContent> {
+export async function replyTo(
+  request: SendMessageRequest,
+  deps: AnswerDeps,
+  examples: ExampleValues,
+): Promise<ReplyContent> {
   const message = request.message;
   const texts: string[] = [];
   const data: unknown[] = [];
@@ -53,14 +64,24 @@ export async function replyTo(request: SendMessageRequest, deps: AnswerDeps, exa
     if (part.content?.$case === 'text') texts.push(part.content.value);
     else if (part.content?.$case === 'data') data.push(part.content.value);
   }
-  const metadata = { ...(isObject(request.metadata) ? request.metadata : {}), ...(isObject(message?.metadata) ? message.metadata : {}) };
-  const routed: RoutedMessage = routeMessage({ text: texts.join('\n'), data, metadata }, deps.ctx.state.current().knownAxes);
+  const metadata = {
+    ...(isObject(request.metadata) ? request.metadata : {}),
+    ...(isObject(message?.metadata) ? message.metadata : {}),
+  };
+  const routed: RoutedMessage = routeMessage(
+    { text: texts.join('\n'), data, metadata },
+    deps.ctx.state.current().knownAxes,
+  );
   const answer = routed.skill === null ? helpAnswer(examples) : await ANSWERERS[routed.skill](routed, deps);
   return {
     parts: [
       { text: answer.text, mediaType: 'text/plain' },
       ...answer.data.map((d) => ({ data: d.value, mediaType: 'application/json', metadata: { source: d.source } })),
     ],
-    metadata: { ...(answer.skill !== null && { skill: answer.skill }), routed_by: routed.routedBy, sources: answer.data.map((d) => d.source) },
+    metadata: {
+      ...(answer.skill !== null && { skill: answer.skill }),
+      routed_by: routed.routedBy,
+      sources: answer.data.map((d) => d.source),
+    },
   };
 }

@@ -11,12 +11,18 @@ import { randomUUID } from 'node:crypto';
 import { Message, type AgentCard, type SendMessageRequest, type Task } from '@a2a-js/sdk';
 import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import {
-  AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type RequestContext, type ServerCallContext,
+  AgentEvent,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  type AgentExecutor,
+  type RequestContext,
+  type ServerCallContext,
 } from '@a2a-js/sdk/server';
 import type { ReplyContent } from './reply.js';
 
 /** The message of every task method's -32004. */
-export const NO_TASKS = 'Task execution is not offered by this agent: every SendMessage is answered with a Message and no task is ever created.';
+export const NO_TASKS =
+  'Task execution is not offered by this agent: every SendMessage is answered with a Message and no task is ever created.';
 
 const REPLY_KEY = 'gspc.a2a.reply';
 
@@ -25,7 +31,11 @@ const executor: AgentExecutor = {
   async execute(rc: RequestContext, bus) {
     const reply = rc.context.state.get(REPLY_KEY) as ReplyContent | undefined;
     if (reply === undefined) throw new Error('no reply was prepared for this call');
-    bus.publish(AgentEvent.message(Message.fromJSON({ ...reply, messageId: randomUUID(), contextId: rc.contextId, role: 'ROLE_AGENT' })));
+    bus.publish(
+      AgentEvent.message(
+        Message.fromJSON({ ...reply, messageId: randomUUID(), contextId: rc.contextId, role: 'ROLE_AGENT' }),
+      ),
+    );
     bus.finished();
   },
   async cancelTask() {
@@ -38,7 +48,10 @@ export type Replier = (request: SendMessageRequest) => Promise<ReplyContent>;
 
 /** `DefaultRequestHandler` answering `SendMessage` with a prepared Message; tasks refused. */
 export class BoardRequestHandler extends DefaultRequestHandler {
-  constructor(card: AgentCard, private readonly replier: Replier) {
+  constructor(
+    card: AgentCard,
+    private readonly replier: Replier,
+  ) {
     // The task store is never written: only Messages are published.
     super(card, new InMemoryTaskStore(), executor);
   }

@@ -38,12 +38,16 @@ export function servedAgent(ctx: SurfaceContext, verifyCards: AnswerDeps['verify
     if (hit) return hit;
     const live = ctx.state.signingLive();
     const examples = examplesOf(current);
-    const built = buildAgentCard({
-      baseUrl: ctx.baseUrl.replace(/\/+$/, ''),
-      issuer: current.release.source.meta.issuer,
-      release: current.release.id,
-      examples,
-    }, live.cardKey, current.didDocument);
+    const built = buildAgentCard(
+      {
+        baseUrl: ctx.baseUrl.replace(/\/+$/, ''),
+        issuer: current.release.source.meta.issuer,
+        release: current.release.id,
+        examples,
+      },
+      live.cardKey,
+      current.didDocument,
+    );
     const deps: AnswerDeps = { ctx, verifyCards, cardSignature: () => built.signature };
     const sdkCard = AgentCard.fromJSON(built.card);
     const agent: ServedAgent = {

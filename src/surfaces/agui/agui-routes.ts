@@ -53,7 +53,9 @@ function sinkOf(res: ServerResponse): RunSink {
       res.write(chunk);
       if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
     },
-    end: () => { if (open()) res.end(); },
+    end: () => {
+      if (open()) res.end();
+    },
   };
 }
 
@@ -64,10 +66,11 @@ export function registerAguiRoutes(app: FastifyInstance, ctx: SurfaceContext, op
   const held = new Set<BoardRun>();
   const source: BoardSource = {
     board: () => ctx.state.current().boards.get('')!,
-    onBoard: (listener) => ctx.state.onChange((next) => {
-      const board = next.boards.get('');
-      if (board) listener(board);
-    }),
+    onBoard: (listener) =>
+      ctx.state.onChange((next) => {
+        const board = next.boards.get('');
+        if (board) listener(board);
+      }),
   };
 
   const serve = (reply: FastifyReply, request: RunRequest, headOnly: boolean): void => {
@@ -81,7 +84,13 @@ export function registerAguiRoutes(app: FastifyInstance, ctx: SurfaceContext, op
       return;
     }
     const busy = request.holdMs > 0 && held.size >= maxHeld;
-    const run: BoardRun = new BoardRun(source, sinkOf(res), { ...request, heartbeatMs, busy, now: ctx.now, onStop: () => held.delete(run) });
+    const run: BoardRun = new BoardRun(source, sinkOf(res), {
+      ...request,
+      heartbeatMs,
+      busy,
+      now: ctx.now,
+      onStop: () => held.delete(run),
+    });
     res.on('close', () => run.abandon());
     if (request.holdMs > 0 && !busy) held.add(run);
     try {

@@ -66,23 +66,39 @@ export class BoardRun {
   private holdTimer: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
 
-  constructor(private readonly source: BoardSource, private readonly sink: RunSink, private readonly o: BoardRunOptions) {}
+  constructor(
+    private readonly source: BoardSource,
+    private readonly sink: RunSink,
+    private readonly o: BoardRunOptions,
+  ) {}
 
   /** Writes RUN_STARTED and the snapshot, then holds (listening for board changes) or finishes. */
   start(): void {
     const { threadId, runId } = this.o;
-    this.emit({ type: EventType.RUN_STARTED, threadId, runId, protocolVersion: PROTOCOL_VERSION, metadata: { presentation_only: true, note: NOTE } });
+    this.emit({
+      type: EventType.RUN_STARTED,
+      threadId,
+      runId,
+      protocolVersion: PROTOCOL_VERSION,
+      metadata: { presentation_only: true, note: NOTE },
+    });
     // Subscribed in the same tick as the snapshot is read: swaps are synchronous, so no change
     // can fall between the two.
     this.last = this.source.board();
-    this.emit({ type: EventType.STATE_SNAPSHOT, snapshot: boardDocument(this.last), metadata: { source: BOARD_SOURCE, etag: this.last.etag } });
+    this.emit({
+      type: EventType.STATE_SNAPSHOT,
+      snapshot: boardDocument(this.last),
+      metadata: { source: BOARD_SOURCE, etag: this.last.etag },
+    });
     if (this.o.busy || this.o.holdMs <= 0) return this.finish(this.o.busy ? 'busy' : 'no_hold');
     this.unsubscribe = this.source.onBoard((next) => this.changed(next));
     // Timers stay referenced: a run that failed to clear them would keep the process alive, which
     // tests notice; preClose finishes every held run, so they never delay a shutdown.
     this.holdTimer = setTimeout(() => this.finish('hold_elapsed'), this.o.holdMs);
     if (this.o.heartbeatMs > 0 && this.o.heartbeatMs < this.o.holdMs) {
-      this.heartbeat = setInterval(() => { if (!this.stopped) this.sink.write(KEEP_ALIVE); }, this.o.heartbeatMs);
+      this.heartbeat = setInterval(() => {
+        if (!this.stopped) this.sink.write(KEEP_ALIVE);
+      }, this.o.heartbeatMs);
     }
   }
 

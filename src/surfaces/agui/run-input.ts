@@ -30,13 +30,16 @@ const MAX_ISSUES = 10;
 
 function holdMs(value: unknown, where: string, code: 'bad_body' | 'bad_query'): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_HOLD_SECONDS) {
-    throw new GspcError(code, `${where} must be a number of seconds from 0 to ${MAX_HOLD_SECONDS}`, { max_hold_seconds: MAX_HOLD_SECONDS });
+    throw new GspcError(code, `${where} must be a number of seconds from 0 to ${MAX_HOLD_SECONDS}`, {
+      max_hold_seconds: MAX_HOLD_SECONDS,
+    });
   }
   return Math.round(value * 1000);
 }
 
 function id(value: string, name: string): string {
-  if (value.length > MAX_ID_LENGTH) throw new GspcError('bad_body', `${name} is longer than ${MAX_ID_LENGTH} characters`);
+  if (value.length > MAX_ID_LENGTH)
+    throw new GspcError('bad_body', `${name} is longer than ${MAX_ID_LENGTH} characters`);
   return value;
 }
 
@@ -48,15 +51,22 @@ function id(value: string, name: string): string {
 export function readRunInput(body: unknown): RunRequest {
   const parsed = RunAgentInputSchema.safeParse(body);
   if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, MAX_ISSUES).map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
-    throw new GspcError('bad_body', 'the body is not an AG-UI RunAgentInput (threadId, runId and messages are required)', { issues });
+    const issues = parsed.error.issues
+      .slice(0, MAX_ISSUES)
+      .map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+    throw new GspcError(
+      'bad_body',
+      'the body is not an AG-UI RunAgentInput (threadId, runId and messages are required)',
+      { issues },
+    );
   }
   const input = parsed.data;
   const props: unknown = input.forwardedProps;
   // forwardedProps is opaque to the protocol; only an object can carry hold_seconds.
-  const asked = props !== null && typeof props === 'object' && !Array.isArray(props) && Object.hasOwn(props, 'hold_seconds')
-    ? holdMs((props as Record<string, unknown>).hold_seconds, 'forwardedProps.hold_seconds', 'bad_body')
-    : DEFAULT_HOLD_SECONDS * 1000;
+  const asked =
+    props !== null && typeof props === 'object' && !Array.isArray(props) && Object.hasOwn(props, 'hold_seconds')
+      ? holdMs((props as Record<string, unknown>).hold_seconds, 'forwardedProps.hold_seconds', 'bad_body')
+      : DEFAULT_HOLD_SECONDS * 1000;
   return { threadId: id(input.threadId, 'threadId'), runId: id(input.runId, 'runId'), holdMs: asked };
 }
 
@@ -67,6 +77,13 @@ export function readRunInput(body: unknown): RunRequest {
 export function readGetRun(url: string, newRunId: () => string): RunRequest {
   const hold = readQuery(url, ['hold_seconds']).get('hold_seconds');
   // Decimal seconds only: "1e3", "0x10" or " 5" are not read as numbers by accident.
-  if (hold !== undefined && !/^\d+(\.\d+)?$/.test(hold)) throw new GspcError('bad_query', `hold_seconds must be a number of seconds from 0 to ${MAX_HOLD_SECONDS}`, { max_hold_seconds: MAX_HOLD_SECONDS });
-  return { threadId: GET_THREAD_ID, runId: newRunId(), holdMs: hold === undefined ? 0 : holdMs(Number(hold), 'hold_seconds', 'bad_query') };
+  if (hold !== undefined && !/^\d+(\.\d+)?$/.test(hold))
+    throw new GspcError('bad_query', `hold_seconds must be a number of seconds from 0 to ${MAX_HOLD_SECONDS}`, {
+      max_hold_seconds: MAX_HOLD_SECONDS,
+    });
+  return {
+    threadId: GET_THREAD_ID,
+    runId: newRunId(),
+    holdMs: hold === undefined ? 0 : holdMs(Number(hold), 'hold_seconds', 'bad_query'),
+  };
 }

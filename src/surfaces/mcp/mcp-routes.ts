@@ -27,14 +27,19 @@ const isListen = (body: unknown) => (body as { method?: unknown } | null)?.metho
 
 /** A JSON-RPC error response with no id (the request could not be read), as the SDK words them. */
 function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
-  return reply.code(status).headers({ ...BASE_HEADERS, 'content-type': 'application/json' }).send({ jsonrpc: '2.0', error: { code, message }, id: null });
+  return reply
+    .code(status)
+    .headers({ ...BASE_HEADERS, 'content-type': 'application/json' })
+    .send({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
 /** Fastify's body errors (before the handler runs), in the SDK's words for the same cases. */
 function bodyError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const status = err.statusCode ?? 500;
-  if (status === 413) return jsonRpcError(reply, 413, -32000, `Payload Too Large: Request body must not exceed ${MCP_MAX_BODY} bytes`);
-  if (status === 415) return jsonRpcError(reply, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+  if (status === 413)
+    return jsonRpcError(reply, 413, -32000, `Payload Too Large: Request body must not exceed ${MCP_MAX_BODY} bytes`);
+  if (status === 415)
+    return jsonRpcError(reply, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
   if (status === 400) return jsonRpcError(reply, 400, -32700, 'Parse error: Invalid JSON');
   if (status < 500) return jsonRpcError(reply, status, -32600, `Invalid Request: ${err.message}`);
   req.log.error({ err }, 'mcp: unhandled error');
@@ -49,7 +54,10 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: SurfaceContext): vo
     maxSubscriptions: MCP_MAX_SUBSCRIPTIONS,
     onerror: (err) => app.log.debug({ err }, 'mcp: request rejected or failed'),
   });
-  const serve = toNodeHandler(handler, { maxRequestBodySize: MCP_MAX_BODY, onerror: (err) => app.log.error({ err }, 'mcp: handler failed') });
+  const serve = toNodeHandler(handler, {
+    maxRequestBodySize: MCP_MAX_BODY,
+    onerror: (err) => app.log.error({ err }, 'mcp: handler failed'),
+  });
   // A 2026-07-28 `subscriptions/listen` stream stays open until its client leaves, and the SDK's
   // close() does not end it: without this, one listening client would hold up every shutdown.
   const listening = new Set<ServerResponse>();
@@ -57,15 +65,23 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: SurfaceContext): vo
     for (const res of listening) res.destroy();
     done();
   });
-  app.addHook('onClose', async () => { await handler.close(); });
+  app.addHook('onClose', async () => {
+    await handler.close();
+  });
 
   // The CORS preflight a browser client sends before a JSON POST (as /api/a2a and the AG-UI stream answer).
-  app.options(MCP_PATH, (_req, reply) => reply.code(204).headers({
-    ...BASE_HEADERS,
-    'access-control-allow-methods': 'POST, OPTIONS',
-    'access-control-allow-headers': 'content-type, accept, mcp-protocol-version, mcp-method, mcp-name, mcp-session-id, last-event-id',
-    'access-control-max-age': '86400',
-  }).send());
+  app.options(MCP_PATH, (_req, reply) =>
+    reply
+      .code(204)
+      .headers({
+        ...BASE_HEADERS,
+        'access-control-allow-methods': 'POST, OPTIONS',
+        'access-control-allow-headers':
+          'content-type, accept, mcp-protocol-version, mcp-method, mcp-name, mcp-session-id, last-event-id',
+        'access-control-max-age': '86400',
+      })
+      .send(),
+  );
 
   app.route({
     method: ['POST', 'GET', 'DELETE'],
@@ -85,7 +101,10 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: SurfaceContext): vo
         await serve(req.raw as NodeIncomingMessageLike, reply.raw, req.body ?? undefined);
       } catch (err) {
         req.log.error({ err }, 'mcp: response failed');
-        if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+        if (!reply.raw.headersSent)
+          reply.raw
+            .writeHead(500, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
         else reply.raw.destroy();
       }
     },

@@ -20,14 +20,23 @@ export const MCP_TOOLS: readonly McpTool[] = [...FREE_TOOLS, ...METERED_TOOLS];
 /** `serverInfo` of `initialize` and `server/discover`. */
 export const SERVER_INFO = { name: 'gspc-board', version: '0.1.0' } as const;
 
-const INSTRUCTIONS = 'Read-only tools over the public GSPC measurement board and its signed evidence. Every free tool answers the same JSON as the HTTP route it names, in structuredContent. The metered tools answer a product\'s free preview and its x402 payment challenge, never the artefact; payment happens over HTTP at the URL they give. Verification is free (verify_card).';
+const INSTRUCTIONS =
+  "Read-only tools over the public GSPC measurement board and its signed evidence. Every free tool answers the same JSON as the HTTP route it names, in structuredContent. The metered tools answer a product's free preview and its x402 payment challenge, never the artefact; payment happens over HTTP at the URL they give. Verification is free (verify_card).";
 
 /** Builds the server of one request; every tool reads `ctx` when it is called. */
 export function mcpServerFor(ctx: SurfaceContext): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
   for (const t of MCP_TOOLS) {
-    server.registerTool(t.name, { title: t.title, description: t.description, inputSchema: t.sdkInput, annotations: { title: t.title, ...READ_ONLY } },
-      (args: Record<string, unknown>) => t.run(args, ctx));
+    server.registerTool(
+      t.name,
+      {
+        title: t.title,
+        description: t.description,
+        inputSchema: t.sdkInput,
+        annotations: { title: t.title, ...READ_ONLY },
+      },
+      (args: Record<string, unknown>) => t.run(args, ctx),
+    );
   }
   return server;
 }

@@ -38,7 +38,8 @@ async function offer(key: ProductKey, args: Record<string, string | undefined>, 
   try {
     const answer = unpaidAnswer(ctx, ctx.products, key, path);
     // A tool's path always asks for the paid artefact (bundle=1 is implied), so this is a challenge.
-    if (answer.kind !== 'challenge') return errorResult({ error: `${path} answers a free preview, not a challenge`, code: 'internal' });
+    if (answer.kind !== 'challenge')
+      return errorResult({ error: `${path} answers a free preview, not a challenge`, code: 'internal' });
     // A copy: the cached challenge object is shared by every request of this second.
     body = JSON.parse(answer.challenge.json) as Document;
   } catch (err) {
@@ -53,7 +54,8 @@ async function offer(key: ProductKey, args: Record<string, string | undefined>, 
     product: product.product_id,
     pay_at: resource,
     method: 'GET',
-    how_to_pay: 'GET pay_at with an x402 v2 PAYMENT-SIGNATURE header (or v1 X-PAYMENT) built from challenge.accepts[0]; the artefact is delivered over HTTP only, never through this tool. Verification of what you buy stays free (verify_card, POST /api/verify, POST /api/receipts/verify).',
+    how_to_pay:
+      'GET pay_at with an x402 v2 PAYMENT-SIGNATURE header (or v1 X-PAYMENT) built from challenge.accepts[0]; the artefact is delivered over HTTP only, never through this tool. Verification of what you buy stays free (verify_card, POST /api/verify, POST /api/receipts/verify).',
     preview: svc.preview,
     challenge: body,
   };
@@ -67,7 +69,12 @@ const describe = (key: ProductKey, extra: string) => {
   return `Metered product ${p.product_id}: ${p.description} Answers its free preview and its x402 v2 payment challenge (the same 402 body as GET ${p.path}${extra}), never the artefact: pay over HTTP at pay_at.`;
 };
 
-const { invoice: _invoice, commissioned_by: _by, bundle: _bundle, ...bundleShape } = PRODUCT_QUERIES.evidence_bundle.shape;
+const {
+  invoice: _invoice,
+  commissioned_by: _by,
+  bundle: _bundle,
+  ...bundleShape
+} = PRODUCT_QUERIES.evidence_bundle.shape;
 
 /** One tool per metered product, in the specification's product order. */
 export const METERED_TOOLS: readonly McpTool[] = [

@@ -8,14 +8,29 @@ import { z } from 'zod';
 import { MCP_TOOL_FOR_ACTION } from '../../core/fabric/actions.js';
 import type { PreparedRelease } from '../../serve/prepared.js';
 import type { SurfaceContext } from '../context.js';
-import { documentOf, documentResult, errorResult, routeResult, tool, type Document, type McpTool } from './tool-results.js';
+import {
+  documentOf,
+  documentResult,
+  errorResult,
+  routeResult,
+  tool,
+  type Document,
+  type McpTool,
+} from './tool-results.js';
 
 // Any string the HTTP route would look up: an unknown one is answered like its 404, with the known slugs.
-const AXIS = z.string().min(1).max(200).describe('axis slug, e.g. jail (an unknown slug is answered with the known ones)');
+const AXIS = z
+  .string()
+  .min(1)
+  .max(200)
+  .describe('axis slug, e.g. jail (an unknown slug is answered with the known ones)');
 const NO_INPUT = z.object({}).strict();
 
 function unknownAxis(current: PreparedRelease, axis: string) {
-  return errorResult({ error: 'unknown axis', code: 'unknown_axis', known: current.knownAxes }, `unknown axis '${axis}'; known axes: ${current.knownAxes.join(', ')}`);
+  return errorResult(
+    { error: 'unknown axis', code: 'unknown_axis', known: current.knownAxes },
+    `unknown axis '${axis}'; known axes: ${current.knownAxes.join(', ')}`,
+  );
 }
 
 /** A published file of the served release, as its HTTP route answers it (404 body when absent). */
@@ -36,19 +51,25 @@ export const READER_TOOLS: readonly McpTool[] = [
   tool({
     name: MCP_TOOL_FOR_ACTION['svc.gspc.board.read'],
     title: 'Read the GSPC board',
-    description: 'The public measurement board, signed (site_attestation): every axis with its n, status, leader, Wilson interval and separation; with `axis`, the board of that axis only. Same JSON as GET /api/gspc[?axis=].',
+    description:
+      'The public measurement board, signed (site_attestation): every axis with its n, status, leader, Wilson interval and separation; with `axis`, the board of that axis only. Same JSON as GET /api/gspc[?axis=].',
     input: z.object({ axis: AXIS.optional() }).strict(),
     run: async ({ axis }, ctx) => {
       const current = ctx.state.current();
       const board = current.boards.get(axis ?? '');
       if (!board) return unknownAxis(current, axis!);
-      return documentResult(documentOf(board), axis ? `GET /api/gspc?axis=${axis}` : 'GET /api/gspc', boardHeadline(documentOf(board)));
+      return documentResult(
+        documentOf(board),
+        axis ? `GET /api/gspc?axis=${axis}` : 'GET /api/gspc',
+        boardHeadline(documentOf(board)),
+      );
     },
   }),
   tool({
     name: 'gspc_axis',
     title: 'Look up one axis',
-    description: 'One axis: its row on the board (n, status, leader, interval, separation; as in GET /api/gspc?axis=<slug>) and its published definition (task, dataset, labels, base models; GET /peritem/axes/<slug>.json).',
+    description:
+      'One axis: its row on the board (n, status, leader, interval, separation; as in GET /api/gspc?axis=<slug>) and its published definition (task, dataset, labels, base models; GET /peritem/axes/<slug>.json).',
     input: z.object({ axis: AXIS }).strict(),
     run: async ({ axis }, ctx) => {
       const current = ctx.state.current();
@@ -57,78 +78,118 @@ export const READER_TOOLS: readonly McpTool[] = [
       const row = (documentOf(board).axes as Document[])[0]!;
       const definition = current.files.get(`/peritem/axes/${axis}.json`);
       const doc = {
-        axis, row, definition: definition ? documentOf(definition) : null,
+        axis,
+        row,
+        definition: definition ? documentOf(definition) : null,
         sources: { row: `/api/gspc?axis=${axis}`, definition: definition ? `/peritem/axes/${axis}.json` : null },
       };
       const headline = `Axis ${axis}: ${String(row.status)}${row.n !== undefined ? `, n = ${String(row.n)}` : ''}${row.separation !== undefined ? `, ${String(row.separation)}` : ''}`;
-      return { content: [{ type: 'text', text: `${headline}. The row and the definition are in structuredContent (GET ${doc.sources.row} and ${doc.sources.definition ?? 'no published definition'}).` }], structuredContent: doc };
+      return {
+        content: [
+          {
+            type: 'text',
+            text: `${headline}. The row and the definition are in structuredContent (GET ${doc.sources.row} and ${doc.sources.definition ?? 'no published definition'}).`,
+          },
+        ],
+        structuredContent: doc,
+      };
     },
   }),
   tool({
     name: 'gspc_card',
     title: 'Read one signed card',
-    description: 'A card-v1 of this release by its sha256 (64 hex) or its first 16 hex characters, withdrawn ones included. Same JSON as GET /cards/<id16>.json; its inclusion proof is at /cards/<id16>.proof.json.',
-    input: z.object({ id: z.string().regex(/^([0-9a-f]{16}|[0-9a-f]{64})$/).describe('card sha256 (64 hex) or its first 16 hex characters') }).strict(),
+    description:
+      'A card-v1 of this release by its sha256 (64 hex) or its first 16 hex characters, withdrawn ones included. Same JSON as GET /cards/<id16>.json; its inclusion proof is at /cards/<id16>.proof.json.',
+    input: z
+      .object({
+        id: z
+          .string()
+          .regex(/^([0-9a-f]{16}|[0-9a-f]{64})$/)
+          .describe('card sha256 (64 hex) or its first 16 hex characters'),
+      })
+      .strict(),
     run: async ({ id }, ctx) => {
       const current = ctx.state.current();
       const card = current.cardById(id);
       if (!card) return errorResult({ error: `no card with id ${id}`, code: 'not_found', id });
-      return fileResult(current, `/cards/${card.sha256.slice(0, 16)}.json`, () => `Card ${card.sha256.slice(0, 16)} (${card.surface}, ${card.subject}, axis ${card.axis})`);
+      return fileResult(
+        current,
+        `/cards/${card.sha256.slice(0, 16)}.json`,
+        () => `Card ${card.sha256.slice(0, 16)} (${card.surface}, ${card.subject}, axis ${card.axis})`,
+      );
     },
   }),
   tool({
     name: 'gspc_card_matrix',
     title: 'Read the card matrix',
-    description: 'The dated matrix of signed cards: one cell per subject, axis and surface with the card sha256 and URL. Same JSON as GET /signed/card-matrix.json.',
+    description:
+      'The dated matrix of signed cards: one cell per subject, axis and surface with the card sha256 and URL. Same JSON as GET /signed/card-matrix.json.',
     input: NO_INPUT,
     run: async (_args, ctx) => fileResult(ctx.state.current(), '/signed/card-matrix.json'),
   }),
   tool({
     name: MCP_TOOL_FOR_ACTION['svc.evidence.root.read'],
     title: 'Read the signed public root',
-    description: 'The signed Merkle root over every active card, binding its leaf count (Ed25519, key in the DID document). Same JSON as GET /root.json.',
+    description:
+      'The signed Merkle root over every active card, binding its leaf count (Ed25519, key in the DID document). Same JSON as GET /root.json.',
     input: NO_INPUT,
-    run: async (_args, ctx) => fileResult(ctx.state.current(), '/root.json', (d) => `Root ${String(d.merkle_root)} over ${String(d.leaf_count)} cards, as of ${String(d.as_of)}`),
+    run: async (_args, ctx) =>
+      fileResult(
+        ctx.state.current(),
+        '/root.json',
+        (d) => `Root ${String(d.merkle_root)} over ${String(d.leaf_count)} cards, as of ${String(d.as_of)}`,
+      ),
   }),
   tool({
     name: 'gspc_root_witness',
     title: 'Read the root witness record',
-    description: 'The witness record of the served root bytes: their SHA-256 and the state of each witness. Same JSON as GET /interop/root-witness-latest.json.',
+    description:
+      'The witness record of the served root bytes: their SHA-256 and the state of each witness. Same JSON as GET /interop/root-witness-latest.json.',
     input: NO_INPUT,
     run: async (_args, ctx) => fileResult(ctx.state.current(), '/interop/root-witness-latest.json'),
   }),
   tool({
     name: 'gspc_did_document',
     title: 'Read the DID document',
-    description: 'The did:web document with the public keys every signature of this service verifies under. Same JSON as GET /.well-known/did.json.',
+    description:
+      'The did:web document with the public keys every signature of this service verifies under. Same JSON as GET /.well-known/did.json.',
     input: NO_INPUT,
     run: async (_args, ctx) => fileResult(ctx.state.current(), '/.well-known/did.json', (d) => `DID ${String(d.id)}`),
   }),
   tool({
     name: 'gspc_corrections',
     title: 'Read the corrections ledger',
-    description: 'The corrections ledger: every published error and its correction, with detection and correction times. Same JSON as GET /api/corrections.',
+    description:
+      'The corrections ledger: every published error and its correction, with detection and correction times. Same JSON as GET /api/corrections.',
     input: NO_INPUT,
     run: async (_args, ctx) => routeResult(ctx, '/api/corrections'),
   }),
   tool({
     name: MCP_TOOL_FOR_ACTION['svc.regulation.deadlines.read'],
     title: 'Read the regulation deadlines',
-    description: 'The version-pinned regulation deadline feed with its verified-as-of date. Same JSON as GET /api/regulation.',
+    description:
+      'The version-pinned regulation deadline feed with its verified-as-of date. Same JSON as GET /api/regulation.',
     input: NO_INPUT,
-    run: async (_args, ctx) => routeResult(ctx, '/api/regulation', (d) => `Regulation feed ${String(d.version)}, verified as of ${String(d.verified_as_of)}`),
+    run: async (_args, ctx) =>
+      routeResult(
+        ctx,
+        '/api/regulation',
+        (d) => `Regulation feed ${String(d.version)}, verified as of ${String(d.verified_as_of)}`,
+      ),
   }),
   tool({
     name: 'gspc_capability_fabric',
     title: 'Read the capability fabric',
-    description: 'The observed state of every capability rail and the action contract (what an agent may read, through which protocol). Same JSON as GET /api/capability-fabric.',
+    description:
+      'The observed state of every capability rail and the action contract (what an agent may read, through which protocol). Same JSON as GET /api/capability-fabric.',
     input: NO_INPUT,
     run: async (_args, ctx) => routeResult(ctx, '/api/capability-fabric'),
   }),
   tool({
     name: 'gspc_products',
     title: 'Read the product catalogue',
-    description: 'The x402 catalogue of the metered products: prices, rail, signer and example requests. Same JSON as GET /api/x402. The metered tools of this server return a product\'s preview and payment challenge.',
+    description:
+      "The x402 catalogue of the metered products: prices, rail, signer and example requests. Same JSON as GET /api/x402. The metered tools of this server return a product's preview and payment challenge.",
     input: NO_INPUT,
     run: async (_args, ctx) => (ctx.products ? routeResult(ctx, '/api/x402') : noProducts(ctx, '/api/x402')),
   }),
@@ -136,5 +197,9 @@ export const READER_TOOLS: readonly McpTool[] = [
 
 /** Without products the HTTP routes are not registered: the tools say so instead of a 404. */
 export function noProducts(_ctx: SurfaceContext, path: string) {
-  return errorResult({ error: `this service serves no metered products (no payment rail here), so ${path} is not served`, code: 'not_found', path });
+  return errorResult({
+    error: `this service serves no metered products (no payment rail here), so ${path} is not served`,
+    code: 'not_found',
+    path,
+  });
 }

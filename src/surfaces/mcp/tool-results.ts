@@ -24,7 +24,13 @@ export interface McpTool {
 }
 
 /** A tool whose `run` sees its arguments typed by its own schema (the SDK validated them). */
-export function tool<S extends z.ZodObject>(t: { name: string; title: string; description: string; input: S; run: (args: z.infer<S>, ctx: SurfaceContext) => Promise<CallToolResult> }): McpTool {
+export function tool<S extends z.ZodObject>(t: {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  run: (args: z.infer<S>, ctx: SurfaceContext) => Promise<CallToolResult>;
+}): McpTool {
   return { ...t, sdkInput: withJsonSchemaOnce(t.input) } as unknown as McpTool;
 }
 
@@ -46,7 +52,12 @@ function withJsonSchemaOnce<S extends z.ZodObject>(schema: S): S {
     }
     return json;
   };
-  const standard = { version: std.version, vendor: std.vendor, validate: std.validate, jsonSchema: { input: once('input'), output: once('output') } };
+  const standard = {
+    version: std.version,
+    vendor: std.vendor,
+    validate: std.validate,
+    jsonSchema: { input: once('input'), output: once('output') },
+  };
   return { '~standard': standard } as unknown as S;
 }
 
@@ -84,14 +95,22 @@ export function documentResult(doc: Document, source: string, headline?: string)
 
 /** An isError answer carrying the HTTP route's error body. */
 export function errorResult(body: { error: string; code: string } & Document, text?: string): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: text ?? `${body.code}: ${body.error}` }], structuredContent: body };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: text ?? `${body.code}: ${body.error}` }],
+    structuredContent: body,
+  };
 }
 
 /**
  * One of the service's own GET routes, read in-process: its JSON body as a document result, or
  * its JSON error body as an isError result (a route that does not answer JSON is a bug: thrown).
  */
-export async function routeResult(ctx: SurfaceContext, path: string, headline?: (doc: Document) => string): Promise<CallToolResult> {
+export async function routeResult(
+  ctx: SurfaceContext,
+  path: string,
+  headline?: (doc: Document) => string,
+): Promise<CallToolResult> {
   const r = await ctx.documents.readPath<Document>(path);
   if (!r.ok) return errorResult(r.value);
   return documentResult(r.value, `GET ${path}`, headline?.(r.value));

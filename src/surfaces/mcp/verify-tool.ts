@@ -12,21 +12,34 @@ import { errorResult, tool } from './tool-results.js';
 export const VERIFY_CARD = tool({
   name: 'verify_card',
   title: 'Verify a card',
-  description: 'Checks a card-v1 exactly as POST /api/verify does: shape, content address (SHA-256 of the RFC 8785 body), Ed25519 signature under the DID document, not withdrawn, not superseded, inclusion under the signed root and in the log. Give the card JSON as `card`, or a card of this release by `id`. Answers the same svc.card-verification/1 document: VALID, or INVALID with the failing checks.',
-  input: z.object({
-    card: z.record(z.string(), z.unknown()).optional().describe('the card-v1 JSON object to check'),
-    id: z.string().regex(/^([0-9a-f]{16}|[0-9a-f]{64})$/).optional().describe('or: the sha256 (64 hex) or first 16 hex of a card of this release'),
-  }).strict(),
+  description:
+    'Checks a card-v1 exactly as POST /api/verify does: shape, content address (SHA-256 of the RFC 8785 body), Ed25519 signature under the DID document, not withdrawn, not superseded, inclusion under the signed root and in the log. Give the card JSON as `card`, or a card of this release by `id`. Answers the same svc.card-verification/1 document: VALID, or INVALID with the failing checks.',
+  input: z
+    .object({
+      card: z.record(z.string(), z.unknown()).optional().describe('the card-v1 JSON object to check'),
+      id: z
+        .string()
+        .regex(/^([0-9a-f]{16}|[0-9a-f]{64})$/)
+        .optional()
+        .describe('or: the sha256 (64 hex) or first 16 hex of a card of this release'),
+    })
+    .strict(),
   run: async ({ card, id }, ctx) => {
-    if ((card === undefined) === (id === undefined)) return errorResult({ error: 'give exactly one of card (the card JSON) or id (a card sha256 or its first 16 hex)', code: 'bad_body' });
+    if ((card === undefined) === (id === undefined))
+      return errorResult({
+        error: 'give exactly one of card (the card JSON) or id (a card sha256 or its first 16 hex)',
+        code: 'bad_body',
+      });
     const current = ctx.state.current();
     const input = id !== undefined ? current.cardById(id) : card;
-    if (input === undefined) return errorResult({ error: `no card with id ${id} in this release`, code: 'not_found', id: id! });
+    if (input === undefined)
+      return errorResult({ error: `no card with id ${id} in this release`, code: 'not_found', id: id! });
     const doc = await cardVerificationDocument(current, [input]);
     const verdict = doc.results[0]!;
-    const text = verdict.result === 'VALID'
-      ? `VALID: card ${verdict.sha256} passes every check (${verdict.checks.map((c) => c.check).join(', ')}).`
-      : `INVALID: ${verdict.reasons.join('; ')}.`;
+    const text =
+      verdict.result === 'VALID'
+        ? `VALID: card ${verdict.sha256} passes every check (${verdict.checks.map((c) => c.check).join(', ')}).`
+        : `INVALID: ${verdict.reasons.join('; ')}.`;
     return { content: [{ type: 'text', text }], structuredContent: doc };
   },
 });

@@ -65,7 +65,12 @@ export function dupInclusionProof(source: readonly Uint8Array[] | DupTree, index
  * gives the reason it cannot: n ≥ 1, 0 ≤ index < n, every element 32 bytes, and the proof
  * consumed exactly.
  */
-function walk(leafHash: Uint8Array, index: number | bigint, n: number | bigint, proof: readonly Uint8Array[]): { ok: true; root: Uint8Array } | { ok: false; reason: string } {
+function walk(
+  leafHash: Uint8Array,
+  index: number | bigint,
+  n: number | bigint,
+  proof: readonly Uint8Array[],
+): { ok: true; root: Uint8Array } | { ok: false; reason: string } {
   const i = toU64(index, 'index');
   const count = toU64(n, 'n');
   if (!(leafHash instanceof Uint8Array)) throw new TypeError('leafHash must be a Uint8Array');
@@ -105,7 +110,13 @@ function walk(leafHash: Uint8Array, index: number | bigint, n: number | bigint, 
  * Prefer `verifyBoundDupInclusion`, which checks n through the bound digest. Throws
  * `RangeError` when index or n is not a u64, `TypeError` on non-byte arguments.
  */
-export function verifyDupInclusion(leafHash: Uint8Array, index: number | bigint, n: number | bigint, proof: readonly Uint8Array[], root: Uint8Array): Verdict {
+export function verifyDupInclusion(
+  leafHash: Uint8Array,
+  index: number | bigint,
+  n: number | bigint,
+  proof: readonly Uint8Array[],
+  root: Uint8Array,
+): Verdict {
   if (!(root instanceof Uint8Array)) throw new TypeError('root must be a Uint8Array');
   const w = walk(leafHash, index, n, proof);
   if (!w.ok) return fail(w.reason);
@@ -134,9 +145,17 @@ export function boundRootDigest(n: number | bigint, root: Uint8Array): Buffer {
  * the claimed n and requires boundRootDigest(n, root) = `boundDigest`. A proof replayed with
  * n ± 1 fails here even when it reproduces the same bare root. Throws as `verifyDupInclusion`.
  */
-export function verifyBoundDupInclusion(leafHash: Uint8Array, index: number | bigint, n: number | bigint, proof: readonly Uint8Array[], boundDigest: Uint8Array): Verdict {
+export function verifyBoundDupInclusion(
+  leafHash: Uint8Array,
+  index: number | bigint,
+  n: number | bigint,
+  proof: readonly Uint8Array[],
+  boundDigest: Uint8Array,
+): Verdict {
   if (!(boundDigest instanceof Uint8Array)) throw new TypeError('boundDigest must be a Uint8Array');
   const w = walk(leafHash, index, n, proof);
   if (!w.ok) return fail(w.reason);
-  return bytesEqual(boundRootDigest(n, w.root), boundDigest) ? VERIFIED : fail('the bound digest of (n, computed root) does not match');
+  return bytesEqual(boundRootDigest(n, w.root), boundDigest)
+    ? VERIFIED
+    : fail('the bound digest of (n, computed root) does not match');
 }

@@ -18,7 +18,8 @@ const oneShot: ((data: Uint8Array) => Buffer) | undefined =
   typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data, 'buffer') : undefined;
 
 /** SHA-256 of `data`. */
-export const sha256: (data: Uint8Array) => Buffer = oneShot ?? ((data) => crypto.createHash('sha256').update(data).digest());
+export const sha256: (data: Uint8Array) => Buffer =
+  oneShot ?? ((data) => crypto.createHash('sha256').update(data).digest());
 
 /** MTH({}) = SHA-256 of the empty string (RFC 9162 §2.1.1): the root of an empty tree. */
 export const EMPTY_ROOT: Buffer = sha256(new Uint8Array(0));
@@ -31,7 +32,12 @@ const scratch = new Uint8Array(SCRATCH_SIZE);
 /** RFC 6962 leaf hash: SHA-256(0x00 ‖ data). */
 export function leafHash(data: Uint8Array): Buffer {
   if (!(data instanceof Uint8Array)) throw new TypeError('leaf data must be a Uint8Array');
-  if (data.length >= SCRATCH_SIZE) return crypto.createHash('sha256').update(new Uint8Array([LEAF_PREFIX])).update(data).digest();
+  if (data.length >= SCRATCH_SIZE)
+    return crypto
+      .createHash('sha256')
+      .update(new Uint8Array([LEAF_PREFIX]))
+      .update(data)
+      .digest();
   scratch[0] = LEAF_PREFIX;
   scratch.set(data, 1);
   return sha256(scratch.subarray(0, 1 + data.length));
@@ -42,9 +48,15 @@ export function leafHash(data: Uint8Array): Buffer {
  * hashes; any length is hashed as given (the RFC 6962 hasher vectors use 4-byte children).
  */
 export function nodeHash(left: Uint8Array, right: Uint8Array): Buffer {
-  if (!(left instanceof Uint8Array) || !(right instanceof Uint8Array)) throw new TypeError('node children must be Uint8Arrays');
+  if (!(left instanceof Uint8Array) || !(right instanceof Uint8Array))
+    throw new TypeError('node children must be Uint8Arrays');
   if (left.length !== HASH_SIZE || right.length !== HASH_SIZE) {
-    return crypto.createHash('sha256').update(new Uint8Array([NODE_PREFIX])).update(left).update(right).digest();
+    return crypto
+      .createHash('sha256')
+      .update(new Uint8Array([NODE_PREFIX]))
+      .update(left)
+      .update(right)
+      .digest();
   }
   scratch[0] = NODE_PREFIX;
   scratch.set(left, 1);

@@ -6,5 +6,11 @@ export { EMPTY_ROOT, leafHash, nodeHash } from './hash.js';
 export { consistencyProof, inclusionProof, rootOf } from './rfc6962.js';
 export { verifyConsistency, verifyInclusion } from './rfc6962-verify.js';
 export { MerkleTree } from './merkle-tree.js';
-export { boundRootDigest, dupInclusionProof, dupRoot, verifyBoundDupInclusion, verifyDupInclusion } from './dup-root.js';
+export {
+  boundRootDigest,
+  dupInclusionProof,
+  dupRoot,
+  verifyBoundDupInclusion,
+  verifyDupInclusion,
+} from './dup-root.js';
 export { DupTree } from './dup-tree.js';

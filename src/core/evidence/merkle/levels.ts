@@ -15,11 +15,15 @@ export type OddNodeRule = 'promote' | 'duplicate';
 /** Leaf hashes packed into one buffer (a copy). Throws `TypeError` on a non-32-byte hash. */
 export function packLeaves(leafHashes: readonly Uint8Array[] | Uint8Array): Uint8Array {
   if (leafHashes instanceof Uint8Array) {
-    if (leafHashes.length % HASH_SIZE !== 0) throw new TypeError(`concatenated leaf hashes must be a multiple of ${HASH_SIZE} bytes, got ${leafHashes.length}`);
+    if (leafHashes.length % HASH_SIZE !== 0)
+      throw new TypeError(
+        `concatenated leaf hashes must be a multiple of ${HASH_SIZE} bytes, got ${leafHashes.length}`,
+      );
     // Not .slice(): on a Buffer that is a view, and the tree must own its storage.
     return new Uint8Array(leafHashes);
   }
-  if (!Array.isArray(leafHashes)) throw new TypeError('leaf hashes must be an array of 32-byte hashes or their concatenation');
+  if (!Array.isArray(leafHashes))
+    throw new TypeError('leaf hashes must be an array of 32-byte hashes or their concatenation');
   const out = new Uint8Array(leafHashes.length * HASH_SIZE);
   for (let i = 0; i < leafHashes.length; i++) {
     const h = leafHashes[i];

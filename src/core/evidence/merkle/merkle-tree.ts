@@ -55,5 +55,4 @@ export class MerkleTree extends StoredTree {
       out.push(this.#range(lo, lo + k));
     }
   }
-
 }

@@ -29,7 +29,13 @@ function checkProof(proof: readonly Uint8Array[]): Verdict {
  * The proof does not authenticate `treeSize` (research §2.4): take it from a signed checkpoint.
  * Throws `RangeError` when index or treeSize is not a u64, `TypeError` on non-byte arguments.
  */
-export function verifyInclusion(leafHash: Uint8Array, index: number | bigint, treeSize: number | bigint, proof: readonly Uint8Array[], root: Uint8Array): Verdict {
+export function verifyInclusion(
+  leafHash: Uint8Array,
+  index: number | bigint,
+  treeSize: number | bigint,
+  proof: readonly Uint8Array[],
+  root: Uint8Array,
+): Verdict {
   const leafIndex = toU64(index, 'index');
   const size = toU64(treeSize, 'treeSize');
   checkBytes(leafHash, 'leafHash');
@@ -76,7 +82,13 @@ const isPowerOfTwo = (x: bigint) => x > 0n && (x & (x - 1n)) === 0n;
  * - an empty proof for oldSize < newSize fails.
  * Throws `RangeError` when a size is not a u64, `TypeError` on non-byte arguments.
  */
-export function verifyConsistency(oldSize: number | bigint, newSize: number | bigint, proof: readonly Uint8Array[], oldRoot: Uint8Array, newRoot: Uint8Array): Verdict {
+export function verifyConsistency(
+  oldSize: number | bigint,
+  newSize: number | bigint,
+  proof: readonly Uint8Array[],
+  oldRoot: Uint8Array,
+  newRoot: Uint8Array,
+): Verdict {
   const first = toU64(oldSize, 'oldSize');
   const second = toU64(newSize, 'newSize');
   checkBytes(oldRoot, 'oldRoot');

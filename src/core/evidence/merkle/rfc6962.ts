@@ -52,7 +52,8 @@ function path(h: readonly Uint8Array[], m: number, lo: number, hi: number, out: 
 export function inclusionProof(leafHashes: readonly Uint8Array[], index: number): Buffer[] {
   checkLeafHashes(leafHashes);
   toIndex(index, 'index');
-  if (index >= leafHashes.length) throw new RangeError(`index ${index} is not below the tree size ${leafHashes.length}`);
+  if (index >= leafHashes.length)
+    throw new RangeError(`index ${index} is not below the tree size ${leafHashes.length}`);
   const out: Buffer[] = [];
   path(leafHashes, index, 0, leafHashes.length, out);
   return out;

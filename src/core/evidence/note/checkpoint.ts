@@ -40,13 +40,18 @@ export function parseCheckpoint(text: string, options: CheckpointOptions = {}): 
   if (lines.length < 3) return { ok: false, reason: 'a checkpoint has at least three lines' };
   const [origin, sizeLine, rootLine, ...extensions] = lines as [string, string, string, ...string[]];
   if (origin === '') return { ok: false, reason: 'the origin line is empty' };
-  if (options.origin !== undefined && origin !== options.origin) return { ok: false, reason: `origin ${JSON.stringify(origin)} is not the expected ${JSON.stringify(options.origin)}` };
+  if (options.origin !== undefined && origin !== options.origin)
+    return {
+      ok: false,
+      reason: `origin ${JSON.stringify(origin)} is not the expected ${JSON.stringify(options.origin)}`,
+    };
   if (!DECIMAL.test(sizeLine)) return { ok: false, reason: 'the tree size is not a decimal without leading zeroes' };
   const size = Number(sizeLine);
   if (!Number.isSafeInteger(size)) return { ok: false, reason: `tree size ${sizeLine} exceeds 2^53 − 1` };
   const rootHash = decodeBase64(rootLine);
   if (rootHash === undefined || rootHash.length === 0) return { ok: false, reason: 'the root hash is not base64' };
-  if (hashSize !== null && rootHash.length !== hashSize) return { ok: false, reason: `the root hash is ${rootHash.length} bytes, not ${hashSize}` };
+  if (hashSize !== null && rootHash.length !== hashSize)
+    return { ok: false, reason: `the root hash is ${rootHash.length} bytes, not ${hashSize}` };
   if (extensions.some((l) => l === '')) return { ok: false, reason: 'an extension line is empty' };
   return { ok: true, checkpoint: { origin, size, rootHash, extensions } };
 }
@@ -59,12 +64,20 @@ export function parseCheckpoint(text: string, options: CheckpointOptions = {}): 
 export function formatCheckpoint(checkpoint: Checkpoint, options: Pick<CheckpointOptions, 'hashSize'> = {}): string {
   const { origin, size, rootHash, extensions } = checkpoint;
   const hashSize = options.hashSize === undefined ? 32 : options.hashSize;
-  if (typeof origin !== 'string' || origin === '' || origin.includes('\n')) throw new TypeError('the origin is a non-empty line');
-  if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`tree size must be a non-negative safe integer, got ${size}`);
-  if (!(rootHash instanceof Uint8Array) || rootHash.length === 0 || (hashSize !== null && rootHash.length !== hashSize)) {
+  if (typeof origin !== 'string' || origin === '' || origin.includes('\n'))
+    throw new TypeError('the origin is a non-empty line');
+  if (!Number.isSafeInteger(size) || size < 0)
+    throw new RangeError(`tree size must be a non-negative safe integer, got ${size}`);
+  if (
+    !(rootHash instanceof Uint8Array) ||
+    rootHash.length === 0 ||
+    (hashSize !== null && rootHash.length !== hashSize)
+  ) {
     throw new RangeError(`the root hash must be ${hashSize ?? 'a non-empty number of'} bytes`);
   }
-  for (const l of extensions) if (typeof l !== 'string' || l === '' || l.includes('\n')) throw new TypeError('extension lines are non-empty lines');
+  for (const l of extensions)
+    if (typeof l !== 'string' || l === '' || l.includes('\n'))
+      throw new TypeError('extension lines are non-empty lines');
   return [origin, String(size), encodeBase64(rootHash), ...extensions].map((l) => `${l}\n`).join('');
 }
 
@@ -74,10 +87,20 @@ export type OpenedCheckpoint =
   | { ok: false; reason: string; note?: Extract<OpenedNote, { ok: false }> };
 
 /** Opens a signed checkpoint note with the trusted `verifiers`, then parses its text. */
-export function openCheckpoint(note: string | Uint8Array, verifiers: readonly NoteVerifier[], options: CheckpointOptions = {}): OpenedCheckpoint {
+export function openCheckpoint(
+  note: string | Uint8Array,
+  verifiers: readonly NoteVerifier[],
+  options: CheckpointOptions = {},
+): OpenedCheckpoint {
   const opened = openNote(note, verifiers);
   if (!opened.ok) return { ok: false, reason: opened.reason, note: opened };
   const parsed = parseCheckpoint(opened.text, options);
   if (!parsed.ok) return parsed;
-  return { ok: true, checkpoint: parsed.checkpoint, text: opened.text, sigs: opened.sigs, unverifiedSigs: opened.unverifiedSigs };
+  return {
+    ok: true,
+    checkpoint: parsed.checkpoint,
+    text: opened.text,
+    sigs: opened.sigs,
+    unverifiedSigs: opened.unverifiedSigs,
+  };
 }

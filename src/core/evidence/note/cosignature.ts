@@ -7,7 +7,16 @@
  */
 import { publicKeyObject, sign, verify } from '../../crypto/ed25519.js';
 import { decodeBase64 } from './base64.js';
-import { isValidKeyName, keyId, noteSignature, SIG_TYPE_COSIGNATURE_V1, signerKeys, type NoteSignature, type NoteSigner, type NoteVerifier } from './signed-note.js';
+import {
+  isValidKeyName,
+  keyId,
+  noteSignature,
+  SIG_TYPE_COSIGNATURE_V1,
+  signerKeys,
+  type NoteSignature,
+  type NoteSigner,
+  type NoteVerifier,
+} from './signed-note.js';
 
 /** The spec's cap: timestamps MUST NOT exceed 2^63 − 1 (v1.0.1). */
 const TIMESTAMP_MAX = (1n << 63n) - 1n;
@@ -19,8 +28,10 @@ const TIMESTAMPED_SIGNATURE_SIZE = 8 + 64;
  * Throws `RangeError` unless the timestamp is a non-negative safe integer.
  */
 export function cosignatureMessage(checkpointText: string, timestamp: number): Buffer {
-  if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new RangeError(`timestamp must be a non-negative safe integer, got ${timestamp}`);
-  if (typeof checkpointText !== 'string' || !checkpointText.endsWith('\n')) throw new TypeError('a checkpoint text ends with a newline');
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0)
+    throw new RangeError(`timestamp must be a non-negative safe integer, got ${timestamp}`);
+  if (typeof checkpointText !== 'string' || !checkpointText.endsWith('\n'))
+    throw new TypeError('a checkpoint text ends with a newline');
   return Buffer.from(`cosignature/v1\ntime ${timestamp}\n${checkpointText}`, 'utf8');
 }
 
@@ -40,7 +51,9 @@ export function signCosignature(checkpointText: string, signer: NoteSigner, time
 }
 
 /** The parts of a cosignature/v1 signature, or why it is not one. */
-export type DecodedCosignature = { ok: true; keyId: number; timestamp: number; signature: Buffer } | { ok: false; reason: string };
+export type DecodedCosignature =
+  | { ok: true; keyId: number; timestamp: number; signature: Buffer }
+  | { ok: false; reason: string };
 
 /**
  * Splits a cosignature/v1 signature (the base64 of a signature line, or a parsed
@@ -51,10 +64,12 @@ export type DecodedCosignature = { ok: true; keyId: number; timestamp: number; s
 export function decodeCosignature(sig: string | NoteSignature): DecodedCosignature {
   const raw = typeof sig === 'string' ? decodeBase64(sig) : decodeBase64(sig.base64);
   if (raw === undefined) return { ok: false, reason: 'not base64' };
-  if (raw.length !== 4 + TIMESTAMPED_SIGNATURE_SIZE) return { ok: false, reason: `a cosignature/v1 is 76 bytes, got ${raw.length}` };
+  if (raw.length !== 4 + TIMESTAMPED_SIGNATURE_SIZE)
+    return { ok: false, reason: `a cosignature/v1 is 76 bytes, got ${raw.length}` };
   const ts = raw.readBigUInt64BE(4);
   if (ts > TIMESTAMP_MAX) return { ok: false, reason: `timestamp ${ts} exceeds 2^63 − 1` };
-  if (ts > BigInt(Number.MAX_SAFE_INTEGER)) return { ok: false, reason: `timestamp ${ts} exceeds 2^53 − 1 (not supported)` };
+  if (ts > BigInt(Number.MAX_SAFE_INTEGER))
+    return { ok: false, reason: `timestamp ${ts} exceeds 2^53 − 1 (not supported)` };
   return { ok: true, keyId: raw.readUInt32BE(0), timestamp: Number(ts), signature: Buffer.from(raw.subarray(12)) };
 }
 
@@ -87,12 +102,20 @@ export type CosignatureCheck = { ok: true; timestamp: number } | { ok: false; re
  * type-0x04 key ID must match, the Ed25519 signature must verify, and, when `notAfter` is given,
  * the timestamp must not be later (the spec lets verifiers refuse timestamps in the future).
  */
-export function verifyCosignature(checkpointText: string, sig: NoteSignature, cosigner: { name: string; publicKey: Uint8Array }, notAfter?: number): CosignatureCheck {
+export function verifyCosignature(
+  checkpointText: string,
+  sig: NoteSignature,
+  cosigner: { name: string; publicKey: Uint8Array },
+  notAfter?: number,
+): CosignatureCheck {
   const decoded = decodeCosignature(sig);
   if (!decoded.ok) return decoded;
   const verifier = cosignatureVerifier(cosigner.name, cosigner.publicKey);
-  if (sig.name !== verifier.name || decoded.keyId !== verifier.keyId) return { ok: false, reason: 'not a cosignature by this cosigner (name or key ID differs)' };
-  if (!verifier.verify(Buffer.from(checkpointText, 'utf8'), sig.signature)) return { ok: false, reason: 'invalid cosignature' };
-  if (notAfter !== undefined && decoded.timestamp > notAfter) return { ok: false, reason: `timestamp ${decoded.timestamp} is after ${notAfter}` };
+  if (sig.name !== verifier.name || decoded.keyId !== verifier.keyId)
+    return { ok: false, reason: 'not a cosignature by this cosigner (name or key ID differs)' };
+  if (!verifier.verify(Buffer.from(checkpointText, 'utf8'), sig.signature))
+    return { ok: false, reason: 'invalid cosignature' };
+  if (notAfter !== undefined && decoded.timestamp > notAfter)
+    return { ok: false, reason: `timestamp ${decoded.timestamp} is after ${notAfter}` };
   return { ok: true, timestamp: decoded.timestamp };
 }

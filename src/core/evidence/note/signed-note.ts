@@ -50,7 +50,12 @@ export type ParsedNote = { ok: true; text: string; signatures: NoteSignature[] }
 /** A verified note, or the Go-compatible failure kind and reason. */
 export type OpenedNote =
   | { ok: true; text: string; sigs: NoteSignature[]; unverifiedSigs: NoteSignature[] }
-  | { ok: false; kind: 'malformed' | 'no-verifiable-signatures' | 'invalid-signature' | 'ambiguous-key'; reason: string; unverifiedSigs?: NoteSignature[] };
+  | {
+      ok: false;
+      kind: 'malformed' | 'no-verifiable-signatures' | 'invalid-signature' | 'ambiguous-key';
+      reason: string;
+      unverifiedSigs?: NoteSignature[];
+    };
 
 /** Key names are non-empty, without Unicode spaces or '+' (signed-note §Format). */
 export function isValidKeyName(name: string): boolean {
@@ -59,7 +64,11 @@ export function isValidKeyName(name: string): boolean {
 
 /** The recommended key ID: SHA-256(name ‖ 0x0A ‖ type ‖ public key)[:4] as a big-endian uint32. */
 export function keyId(name: string, type: number, publicKey: Uint8Array): number {
-  const h = createHash('sha256').update(name, 'utf8').update(new Uint8Array([0x0a, type])).update(publicKey).digest();
+  const h = createHash('sha256')
+    .update(name, 'utf8')
+    .update(new Uint8Array([0x0a, type]))
+    .update(publicKey)
+    .digest();
   return h.readUInt32BE(0);
 }
 
@@ -98,7 +107,8 @@ export function parseNote(note: string | Uint8Array): ParsedNote {
   if (split < 0) return { ok: false, reason: 'no blank line before the signatures' };
   const text = s.slice(0, split + 1);
   const block = s.slice(split + 2);
-  if (block === '' || !block.endsWith('\n')) return { ok: false, reason: 'the signature block is empty or lacks its final newline' };
+  if (block === '' || !block.endsWith('\n'))
+    return { ok: false, reason: 'the signature block is empty or lacks its final newline' };
   const lines = block.slice(0, -1).split('\n');
   if (lines.length > MAX_SIGNATURES) return { ok: false, reason: `more than ${MAX_SIGNATURES} signatures` };
   const signatures: NoteSignature[] = [];
@@ -150,10 +160,12 @@ export function openNote(note: string | Uint8Array, verifiers: readonly NoteVeri
     if (candidates.length > 1) return { ok: false, kind: 'ambiguous-key', reason: `ambiguous key ${k}` };
     if (seen.has(k)) continue;
     seen.add(k);
-    if (!candidates[0]!.verify(textBytes, sig.signature)) return { ok: false, kind: 'invalid-signature', reason: `invalid signature for key ${k}` };
+    if (!candidates[0]!.verify(textBytes, sig.signature))
+      return { ok: false, kind: 'invalid-signature', reason: `invalid signature for key ${k}` };
     sigs.push(sig);
   }
-  if (sigs.length === 0) return { ok: false, kind: 'no-verifiable-signatures', reason: 'note has no verifiable signatures', unverifiedSigs };
+  if (sigs.length === 0)
+    return { ok: false, kind: 'no-verifiable-signatures', reason: 'note has no verifiable signatures', unverifiedSigs };
   return { ok: true, text: parsed.text, sigs, unverifiedSigs };
 }
 
@@ -202,7 +214,11 @@ export function noteSignature(name: string, id: number, signature: Uint8Array): 
  * ones (the order of Go's `note.Sign`, so adding a signature reproduces Go's bytes). Throws
  * `TypeError` as `formatNote`, or for a bad key.
  */
-export function signNote(text: string, signers: NoteSigner | readonly NoteSigner[], keep: readonly NoteSignature[] = []): string {
+export function signNote(
+  text: string,
+  signers: NoteSigner | readonly NoteSigner[],
+  keep: readonly NoteSignature[] = [],
+): string {
   const list: readonly NoteSigner[] = Array.isArray(signers) ? signers : [signers as NoteSigner];
   const textBytes = Buffer.from(text, 'utf8');
   const fresh = list.map((s) => {
@@ -213,7 +229,8 @@ export function signNote(text: string, signers: NoteSigner | readonly NoteSigner
   for (const s of keep) {
     const raw = decodeBase64(s.base64);
     // The key ID is read from the line when opening, so a mismatch would change who signed.
-    if (raw === undefined || raw.length < 5 || raw.readUInt32BE(0) !== s.keyId) throw new TypeError(`kept signature of ${s.name} does not carry its key ID`);
+    if (raw === undefined || raw.length < 5 || raw.readUInt32BE(0) !== s.keyId)
+      throw new TypeError(`kept signature of ${s.name} does not carry its key ID`);
   }
   const replaced = new Set(fresh.map((s) => `${s.name}+${s.keyId}`));
   return formatNote(text, [...keep.filter((s) => !replaced.has(`${s.name}+${s.keyId}`)), ...fresh]);
@@ -224,5 +241,9 @@ export function ed25519NoteVerifier(name: string, publicKey: Uint8Array): NoteVe
   if (!isValidKeyName(name)) throw new TypeError(`invalid key name ${JSON.stringify(name)}`);
   // One KeyObject per verifier: building it per call costs ~40 % of verify throughput (research §8).
   const key = publicKeyObject(publicKey);
-  return { name, keyId: keyId(name, SIG_TYPE_ED25519, publicKey), verify: (text, signature) => verify(key, text, signature) };
+  return {
+    name,
+    keyId: keyId(name, SIG_TYPE_ED25519, publicKey),
+    verify: (text, signature) => verify(key, text, signature),
+  };
 }

@@ -7,7 +7,17 @@
 import { keyPairFromSeed } from '../../crypto/ed25519.js';
 import { decodeBase64, encodeBase64 } from './base64.js';
 import { cosignatureVerifier } from './cosignature.js';
-import { ed25519NoteVerifier, isValidKeyName, keyId, keyIdHex, SIG_TYPE_COSIGNATURE_V1, SIG_TYPE_ED25519, signerKeys, type NoteSigner, type NoteVerifier } from './signed-note.js';
+import {
+  ed25519NoteVerifier,
+  isValidKeyName,
+  keyId,
+  keyIdHex,
+  SIG_TYPE_COSIGNATURE_V1,
+  SIG_TYPE_ED25519,
+  signerKeys,
+  type NoteSigner,
+  type NoteVerifier,
+} from './signed-note.js';
 
 /** The Ed25519 signature types this module handles: note signatures and cosignature/v1. */
 export type Ed25519SigType = typeof SIG_TYPE_ED25519 | typeof SIG_TYPE_COSIGNATURE_V1;
@@ -44,18 +54,26 @@ export function parseVerifierKey(vkey: string): VerifierKeyResult {
     return { ok: false, reason: 'malformed verifier key' };
   }
   const type = material[0]!;
-  if (type === 0x02 || type === 0x05) return { ok: false, reason: `unsupported key type 0x0${type} (only Ed25519 0x01 and 0x04)`, unsupported: true };
-  if (type !== SIG_TYPE_ED25519 && type !== SIG_TYPE_COSIGNATURE_V1) return { ok: false, reason: `unknown key type 0x${type.toString(16).padStart(2, '0')}` };
+  if (type === 0x02 || type === 0x05)
+    return { ok: false, reason: `unsupported key type 0x0${type} (only Ed25519 0x01 and 0x04)`, unsupported: true };
+  if (type !== SIG_TYPE_ED25519 && type !== SIG_TYPE_COSIGNATURE_V1)
+    return { ok: false, reason: `unknown key type 0x${type.toString(16).padStart(2, '0')}` };
   const publicKey = material.subarray(1);
-  if (keyId(name, type, publicKey) !== Number.parseInt(idHex, 16)) return { ok: false, reason: 'key ID does not match the name and key' };
+  if (keyId(name, type, publicKey) !== Number.parseInt(idHex, 16))
+    return { ok: false, reason: 'key ID does not match the name and key' };
   if (publicKey.length !== 32) return { ok: false, reason: 'an Ed25519 public key is 32 bytes' };
   return { ok: true, key: { name, keyId: Number.parseInt(idHex, 16), type, publicKey: Buffer.from(publicKey) } };
 }
 
 /** The vkey of an Ed25519 key. Throws `TypeError` on an invalid name or a key not 32 bytes. */
-export function formatVerifierKey(name: string, publicKey: Uint8Array, type: Ed25519SigType = SIG_TYPE_ED25519): string {
+export function formatVerifierKey(
+  name: string,
+  publicKey: Uint8Array,
+  type: Ed25519SigType = SIG_TYPE_ED25519,
+): string {
   if (!isValidKeyName(name)) throw new TypeError(`invalid key name ${JSON.stringify(name)}`);
-  if (!(publicKey instanceof Uint8Array) || publicKey.length !== 32) throw new TypeError('an Ed25519 public key is 32 bytes');
+  if (!(publicKey instanceof Uint8Array) || publicKey.length !== 32)
+    throw new TypeError('an Ed25519 public key is 32 bytes');
   return `${name}+${keyIdHex(keyId(name, type, publicKey))}+${encodeBase64(Buffer.concat([Buffer.from([type]), publicKey]))}`;
 }
 
@@ -66,11 +84,15 @@ export function verifierKeyOf(signer: NoteSigner, type: Ed25519SigType = SIG_TYP
 
 /** The note verifier for a parsed key: type 0x01 checks note signatures, 0x04 cosignature/v1. */
 export function verifierFromKey(key: VerifierKey): NoteVerifier {
-  return key.type === SIG_TYPE_ED25519 ? ed25519NoteVerifier(key.name, key.publicKey) : cosignatureVerifier(key.name, key.publicKey);
+  return key.type === SIG_TYPE_ED25519
+    ? ed25519NoteVerifier(key.name, key.publicKey)
+    : cosignatureVerifier(key.name, key.publicKey);
 }
 
 /** A parsed signer key: the signer (its `privateKey` is the 32-byte seed), its key ID and public key. */
-export type SignerKeyResult = { ok: true; signer: NoteSigner & { privateKey: Buffer }; keyId: number; publicKey: Buffer } | { ok: false; reason: string };
+export type SignerKeyResult =
+  | { ok: true; signer: NoteSigner & { privateKey: Buffer }; keyId: number; publicKey: Buffer }
+  | { ok: false; reason: string };
 
 /** Parses Go's `PRIVATE+KEY+name+id+base64(0x01 ‖ seed)`, checking the ID against the derived public key. */
 export function parseSignerKey(skey: string): SignerKeyResult {
@@ -80,10 +102,17 @@ export function parseSignerKey(skey: string): SignerKeyResult {
   const [name, rest] = chop(body);
   const [idHex, keyB64] = chop(rest);
   const material = decodeBase64(keyB64);
-  if (p !== 'PRIVATE' || k !== 'KEY' || !isValidKeyName(name) || !/^[0-9a-fA-F]{8}$/.test(idHex) || material === undefined) {
+  if (
+    p !== 'PRIVATE' ||
+    k !== 'KEY' ||
+    !isValidKeyName(name) ||
+    !/^[0-9a-fA-F]{8}$/.test(idHex) ||
+    material === undefined
+  ) {
     return { ok: false, reason: 'malformed signer key' };
   }
-  if (material.length !== 33 || material[0] !== SIG_TYPE_ED25519) return { ok: false, reason: 'not an Ed25519 signer key' };
+  if (material.length !== 33 || material[0] !== SIG_TYPE_ED25519)
+    return { ok: false, reason: 'not an Ed25519 signer key' };
   const seed = Buffer.from(material.subarray(1));
   const { publicKey } = keyPairFromSeed(seed);
   const id = keyId(name, SIG_TYPE_ED25519, publicKey);

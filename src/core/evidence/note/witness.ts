@@ -45,8 +45,10 @@ export function parseAddCheckpointRequest(body: string): AddCheckpointParse {
 
 /** The request body for `request`. Throws `RangeError` on an invalid size or proof. */
 export function formatAddCheckpointRequest(request: AddCheckpointRequest): string {
-  if (!Number.isSafeInteger(request.oldSize) || request.oldSize < 0) throw new RangeError('old size must be a non-negative safe integer');
-  if (request.proof.length > MAX_PROOF_LINES || request.proof.some((h) => h.length !== 32)) throw new RangeError('the proof is at most 63 hashes of 32 bytes');
+  if (!Number.isSafeInteger(request.oldSize) || request.oldSize < 0)
+    throw new RangeError('old size must be a non-negative safe integer');
+  if (request.proof.length > MAX_PROOF_LINES || request.proof.some((h) => h.length !== 32))
+    throw new RangeError('the proof is at most 63 hashes of 32 bytes');
   return `old ${request.oldSize}\n${request.proof.map((h) => `${encodeBase64(h)}\n`).join('')}\n${request.checkpoint}`;
 }
 
@@ -71,7 +73,10 @@ export type AddCheckpointDecision =
  * non-empty proof from size 0, or a size-0 checkpoint whose root is not SHA-256("")). On 200 the
  * caller cosigns `text` and records (size, root) atomically with this check.
  */
-export function decideAddCheckpoint(body: string, logFor: (origin: string) => WitnessedLog | undefined): AddCheckpointDecision {
+export function decideAddCheckpoint(
+  body: string,
+  logFor: (origin: string) => WitnessedLog | undefined,
+): AddCheckpointDecision {
   const req = parseAddCheckpointRequest(body);
   if (!req.ok) return { status: 400, reason: req.reason };
   const note = parseNote(req.request.checkpoint);
@@ -87,12 +92,15 @@ export function decideAddCheckpoint(body: string, logFor: (origin: string) => Wi
   const { oldSize, proof } = req.request;
   if (oldSize > cp.size) return { status: 400, reason: `old size ${oldSize} is above the checkpoint size ${cp.size}` };
   const latestSize = log.latest?.size ?? 0;
-  if (oldSize !== latestSize) return { status: 409, reason: `old size ${oldSize} is not the latest cosigned size ${latestSize}`, latestSize };
+  if (oldSize !== latestSize)
+    return { status: 409, reason: `old size ${oldSize} is not the latest cosigned size ${latestSize}`, latestSize };
   if (oldSize === 0) {
     if (proof.length !== 0) return { status: 422, reason: 'the proof from size 0 must be empty' };
-    if (cp.size === 0 && !Buffer.from(cp.rootHash).equals(EMPTY_ROOT)) return { status: 422, reason: 'an empty tree has root SHA-256("")' };
+    if (cp.size === 0 && !Buffer.from(cp.rootHash).equals(EMPTY_ROOT))
+      return { status: 422, reason: 'an empty tree has root SHA-256("")' };
   } else if (oldSize === cp.size) {
-    if (!Buffer.from(cp.rootHash).equals(log.latest!.rootHash)) return { status: 409, reason: 'same size as the latest cosigned checkpoint, different root', latestSize };
+    if (!Buffer.from(cp.rootHash).equals(log.latest!.rootHash))
+      return { status: 409, reason: 'same size as the latest cosigned checkpoint, different root', latestSize };
     if (proof.length !== 0) return { status: 422, reason: 'equal sizes need an empty proof' };
   } else {
     const v = verifyConsistency(oldSize, cp.size, proof, log.latest!.rootHash, cp.rootHash);
@@ -102,7 +110,9 @@ export function decideAddCheckpoint(body: string, logFor: (origin: string) => Wi
 }
 
 /** Parses a 200 response body: one or more signature lines (the witness's cosignatures). */
-export function parseCosignatureResponse(body: string): { ok: true; signatures: NoteSignature[] } | { ok: false; reason: string } {
+export function parseCosignatureResponse(
+  body: string,
+): { ok: true; signatures: NoteSignature[] } | { ok: false; reason: string } {
   // A response is a note's signature block; parse it behind a placeholder text.
   const parsed = parseNote(`x\n\n${body}`);
   return parsed.ok ? { ok: true, signatures: parsed.signatures } : { ok: false, reason: parsed.reason };
