@@ -13,11 +13,12 @@ function holds(json: unknown, value: unknown): boolean {
 function reordered(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(reordered);
   if (v === null || typeof v !== 'object') return v;
-  return JSON.parse(
-    `{${Object.entries(v)
+  // Object.fromEntries defines own properties (a "__proto__" key stays a key) and keeps -0, which
+  // a JSON round trip would turn into 0.
+  return Object.fromEntries(
+    Object.entries(v)
       .reverse()
-      .map(([k, x]) => `${JSON.stringify(k)}:${JSON.stringify(reordered(x))}`)
-      .join(',')}}`,
+      .map(([k, x]) => [k, reordered(x)]),
   );
 }
 
