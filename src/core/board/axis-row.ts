@@ -92,6 +92,11 @@ export interface RowNotes {
   ownLeader?: string;
   refused?: boolean;
   unparsedResponses?: number;
+  /**
+   * Items that accept two or more distinct gold labels, and the figures of the row that leave
+   * them out (`macro_f1`, `per_model`); set when there is at least one such item and figure.
+   */
+  goldLists?: { items: number; leftOutBy: readonly ('macro_f1' | 'per_model')[] };
 }
 
 /** One (model, axis) cell: what a measurement card states about a model on an axis. */

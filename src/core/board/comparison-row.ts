@@ -12,7 +12,7 @@ import type {
   ModelEvidence,
   SeparationEvidence,
 } from './axis-row.js';
-import type { ItemTable } from './item-table.js';
+import { OUTCOME_CORRECT, OUTCOME_MISSING, OUTCOME_UNPARSED, OUTCOME_WRONG, type ItemTable } from './item-table.js';
 import { pairedOutcomes } from './paired-outcomes.js';
 import type { ModelComparisonAxis } from './model.js';
 import { rank, tallyResults, tallyTable, type ModelRoles, type ModelTally } from './model-tally.js';
@@ -93,6 +93,15 @@ export function deriveComparisonRow(
   Object.assign(row, fleetAggregates(def, table, ranked));
   if (unparsedRate !== undefined) row.unparsed_rate = unparsedRate;
   if (def.positive_label !== undefined && table) row.per_model = classificationRows(table, def.positive_label, roles);
+  if (table) {
+    // macro_f1 and the per-model counts need one gold class per item: say how many they leave out.
+    const leftOutBy = [
+      ...(def.fleet?.includes('macro_f1') ? (['macro_f1'] as const) : []),
+      ...(def.positive_label !== undefined ? (['per_model'] as const) : []),
+    ];
+    const items = leftOutBy.length > 0 ? table.goldListItems() : 0;
+    if (items > 0) notes.goldLists = { items, leftOutBy };
+  }
   row.models = tallies.length;
   return { row: finish(row, n), notes, cells: cellsOf(tallies), ...(rowLeader !== undefined && { rowLeader }) };
 }
@@ -189,16 +198,25 @@ function fleetAggregates(
   if (wanted.has('fleet_mean')) out.fleet_mean = mean(ranked.map((t) => t.correct / t.parsed));
   if (!table) return out;
   if (wanted.has('macro_f1')) {
+    // Needs one gold class per item: items that accept several labels are left out.
     const menu = def.labels ?? [...table.distinctGoldLabels()].sort();
-    const values = ranked.map((t) => macroF1(pairsOf(table, t.model), menu)).filter((v): v is number => v !== null);
+    const values = ranked
+      .map((t) => macroF1(singleClassPairs(table, t.model), menu))
+      .filter((v): v is number => v !== null);
     if (values.length > 0) out.macro_f1 = mean(values);
   }
   if (wanted.has('mean_harm') && def.harm_labels) {
+    // Harm is a property of the label given, whatever the gold: every parsed response counts,
+    // in the numerator as in the denominator (t.parsed).
     const harm = new Set(def.harm_labels);
+    const harmLabel = table.labels.map((l) => harm.has(l));
     out.mean_harm = mean(
       ranked.map((t) => {
+        const col = table.columns.get(t.model)!;
         let harmful = 0;
-        for (const p of pairsOf(table, t.model)) if (p.label !== null && harm.has(p.label)) harmful++;
+        for (let i = 0; i < table.items.length; i++)
+          if (col.outcome[i] === OUTCOME_CORRECT || col.outcome[i] === OUTCOME_WRONG)
+            if (harmLabel[col.label[i]!]) harmful++;
         return harmful / t.parsed;
       }),
     );
@@ -208,7 +226,12 @@ function fleetAggregates(
 
 function classificationRows(table: ItemTable, positive: string, roles: ModelRoles): ClassificationRow[] {
   return [...table.columns.keys()].sort().map((model) => {
-    const cc = confusionCounts(pairsOf(table, model), positive);
+    const cc = confusionCounts(singleClassPairs(table, model), positive);
+    // Whether a label was read does not depend on the gold: unparsed counts every item (the
+    // same number as the model's card), while TP/FP/TN/FN need one gold class per item.
+    const col = table.columns.get(model)!;
+    let unparsed = 0;
+    for (let i = 0; i < table.items.length; i++) if (col.outcome[i] === OUTCOME_UNPARSED) unparsed++;
     return {
       model,
       own_model: roles.own.has(model),
@@ -216,20 +239,23 @@ function classificationRows(table: ItemTable, positive: string, roles: ModelRole
       FP: cc.fp,
       TN: cc.tn,
       FN: cc.fn,
-      unparsed: cc.unparsed,
+      unparsed,
       precision: cc.precision,
       recall: cc.recall,
     };
   });
 }
 
-/** (gold, label) for every row of a model whose item has a single gold label. */
-function* pairsOf(table: ItemTable, model: string): Generator<{ gold: string; label: string | null }> {
+/**
+ * (gold class, label) for every row of a model whose item has one gold class (a label, or a
+ * list of one label); items that accept several distinct labels are left out.
+ */
+function* singleClassPairs(table: ItemTable, model: string): Generator<{ gold: string; label: string | null }> {
   const col = table.columns.get(model)!;
   for (let i = 0; i < table.items.length; i++) {
-    if (col.outcome[i] === 0) continue;
-    const gold = table.goldLabels[i];
-    if (typeof gold !== 'string') continue;
+    if (col.outcome[i] === OUTCOME_MISSING) continue;
+    const gold = table.goldClass(i);
+    if (gold === undefined) continue;
     yield { gold, label: table.labelOf(col, i) };
   }
 }

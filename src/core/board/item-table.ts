@@ -112,7 +112,26 @@ export class ItemTable {
     return this.labels[col.label[idx]!] ?? null;
   }
 
-  /** Distinct gold labels that occur on this axis. */
+  /**
+   * The one gold class of an item: its gold label, or the label of a gold list whose accepted
+   * labels are all the same. Undefined when the item accepts two or more distinct labels: it has
+   * no single class for macro-F1 or the per-model TP/FP/TN/FN (docs/methodology.md §6).
+   */
+  goldClass(idx: number): string | undefined {
+    const g = this.goldLabels[idx];
+    if (typeof g === 'string') return g;
+    if (g === undefined || g.length === 0) return undefined;
+    return g.every((x) => x === g[0]) ? g[0] : undefined;
+  }
+
+  /** Items that accept two or more distinct labels (no single gold class). */
+  goldListItems(): number {
+    let n = 0;
+    for (let i = 0; i < this.items.length; i++) if (this.goldClass(i) === undefined) n++;
+    return n;
+  }
+
+  /** Distinct gold labels that occur on this axis (every label of a gold list included). */
   distinctGoldLabels(): Set<string> {
     const out = new Set<string>();
     for (const g of this.goldLabels) {

@@ -43,6 +43,13 @@ export function deriveLimitations(
         `${a}: ${percent(row.unparsed_rate)} of responses had no readable label; they are reported, never scored as wrong.`,
       );
     }
+    if (notes.goldLists) {
+      const { items, leftOutBy } = notes.goldLists;
+      const figures = leftOutBy.map((f) => (f === 'macro_f1' ? 'macro_f1' : 'the per-model TP/FP/TN/FN'));
+      out.push(
+        `${a}: ${items} of ${row.n} items accept a list of gold labels; ${figures.join(' and ')} ${figures.length > 1 ? 'leave' : 'leaves'} them out (they need one gold class per item).`,
+      );
+    }
     if (row.kind === 'deterministic-facts' && row.facts_failed && row.facts_failed.length > 0) {
       out.push(
         `${a}: ${row.facts_failed.length} of ${row.facts_checked} facts do not hold (${row.facts_failed.join(', ')}).`,
