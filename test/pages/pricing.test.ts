@@ -285,7 +285,15 @@ describe('/pricing over plain HTTP (no JavaScript)', () => {
     const ctx = {
       products: {},
       baseUrl: BASE,
-      readRoute: async () => ({ status: 500, headers: {}, body: '{}' }),
+      // The registry's reader answers the catalogue's failure as its route would (a 500).
+      documents: {
+        readPath: async () => ({
+          ok: false,
+          status: 500,
+          value: { error: 'internal error', code: 'internal' },
+          source: 'GET /api/x402',
+        }),
+      },
     } as unknown as PageContext;
     const app = Fastify();
     installErrorHandling(app);
