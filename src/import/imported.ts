@@ -34,8 +34,10 @@ export interface HarnessVerdict {
   raw: unknown;
   /** The metric or scorer it comes from (`acc`, `exact_match`, `match`, `quasi_exact_match`). */
   metric: string;
-  /** How the harness's scorer compares an answer with the target, which the importer applies
-   * before comparing (documented per format in docs/import.md). */
+  /** How the harness's scorer compares an answer with the target (documented per format in
+   * docs/import.md). The importer applies it to the row's label, to every gold and to the run's
+   * `labels`, and WRITES the normalised values: the board grades `label ∈ gold` exactly, so the
+   * written row must already be in the scorer's terms. Readers give the raw label and gold. */
   normalise: (s: string) => string;
 }
 
@@ -63,18 +65,29 @@ export interface ReportedAggregate {
   source: string;
 }
 
+/**
+ * One run: one task, one model, one source file. `format`, `task`, `model` and `source` are read
+ * before the rows; every other field (`as_of`, `labels`, `reported`, `notes`) is read only once
+ * `rows` is exhausted, so a streaming reader may fill them while it reads (lm-eval learns the
+ * filter, hence the reported metric, and the choices from the rows themselves).
+ * Throwing from `rows` refuses the whole import: nothing is written.
+ */
 export interface ImportedRun {
   format: HarnessFormat;
   task: string;
   /** The model id, from the file or `--model`; a run without one is refused by the reader. */
   model: string;
   source: { file: string; sha256: string };
+  /** When the run was measured (ISO 8601 UTC ending in Z), or null when the input does not say. */
+  as_of: string | null;
   /** The task's own answer options (Inspect choices, HELM references, lm-eval choices), or null when the input has none. */
   labels: string[] | null;
   reported: ReportedAggregate | null;
   /** Things the reader decided and says aloud (the split it chose, the filter it took). */
   notes: string[];
   rows: AsyncIterable<ImportedRow> | Iterable<ImportedRow>;
+  /** Optional: the fraction (0–1) of the source read so far, for the progress bar on a TTY. */
+  progress?: () => number;
 }
 
 /** Options every reader accepts (each uses the ones that apply to its format). */
