@@ -21,7 +21,7 @@ export interface Merged {
 }
 
 export function mergePeritem(corpusDir: string, axis: string, target: string, spool: RowSpool): Merged {
-  spool.file.close();
+  spool.file.flush(); // rows are read back from it below (positioned reads and a sequential pass)
   const out = new StagedFile(corpusDir, `${axis}.jsonl`);
   const written = new Uint8Array(spool.rows);
   const existingGolds = new Set<string>();

@@ -20,7 +20,7 @@ export class StagedFile {
 
   constructor(corpusDir: string, label: string) {
     this.path = join(corpusDir, `.gspc-import-${process.pid}-${serial++}-${label.replace(/[^a-z0-9.-]/gi, '_')}.tmp`);
-    this.fd = openSync(this.path, 'w');
+    this.fd = openSync(this.path, 'w+'); // read back by the merge
   }
 
   /** Appends `text`; returns its byte offset in the file. */
