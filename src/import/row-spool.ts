@@ -5,13 +5,14 @@
  * memory grows by tens of bytes per row, not by the row (docs/performance.md, "Import").
  */
 import { GspcError } from '../core/errors.js';
+import { goldKey } from './corpus-row.js';
 import type { ImportedRow } from './imported.js';
 import { StagedFile } from './staged-file.js';
 
 export class RowSpool {
   readonly file: StagedFile;
   private readonly items = new Map<string, number>();
-  /** The gold of each item (JSON), the same on every row of the item. */
+  /** The gold of each item (`goldKey`), the same on every row of the item. */
   private readonly itemGold: string[] = [];
   private readonly byModel = new Map<string, Map<number, number>>();
   private offsets: Float64Array = new Float64Array(1024);
@@ -32,16 +33,16 @@ export class RowSpool {
   }
 
   add(row: ImportedRow, gold: string | string[], line: string): void {
-    const goldJson = JSON.stringify(gold);
+    const key = goldKey(gold);
     let item = this.items.get(row.item);
     if (item === undefined) {
       item = this.items.size;
       this.items.set(row.item, item);
-      this.itemGold.push(goldJson);
-    } else if (this.itemGold[item] !== goldJson) {
+      this.itemGold.push(key);
+    } else if (this.itemGold[item] !== key) {
       throw new GspcError(
         'import_refused',
-        `${row.at} ${row.item}: gold ${goldJson} differs from the gold ${this.itemGold[item]} another row of this import gives the same item`,
+        `${row.at} ${row.item}: gold ${JSON.stringify(gold)} differs from the gold ${this.itemGold[item]!.slice(1)} another row of this import gives the same item`,
       );
     }
     let rowsOfModel = this.byModel.get(row.model);
@@ -52,7 +53,8 @@ export class RowSpool {
         `${row.at} ${row.item}: a second row for model ${row.model} in this import (one row per item and model; the same run given twice?)`,
       );
     rowsOfModel.set(item, this.rows);
-    for (const g of Array.isArray(gold) ? gold : [gold]) this.golds.add(g);
+    if (typeof gold === 'string') this.golds.add(gold);
+    else for (const g of gold) this.golds.add(g);
     if (this.rows + 1 >= this.offsets.length) {
       const grown = new Float64Array(this.offsets.length * 2);
       grown.set(this.offsets);
@@ -69,7 +71,7 @@ export class RowSpool {
     return i === undefined ? undefined : this.byModel.get(model)?.get(i);
   }
 
-  /** The gold (JSON) this import gives the item, if it has the item. */
+  /** The gold (`goldKey`) this import gives the item, if it has the item. */
   goldOf(item: string): string | undefined {
     const i = this.items.get(item);
     return i === undefined ? undefined : this.itemGold[i];

@@ -36,43 +36,55 @@ function continuations(args: unknown): string[] | null {
   return out;
 }
 
-/** lm-eval writes each continuation as target_delimiter + choice; the target is the bare choice. */
-function goldIndex(target: unknown, conts: string[] | null, n: number): string | string[] | null {
-  const index = (t: unknown): string | null => {
-    if (typeof t === 'number') return Number.isInteger(t) && t >= 0 && t < n ? String(t) : null;
-    if (typeof t !== 'string' || conts === null) return null;
-    const i = conts.findIndex((c) => c.endsWith(t) && c.slice(0, c.length - t.length).trim() === '');
-    return i === -1 ? null : String(i);
-  };
-  if (Array.isArray(target)) {
-    const all = target.map(index);
-    return all.length > 0 && all.every((x) => x !== null) ? (all as string[]) : null;
+/** The choice index of one target: an integer is the index, a string is found among the continuations. */
+function choiceIndex(t: unknown, conts: string[] | null, n: number): string | null {
+  if (typeof t === 'number') return Number.isInteger(t) && t >= 0 && t < n ? String(t) : null;
+  if (typeof t !== 'string' || conts === null) return null;
+  // lm-eval writes each continuation as target_delimiter + choice; the target is the bare choice.
+  for (let i = 0; i < conts.length; i++) {
+    const c = conts[i]!;
+    if (c.endsWith(t) && c.slice(0, c.length - t.length).trim() === '') return String(i);
   }
-  return index(target);
+  return null;
 }
 
-const isPair = (x: unknown): x is [string, string] =>
-  Array.isArray(x) && x.length === 2 && typeof x[0] === 'string' && Number.isFinite(Number(x[0]));
+function goldIndex(target: unknown, conts: string[] | null, n: number): string | string[] | null {
+  if (!Array.isArray(target)) return choiceIndex(target, conts, n);
+  const all: string[] = [];
+  for (const t of target) {
+    const i = choiceIndex(t, conts, n);
+    if (i === null) return null;
+    all.push(i);
+  }
+  return all.length > 0 ? all : null;
+}
+
+function isPair(x: unknown): x is [string, string] {
+  return Array.isArray(x) && x.length === 2 && typeof x[0] === 'string' && Number.isFinite(Number(x[0]));
+}
+
+function refuse(at: string, why: string): never {
+  throw new GspcError('import_refused', `${at}: ${why}`);
+}
 
 export function readSample(s: Record<string, unknown>, at: string): SampleReading {
-  const refuse = (why: string): never => {
-    throw new GspcError('import_refused', `${at}: ${why}`);
-  };
   const metrics = Array.isArray(s.metrics) ? (s.metrics as unknown[]) : [];
   const resps = s.filtered_resps;
-  if (!Array.isArray(resps) || resps.length === 0) return refuse('no filtered_resps');
+  if (!Array.isArray(resps) || resps.length === 0) return refuse(at, 'no filtered_resps');
 
   if (metrics.includes('acc') && typeof s.acc === 'number') {
     if (resps.length < 2 || !resps.every(isPair))
       return refuse(
+        at,
         'metric acc without one [log-likelihood, is_greedy] pair per choice: only multiple-choice acc is imported',
       );
-    const ll = resps.map((p) => Number(p[0]));
+    const ll: number[] = [];
+    for (const p of resps as [string, string][]) ll.push(Number(p[0]));
     let best = 0;
     for (let i = 1; i < ll.length; i++) if (ll[i]! > ll[best]!) best = i; // first arg-max, like numpy
     const gold = goldIndex(s.target, continuations(s.arguments), ll.length);
     if (gold === null)
-      return refuse(`target ${JSON.stringify(s.target)} is not one of the ${ll.length} choices in arguments`);
+      return refuse(at, `target ${JSON.stringify(s.target)} is not one of the ${ll.length} choices in arguments`);
     return {
       metric: 'acc',
       label: String(best),
@@ -86,8 +98,8 @@ export function readSample(s: Record<string, unknown>, at: string): SampleReadin
 
   if (metrics.includes('exact_match') && typeof s.exact_match === 'number') {
     const answer = resps[0];
-    if (typeof answer !== 'string') return refuse('exact_match with a filtered response that is not a string');
-    if (typeof s.target !== 'string' && typeof s.target !== 'number') return refuse('target is not a string');
+    if (typeof answer !== 'string') return refuse(at, 'exact_match with a filtered response that is not a string');
+    if (typeof s.target !== 'string' && typeof s.target !== 'number') return refuse(at, 'target is not a string');
     const first = Array.isArray(s.resps) && Array.isArray(s.resps[0]) ? (s.resps[0] as unknown[])[0] : undefined;
     const invalid = answer === '[invalid]' || answer.trim() === '';
     return {
@@ -100,6 +112,7 @@ export function readSample(s: Record<string, unknown>, at: string): SampleReadin
     };
   }
   return refuse(
+    at,
     `metrics ${JSON.stringify(metrics)}: only multiple-choice acc and generation exact_match are imported (docs/import.md)`,
   );
 }
