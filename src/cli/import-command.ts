@@ -61,8 +61,8 @@ function summary(r: ImportResult, into: string): string[] {
   const skipped = r.runs.flatMap((s) => s.run.notes.filter((n) => n.includes('skipped')));
   const t = r.totals;
   lines.push(
-    `rows ${t.rows}, models ${t.models}, items ${t.items}, unparsed ${t.unparsed}, refused ${
-      skipped.length === 0 ? '0' : skipped.join('; ')
+    `rows ${t.rows}, models ${t.models}, items ${t.items}, unparsed ${t.unparsed}, ${
+      skipped.length === 0 ? 'refused 0' : `refused: ${skipped.join('; ')}`
     }`,
   );
   lines.push(`board.json ${r.board}`);

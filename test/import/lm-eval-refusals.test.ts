@@ -28,7 +28,7 @@ describe('gspc import lm-eval: GSM8K, three filters on every doc', () => {
     assert.deepEqual(result.totals, { rows: 4, models: 1, items: 4, unparsed: 4 });
     assert.match(
       out,
-      /refused filter score-first taken \(the first in the file; --filter to choose\); 8 rows of other filters skipped \(maj@64, maj@8\)/,
+      /rows 4, models 1, items 4, unparsed 4, refused: filter score-first taken \(the first in the file; --filter to choose\); 8 rows of other filters skipped \(maj@64, maj@8\)/,
     );
     const rows = readFileSync(join(corpus, 'peritem', 'gsm8k-cot-self-consistency.jsonl'), 'utf8')
       .trim()
