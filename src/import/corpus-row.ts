@@ -49,6 +49,11 @@ export function goldKey(gold: unknown): string {
   return typeof gold === 'string' ? `s${gold}` : `a${JSON.stringify(gold)}`;
 }
 
+/** A `goldKey` back as JSON text, for messages. */
+export function goldText(key: string): string {
+  return key.startsWith('s') ? JSON.stringify(key.slice(1)) : key.slice(1);
+}
+
 /** label ∈ gold: the project's grading, exactly (docs/methodology.md). */
 export function gradesCorrect(r: GradedRow): boolean | null {
   if (r.label === null) return null;

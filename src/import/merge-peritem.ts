@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { GspcError } from '../core/errors.js';
-import { goldKey } from './corpus-row.js';
+import { goldKey, goldText } from './corpus-row.js';
 import { LineFile } from './jsonl-lines.js';
 import type { RowSpool } from './row-spool.js';
 import { StagedFile } from './staged-file.js';
@@ -55,7 +55,7 @@ export function mergePeritem(corpusDir: string, axis: string, target: string, sp
         if (theirs !== undefined && theirs !== goldKey(r.gold))
           throw new GspcError(
             'import_refused',
-            `${rel}:${line} ${item}: the corpus has gold ${JSON.stringify(r.gold)} for this item (model ${String(r.model)}), the import has ${theirs.slice(1)}: rows of one item must agree on the gold`,
+            `${rel}:${line} ${item}: the corpus has gold ${JSON.stringify(r.gold)} for this item (model ${String(r.model)}), the import has ${goldText(theirs)}: rows of one item must agree on the gold`,
           );
         for (const g of Array.isArray(r.gold) ? r.gold : [r.gold]) if (typeof g === 'string') existingGolds.add(g);
         out.write(`${text}\n`);

@@ -7,14 +7,15 @@
 import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
-const FLUSH_AT = 1 << 20;
+const BUFFER = 1 << 20;
 let serial = 0;
 
 export class StagedFile {
   readonly path: string;
   private fd: number | null;
-  private parts: string[] = [];
-  private pending = 0;
+  /** Text is encoded straight into this buffer (no join, no separate byte count). */
+  private readonly buf = Buffer.allocUnsafe(BUFFER);
+  private used = 0;
   /** Bytes written (flushed or not): the offset of the next byte. */
   size = 0;
 
@@ -26,19 +27,22 @@ export class StagedFile {
   /** Appends `text`; returns its byte offset in the file. */
   write(text: string): number {
     const at = this.size;
-    const bytes = Buffer.byteLength(text);
-    this.parts.push(text);
-    this.pending += bytes;
-    this.size += bytes;
-    if (this.pending >= FLUSH_AT) this.flush();
+    // A UTF-16 code unit encodes to at most 3 UTF-8 bytes, so this always fits after a flush.
+    if (this.used + text.length * 3 > BUFFER) this.flush();
+    if (text.length * 3 > BUFFER) {
+      this.size += writeSync(this.fd!, text);
+      return at;
+    }
+    const n = this.buf.write(text, this.used);
+    this.used += n;
+    this.size += n;
     return at;
   }
 
   flush(): void {
-    if (this.parts.length === 0 || this.fd === null) return;
-    writeSync(this.fd, this.parts.join(''));
-    this.parts = [];
-    this.pending = 0;
+    if (this.used === 0 || this.fd === null) return;
+    writeSync(this.fd, this.buf, 0, this.used);
+    this.used = 0;
   }
 
   /** Reads `length` bytes at `offset` back (flushes first). */

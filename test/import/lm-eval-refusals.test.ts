@@ -142,6 +142,27 @@ describe('gspc import: agreement and aggregate checks', () => {
     assert.deepEqual(snapshot(corpus), before);
   });
 
+  it('refuses the same run given twice (one row per item and model), and a gold that contradicts the corpus', async () => {
+    const corpus = join(tempDir(), 'corpus');
+    await assert.rejects(
+      importQuiet('lm-eval', [lmEval(SSH), lmEval(SSH, SSH_SAMPLES)], { into: corpus }),
+      refusal(/:1 copa\/0: a second row for model sshleifer\/tiny-gpt2 in this import/),
+    );
+    await importQuiet('lm-eval', [lmEval(SSH)], { into: corpus });
+    const p = join(corpus, 'peritem', 'copa.jsonl');
+    const lines = readFileSync(p, 'utf8').split('\n');
+    lines[0] = lines[0]!.replace('"model":"sshleifer/tiny-gpt2","gold":"1"', '"model":"other/model","gold":"0"');
+    writeFileSync(p, lines.join('\n'));
+    const before = snapshot(corpus);
+    await assert.rejects(
+      importQuiet('lm-eval', [lmEval(SSH)], { into: corpus }),
+      refusal(
+        /^peritem\/copa\.jsonl:1 copa\/0: the corpus has gold "0" for this item \(model other\/model\), the import has "1"/,
+      ),
+    );
+    assert.deepEqual(snapshot(corpus), before);
+  });
+
   it('refuses a run with no scored items: never an accuracy of 0', async () => {
     const run: ImportedRun = {
       format: 'inspect',
