@@ -28,6 +28,7 @@ export type GspcErrorCode =
   | 'ledger_conflict'
   | 'ledger_unavailable'
   | 'ledger_schema_unsupported'
+  | 'import_refused'
   | 'internal';
 
 export interface CorpusProblem {

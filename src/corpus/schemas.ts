@@ -65,6 +65,8 @@ export const modelComparisonSchema = z.strictObject({
   fleet: z.array(z.enum(FLEET_AGGREGATES)).optional(),
   harm_labels: z.array(z.string().min(1)).optional(),
   results: z.array(aggregateResult).min(1).optional(),
+  /** Rows imported with `gspc import --accept-disagreement` whose harness verdict the board's grading contradicts, per model (docs/import.md). */
+  import_disagreements: z.record(modelId, z.number().int().min(1)).optional(),
 });
 
 const pointer = z.string().regex(/^(\/([^~/]|~[01])*)*$/, 'must be an RFC 6901 JSON Pointer');

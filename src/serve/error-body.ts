@@ -29,6 +29,7 @@ export const STATUS_BY_CODE: Record<GspcErrorCode, number> = {
   ledger_conflict: 409,
   ledger_unavailable: 503,
   ledger_schema_unsupported: 500,
+  import_refused: 422,
   internal: 500,
 };
 

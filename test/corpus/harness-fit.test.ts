@@ -1,7 +1,7 @@
 /**
  * Real harness output fits the per-item row format without loss of what the board needs.
- * The mapping here is the minimal one docs/formats.md describes; the importers (a later
- * issue) will own it. Fixture facts come from test/fixtures/README.md.
+ * The mapping here is a minimal hand-written one; `gspc import` owns the real mapping
+ * (docs/import.md, test/import/). Fixture facts come from test/fixtures/README.md.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -87,6 +87,8 @@ export interface ModelComparisonAxis extends AxisCommon {
   harm_labels?: string[];
   /** Aggregate-only results (no per-item rows published): the row is UNTESTED. */
   results?: AggregateResult[];
+  /** Per model: imported rows where the harness's verdict and label ∈ gold disagree, accepted by the operator (docs/import.md). */
+  import_disagreements?: Record<string, number>;
 }
 
 /** A deterministic predicate over a JSON evidence file (no model acts as judge). */

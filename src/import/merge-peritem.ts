@@ -1,0 +1,77 @@
+/**
+ * Merges an axis's imported rows into `peritem/<axis>.jsonl`, streaming both files:
+ * existing rows keep their order and bytes; an existing row of an imported (item, model) is
+ * replaced in place by the imported row; the other imported rows are appended in import order.
+ * Re-importing the same run therefore writes the same bytes, and a second model's rows follow
+ * the first's, paired by item id.
+ */
+import { existsSync } from 'node:fs';
+import { GspcError } from '../core/errors.js';
+import { goldKey, goldText } from './corpus-row.js';
+import { LineFile } from './jsonl-lines.js';
+import type { RowSpool } from './row-spool.js';
+import { StagedFile } from './staged-file.js';
+
+export interface Merged {
+  file: StagedFile;
+  rows: number;
+  replaced: number;
+  added: number;
+  /** Gold labels of the existing rows that stay (they must stay in the label menu). */
+  existingGolds: Set<string>;
+}
+
+export function mergePeritem(corpusDir: string, axis: string, target: string, spool: RowSpool): Merged {
+  // Nothing to merge with: the spool, already in import order, is the file (no second pass).
+  if (!existsSync(target))
+    return { file: spool.file, rows: spool.rows, replaced: 0, added: spool.rows, existingGolds: new Set() };
+  spool.file.flush(); // rows are read back from it below (positioned reads and a sequential pass)
+  const out = new StagedFile(corpusDir, `${axis}.jsonl`);
+  const written = new Uint8Array(spool.rows);
+  const existingGolds = new Set<string>();
+  let rows = 0;
+  let replaced = 0;
+  try {
+    const rel = `peritem/${axis}.jsonl`;
+    for (const { line, text } of new LineFile(target).lines()) {
+      if (text === '') continue; // a final newline; readCorpus refuses any other blank line
+      let r: { item?: unknown; model?: unknown; gold?: unknown };
+      try {
+        r = JSON.parse(text) as typeof r;
+      } catch {
+        throw new GspcError(
+          'import_refused',
+          `${rel}:${line}: not a JSON row; fix the corpus before importing into it`,
+        );
+      }
+      const item = String(r.item);
+      const n = spool.rowOf(String(r.model), item);
+      if (n !== undefined) {
+        out.write(spool.line(n));
+        written[n] = 1;
+        replaced++;
+      } else {
+        const theirs = spool.goldOf(item);
+        if (theirs !== undefined && theirs !== goldKey(r.gold))
+          throw new GspcError(
+            'import_refused',
+            `${rel}:${line} ${item}: the corpus has gold ${JSON.stringify(r.gold)} for this item (model ${String(r.model)}), the import has ${goldText(theirs)}: rows of one item must agree on the gold`,
+          );
+        for (const g of Array.isArray(r.gold) ? r.gold : [r.gold]) if (typeof g === 'string') existingGolds.add(g);
+        out.write(`${text}\n`);
+      }
+      rows++;
+    }
+    let added = 0;
+    for (const { line, text } of new LineFile(spool.file.path).lines()) {
+      if (written[line - 1] === 1) continue;
+      out.write(`${text}\n`);
+      added++;
+    }
+    out.close();
+    return { file: out, rows: rows + added, replaced, added, existingGolds };
+  } catch (e) {
+    out.discard();
+    throw e;
+  }
+}
