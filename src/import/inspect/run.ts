@@ -42,7 +42,7 @@ export function buildRun(src: LogSource, opts: ReadOptions): ImportedRun {
   if (judge !== null && opts.measured)
     throw new GspcError(
       'import_refused',
-      `${file}: ${judge}; a MEASURED axis is graded by deterministic predicates only, so a model-judged run is refused for it`,
+      `${file}: ${judge}; refused for a MEASURED axis, where grading is by deterministic predicates only`,
     );
   if (judge !== null) notes.push(`${judge}: not importable into a MEASURED axis`);
   if (src.sampleCount === 0)

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { GspcError } from '../../../src/core/errors.js';
 import type { ImportedRow, ImportedRun, ReadOptions } from '../../../src/import/imported.js';
 import { readInspect } from '../../../src/import/inspect/index.js';
+import { parseJson } from '../../../src/import/inspect/lenient-json.js';
 import { repoPath } from '../../helpers/repo.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -47,9 +48,10 @@ export async function assertRefused(read: Promise<unknown>, ...parts: string[]):
   });
 }
 
-/** A copy of a real JSON log, changed by `edit`, in a temporary directory (for cases no public log has). */
+/** A copy of a real JSON log, changed by `edit`, in a temporary directory (for cases no public log has).
+ * It is written with JSON.stringify, so a NaN in it comes back as null. */
 export function derivedJsonLog(source: string, edit: (log: any) => void, name = 'derived.json'): string {
-  const log = JSON.parse(readFileSync(source, 'utf8'));
+  const log = parseJson(readFileSync(source, 'utf8'), source) as any;
   edit(log);
   const path = join(tempDir('gspc-inspect-'), name);
   writeFileSync(path, JSON.stringify(log));
