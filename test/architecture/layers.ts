@@ -26,6 +26,8 @@ export const LAYERS: readonly Layer[] = [
   { name: 'verify', owns: ['src/verify/'], mayImport: ['core', 'corpus', 'release'] },
   { name: 'status', owns: ['src/status/'], mayImport: ['core', 'verify'] },
   { name: 'payments', owns: ['src/payments/'], mayImport: ['core', 'store', 'release'] },
+  { name: 'import', owns: ['src/import/'], mayImport: ['core', 'corpus'] },
+  { name: 'export', owns: ['src/export/'], mayImport: ['core', 'corpus', 'release', 'status', 'import'] },
   {
     name: 'serve',
     owns: ['src/serve/'],
@@ -88,6 +90,8 @@ export const LAYERS: readonly Layer[] = [
       'surfaces',
       'pages',
       'root',
+      'import',
+      'export',
     ],
   },
 ];
