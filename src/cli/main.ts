@@ -16,6 +16,7 @@ import { registerLedgerCommands } from './ledger-commands.js';
 import { runWitness } from './witness.js';
 import { registerCorrectionsCommands } from './corrections-commands.js';
 import { registerStatusCommands } from './status-commands.js';
+import { registerExportCommands } from './export-commands.js';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -142,6 +143,7 @@ export async function main(
   registerLedgerCommands(program, configFor);
   registerCorrectionsCommands(program, configFor);
   registerStatusCommands(program, configFor);
+  registerExportCommands(program);
 
   try {
     await program.parseAsync(argv);
