@@ -17,6 +17,7 @@ import { runWitness } from './witness.js';
 import { registerCorrectionsCommands } from './corrections-commands.js';
 import { registerStatusCommands } from './status-commands.js';
 import { registerImportCommand } from './import-command.js';
+import { registerExportCommands } from './export-commands.js';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -144,6 +145,7 @@ export async function main(
   registerCorrectionsCommands(program, configFor);
   registerStatusCommands(program, configFor);
   registerImportCommand(program);
+  registerExportCommands(program);
 
   try {
     await program.parseAsync(argv);

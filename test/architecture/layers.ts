@@ -27,6 +27,7 @@ export const LAYERS: readonly Layer[] = [
   { name: 'verify', owns: ['src/verify/'], mayImport: ['core', 'corpus', 'release'] },
   { name: 'status', owns: ['src/status/'], mayImport: ['core', 'verify'] },
   { name: 'payments', owns: ['src/payments/'], mayImport: ['core', 'store', 'release'] },
+  { name: 'export', owns: ['src/export/'], mayImport: ['core', 'corpus', 'release', 'status', 'import'] },
   {
     name: 'serve',
     owns: ['src/serve/'],
@@ -90,6 +91,7 @@ export const LAYERS: readonly Layer[] = [
       'surfaces',
       'pages',
       'root',
+      'export',
     ],
   },
 ];

@@ -1,6 +1,6 @@
 /**
  * The Inspect AI reader (`gspc import inspect <files...>`): every `.eval` (ZIP) and `.json` log
- * named, or found directly in a named directory, as one ImportedRun each (docs/import-inspect.md).
+ * named, or found directly in a named directory, as one ImportedRun each (docs/import.md, "Inspect AI").
  * A named file is recognised by its first bytes, not its extension (upstream's `log_with_nan.txt`
  * is a JSON log); a directory contributes only its `.eval` and `.json` files, in name order.
  */

@@ -28,6 +28,8 @@ export interface LogHeader {
   model: string;
   /** `eval.packages.inspect_ai`, when present. */
   inspectVersion: string | null;
+  /** `eval.created` as ISO 8601 UTC (the run's as-of), when present and readable. */
+  created: string | null;
   /** `eval.config.epochs`: how many times each sample ran (1 when unstated). */
   epochs: number;
   /** `eval.scorers[]`: name, options and metadata as the task declared them (absent in older logs). */
@@ -74,10 +76,18 @@ export function readHeader(doc: unknown, where: string): LogHeader {
     task: evalSpec['task'],
     model: evalSpec['model'],
     inspectVersion: typeof inspect === 'string' ? inspect : null,
+    created: utcOf(evalSpec['created']),
     epochs,
     declared,
     results: 'results' in doc && isObject(doc['results']) ? readResults(doc['results'], where) : null,
   };
+}
+
+/** An ISO 8601 time with any offset, as UTC (`…Z`), or null when it is not one. */
+function utcOf(v: unknown): string | null {
+  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v)) return null;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? null : new Date(t).toISOString().replace(/\.000Z$/, 'Z');
 }
 
 function readResults(results: Json, at: string): ScorerResult[] {

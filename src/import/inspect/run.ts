@@ -57,6 +57,7 @@ export function buildRun(src: LogSource, opts: ReadOptions): ImportedRun {
     format: 'inspect',
     task: header.task,
     model: header.model,
+    as_of: header.created,
     source: { file, sha256: src.sha256 },
     labels,
     reported: reported(scorer, header, notes),

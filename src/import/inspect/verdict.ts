@@ -1,5 +1,5 @@
 /**
- * Inspect's per-sample score value as one binary verdict (docs/import-inspect.md, "Verdicts").
+ * Inspect's per-sample score value as one binary verdict (docs/import.md, "Inspect AI", "Verdicts").
  * Inspect's own `value_to_float` maps C 1, I 0, P 0.5, N 0, numbers as numbers, yes/true 1 and
  * no/false 0. The board grades one exact label per item, so:
  * - `C` correct, `I` incorrect;
