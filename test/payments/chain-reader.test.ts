@@ -2,7 +2,7 @@
  * The chain reader against a scripted JSON-RPC server: every way an endpoint can fail is a
  * `chain_unavailable` error naming the endpoint's origin only (provider URLs carry API keys),
  * and an answer that does not match what was asked never counts as a used authorization.
- * The real token is read in reconcile.test.ts.
+ * The real token is read in reconcile.e2e.test.ts.
  */
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

@@ -3,7 +3,7 @@
  * reconcile parked as UNKNOWN while the settle was in flight, an artefact that cannot be built,
  * a conflicting payload, a reconciled settlement replayed without an artefact. The ledger is the
  * real SQLite store; the facilitator is scripted behind the service's own Facilitator interface
- * (the real one is exercised end to end in paid-e2e.test.ts).
+ * (the real one is exercised end to end in paid.e2e.test.ts).
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';

@@ -3,14 +3,12 @@
  * an intact chain of several jobs; tampering done directly in the SQLite file (a changed
  * receipt, a changed receipt with its hash recomputed, a deleted middle row, a body whose seq
  * disagrees with its row) found as BROKEN at the right seq with the reason; UNREAD without a
- * ledger or when it cannot be read; the listing and verification bounds. And the CLI
- * (`gspc action-jobs record | verify`) from the sources.
+ * ledger or when it cannot be read; the listing and verification bounds. The CLI
+ * (`gspc action-jobs record | verify`) is tested in test/cli/status-cli.e2e.test.ts.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
@@ -32,7 +30,6 @@ import { NO_SOURCES } from '../../src/serve/context.js';
 import type { Ledger } from '../../src/store/ledger.js';
 import { openLedger } from '../../src/store/open-ledger.js';
 import { demoApp } from '../helpers/app.js';
-import { repoRoot } from '../helpers/repo.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const NOW = new Date('2026-09-12T08:00:00.000Z');
@@ -445,53 +442,5 @@ describe('verifyReceiptChain: every kind of break, named at its seq', () => {
     );
     assert.deepEqual([check.state, check.broken_at_seq], ['BROKEN', 2]);
     assert.match(check.reason, /job z has no intent receipt/);
-  });
-});
-
-describe('gspc action-jobs (CLI)', () => {
-  const mainUrl = pathToFileURL(join(repoRoot, 'src', 'cli', 'main.ts')).href;
-  // Runs the CLI from the sources (tsx), with the ledger chosen only by the test.
-  function gspc(args: string[], ledgerPath: string) {
-    const env: NodeJS.ProcessEnv = { ...process.env, GSPC_LEDGER_PATH: ledgerPath };
-    for (const k of ['GSPC_DATABASE_URL', 'GSPC_DATA_DIR']) delete env[k];
-    const code = `const { main } = await import(${JSON.stringify(mainUrl)}); await main(['node', 'gspc', ...process.argv.slice(1)]);`;
-    return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, ...args], {
-      cwd: repoRoot,
-      env,
-      encoding: 'utf8',
-    });
-  }
-
-  it('record writes an intent and its refusal; verify says INTACT (exit 0), then BROKEN after tampering (exit 1); record refuses to extend it', async () => {
-    const path = join(dir, 'cli.sqlite');
-    const recorded = gspc(
-      ['action-jobs', 'record', '--action', 'svc.regulation.deadlines.read', '--reason', 'quarterly check', '--json'],
-      path,
-    );
-    assert.equal(recorded.status, 0, recorded.stderr);
-    const { intent, refusal } = JSON.parse(recorded.stdout) as {
-      intent: { seq: number; body: string };
-      refusal: { seq: number; body: string };
-    };
-    assert.deepEqual([intent.seq, refusal.seq], [1, 2]);
-    assert.deepEqual(
-      [JSON.parse(intent.body).state, JSON.parse(intent.body).reason, JSON.parse(refusal.body).state],
-      ['REQUESTED', 'quarterly check', 'REFUSED'],
-    );
-    const ok = gspc(['action-jobs', 'verify'], path);
-    assert.equal(ok.status, 0, ok.stderr);
-    assert.match(ok.stdout, /^action-job chain INTACT: 2 receipts/);
-    const bad = gspc(['action-jobs', 'record', '--action', 'svc.shell.exec'], path);
-    assert.notEqual(bad.status, 0);
-    tamper(path, `UPDATE action_receipts SET body = replace(body, 'quarterly', 'monthly') WHERE seq = 1`);
-    const broken = gspc(['action-jobs', 'verify'], path);
-    assert.equal(broken.status, 1);
-    assert.match(broken.stdout, /BROKEN at seq 1/);
-    const refused = gspc(['action-jobs', 'record', '--action', 'svc.gspc.board.read'], path);
-    assert.equal(refused.status, 1);
-    assert.match(refused.stderr, /BROKEN.*nothing was recorded/);
-    const db = new Database(path, { readonly: true });
-    assert.equal((db.prepare('SELECT count(*) AS n FROM action_receipts').get() as { n: number }).n, 2);
-    db.close();
   });
 });

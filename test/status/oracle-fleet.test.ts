@@ -2,13 +2,11 @@
  * GET /api/oracle-fleet over a real SQLite ledger with a fixed clock: the watchdog FRESH at 599
  * and 600 s and STALE at 601 s (the 600-second dead-man's switch), NEVER_SEEN when it never
  * beat, a beat dated far ahead not counting as alive, UNREAD without a ledger or when it cannot
- * be read; `source` (required by the heartbeat read action) always present. And the CLI
- * (`gspc heartbeat`) from the sources.
+ * be read; `source` (required by the heartbeat read action) always present. The CLI
+ * (`gspc heartbeat`) is tested in test/cli/status-cli.e2e.test.ts.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { WATCHDOG_PERIOD_SECONDS } from '../../src/core/ledger/oracle-fleet.js';
@@ -18,7 +16,6 @@ import { NO_SOURCES } from '../../src/serve/context.js';
 import type { Ledger } from '../../src/store/ledger.js';
 import { openLedger } from '../../src/store/open-ledger.js';
 import { demoApp } from '../helpers/app.js';
-import { repoRoot } from '../helpers/repo.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const T0 = Date.parse('2026-09-12T08:00:00.000Z');
@@ -178,35 +175,5 @@ describe('GET /api/oracle-fleet', () => {
     });
     assert.equal(res.statusCode, 400);
     assert.equal(res.json().code, 'bad_query');
-  });
-});
-
-describe('gspc heartbeat (CLI)', () => {
-  it('records a beat the document then shows as FRESH; a bad slug exits 2 and records nothing', async () => {
-    const path = join(dir, 'cli.sqlite');
-    const mainUrl = pathToFileURL(join(repoRoot, 'src', 'cli', 'main.ts')).href;
-    const code = `const { main } = await import(${JSON.stringify(mainUrl)}); await main(['node', 'gspc', ...process.argv.slice(1)]);`;
-    const env: NodeJS.ProcessEnv = { ...process.env, GSPC_LEDGER_PATH: path };
-    for (const k of ['GSPC_DATABASE_URL', 'GSPC_DATA_DIR']) delete env[k];
-    const gspc = (args: string[]) =>
-      spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, ...args], {
-        cwd: repoRoot,
-        env,
-        encoding: 'utf8',
-      });
-    const ok = gspc(['heartbeat', '--source', 'watchdog', '--note', 'cron on host-b']);
-    assert.equal(ok.status, 0, ok.stderr);
-    const recordedAt = /recorded at (\S+)$/m.exec(ok.stdout)![1]!;
-    const bad = gspc(['heartbeat', '--source', 'Not A Slug']);
-    assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /source must be a lowercase slug/);
-    const ledger = await openLedger({ sqlitePath: path });
-    after(() => ledger.close());
-    const { doc } = await get(app(ledger, { now: new Date(Date.parse(recordedAt) + 5000) }));
-    assert.deepEqual([doc.watchdog.state, doc.watchdog.last_seen, doc.watchdog.age_seconds], ['FRESH', recordedAt, 5]);
-    assert.deepEqual(
-      doc.heartbeats.map((h: any) => [h.source, h.beats, h.note]),
-      [['watchdog', 1, 'cron on host-b']],
-    );
   });
 });

@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+/**
+ * The test command (issue 14).
+ *
+ *   node scripts/test.mjs            everything (`npm test`, what CI runs)
+ *   node scripts/test.mjs --unit     the unit set only (`npm run test:unit`)
+ *   node scripts/test.mjs FILE...    only these test files (after the same build as `npm test`)
+ *
+ * `npm test`: makes sure Debian's Chromium is there (scripts/ensure-chromium.mjs), then ONE
+ * `tsc -b` over tsconfig.test.json and tsconfig.browser.json: it builds dist/ from src/ only when
+ * a source changed since the last build (the .tsbuildinfo in dist/ says which; `npm ci` already
+ * built it through `prepare`) and type-checks test/, bench/ and demo/ against it, and the browser
+ * scripts; then bundles the pages' browser scripts (esbuild, well under a second); then checks
+ * formatting and lint (Biome) and dead code (knip); then runs every
+ * test/**\/*.test.ts under node's test runner, two files at a time.
+ *
+ * `--unit` skips all of that and runs only the unit files: every test file except the
+ * `*.e2e.test.ts` ones. A test file is an e2e file, and must be named so, when any of its tests
+ * needs more than its own process: a browser, a local chain (anvil), PostgreSQL, or a child
+ * process (the compiled `gspc` bin, `npm start`, a demo script). Unit files run from the sources
+ * (tsx) and need neither dist/ nor a type-check.
+ *
+ * The output is the spec reporter's, then (scripts/test-reporter.mjs) every skipped test with its
+ * reason, the slowest files, and last, alone on its line, `N passed, N failed, N skipped`. The exit
+ * status is non-zero when anything failed (a type error, a failed or cancelled test, a file that
+ * crashed), and when that line could not be produced.
+ *
+ * GSPC_TEST_CONCURRENCY overrides the number of test files run at once (default 2: measured on
+ * the 2-core machine, see docs/performance.md).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const unit = args.includes('--unit');
+const only = args.filter((a) => a !== '--unit');
+const concurrency = Number(process.env.GSPC_TEST_CONCURRENCY ?? 2);
+if (!Number.isInteger(concurrency) || concurrency < 1)
+  fail(`GSPC_TEST_CONCURRENCY must be a whole number ≥ 1, not ${process.env.GSPC_TEST_CONCURRENCY}`);
+
+const phases = [];
+function phase(name, fn) {
+  const started = performance.now();
+  const result = fn();
+  phases.push(`${name} ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return result;
+}
+function fail(message) {
+  process.stderr.write(`\ntest: ${message}\n`);
+  process.exit(1);
+}
+function run(cmd, cmdArgs, what) {
+  const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit' });
+  if (r.error) fail(`${what} could not start: ${r.error.message}`);
+  if (r.status !== 0) fail(`${what} failed (exit ${r.status ?? r.signal}); no test was run`);
+}
+
+/** Every test/**\/*.test.ts, sorted, as paths relative to the repository. */
+function testFiles(dir = join(root, 'test')) {
+  const out = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...testFiles(p));
+    else if (e.name.endsWith('.test.ts')) out.push(relative(root, p));
+  }
+  return out.sort();
+}
+
+/** The .js files tsc emits for src/ (browser scripts apart), so a dist/ with files missing is rebuilt. */
+function missingFromDist(dir = join(root, 'src')) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (relative(root, p) === join('src', 'pages', 'browser')) continue;
+      const missing = missingFromDist(p);
+      if (missing) return missing;
+    } else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) {
+      const js = join(root, 'dist', relative(join(root, 'src'), p)).replace(/\.ts$/, '.js');
+      if (!existsSync(js)) return relative(root, js);
+    }
+  }
+  return undefined;
+}
+
+if (!unit) {
+  phase('chromium', () => run(process.execPath, ['scripts/ensure-chromium.mjs'], 'scripts/ensure-chromium.mjs'));
+  phase('build+typecheck', () => {
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    // tsc -b trusts its .tsbuildinfo: a dist/ file deleted by hand would not be re-emitted.
+    const missing = missingFromDist();
+    run(
+      process.execPath,
+      [tsc, '-b', 'tsconfig.test.json', 'tsconfig.browser.json', ...(missing ? ['--force'] : [])],
+      `tsc -b (build of dist/ and type-check${missing ? `, forced: ${missing} was missing` : ''})`,
+    );
+  });
+  phase('pages', () => run(process.execPath, ['scripts/build-pages.mjs'], 'scripts/build-pages.mjs'));
+  // Formatting and lint (Biome) and dead code (knip): a finding fails the command like a test.
+  phase('lint', () =>
+    run(
+      process.execPath,
+      [join(root, 'node_modules', '@biomejs', 'biome', 'bin', 'biome'), 'ci', '.'],
+      'biome ci (format and lint)',
+    ),
+  );
+  phase('knip', () =>
+    run(
+      process.execPath,
+      [join(root, 'node_modules', 'knip', 'bin', 'knip.js')],
+      'knip (unused files, exports, dependencies)',
+    ),
+  );
+}
+
+const all = testFiles();
+let files = unit ? all.filter((f) => !f.endsWith('.e2e.test.ts')) : all;
+if (only.length > 0) {
+  const unknown = only.filter((f) => !existsSync(join(root, f)) || !statSync(join(root, f)).isFile());
+  if (unknown.length > 0) fail(`no such test file: ${unknown.join(', ')}`);
+  files = only;
+}
+
+// The tests' temporary files (every tempDir(), the SQLite ledgers, the published releases, the
+// browser profiles) go to one directory per run, on tmpfs when the machine has /dev/shm: a
+// publish fsyncs every file it writes, which on a busy disk costs more than the publish itself.
+// No test asserts durability through a real disk. GSPC_TEST_TMPDIR chooses another parent.
+const tmpParent = process.env.GSPC_TEST_TMPDIR ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir());
+const runTmp = mkdtempSync(join(tmpParent, 'gspc-test-run-'));
+const summaryFile = join(runTmp, 'summary.txt');
+const code = phase('tests', () => {
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${join(root, 'scripts', 'test-reporter.mjs')}`,
+      `--test-reporter-destination=${summaryFile}`,
+      ...files,
+    ],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, TMPDIR: runTmp } },
+  );
+  if (r.error) fail(`node --test could not start: ${r.error.message}`);
+  return r.status ?? 1;
+});
+const summary = existsSync(summaryFile) ? readFileSync(summaryFile, 'utf8') : '';
+rmSync(runTmp, { recursive: true, force: true });
+const line = /^(\d+) passed, (\d+) failed, (\d+) skipped$/m.exec(summary.trimEnd().split('\n').at(-1) ?? '');
+if (!line) fail(`the test reporter wrote no summary (node --test exited ${code})`);
+
+process.stdout.write(
+  `\n${unit ? 'unit set' : 'npm test'}: ${files.length} files, ${concurrency} at a time; ${phases.join(', ')}\n`,
+);
+process.stdout.write(summary);
+process.exit(code !== 0 || line[2] !== '0' ? 1 : 0);
