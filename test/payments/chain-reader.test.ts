@@ -53,7 +53,7 @@ async function unavailable(p: Promise<unknown>, message: RegExp): Promise<void> 
 }
 
 describe('chain reader (scripted JSON-RPC endpoint)', () => {
-  const reader = (o = {}) => createChainReader(`${base}/v2/KEY123?apikey=KEY123`, { timeoutMs: 500, ...o });
+  const reader = (o = {}) => createChainReader(`${base}/v2/KEY123?apikey=KEY123`, { timeoutMs: 5000, ...o });
 
   it('sends eth_call of authorizationState(authorizer, nonce) at the given block and reads the bool', async () => {
     let seen: unknown;
