@@ -3,7 +3,12 @@
 // `npm install` (the `prepare` script); run `npm run build` after changing src/.
 import { main } from '../dist/cli/main.js';
 
-main(process.argv).catch((err) => {
-  process.stderr.write(`${err?.stack ?? err}\n`);
-  process.exit(1);
-});
+main(process.argv).then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (err) => {
+    process.stderr.write(`${err?.stack ?? err}\n`);
+    process.exit(1);
+  },
+);

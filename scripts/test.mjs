@@ -116,8 +116,11 @@ if (!unit) {
   );
 }
 
-const all = testFiles();
-let files = unit ? all.filter((f) => !f.endsWith('.e2e.test.ts')) : all;
+// The e2e files first: they are the long ones (a browser, a chain, child processes), and a long
+// file started last leaves one core idle at the end while it finishes alone. Each group sorted.
+const isE2e = (f) => f.endsWith('.e2e.test.ts');
+const all = [...testFiles().filter(isE2e), ...testFiles().filter((f) => !isE2e(f))];
+let files = unit ? all.filter((f) => !isE2e(f)) : all;
 if (only.length > 0) {
   const unknown = only.filter((f) => !existsSync(join(root, f)) || !statSync(join(root, f)).isFile());
   if (unknown.length > 0) fail(`no such test file: ${unknown.join(', ')}`);

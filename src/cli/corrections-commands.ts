@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import type { CliRun } from './cli-io.js';
 import type { ConfigSource } from '../config.js';
 import { GspcError, type CorpusProblem } from '../core/errors.js';
 import type { SignerState } from '../core/evidence/signer.js';
@@ -74,7 +75,7 @@ function invalid(problems: CorpusProblem[], message: string): GspcError {
   return new GspcError('corpus_invalid', message, { problems });
 }
 
-export function registerCorrectionsCommands(program: Command, configFor: ConfigSource): void {
+export function registerCorrectionsCommands(program: Command, configFor: ConfigSource, run: CliRun): void {
   const corrections = program
     .command('corrections')
     .description('the public corrections ledger (corrections/ in a corpus)');
@@ -92,14 +93,14 @@ export function registerCorrectionsCommands(program: Command, configFor: ConfigS
       const config = configFor(o.dataDir ? { dataDir: o.dataDir } : {});
       const key = signingContext(config.keyDir, config.didHost).inputs.boardKey;
       const r = signCorrections(corpusDir, key, new Date());
-      process.stdout.write(
+      run.print(
         `${r.signed ? 'signed' : 'unsigned'} ${r.file.entries.length} entries at ${r.file.signed_at} under ${r.file.kid}\n${r.path}\n`,
       );
       if (!r.signed) {
-        process.stderr.write(
-          `gspc: the board key is unhealthy (${r.file.unsigned_reason}); the ledger reads UNSIGNED until signed with a healthy key\n`,
+        run.warn(
+          `gspc: the board key is unhealthy (${r.file.unsigned_reason}); the ledger reads UNSIGNED until signed with a healthy key`,
         );
-        process.exitCode = 2;
+        run.exitCode = 2;
       }
     });
 }

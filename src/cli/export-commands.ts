@@ -5,9 +5,9 @@
  */
 import type { Command } from 'commander';
 import { exportEee } from '../export/export-eee.js';
-import { print } from './cli-io.js';
+import type { CliRun } from './cli-io.js';
 
-export function registerExportCommands(program: Command): void {
+export function registerExportCommands(program: Command, run: CliRun): void {
   const exp = program.command('export').description('write the published board in another format');
   exp
     .command('eee')
@@ -24,9 +24,9 @@ export function registerExportCommands(program: Command): void {
     )
     .action(async (target: string, o: { out: string }) => {
       const r = await exportEee(target, o.out);
-      print(
+      run.print(
         `exported ${r.origin}: ${r.evaluations} evaluations, ${r.rows} instance records, ${r.files.length} files in ${o.out}`,
       );
-      for (const s of r.skipped) print(`  not exported: ${s}`);
+      for (const s of r.skipped) run.print(`  not exported: ${s}`);
     });
 }

@@ -4,6 +4,7 @@
  * options, draws the progress bar on a terminal and prints the summary.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { CliRun } from './cli-io.js';
 import { GspcError } from '../core/errors.js';
 import { readCorpus } from '../corpus/read-corpus.js';
 import { FORMATS, isFormat, READERS } from '../import/formats.js';
@@ -114,7 +115,7 @@ export async function runImport(
   return result;
 }
 
-export function registerImportCommand(program: Command): void {
+export function registerImportCommand(program: Command, run: CliRun): void {
   program
     .command('import')
     .description('import real eval runs (lm-eval, Inspect AI, HELM, Every Eval Ever) into a corpus directory')
@@ -138,10 +139,6 @@ export function registerImportCommand(program: Command): void {
       return v;
     })
     .action(async (format: string, paths: string[], o: ImportCommandOptions) => {
-      await runImport(format, paths, o, {
-        out: (t) => process.stdout.write(t),
-        err: (t) => process.stderr.write(t),
-        tty: process.stderr.isTTY === true,
-      });
+      await runImport(format, paths, o, { out: run.io.out, err: run.io.err, tty: run.io.errIsTty });
     });
 }

@@ -10,7 +10,7 @@ import { GspcError } from '../core/errors.js';
 import { createChainReader } from '../payments/chain-reader.js';
 import { reconcile } from '../payments/reconcile.js';
 import { SETTLEMENT_STATES, type SettlementState } from '../store/ledger.js';
-import { json, print, withLedger } from './cli-io.js';
+import { type CliRun, withLedger } from './cli-io.js';
 import { formatInvoices, formatPayments, formatReconcile, withoutBytes } from './ledger-format.js';
 
 /**
@@ -44,7 +44,7 @@ const DATA_DIR = [
   'the data directory whose ledger.sqlite is used (default: $GSPC_DATA_DIR or ./data; GSPC_DATABASE_URL or GSPC_LEDGER_PATH take precedence)',
 ] as const;
 
-export function registerLedgerCommands(program: Command, configOf: ConfigSource): void {
+export function registerLedgerCommands(program: Command, configOf: ConfigSource, run: CliRun): void {
   const configFor = (dataDir: string | undefined) => configOf(dataDir !== undefined ? { dataDir } : {});
   program
     .command('reconcile')
@@ -82,10 +82,10 @@ export function registerLedgerCommands(program: Command, configOf: ConfigSource)
           ...(o.fromBlock !== undefined && { fromBlock: o.fromBlock }),
         }),
       );
-      if (o.json) json(report);
-      else print(formatReconcile(report, o.staleAfter));
+      if (o.json) run.json(report);
+      else run.print(formatReconcile(report, o.staleAfter));
       // Something could not be checked (the chain or the ledger failed): say so to cron.
-      if (report.counts.error > 0) process.exitCode = 1;
+      if (report.counts.error > 0) run.exitCode = 1;
     });
 
   const invoice = program.command('invoice').description('invoices issued to buyers who pay outside the token');
@@ -98,8 +98,8 @@ export function registerLedgerCommands(program: Command, configOf: ConfigSource)
     .option(...DATA_DIR)
     .action(async (o: { json?: boolean; dataDir?: string }) => {
       const invoices = await withLedger(configFor(o.dataDir).ledger, (l) => l.listInvoices({ withArtefacts: false }));
-      if (o.json) json({ invoices: invoices.map(withoutBytes) });
-      else print(formatInvoices(invoices));
+      if (o.json) run.json({ invoices: invoices.map(withoutBytes) });
+      else run.print(formatInvoices(invoices));
     });
   invoice
     .command('settle')
@@ -129,7 +129,7 @@ export function registerLedgerCommands(program: Command, configOf: ConfigSource)
             : '')
         );
       });
-      print(message);
+      run.print(message);
     });
 
   const payments = program.command('payments').description('the payment ledger');
@@ -143,7 +143,7 @@ export function registerLedgerCommands(program: Command, configOf: ConfigSource)
       const records = await withLedger(configFor(o.dataDir).ledger, (l) =>
         l.list({ withArtefacts: false, ...(o.state !== undefined && { state: o.state }) }),
       );
-      if (o.json) json({ payments: records.map(withoutBytes) });
-      else print(formatPayments(records));
+      if (o.json) run.json({ payments: records.map(withoutBytes) });
+      else run.print(formatPayments(records));
     });
 }

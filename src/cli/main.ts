@@ -2,7 +2,7 @@
  * `gspc`: the command line. Each command is a thin adapter over the release and HTTP modules.
  * Exit codes: 0 success, 1 unexpected failure, 2 invalid input (corpus, release, config).
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { formatProblem, GspcError, type CorpusProblem } from '../core/errors.js';
 import { readCorpus } from '../corpus/read-corpus.js';
@@ -11,6 +11,7 @@ import { keygen } from '../keys/key-store.js';
 import { signingContext } from '../keys/signing.js';
 import { startService } from '../app.js';
 import { readConfig, type ConfigOverrides, type ConfigSource } from '../config.js';
+import { CliRun, PROCESS_IO, type CliIo } from './cli-io.js';
 import { runVerify } from './verify.js';
 import { registerLedgerCommands } from './ledger-commands.js';
 import { runWitness } from './witness.js';
@@ -27,16 +28,28 @@ function port(v: string): number {
   return n;
 }
 
+/**
+ * Runs one command line (`argv` as `process.argv` holds it: node, script, arguments) and resolves
+ * to its exit status; `gspc serve` resolves once the service listens. The environment and the
+ * output are passed in: `bin/gspc.js` passes the process's own, the tests their own.
+ */
 export async function main(
   argv: string[],
   env: Readonly<Record<string, string | undefined>> = process.env,
-): Promise<void> {
+  io: CliIo = PROCESS_IO,
+): Promise<number> {
+  const run = new CliRun(io);
   // The one place the command line reads the environment: every command's configuration is this
   // environment read through the one schema, with the command's own flags over it.
   const configFor: ConfigSource = (overrides: ConfigOverrides = {}) => readConfig(env, overrides);
   const program = new Command('gspc')
     .description('Public measurement board and metered evidence service')
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // Set before any subcommand is added, so every subcommand inherits them: commander reports
+    // a usage error or --help by throwing (caught below) and writes through `io`, never calling
+    // process.exit itself.
+    .exitOverride()
+    .configureOutput({ writeOut: (t) => io.out(t), writeErr: (t) => io.err(t) });
 
   program
     .command('publish')
@@ -47,11 +60,9 @@ export async function main(
       const config = configFor(o.dataDir ? { dataDir: o.dataDir } : {});
       const signing = signingContext(config.keyDir, config.didHost);
       const r = publishRelease(corpusDir, config.dataDir, signing.inputs);
-      process.stdout.write(`${r.reused ? 'unchanged' : 'published'} ${r.id}\n${r.dir}\n`);
+      run.print(`${r.reused ? 'unchanged' : 'published'} ${r.id}\n${r.dir}`);
       for (const h of signing.keys.health.filter((k) => !k.healthy))
-        process.stderr.write(
-          `gspc: warning: key ${h.fragment} is unhealthy (${h.reason}); what it signs is published unsigned\n`,
-        );
+        run.warn(`gspc: warning: key ${h.fragment} is unhealthy (${h.reason}); what it signs is published unsigned`);
     });
 
   program
@@ -63,10 +74,10 @@ export async function main(
       const config = configFor();
       const dir = o.keyDir ?? config.keyDir;
       const written = keygen(dir, { force: o.force === true });
-      process.stdout.write(
+      run.print(
         written.length > 0
-          ? `created ${written.join(', ')} in ${dir}\n`
-          : `all keys already exist in ${dir} (use --force to replace)\n`,
+          ? `created ${written.join(', ')} in ${dir}`
+          : `all keys already exist in ${dir} (use --force to replace)`,
       );
     });
 
@@ -77,7 +88,7 @@ export async function main(
     .action((corpusDir: string) => {
       const c = readCorpus(corpusDir);
       const rows = [...c.tables.values()].reduce((s, t) => s + t.rowCount, 0);
-      process.stdout.write(`ok: ${c.definitions.length} axes, ${rows} per-item rows, ${c.files.length} files\n`);
+      run.print(`ok: ${c.definitions.length} axes, ${rows} per-item rows, ${c.files.length} files`);
     });
 
   program
@@ -107,7 +118,7 @@ export async function main(
     .argument('<base-url|release-dir>', 'a running service (http://…) or a release directory')
     .option('--json', 'print the report as JSON')
     .action(async (target: string, o: { json?: boolean }) => {
-      process.exitCode = await runVerify(target, o.json === true);
+      run.exitCode = await runVerify(target, o.json === true, (line) => run.print(line));
     });
 
   program
@@ -138,24 +149,26 @@ export async function main(
         ...(o.evidence !== undefined && { evidence: o.evidence }),
         ...(o.submit !== undefined && { submit: o.submit }),
       });
-      process.stdout.write(`${message}\n`);
+      run.print(message);
     });
 
-  registerLedgerCommands(program, configFor);
-  registerCorrectionsCommands(program, configFor);
-  registerStatusCommands(program, configFor);
-  registerImportCommand(program);
-  registerExportCommands(program);
+  registerLedgerCommands(program, configFor, run);
+  registerCorrectionsCommands(program, configFor, run);
+  registerStatusCommands(program, configFor, run);
+  registerImportCommand(program, run);
+  registerExportCommands(program, run);
 
   try {
     await program.parseAsync(argv);
+    return run.exitCode;
   } catch (err) {
+    // A usage error or --help: commander has written its message already.
+    if (err instanceof CommanderError) return err.exitCode;
     if (err instanceof GspcError) {
-      process.stderr.write(`gspc: ${err.message}\n`);
+      run.warn(`gspc: ${err.message}`);
       const problems = err.details?.problems as CorpusProblem[] | undefined;
-      if (problems) for (const p of problems) process.stderr.write(`  ${formatProblem(p)}\n`);
-      process.exitCode = 2;
-      return;
+      if (problems) for (const p of problems) run.warn(`  ${formatProblem(p)}`);
+      return 2;
     }
     throw err;
   }

@@ -24,7 +24,7 @@ import {
   type ChainHead,
 } from '../core/ledger/receipt-chain.js';
 import type { Ledger, StoredActionReceipt } from '../store/ledger.js';
-import { json, print, withLedger } from './cli-io.js';
+import { type CliRun, withLedger } from './cli-io.js';
 
 /** Appends retried after another writer moved the head; more means the chain is contended. */
 const APPEND_ROUNDS = 3;
@@ -160,7 +160,7 @@ function formatJobs(receipts: ActionJobReceipt[]): string {
     .join('\n');
 }
 
-export function registerStatusCommands(program: Command, configOf: ConfigSource): void {
+export function registerStatusCommands(program: Command, configOf: ConfigSource, run: CliRun): void {
   const ledgerOf = (dataDir: string | undefined) => configOf(dataDir !== undefined ? { dataDir } : {}).ledger;
   program
     .command('heartbeat')
@@ -178,7 +178,7 @@ export function registerStatusCommands(program: Command, configOf: ConfigSource)
           ...(o.note !== undefined && { note: o.note }),
         }),
       );
-      print(`heartbeat ${beat.source} recorded at ${beat.at}`);
+      run.print(`heartbeat ${beat.source} recorded at ${beat.at}`);
     });
 
   const jobs = program
@@ -198,13 +198,13 @@ export function registerStatusCommands(program: Command, configOf: ConfigSource)
     .option(...DATA_DIR)
     .action(async (o: { action: ActionId; reason: string; by: string; json?: boolean; dataDir?: string }) => {
       const jobId = `aj-${randomBytes(8).toString('hex')}`;
-      await reportBroken(async () => {
+      await reportBroken(run, async () => {
         const r = await withLedger(ledgerOf(o.dataDir), (l) =>
           recordActionJob(l, { action: o.action, reason: o.reason, by: o.by, jobId, now: () => new Date() }),
         );
-        if (o.json) json(r);
+        if (o.json) run.json(r);
         else
-          print(
+          run.print(
             `job ${jobId} (${o.action}): intent recorded as seq ${r.intent.seq} (REQUESTED), refused as seq ${r.refusal.seq} (REFUSED: ${EXECUTION_REFUSED_REASON})`,
           );
       });
@@ -217,11 +217,11 @@ export function registerStatusCommands(program: Command, configOf: ConfigSource)
     .option(...BY, DEFAULT_BY)
     .option(...DATA_DIR)
     .action(async (jobId: string, o: { reason: string; by: string; dataDir?: string }) => {
-      await reportBroken(async () => {
+      await reportBroken(run, async () => {
         const r = await withLedger(ledgerOf(o.dataDir), (l) =>
           cancelActionJob(l, { jobId, reason: o.reason, by: o.by, now: () => new Date() }),
         );
-        print(`job ${jobId}: CANCELLED as seq ${r.seq}`);
+        run.print(`job ${jobId}: CANCELLED as seq ${r.seq}`);
       });
     });
   jobs
@@ -231,9 +231,9 @@ export function registerStatusCommands(program: Command, configOf: ConfigSource)
     .option(...DATA_DIR)
     .action(async (o: { json?: boolean; dataDir?: string }) => {
       const { check } = verifyReceiptChain(await withLedger(ledgerOf(o.dataDir), (l) => l.listActionReceipts()));
-      if (o.json) json(check);
-      else print(formatCheck(check));
-      if (check.state === 'BROKEN') process.exitCode = 1;
+      if (o.json) run.json(check);
+      else run.print(formatCheck(check));
+      if (check.state === 'BROKEN') run.exitCode = 1;
     });
   jobs
     .command('list')
@@ -246,19 +246,19 @@ export function registerStatusCommands(program: Command, configOf: ConfigSource)
       const { check, receipts } = verifyReceiptChain(
         await withLedger(ledgerOf(o.dataDir), (l) => l.listActionReceipts()),
       );
-      if (o.json) json({ chain: check, jobs: jobsOf(receipts), receipts });
-      else print(`${formatCheck(check)}\n${formatJobs(receipts)}`);
-      if (check.state === 'BROKEN') process.exitCode = 1;
+      if (o.json) run.json({ chain: check, jobs: jobsOf(receipts), receipts });
+      else run.print(`${formatCheck(check)}\n${formatJobs(receipts)}`);
+      if (check.state === 'BROKEN') run.exitCode = 1;
     });
 }
 
 /** A broken chain is reported on stderr with exit status 1; other failures propagate. */
-async function reportBroken(fn: () => Promise<void>): Promise<void> {
+async function reportBroken(run: CliRun, fn: () => Promise<void>): Promise<void> {
   try {
     await fn();
   } catch (e) {
     if (!(e instanceof BrokenChain)) throw e;
-    process.stderr.write(`gspc: ${e.message}\n`);
-    process.exitCode = 1;
+    run.warn(`gspc: ${e.message}`);
+    run.exitCode = 1;
   }
 }

@@ -5,7 +5,7 @@ import { GspcError } from '../core/errors.js';
 import { dirSource, urlSource } from '../verify/release-source.js';
 import { verifyRelease } from '../verify/release-verifier.js';
 
-export async function runVerify(target: string, json: boolean): Promise<number> {
+export async function runVerify(target: string, json: boolean, print: (line: string) => void): Promise<number> {
   let source;
   if (/^https?:\/\//.test(target)) source = urlSource(target);
   else if (existsSync(join(target, 'release.json'))) source = dirSource(target);
@@ -15,14 +15,14 @@ export async function runVerify(target: string, json: boolean): Promise<number> 
       `${target} is neither an http(s) base URL nor a release directory (no release.json)`,
     );
   const report = await verifyRelease(source);
-  if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  if (json) print(JSON.stringify(report, null, 2));
   else {
-    process.stdout.write(`gspc verify ${report.source}\n`);
-    for (const c of report.checks) process.stdout.write(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.check}: ${c.detail}\n`);
+    print(`gspc verify ${report.source}`);
+    for (const c of report.checks) print(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.check}: ${c.detail}`);
     for (const v of report.cards.invalid.slice(0, 20))
-      process.stdout.write(`  FAIL card ${v.sha256 ?? '(no id)'}: ${v.reasons.join('; ')}\n`);
-    process.stdout.write(
-      `${report.ok ? 'VALID' : 'INVALID'}: ${report.cards.valid} of ${report.cards.checked} cards valid, ${report.checks.filter((c) => !c.ok).length} failed checks\n`,
+      print(`  FAIL card ${v.sha256 ?? '(no id)'}: ${v.reasons.join('; ')}`);
+    print(
+      `${report.ok ? 'VALID' : 'INVALID'}: ${report.cards.valid} of ${report.cards.checked} cards valid, ${report.checks.filter((c) => !c.ok).length} failed checks`,
     );
   }
   return report.ok ? 0 : 1;

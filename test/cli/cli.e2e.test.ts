@@ -1,14 +1,16 @@
 /**
  * The command line as a user runs it: the README's start command, `gspc publish` of an
  * operator's own corpus, `gspc serve --release`, and the errors an operator sees.
- * These run the compiled bin (the test command builds it first).
+ * The servers run the compiled bin (the test command builds it first); the one-shot commands run
+ * in-process (test/helpers/cli.ts), the same code without a process start each.
  */
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { repoRoot } from '../helpers/repo.js';
-import { freePort, runCli, start, waitFor } from '../helpers/process.js';
+import { gspc } from '../helpers/cli.js';
+import { freePort, start, waitFor } from '../helpers/process.js';
 import { demoCopy, tempDir } from '../helpers/tmp.js';
 
 if (!existsSync(join(repoRoot, 'dist', 'cli', 'main.js'))) {
@@ -31,7 +33,7 @@ describe('gspc command line', () => {
     const corpus = demoCopy();
     writeFileSync(join(corpus, 'lane.json'), '[]\n');
     const data = tempDir();
-    const pub = runCli(['publish', corpus, '--data-dir', data]);
+    const pub = await gspc(['publish', corpus, '--data-dir', data]);
     assert.equal(pub.status, 0, pub.stderr);
     const [status, id, dir] = [
       pub.stdout.split(' ')[0],
@@ -41,7 +43,7 @@ describe('gspc command line', () => {
     assert.equal(status, 'published');
     assert.match(id, /^r-[0-9a-f]{20}$/);
     assert.ok(existsSync(join(dir, 'release.json')));
-    const again = runCli(['publish', corpus, '--data-dir', data]);
+    const again = await gspc(['publish', corpus, '--data-dir', data]);
     assert.match(again.stdout, new RegExp(`^unchanged ${id}`));
 
     const port = await freePort();
@@ -69,7 +71,7 @@ describe('gspc command line', () => {
     assert.equal(before.measured_in_lane.length, 2, 'the demo was published and served');
     const corpus = demoCopy();
     writeFileSync(join(corpus, 'lane.json'), '[]\n');
-    assert.equal(runCli(['publish', corpus, '--data-dir', data]).status, 0);
+    assert.equal((await gspc(['publish', corpus, '--data-dir', data])).status, 0);
     const deadline = Date.now() + 20_000;
     let lane = 2;
     while (lane !== 0 && Date.now() < deadline) {
@@ -79,26 +81,26 @@ describe('gspc command line', () => {
     assert.equal(lane, 0, `the new release was not served; output:\n${output()}`);
   });
 
-  it('an invalid corpus exits 2 and prints every problem as file:line field: reason', () => {
+  it('an invalid corpus exits 2 and prints every problem as file:line field: reason', async () => {
     const corpus = demoCopy();
     writeFileSync(
       join(corpus, 'peritem', 'safety.jsonl'),
       '{"item":"a","model":"m","gold":"refuse","label":"refuse"}\n{"item":"b"}\n',
     );
-    const r = runCli(['publish', corpus, '--data-dir', tempDir()]);
+    const r = await gspc(['publish', corpus, '--data-dir', tempDir()]);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /corpus has \d+ problems?; nothing was loaded/);
     assert.match(r.stderr, /peritem\/safety\.jsonl:2 model: must be a model id/);
   });
 
-  it('validate checks a corpus without publishing; bad flags and config fail clearly', () => {
-    const ok = runCli(['validate', join(repoRoot, 'demo', 'corpus')]);
+  it('validate checks a corpus without publishing; bad flags and config fail clearly', async () => {
+    const ok = await gspc(['validate', join(repoRoot, 'demo', 'corpus')]);
     assert.equal(ok.status, 0, ok.stderr);
     assert.match(ok.stdout, /^ok: 22 axes, \d+ per-item rows/);
-    const badPort = runCli(['serve', '--port', 'eighty']);
+    const badPort = await gspc(['serve', '--port', 'eighty']);
     assert.notEqual(badPort.status, 0);
     assert.match(badPort.stderr, /must be a port number/);
-    const badEnv = runCli(['serve'], { GSPC_LOG_LEVEL: 'loud', GSPC_DATA_DIR: tempDir() });
+    const badEnv = await gspc(['serve'], { GSPC_LOG_LEVEL: 'loud', GSPC_DATA_DIR: tempDir() });
     assert.equal(badEnv.status, 2);
     assert.match(badEnv.stderr, /invalid configuration: GSPC_LOG_LEVEL/);
   });

@@ -1,10 +1,10 @@
 /**
- * The operator's ledger commands as an operator runs them (the compiled bin): invoices listed
+ * The operator's ledger commands as an operator runs them (in-process through `main()`, and the
+ * compiled bin once): invoices listed
  * and settled, payments listed without artefact bytes, and reconcile refusing to run without
  * GSPC_RPC_URL or against a chain it cannot read, and running against a real local node.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,22 +12,13 @@ import { describe, it } from 'node:test';
 import { anvilBinaryPath, startLocalRail } from '../../demo/local-rail/index.js';
 import type { Ledger, NewReservation } from '../../src/store/ledger.js';
 import { openLedger } from '../../src/store/open-ledger.js';
+import { gspc } from '../helpers/cli.js';
+import { runCli } from '../helpers/process.js';
 import { repoRoot } from '../helpers/repo.js';
 import { tempDir } from '../helpers/tmp.js';
 
 if (!existsSync(join(repoRoot, 'dist', 'cli', 'main.js'))) {
   throw new Error('dist/ is missing: the CLI tests run the compiled bin; run `npm run build` (npm test does it first)');
-}
-
-/** The bin with the ledger and chain chosen only by what the test passes (never the caller's environment). */
-function gspc(args: string[], env: Record<string, string> = {}) {
-  const clean = { ...process.env };
-  for (const k of ['GSPC_DATABASE_URL', 'GSPC_LEDGER_PATH', 'GSPC_RPC_URL', 'GSPC_DATA_DIR']) delete clean[k];
-  return spawnSync(process.execPath, ['bin/gspc.js', ...args], {
-    cwd: repoRoot,
-    env: { ...clean, ...env },
-    encoding: 'utf8',
-  });
 }
 
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
@@ -90,7 +81,7 @@ describe('gspc invoice', () => {
       });
     });
 
-    const list = gspc(['invoice', 'list', '--data-dir', data]);
+    const list = await gspc(['invoice', 'list', '--data-dir', data]);
     assert.equal(list.status, 0, list.stderr);
     const lines = list.stdout.trim().split('\n');
     assert.match(lines[0]!, /^REF\s+STATE\s+PRODUCT\s+RESOURCE\s+COMMISSIONED BY\s+AMOUNT\s+CURRENCY\s+ISSUED\s+PAID$/);
@@ -103,7 +94,7 @@ describe('gspc invoice', () => {
     assert.match(lines[2]!, new RegExp(`^${plain}\\s+ISSUED\\s+.*Other Org GmbH\\s+100\\s+GBP`));
     assert.equal(lines[3], '2 invoices, 2 awaiting payment');
 
-    const settle = gspc(['invoice', 'settle', withArtefact, '--data-dir', data]);
+    const settle = await gspc(['invoice', 'settle', withArtefact, '--data-dir', data]);
     assert.equal(settle.status, 0, settle.stderr);
     assert.match(
       settle.stdout,
@@ -112,11 +103,11 @@ describe('gspc invoice', () => {
       ),
     );
     const paidAt = /PAID at (\S+)/.exec(settle.stdout)![1];
-    const again = gspc(['invoice', 'settle', withArtefact, '--data-dir', data]);
+    const again = await gspc(['invoice', 'settle', withArtefact, '--data-dir', data]);
     assert.equal(again.status, 0, again.stderr);
     assert.equal(again.stdout, `invoice ${withArtefact} was already paid at ${paidAt}; nothing changed\n`);
 
-    const json = gspc(['invoice', 'list', '--json', '--data-dir', data]);
+    const json = await gspc(['invoice', 'list', '--json', '--data-dir', data]);
     const invoices = (JSON.parse(json.stdout) as { invoices: Array<Record<string, unknown>> }).invoices;
     assert.deepEqual(
       invoices.map((i) => [i.ref, i.state, i.paid_at, i.artefact_sha256, 'artefact' in i]),
@@ -125,15 +116,15 @@ describe('gspc invoice', () => {
         [plain, 'ISSUED', null, null, false],
       ],
     );
-    assert.match(gspc(['invoice', 'list', '--data-dir', data]).stdout, /2 invoices, 1 awaiting payment/);
+    assert.match((await gspc(['invoice', 'list', '--data-dir', data])).stdout, /2 invoices, 1 awaiting payment/);
 
-    const unknown = gspc(['invoice', 'settle', 'inv_nosuchreference00000000', '--data-dir', data]);
+    const unknown = await gspc(['invoice', 'settle', 'inv_nosuchreference00000000', '--data-dir', data]);
     assert.equal(unknown.status, 2);
     assert.equal(
       unknown.stderr,
       'gspc: no invoice inv_nosuchreference00000000 in the ledger; `gspc invoice list` shows the references\n',
     );
-    const malformed = gspc(['invoice', 'settle', 'not a ref', '--data-dir', data]);
+    const malformed = await gspc(['invoice', 'settle', 'not a ref', '--data-dir', data]);
     assert.equal(malformed.status, 2);
     assert.match(malformed.stderr, /^gspc: ledger: ref must be/);
     await withLedger(data, async (l) => {
@@ -141,10 +132,13 @@ describe('gspc invoice', () => {
     });
   });
 
-  it('an empty ledger lists no invoices and no payments', () => {
+  it('an empty ledger lists no invoices and no payments (the compiled bin, once)', async () => {
     const data = tempDir();
-    assert.equal(gspc(['invoice', 'list', '--data-dir', data]).stdout, 'no invoices\n');
-    assert.equal(gspc(['payments', 'list', '--data-dir', data]).stdout, 'no payments\n');
+    const viaBin = runCli(['invoice', 'list', '--data-dir', data]);
+    assert.equal(viaBin.status, 0, viaBin.stderr);
+    assert.equal(viaBin.stdout, 'no invoices\n');
+    assert.equal((await gspc(['invoice', 'list', '--data-dir', data])).stdout, 'no invoices\n');
+    assert.equal((await gspc(['payments', 'list', '--data-dir', data])).stdout, 'no payments\n');
   });
 });
 
@@ -166,7 +160,7 @@ describe('gspc payments list', () => {
       await l.reserve(failed);
       await l.markFailed(failed, { error: 'insufficient funds', at: iso() });
     });
-    const all = JSON.parse(gspc(['payments', 'list', '--json', '--data-dir', data]).stdout) as {
+    const all = JSON.parse((await gspc(['payments', 'list', '--json', '--data-dir', data])).stdout) as {
       payments: Array<Record<string, unknown>>;
     };
     assert.deepEqual(
@@ -176,14 +170,16 @@ describe('gspc payments list', () => {
         [failed.nonce, 'FAILED', null, false],
       ],
     );
-    const only = JSON.parse(gspc(['payments', 'list', '--state', 'FAILED', '--json', '--data-dir', data]).stdout) as {
+    const only = JSON.parse(
+      (await gspc(['payments', 'list', '--state', 'FAILED', '--json', '--data-dir', data])).stdout,
+    ) as {
       payments: Array<{ nonce: string; error: string }>;
     };
     assert.deepEqual(
       only.payments.map((p) => [p.nonce, p.error]),
       [[failed.nonce, 'insufficient funds']],
     );
-    const text = gspc(['payments', 'list', '--data-dir', data]).stdout.split('\n');
+    const text = (await gspc(['payments', 'list', '--data-dir', data])).stdout.split('\n');
     assert.match(
       text[0]!,
       /^STATE\s+PAYER\s+NONCE\s+PRODUCT\s+AMOUNT\s+NETWORK\s+TRANSACTION\s+UPDATED\s+ARTEFACT SHA-256$/,
@@ -194,7 +190,7 @@ describe('gspc payments list', () => {
         `^SETTLED\\s+${settled.payer}\\s+${settled.nonce}\\s+gspc\\.issuance\\s+10000\\s+eip155:8453\\s+0x(ab){32}\\s+\\S+\\s+${sha256(bytes)}$`,
       ),
     );
-    const bad = gspc(['payments', 'list', '--state', 'LOST', '--data-dir', data]);
+    const bad = await gspc(['payments', 'list', '--state', 'LOST', '--data-dir', data]);
     assert.equal(bad.status, 1);
     assert.match(
       bad.stderr,
@@ -204,9 +200,9 @@ describe('gspc payments list', () => {
 });
 
 describe('gspc reconcile', () => {
-  it('without GSPC_RPC_URL exits 2 with the reason and touches no ledger', () => {
+  it('without GSPC_RPC_URL exits 2 with the reason and touches no ledger', async () => {
     const data = tempDir();
-    const r = gspc(['reconcile', '--data-dir', data]);
+    const r = await gspc(['reconcile', '--data-dir', data]);
     assert.equal(r.status, 2);
     assert.match(
       r.stderr,
@@ -214,7 +210,8 @@ describe('gspc reconcile', () => {
     );
     assert.equal(existsSync(join(data, 'ledger.sqlite')), false);
     assert.equal(
-      gspc(['reconcile', '--stale-after', '5', '--data-dir', data], { GSPC_RPC_URL: 'http://127.0.0.1:1' }).status,
+      (await gspc(['reconcile', '--stale-after', '5', '--data-dir', data], { GSPC_RPC_URL: 'http://127.0.0.1:1' }))
+        .status,
       1,
       'under 60 s is a usage error',
     );
@@ -227,7 +224,7 @@ describe('gspc reconcile', () => {
       await l.reserve(open);
       await l.markUnknown(open, { error: 'facilitator timed out', at: iso() });
     });
-    const r = gspc(['reconcile', '--data-dir', data], { GSPC_RPC_URL: 'http://127.0.0.1:1/v2/KEY' });
+    const r = await gspc(['reconcile', '--data-dir', data], { GSPC_RPC_URL: 'http://127.0.0.1:1/v2/KEY' });
     assert.equal(r.status, 1, r.stderr);
     assert.match(
       r.stdout,
@@ -264,13 +261,17 @@ describe('gspc reconcile', () => {
       await withLedger(data, async (l) => {
         await l.reserve(stale);
       });
-      const none = gspc(['reconcile', '--data-dir', data, '--stale-after', '7200'], { GSPC_RPC_URL: rail.rpcUrl });
+      const none = await gspc(['reconcile', '--data-dir', data, '--stale-after', '7200'], {
+        GSPC_RPC_URL: rail.rpcUrl,
+      });
       assert.equal(none.status, 0, none.stderr);
       assert.match(
         none.stdout,
         /^reconcile at \S+ against eip155:8453, block \d+ \(\S+\)\nnothing to reconcile: no UNKNOWN payment, and no RESERVED one older than 7200 s\n$/,
       );
-      const r = gspc(['reconcile', '--json', '--data-dir', data, '--from-block', '0'], { GSPC_RPC_URL: rail.rpcUrl });
+      const r = await gspc(['reconcile', '--json', '--data-dir', data, '--from-block', '0'], {
+        GSPC_RPC_URL: rail.rpcUrl,
+      });
       assert.equal(r.status, 0, r.stderr);
       const report = JSON.parse(r.stdout) as {
         entries: Array<{ action: string; nonce: string }>;

@@ -1,11 +1,11 @@
 /**
- * The status commands as an operator runs them (the compiled bin), each with the SQLite ledger
+ * The status commands as an operator runs them (in-process through `main()`, the
+ * compiled bin once), each with the SQLite ledger
  * chosen only by the test: `gspc action-jobs record | verify` (with tampering done directly in the
  * file) and `gspc heartbeat`, whose beat GET /api/oracle-fleet then shows. The documents
  * themselves are tested in-process in test/status/action-jobs.test.ts and oracle-fleet.test.ts.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -14,6 +14,8 @@ import { buildApp } from '../../src/app.js';
 import { NO_SOURCES } from '../../src/serve/context.js';
 import { openLedger } from '../../src/store/open-ledger.js';
 import { demoApp } from '../helpers/app.js';
+import { gspc as runInProcess } from '../helpers/cli.js';
+import { runCli } from '../helpers/process.js';
 import { repoRoot } from '../helpers/repo.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -23,12 +25,9 @@ if (!existsSync(join(repoRoot, 'dist', 'cli', 'main.js'))) {
 
 const dir = tempDir('gspc-status-cli-');
 
-/** The bin with the ledger chosen only by the test (never the caller's environment). */
-function gspc(args: string[], ledgerPath: string) {
-  const env: NodeJS.ProcessEnv = { ...process.env, GSPC_LEDGER_PATH: ledgerPath };
-  for (const k of ['GSPC_DATABASE_URL', 'GSPC_DATA_DIR']) delete env[k];
-  return spawnSync(process.execPath, ['bin/gspc.js', ...args], { cwd: repoRoot, env, encoding: 'utf8' });
-}
+/** `gspc` in-process with the ledger chosen only by the test; `viaBin` runs the compiled bin. */
+const gspc = (args: string[], ledgerPath: string) => runInProcess(args, { GSPC_LEDGER_PATH: ledgerPath });
+const viaBin = (args: string[], ledgerPath: string) => runCli(args, { GSPC_LEDGER_PATH: ledgerPath });
 
 /** What an attacker with write access to the file can do: drop the guards and rewrite rows. */
 function tamper(path: string, sql: string): void {
@@ -44,7 +43,7 @@ function tamper(path: string, sql: string): void {
 describe('gspc action-jobs (CLI)', () => {
   it('record writes an intent and its refusal; verify says INTACT (exit 0), then BROKEN after tampering (exit 1); record refuses to extend it', async () => {
     const path = join(dir, 'action-jobs.sqlite');
-    const recorded = gspc(
+    const recorded = await gspc(
       ['action-jobs', 'record', '--action', 'svc.regulation.deadlines.read', '--reason', 'quarterly check', '--json'],
       path,
     );
@@ -58,16 +57,17 @@ describe('gspc action-jobs (CLI)', () => {
       [JSON.parse(intent.body).state, JSON.parse(intent.body).reason, JSON.parse(refusal.body).state],
       ['REQUESTED', 'quarterly check', 'REFUSED'],
     );
-    const ok = gspc(['action-jobs', 'verify'], path);
+    const ok = await gspc(['action-jobs', 'verify'], path);
     assert.equal(ok.status, 0, ok.stderr);
     assert.match(ok.stdout, /^action-job chain INTACT: 2 receipts/);
-    const bad = gspc(['action-jobs', 'record', '--action', 'svc.shell.exec'], path);
+    const bad = await gspc(['action-jobs', 'record', '--action', 'svc.shell.exec'], path);
     assert.notEqual(bad.status, 0);
     tamper(path, `UPDATE action_receipts SET body = replace(body, 'quarterly', 'monthly') WHERE seq = 1`);
-    const broken = gspc(['action-jobs', 'verify'], path);
+    // The compiled bin, once: its exit status is the command's.
+    const broken = viaBin(['action-jobs', 'verify'], path);
     assert.equal(broken.status, 1);
     assert.match(broken.stdout, /BROKEN at seq 1/);
-    const refused = gspc(['action-jobs', 'record', '--action', 'svc.gspc.board.read'], path);
+    const refused = await gspc(['action-jobs', 'record', '--action', 'svc.gspc.board.read'], path);
     assert.equal(refused.status, 1);
     assert.match(refused.stderr, /BROKEN.*nothing was recorded/);
     const db = new Database(path, { readonly: true });
@@ -79,10 +79,10 @@ describe('gspc action-jobs (CLI)', () => {
 describe('gspc heartbeat (CLI)', () => {
   it('records a beat the document then shows as FRESH; a bad slug exits 2 and records nothing', async () => {
     const path = join(dir, 'heartbeat.sqlite');
-    const ok = gspc(['heartbeat', '--source', 'watchdog', '--note', 'cron on host-b'], path);
+    const ok = await gspc(['heartbeat', '--source', 'watchdog', '--note', 'cron on host-b'], path);
     assert.equal(ok.status, 0, ok.stderr);
     const recordedAt = /recorded at (\S+)$/m.exec(ok.stdout)![1]!;
-    const bad = gspc(['heartbeat', '--source', 'Not A Slug'], path);
+    const bad = await gspc(['heartbeat', '--source', 'Not A Slug'], path);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /source must be a lowercase slug/);
     const ledger = await openLedger({ sqlitePath: path });

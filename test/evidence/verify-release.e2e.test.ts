@@ -10,6 +10,7 @@ import { buildRoot } from '../../src/core/evidence/public-root.js';
 import { dirSource, urlSource } from '../../src/verify/release-source.js';
 import { verifyRelease } from '../../src/verify/release-verifier.js';
 import { demoApp, testSigning } from '../helpers/app.js';
+import { gspc } from '../helpers/cli.js';
 import { runCli } from '../helpers/process.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -66,15 +67,16 @@ describe('gspc verify', () => {
     assert.ok(failed(await verifyRelease(dirSource(rows))).includes('peritem_manifest'));
   });
 
-  it('the CLI prints VALID and exits 0, or exits 1 on a tampered release; --json is machine-readable', () => {
-    const ok = runCli(['verify', dir]);
+  it('the CLI prints VALID and exits 0, or exits 1 on a tampered release; --json is machine-readable', async () => {
+    const ok = await gspc(['verify', dir]);
     assert.equal(ok.status, 0, ok.stdout + ok.stderr);
     assert.match(ok.stdout, /^VALID: \d+ of \d+ cards valid, 0 failed checks$/m);
-    const json = JSON.parse(runCli(['verify', dir, '--json']).stdout);
+    const json = JSON.parse((await gspc(['verify', dir, '--json'])).stdout);
     assert.equal(json.ok, true);
     const bad = copyRelease();
     const f = join(bad, 'evidence', 'root.json');
     writeFileSync(f, readFileSync(f, 'utf8').replace(/"as_of": "[^"]+"/, '"as_of": "2020-01-01T00:00:00Z"'));
+    // The compiled bin, once: its exit status is the verdict.
     const r = runCli(['verify', bad]);
     assert.equal(r.status, 1);
     assert.match(r.stdout, /FAIL root_signature/);
@@ -99,7 +101,7 @@ describe('public root', () => {
 });
 
 describe('gspc witness', () => {
-  it('records an OpenTimestamps proof over the exact root bytes as STAMPED_PENDING_BITCOIN; refuses another digest', () => {
+  it('records an OpenTimestamps proof over the exact root bytes as STAMPED_PENDING_BITCOIN; refuses another digest', async () => {
     const rootSha = createHash('sha256')
       .update(readFileSync(join(dir, 'evidence', 'root.json')))
       .digest('hex');
@@ -108,7 +110,7 @@ describe('gspc witness', () => {
       Buffer.concat([magic, Buffer.from([1, 0x08]), Buffer.from(digest, 'hex'), Buffer.from([0xf0, 0x10])]);
     const good = join(tempDir(), 'root.ots');
     writeFileSync(good, ots(rootSha));
-    const r = runCli(['witness', '--kind', 'timestamp-proof', '--evidence', good, '--data-dir', dataDir]);
+    const r = await gspc(['witness', '--kind', 'timestamp-proof', '--evidence', good, '--data-dir', dataDir]);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /STAMPED_PENDING_BITCOIN/);
     assert.deepEqual(readdirSync(join(dataDir, 'witness', rootSha)).sort(), [
@@ -117,7 +119,7 @@ describe('gspc witness', () => {
     ]);
     const bad = join(tempDir(), 'other.ots');
     writeFileSync(bad, ots('00'.repeat(32)));
-    const refused = runCli(['witness', '--kind', 'timestamp-proof', '--evidence', bad, '--data-dir', dataDir]);
+    const refused = await gspc(['witness', '--kind', 'timestamp-proof', '--evidence', bad, '--data-dir', dataDir]);
     assert.equal(refused.status, 2);
     assert.match(refused.stderr, /not the root bytes/);
   });

@@ -38,12 +38,28 @@ export function browser(): Promise<Browser> {
 export const DESKTOP = { width: 1280, height: 900 } as const;
 export const PHONE = { width: 390, height: 844 } as const;
 
-/** A fresh page at a viewport; console errors and requests to other origins are collected. */
+let reused: Promise<Page> | undefined;
+
+/**
+ * The file's page at a viewport, navigated by the caller; console errors and requests to other
+ * origins are collected afresh for each call. One context and one page serve every test of a
+ * file: a new browser context costs a new renderer process (0.5–0.8 s on the 2-core machine, more
+ * than most page tests themselves), and every test starts with its own `goto`, which replaces
+ * the document. The pages keep no cookies or storage, so nothing else carries over; listeners a
+ * test added are removed before the next one gets the page.
+ */
 export async function openPage(
   viewport: { width: number; height: number } = DESKTOP,
 ): Promise<{ page: Page; errors: string[]; offOrigin: string[] }> {
-  const context = await (await browser()).newContext({ viewport, deviceScaleFactor: 1 });
-  const page = await context.newPage();
+  reused ??= (async () => {
+    // Closed with the browser when the file ends.
+    const context = await (await browser()).newContext({ viewport: DESKTOP, deviceScaleFactor: 1 });
+    return context.newPage();
+  })();
+  const page = await reused;
+  for (const event of ['console', 'pageerror', 'request', 'dialog'] as const) await page.removeAllListeners(event);
+  await page.goto('about:blank');
+  await page.setViewportSize(viewport);
   const errors: string[] = [];
   const offOrigin: string[] = [];
   page.on('console', (m) => {
@@ -52,9 +68,9 @@ export async function openPage(
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('request', (r) => {
     const u = new URL(r.url());
-    if (u.protocol !== 'data:' && u.hostname !== '127.0.0.1' && u.hostname !== 'localhost') offOrigin.push(r.url());
+    if (u.protocol !== 'data:' && u.protocol !== 'about:' && u.hostname !== '127.0.0.1' && u.hostname !== 'localhost')
+      offOrigin.push(r.url());
   });
-  after(() => context.close());
   return { page, errors, offOrigin };
 }
 

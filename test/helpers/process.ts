@@ -57,10 +57,16 @@ export async function waitFor(url: string, ms: number, output: () => string): Pr
   }
 }
 
+/**
+ * The compiled bin, run as a process, with the GSPC_* configuration chosen only by the test (the
+ * caller's own GSPC_* variables are dropped). Most CLI tests run `main()` in-process instead
+ * (./cli.ts); each CLI test file runs the bin at least once through this.
+ */
 export function runCli(args: string[], env: Record<string, string> = {}) {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GSPC_')));
   return spawnSync(process.execPath, ['bin/gspc.js', ...args], {
     cwd: repoRoot,
-    env: { ...process.env, ...env },
+    env: { ...inherited, ...env },
     encoding: 'utf8',
   });
 }
