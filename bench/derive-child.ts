@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { readCorpus, type Corpus } from '../src/corpus/read-corpus.js';
 import { deriveRelease, type DerivedRelease } from '../src/release/derive.js';
 import { machineBusy, machineJiffies } from './machine-load.js';
+import { peakRssMB as peakRss } from './peak-rss.js';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const MB = 1024 * 1024;
@@ -61,7 +62,7 @@ function measure(corpusDir: string, rowsFile: string) {
   const t2 = performance.now();
   const afterDerive = memory();
   const deriveOtherCpu = otherCpu(j0, c0, t2 - t0);
-  const peakRssMB = process.resourceUsage().maxRSS / 1024; // maxRSS is in kilobytes
+  const peakRssMB = peakRss();
   const axis = derived.source.axes[0]?.row;
   const check = {
     rows: derived.source.peritem.rows,

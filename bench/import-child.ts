@@ -2,15 +2,20 @@
  * The import benchmark, run in a fresh process (forked by import.ts with --expose-gc) so its
  * memory figures are the import's alone:
  *
- *   import-child.ts <model-dir> <samples-file> <corpus-dir>
+ *   import-child.ts lm-eval <model-dir> <samples-file> <corpus-dir>
+ *   import-child.ts inspect <log.eval> <samples-jsonl> <corpus-dir>
  *
- * First `importRuns` over the lm-eval reader (the work of `gspc import lm-eval`, without the
- * final validation), sampling RSS as the rows pass 100,000 and at the end; then, collected,
- * the anchor: the same samples file read in 1 MiB chunks and JSON.parse'd line by line, the
- * least work any importer of the format must do. Results go back over IPC.
+ * First `importRuns` over the format's reader (the work of `gspc import`, without the final
+ * validation), sampling RSS as the rows pass 100,000 and at the end; then, collected, the anchor:
+ * the same sample documents as JSON lines (lm-eval's own samples file; for Inspect, the bytes of
+ * every sample entry, written beside the log by the generator) read in 1 MiB chunks and
+ * JSON.parse'd line by line, the least work any importer of the format must do. Results go back
+ * over IPC.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { importRuns } from '../src/import/import-runs.js';
+import { peakRssMB as peakRss } from './peak-rss.js';
+import { readInspect } from '../src/import/inspect/index.js';
 import { readLmEval } from '../src/import/lm-eval/read-lm-eval.js';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
@@ -28,8 +33,8 @@ function anchor(path: string): number {
       const chunk = carry.length > 0 ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
       let start = 0;
       for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
-        const row = JSON.parse(chunk.toString('utf8', start, end)) as { acc: number };
-        if (row.acc === 1) correct++; // used, so nothing is optimised away
+        const row = JSON.parse(chunk.toString('utf8', start, end)) as { acc?: number; scores?: unknown };
+        if (row.acc === 1 || row.scores !== undefined) correct++; // used, so nothing is optimised away
         lines++;
         start = end + 1;
       }
@@ -41,12 +46,20 @@ function anchor(path: string): number {
   return correct >= 0 ? lines : -1;
 }
 
-async function measure(modelDir: string, samples: string, corpus: string) {
+async function measure(format: string, input: string, samples: string, corpus: string) {
+  const reader =
+    format === 'inspect'
+      ? readInspect([input], {})
+      : format === 'lm-eval'
+        ? readLmEval([input], {})
+        : (() => {
+            throw new Error(`unknown format ${format}`);
+          })();
   gc();
   const baselineRssMB = process.memoryUsage().rss / MB;
   let at100k: { rows: number; rssMB: number; heapMB: number } | null = null;
   const t0 = performance.now();
-  const result = await importRuns(corpus, readLmEval([modelDir], {}), {
+  const result = await importRuns(corpus, reader, {
     onProgress: (_run, rows) => {
       if (at100k === null && rows >= 100_000) {
         const m = process.memoryUsage();
@@ -57,7 +70,7 @@ async function measure(modelDir: string, samples: string, corpus: string) {
   const importMs = performance.now() - t0;
   const m = process.memoryUsage();
   const atEnd = { rows: result.totals.rows, rssMB: m.rss / MB, heapMB: m.heapUsed / MB };
-  const peakRssMB = process.resourceUsage().maxRSS / 1024;
+  const peakRssMB = peakRss();
   gc();
   const a0 = performance.now();
   const anchorLines = anchor(samples);
@@ -78,10 +91,10 @@ async function measure(modelDir: string, samples: string, corpus: string) {
 export type ImportFigures = Awaited<ReturnType<typeof measure>>;
 
 process.on('disconnect', () => process.exit(process.exitCode ?? 0));
-const [modelDir = '', samples = '', corpus = ''] = process.argv.slice(2);
+const [format = '', input = '', samples = '', corpus = ''] = process.argv.slice(2);
 let message: object;
 try {
-  message = await measure(modelDir, samples, corpus);
+  message = await measure(format, input, samples, corpus);
 } catch (e) {
   message = { error: (e as Error).stack ?? String(e) };
   process.exitCode = 1;

@@ -25,9 +25,11 @@ const U16 = 0xffff;
 const U32 = 0xffffffff;
 
 /** Writes the log to `path`; sample i (1-based) is correct unless i % 5 === 0 (accuracy 0.8).
- * `zip64` forces the ZIP64 end records below 65,536 entries (valid ZIP; lets a test cover them). */
-export function writeInspectEval(path: string, samples: number, zip64 = false): InspectFixture {
-  const zip = new ZipWriter(path, zip64);
+ * `zip64` forces the ZIP64 end records below 65,536 entries (valid ZIP; lets a test cover them).
+ * `samplesJsonl`: also writes each sample's JSON, the exact bytes of its entry, as one line of
+ * that file (the benchmark's JSON.parse anchor reads it). */
+export function writeInspectEval(path: string, samples: number, zip64 = false, samplesJsonl?: string): InspectFixture {
+  const zip = new ZipWriter(path, zip64, samplesJsonl);
   try {
     const task = 'popularity';
     const model = 'openai/gpt-4o-mini';
@@ -140,18 +142,22 @@ interface Written {
 /** Sequential ZIP writing: each entry's local header and data, then the central directory. */
 class ZipWriter {
   readonly #fd: number;
+  readonly #linesFd: number | null;
   readonly #entries: Written[] = [];
   #offset = 0;
 
   constructor(
     path: string,
     private readonly zip64: boolean,
+    samplesJsonl?: string,
   ) {
     this.#fd = openSync(path, 'w');
+    this.#linesFd = samplesJsonl === undefined ? null : openSync(samplesJsonl, 'w');
   }
 
   add(name: string, doc: unknown): void {
     const data = Buffer.from(JSON.stringify(doc), 'utf8');
+    if (this.#linesFd !== null && name.startsWith('samples/')) writeSync(this.#linesFd, `${data.toString('utf8')}\n`);
     const packed = deflateRawSync(data);
     const entry = { name: Buffer.from(name), crc: crc32(data), compressed: packed.length, size: data.length };
     const local = Buffer.alloc(30);
@@ -198,6 +204,7 @@ class ZipWriter {
 
   close(): void {
     closeSync(this.#fd);
+    if (this.#linesFd !== null) closeSync(this.#linesFd);
   }
 
   /** The ZIP64 end of central directory record and its locator (more than 65,535 entries). */

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readInspect } from '../src/import/inspect/index.js';
 import { writeInspectEval } from './inspect-fixture.js';
+import { peakRssMB } from './peak-rss.js';
 
 async function readAndMeasure(file: string, samples: number, correct: number): Promise<void> {
   const baselineMiB = process.memoryUsage().rss / 2 ** 20;
@@ -31,7 +32,7 @@ async function readAndMeasure(file: string, samples: number, correct: number): P
     throw new Error(`read ${rows} rows, ${right} correct; the log has ${samples}, ${correct} correct`);
   const used = process.cpuUsage(cpu);
   const cpuSeconds = (used.user + used.system) / 1e6;
-  const peakMiB = process.resourceUsage().maxRSS / 1024;
+  const peakMiB = peakRssMB();
   // CPU seconds as well as wall-clock: on a shared machine the wall-clock rate mostly measures the load.
   const figures = {
     rows,

@@ -19,9 +19,10 @@
  *   8. In-browser verification (browser-verify.ts): the /gspc-verify page checking a 10,000-card
  *      bundle in headless Chromium, in cards/s, as a ratio of `gspc verify` on the same bundle
  *      in the same run (no goal: the figure is reported; needs `npm run build` and Chromium).
- *   9. Import (import.ts): `gspc import lm-eval` over 1,000,000 synthetic sample lines, in rows/s,
- *      as a ratio of a JSON.parse of every line of the same file in the same run (goal
- *      ≥ 200,000 rows/s), with RSS at 100,000 and 1,000,000 rows.
+ *   9. Import (import.ts): `gspc import lm-eval` over 1,000,000 synthetic sample lines and
+ *      `gspc import inspect` over a synthetic `.eval` log of 1,000,000 samples, in rows/s, each as a
+ *      ratio of a JSON.parse of the same sample documents in the same run (goal ≥ 200,000 rows/s),
+ *      with RSS at 100,000 and 1,000,000 rows.
  *
  * Goals are reported (PASS / BELOW GOAL), never enforced: timings vary by machine. The process
  * fails only when a measurement is invalid (a wrong response, a row count that does not match).
@@ -35,7 +36,8 @@
  * BENCH_CARDS (cards sealed and verified, default 100000), BENCH_LEAVES (tree leaves, default 1000000),
  * BENCH_PAYMENTS (paid requests timed on the local rail, default 50), BENCH_PAYMENTS_CPU_PROF
  * (a directory: the challenge-run servers of §5 write V8 CPU profiles there),
- * BENCH_IMPORT_ROWS (sample lines imported, default 1000000),
+ * BENCH_IMPORT_ROWS (sample lines imported, default 1000000), BENCH_INSPECT_SAMPLES (samples of the
+ * Inspect log imported, default 1000000),
  * BENCH_ONLY (comma-separated sections to run: throughput, derivation, evidence, trees,
  * payments, fabric, mcp, browser-verify, import; default all; a partial run rewrites only its own subsections of the results),
  * BENCH_WRITE_DOCS=0 to leave docs/performance.md untouched.
@@ -69,7 +71,7 @@ import { benchTrees, treeSection } from './tree-bench.js';
 import { measureFabric } from './fabric.js';
 import { measureMcp } from './mcp.js';
 import { measureBrowserVerify } from './browser-verify.js';
-import { IMPORT_TITLE, importSection, measureImport } from './import.js';
+import { IMPORT_TITLE, INSPECT_IMPORT_TITLE, importSection, measureImport, measureInspectImport } from './import.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -125,6 +127,7 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
   const leaves = setting('BENCH_LEAVES', 1_000_000, 4_000_000);
   const paidCount = setting('BENCH_PAYMENTS', 50, 1000);
   const importRows = setting('BENCH_IMPORT_ROWS', 1_000_000, 5_000_000);
+  const inspectSamples = setting('BENCH_INSPECT_SAMPLES', 1_000_000, 2_000_000);
   const cpuProfDir = process.env.BENCH_PAYMENTS_CPU_PROF?.trim() || undefined;
   const only = onlySections();
   const writeDocs = process.env.BENCH_WRITE_DOCS !== '0';
@@ -194,10 +197,13 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
   }
 
   if (only.has('import')) {
-    log('9. Import: gspc import lm-eval over synthetic sample lines against a JSON.parse of every line');
+    log('9. Import: gspc import lm-eval and inspect over synthetic runs against a JSON.parse of every sample');
     const i = await measureImport(tmp, importRows, children, log);
     sections.push([IMPORT_TITLE, importSection(i)]);
     invalid.push(...i.problems.map((p) => `import: ${p}`));
+    const inspect = await measureInspectImport(tmp, inspectSamples, children, log);
+    sections.push([INSPECT_IMPORT_TITLE, importSection(inspect)]);
+    invalid.push(...inspect.problems.map((p) => `import: ${p}`));
   }
 
   for (const [title, body] of sections) log(`\n## ${title}\n\n${body}`);
