@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { GspcError } from '../../core/errors.js';
+import { isBlank } from '../jsonl-lines.js';
 
 export interface JsonlLine {
   value: unknown;
@@ -24,7 +25,7 @@ export async function* jsonlLines(file: string, done: (sha256: string) => void):
   const parse = (bytes: Buffer): JsonlLine | undefined => {
     line++;
     const text = bytes.toString('utf8').replace(/\r$/, '');
-    if (text.trim() === '') return undefined;
+    if (isBlank(text)) return undefined;
     try {
       return { value: JSON.parse(text), line };
     } catch (e) {

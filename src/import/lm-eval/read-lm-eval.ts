@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import { GspcError } from '../../core/errors.js';
 import type { HarnessReader, ImportedRow, ImportedRun, ReadOptions } from '../imported.js';
-import { LineFile, sha256File } from '../jsonl-lines.js';
+import { isBlank, LineFile, sha256File } from '../jsonl-lines.js';
 import { fileTimeAsIso, findSamplesFiles, siblingResults, type SamplesFile } from './files.js';
 import { readResults, reportedAggregate, type LmEvalResults } from './results-file.js';
 import { readSample } from './sample-row.js';
@@ -60,7 +60,7 @@ function openRun(f: SamplesFile, opts: ReadOptions): ImportedRun {
     let choices = 0;
     for (const { line, text } of file.lines()) {
       const at = `${f.path}:${line}`;
-      if (text.trim() === '') throw new GspcError('import_refused', `${at}: blank line`);
+      if (isBlank(text)) throw new GspcError('import_refused', `${at}: blank line`);
       let s: Record<string, unknown>;
       try {
         s = JSON.parse(text) as Record<string, unknown>;
