@@ -39,7 +39,10 @@ async function main(): Promise<number> {
     GSPC_FACILITATOR_URL: rail.facilitatorUrl!,
     GSPC_ASSET: rail.usdc,
   });
-  const app = await startService(config, { demoCorpusDir: fileURLToPath(new URL('./corpus', import.meta.url)) });
+  const app = await startService(config, {
+    demoCorpusDir: fileURLToPath(new URL('./corpus', import.meta.url)),
+    demo: true,
+  });
   try {
     const base = config.baseUrl;
     const cards = (await (await fetch(`${base}/cards/index.json`)).json()) as {

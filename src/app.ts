@@ -6,10 +6,11 @@
  * `gspc serve` runs: it loads or publishes the release, opens the ledger, follows new publishes
  * and key health, and listens. Nothing below this file reads the environment.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ACTION_TIMEOUT_MS } from './core/fabric/actions.js';
+import { GspcError } from './core/errors.js';
 import { DEFAULTS, type Config } from './config.js';
 import { randomInvoiceRef } from './http/invoice-routes.js';
 import { registerHttpRoutes } from './http/routes.js';
@@ -21,6 +22,7 @@ import { httpFacilitator, type Facilitator } from './payments/facilitator.js';
 import type { RailConfig } from './payments/rail-config.js';
 import { currentReleaseDir, loadRelease } from './release/load.js';
 import { publishRelease } from './release/publish.js';
+import { releaseDid, requireOrigin } from './release/release-origin.js';
 import { readWitnesses } from './release/witness-store.js';
 import {
   NO_SOURCES,
@@ -164,6 +166,41 @@ export function buildApp(opts: AppOptions): FastifyInstance {
 export interface ServeOptions {
   releaseDir?: string;
   demoCorpusDir: string;
+  /**
+   * `--demo` (what `npm start` passes): serve the bundled demo when nothing is published, and
+   * publish it again for this origin when the current release was published for another.
+   */
+  demo?: boolean;
+}
+
+const isEmptyDir = (dir: string) => !existsSync(dir) || readdirSync(dir).length === 0;
+
+/**
+ * The release directory `gspc serve` starts with: `--release`, else the data directory's current
+ * release. The bundled demo is published only when asked (`--demo`) or when the data directory is
+ * the default one and empty; an operator's mistyped `--data-dir` is an error, never the synthetic
+ * demo served as if it were their board (issue 16).
+ */
+function releaseToServe(config: Config, opts: ServeOptions): string {
+  if (opts.releaseDir !== undefined) return opts.releaseDir;
+  const current = currentReleaseDir(config.dataDir);
+  const signing = () => {
+    if (!existsSync(join(config.keyDir, 'public-keys.json'))) keygen(config.keyDir);
+    return signingContext(config.keyDir, config.didHost);
+  };
+  const publishDemo = () =>
+    publishRelease(opts.demoCorpusDir, config.dataDir, signing().inputs, { publicUrl: config.baseUrl }).dir;
+  if (current === undefined) {
+    if (opts.demo === true || (!config.dataDirExplicit && isEmptyDir(config.dataDir))) return publishDemo();
+    throw new GspcError(
+      'release_not_found',
+      existsSync(config.dataDir)
+        ? `${config.dataDir} holds no published release: publish one (gspc publish <corpus> --data-dir ${config.dataDir}), or serve the bundled demo with --demo`
+        : `the data directory ${config.dataDir} does not exist: check --data-dir or GSPC_DATA_DIR, or serve the bundled demo with --demo`,
+    );
+  }
+  if (opts.demo === true && releaseDid(loadRelease(current)) !== signing().did) return publishDemo();
+  return current;
 }
 
 const healthKey = (s: SigningContext) =>
@@ -183,22 +220,13 @@ const liveOf = (s: SigningContext): SigningLive => ({
  * (generating the demo's keys if there are none).
  */
 export async function startService(config: Config, opts: ServeOptions): Promise<FastifyInstance> {
-  let dir = opts.releaseDir;
-  const followCurrent = dir === undefined;
-  if (dir === undefined) {
-    dir = currentReleaseDir(config.dataDir);
-    if (dir === undefined) {
-      if (!existsSync(join(config.keyDir, 'public-keys.json'))) keygen(config.keyDir);
-      dir = publishRelease(
-        opts.demoCorpusDir,
-        config.dataDir,
-        signingContext(config.keyDir, config.didHost).inputs,
-      ).dir;
-    }
-  }
+  const followCurrent = opts.releaseDir === undefined;
+  const dir = releaseToServe(config, opts);
   let signing = signingContext(config.keyDir, config.didHost);
+  const first = loadRelease(dir);
+  requireOrigin(first, signing.did, config.baseUrl);
   const witnesses = (rootSha: string) => readWitnesses(config.dataDir, rootSha);
-  const state = new ServedState(loadRelease(dir), liveOf(signing), witnesses);
+  const state = new ServedState(first, liveOf(signing), witnesses);
   const witnessState = () => JSON.stringify(witnesses(state.current().rootSha256));
   let lastWitnesses = witnessState();
   const ledger = await openLedger(config.ledger);
@@ -261,7 +289,9 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
     const next = currentReleaseDir(config.dataDir);
     if (next === undefined || next === servedDir) return;
     try {
-      state.swap(loadRelease(next));
+      const release = loadRelease(next);
+      requireOrigin(release, signing.did, config.baseUrl);
+      state.swap(release);
       servedDir = next;
       lastWitnesses = witnessState();
       app.log.info({ release: state.current().release.id }, 'serving newly published release');
@@ -269,6 +299,21 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
       app.log.error({ err, dir: next }, 'new release failed to load; the previous release stays served');
     }
   };
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await app.close();
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL')
+      throw new GspcError(
+        'listen_failed',
+        code === 'EADDRINUSE'
+          ? `cannot listen on ${config.host}:${config.port}: the address is already in use (another gspc serve?); stop it or choose another port with --port`
+          : `cannot listen on ${config.host}:${config.port}: ${code === 'EACCES' ? 'permission denied (a port below 1024?)' : 'no such address on this machine'}; choose another with --host or --port`,
+      );
+    throw err;
+  }
+  // Only once listening: a service that failed to start leaves no timer or signal handler behind.
   if (config.reloadIntervalMs > 0) setInterval(check, config.reloadIntervalMs).unref();
   process.on('SIGHUP', check);
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
@@ -276,7 +321,6 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
       void app.close().then(() => process.exit(0));
     });
   }
-  await app.listen({ port: config.port, host: config.host });
   const { port } = app.server.address() as { port: number };
   // The capability fabric observes the public origin; with the default base URL that is this
   // process (the port may only be known now). The first round starts at once, in the background.

@@ -118,8 +118,14 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Whether the data directory was chosen (GSPC_DATA_DIR or --data-dir), not the default ./data. */
+  dataDirExplicit: boolean;
+  /**
+   * The public origin (scheme, host, port): what the release's did:web and every URL of its signed
+   * documents name. GSPC_BASE_URL or --public-url; default http://localhost:<port>.
+   */
   baseUrl: string;
-  /** Whether GSPC_BASE_URL was set (else the base URL follows the port the service listens on). */
+  /** Whether the base URL was set (else it follows the port the service listens on). */
   baseUrlExplicit: boolean;
   logLevel: string;
   accessLog: boolean;
@@ -182,6 +188,24 @@ export interface ConfigOverrides {
   port?: number;
   host?: string;
   dataDir?: string;
+  /** `--public-url`: the public origin, over GSPC_BASE_URL. */
+  publicUrl?: string;
+  /** `--key-dir`: over GSPC_KEY_DIR. */
+  keyDir?: string;
+}
+
+/** `--public-url`: an http(s) origin, checked as GSPC_BASE_URL is. */
+function publicUrlFlag(v: string): string {
+  const parsed = envSchema.shape.GSPC_BASE_URL.safeParse(v);
+  if (!parsed.success || parsed.data === undefined)
+    throw new GspcError('config_invalid', `invalid configuration: --public-url must be an http(s) URL, not '${v}'`);
+  const u = new URL(parsed.data);
+  if (u.pathname !== '/' || u.search !== '' || u.hash !== '')
+    throw new GspcError(
+      'config_invalid',
+      `invalid configuration: --public-url must be an origin (scheme, host, port), without a path: '${v}'`,
+    );
+  return u.origin;
 }
 
 /** The configuration with a command's flags applied (what `gspc` hands each command). */
@@ -204,17 +228,19 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>, ov
   const port = overrides.port ?? e.PORT;
   const payTo = e.GSPC_PAY_TO ?? null;
   const dataDir = resolve(overrides.dataDir ?? e.GSPC_DATA_DIR);
-  const baseUrl = (e.GSPC_BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
+  const publicUrl = overrides.publicUrl === undefined ? e.GSPC_BASE_URL : publicUrlFlag(overrides.publicUrl);
+  const baseUrl = (publicUrl ?? `http://localhost:${port}`).replace(/\/$/, '');
   return {
     port,
     host: overrides.host ?? e.GSPC_HOST,
     dataDir,
+    dataDirExplicit: overrides.dataDir !== undefined || env.GSPC_DATA_DIR !== undefined,
     baseUrl,
-    baseUrlExplicit: e.GSPC_BASE_URL !== undefined,
+    baseUrlExplicit: publicUrl !== undefined,
     logLevel: e.GSPC_LOG_LEVEL,
     accessLog: e.GSPC_ACCESS_LOG === '1',
     reloadIntervalMs: e.GSPC_RELOAD_INTERVAL_MS,
-    keyDir: resolve(e.GSPC_KEY_DIR ?? `${dataDir}/keys`),
+    keyDir: resolve(overrides.keyDir ?? e.GSPC_KEY_DIR ?? `${dataDir}/keys`),
     didHost: e.GSPC_DID_HOST ?? new URL(baseUrl).host,
     // Each entry is checked now (didForHost throws config_invalid), not at the first receipt.
     ledger:

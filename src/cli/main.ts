@@ -3,6 +3,7 @@
  * Exit codes: 0 success, 1 unexpected failure, 2 invalid input (corpus, release, config).
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { formatProblem, GspcError, type CorpusProblem } from '../core/errors.js';
 import { readCorpus } from '../corpus/read-corpus.js';
@@ -21,6 +22,41 @@ import { registerImportCommand } from './import-command.js';
 import { registerExportCommands } from './export-commands.js';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+const packageVersion = (): string =>
+  (JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string }).version;
+
+const DATA_DIR = [
+  '--data-dir <dir>',
+  'where releases, keys and the ledger are kept (default: $GSPC_DATA_DIR or ./data)',
+] as const;
+const KEY_DIR = ['--key-dir <dir>', 'where the keys are kept (default: $GSPC_KEY_DIR or <data-dir>/keys)'] as const;
+const PUBLIC_URL = [
+  '--public-url <origin>',
+  'the public origin readers fetch from (scheme://host[:port]), which the did:web and signatures name (default: $GSPC_BASE_URL or http://localhost:<port>)',
+] as const;
+
+interface DirOptions {
+  dataDir?: string;
+  keyDir?: string;
+  publicUrl?: string;
+}
+
+/** `a, b: reason; c: other reason`: the keys grouped by what is wrong with them. */
+function byReason(keys: readonly { fragment: string; reason?: string | null }[]): string {
+  const groups = new Map<string, string[]>();
+  for (const k of keys) {
+    const reason = (k.reason ?? 'unhealthy').replace(/ \(run gspc keygen\)$/, '');
+    groups.set(reason, [...(groups.get(reason) ?? []), k.fragment]);
+  }
+  return [...groups].map(([reason, fragments]) => `${fragments.join(', ')}: ${reason}`).join('; ');
+}
+
+const dirOverrides = (o: DirOptions): ConfigOverrides => ({
+  ...(o.dataDir !== undefined && { dataDir: o.dataDir }),
+  ...(o.keyDir !== undefined && { keyDir: o.keyDir }),
+  ...(o.publicUrl !== undefined && { publicUrl: o.publicUrl }),
+});
 
 function port(v: string): number {
   const n = Number(v);
@@ -44,6 +80,7 @@ export async function main(
   const configFor: ConfigSource = (overrides: ConfigOverrides = {}) => readConfig(env, overrides);
   const program = new Command('gspc')
     .description('Public measurement board and metered evidence service')
+    .version(packageVersion(), '-V, --version', 'print the version of gspc')
     .showHelpAfterError()
     // Set before any subcommand is added, so every subcommand inherits them: commander reports
     // a usage error or --help by throwing (caught below) and writes through `io`, never calling
@@ -53,26 +90,38 @@ export async function main(
 
   program
     .command('publish')
-    .description('validate a corpus and publish it as the current immutable release')
+    .description('validate a corpus and publish it, signed, as the current immutable release')
     .argument('<corpus-dir>', 'the corpus directory (docs/formats.md)')
-    .option('--data-dir <dir>', 'where releases are kept (default: $GSPC_DATA_DIR or ./data)')
-    .action((corpusDir: string, o: { dataDir?: string }) => {
-      const config = configFor(o.dataDir ? { dataDir: o.dataDir } : {});
+    .option(...DATA_DIR)
+    .option(...KEY_DIR)
+    .option(...PUBLIC_URL)
+    .option('--allow-unsigned', 'publish even when the keys are missing or unhealthy (the board then says UNSIGNED)')
+    .action((corpusDir: string, o: DirOptions & { publicUrl?: string; allowUnsigned?: boolean }) => {
+      const config = configFor(dirOverrides(o));
       const signing = signingContext(config.keyDir, config.didHost);
-      const r = publishRelease(corpusDir, config.dataDir, signing.inputs);
-      run.print(`${r.reused ? 'unchanged' : 'published'} ${r.id}\n${r.dir}`);
-      for (const h of signing.keys.health.filter((k) => !k.healthy))
+      const unhealthy = signing.keys.health.filter((k) => !k.healthy);
+      if (unhealthy.length > 0 && o.allowUnsigned !== true)
+        throw new GspcError(
+          'keys_unhealthy',
+          `no usable signing keys in ${config.keyDir} (${byReason(unhealthy)}): ` +
+            `create them with \`gspc keygen --data-dir ${config.dataDir}\`${o.keyDir === undefined ? '' : ` (or --key-dir ${config.keyDir})`}, ` +
+            'or publish unsigned with --allow-unsigned; nothing was published',
+        );
+      const r = publishRelease(corpusDir, config.dataDir, signing.inputs, { publicUrl: config.baseUrl });
+      run.print(`${r.reused ? 'unchanged' : 'published'} ${r.id} for ${config.baseUrl} (${signing.did})\n${r.dir}`);
+      for (const h of unhealthy)
         run.warn(`gspc: warning: key ${h.fragment} is unhealthy (${h.reason}); what it signs is published unsigned`);
     });
 
   program
     .command('keygen')
     .description('create the Ed25519 keys (board signer and agent-card keys) as owner-only files')
-    .option('--key-dir <dir>', 'where the keys are kept (default: $GSPC_KEY_DIR or <data-dir>/keys)')
+    .option(...DATA_DIR)
+    .option(...KEY_DIR)
     .option('--force', 'replace existing keys (their signatures stop verifying)')
-    .action((o: { keyDir?: string; force?: boolean }) => {
-      const config = configFor();
-      const dir = o.keyDir ?? config.keyDir;
+    .action((o: DirOptions & { force?: boolean }) => {
+      const config = configFor(dirOverrides(o));
+      const dir = config.keyDir;
       const written = keygen(dir, { force: o.force === true });
       run.print(
         written.length > 0
@@ -97,18 +146,26 @@ export async function main(
     .option('--release <dir>', 'serve this release directory instead of the current one')
     .option('--port <n>', 'port (default: $PORT or 8080)', port)
     .option('--host <host>', 'address to listen on (default: $GSPC_HOST or 127.0.0.1)')
-    .option('--data-dir <dir>', 'where releases are kept (default: $GSPC_DATA_DIR or ./data)')
-    .action(async (o: { release?: string; port?: number; host?: string; dataDir?: string }) => {
-      const config = configFor({
-        ...(o.port !== undefined && { port: o.port }),
-        ...(o.host !== undefined && { host: o.host }),
-        ...(o.dataDir !== undefined && { dataDir: o.dataDir }),
-      });
-      await startService(config, {
-        ...(o.release !== undefined && { releaseDir: o.release }),
-        demoCorpusDir: `${PACKAGE_ROOT}demo/corpus`,
-      });
-    });
+    .option(...DATA_DIR)
+    .option(...KEY_DIR)
+    .option(...PUBLIC_URL)
+    .option('--demo', 'serve the bundled synthetic demo when nothing is published (publishing it for this origin)')
+    .action(
+      async (
+        o: DirOptions & { release?: string; port?: number; host?: string; publicUrl?: string; demo?: boolean },
+      ) => {
+        const config = configFor({
+          ...dirOverrides(o),
+          ...(o.port !== undefined && { port: o.port }),
+          ...(o.host !== undefined && { host: o.host }),
+        });
+        await startService(config, {
+          ...(o.release !== undefined && { releaseDir: o.release }),
+          demoCorpusDir: `${PACKAGE_ROOT}demo/corpus`,
+          demo: o.demo === true,
+        });
+      },
+    );
 
   program
     .command('verify')

@@ -25,6 +25,7 @@ import { currentReleaseDir, fsyncDir, switchCurrent } from './data-dir.js';
 import { previousLog } from './previous-log.js';
 import { refuseEditedCorrections } from './corrections-guard.js';
 import { RELEASE_SCHEMA, type ReleaseDescriptor } from './release-descriptor.js';
+import { releaseDirDid } from './release-origin.js';
 
 export interface PublishResult {
   id: string;
@@ -36,9 +37,20 @@ export interface PublishResult {
 /** Test hook: called between the steps of a publish, so a test can simulate a crash. */
 export type PublishStep = 'files-written' | 'release-renamed';
 
+export interface PublishOptions {
+  /**
+   * The public origin the release is published for (scheme, host, port), recorded in release.json
+   * as `public_url` and covered by the release id. The signing DID names its host and port.
+   */
+  publicUrl?: string;
+  /** Test hook: called between the steps of a publish, so a test can simulate a crash. */
+  onStep?: (s: PublishStep) => void;
+}
+
 export function describeRelease(
   corpus: Corpus,
   inputs: EvidenceInputs,
+  publicUrl?: string,
 ): { descriptor: ReleaseDescriptor; manifestBytes: Buffer; evidence: Map<string, Buffer> } {
   const derived = deriveRelease(corpus);
   const evidence = buildEvidence(corpus, derived, inputs);
@@ -46,8 +58,9 @@ export function describeRelease(
   const evidenceList = [...evidence]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([path, bytes]) => ({ path, sha256: sha256Hex(bytes), bytes: bytes.length }));
-  // The id covers the evidence too: the same corpus signed by other keys is another release.
-  const id = `r-${sha256Hex(canonicalBytes({ files, evidence: evidenceList })).slice(0, 20)}`;
+  // The id covers the evidence too: the same corpus signed by other keys is another release; and
+  // the public origin when one is recorded (http and https on one host sign alike, but differ).
+  const id = `r-${sha256Hex(canonicalBytes({ files, evidence: evidenceList, ...(publicUrl !== undefined && { public_url: publicUrl }) })).slice(0, 20)}`;
   const descriptor: ReleaseDescriptor = {
     schema: RELEASE_SCHEMA,
     id,
@@ -56,14 +69,19 @@ export function describeRelease(
     peritem_rows: derived.source.peritem.rows,
     files,
     evidence: evidenceList,
+    ...(publicUrl !== undefined && { public_url: publicUrl }),
   };
   return { descriptor, manifestBytes: derived.manifestBytes, evidence };
 }
 
-/** Cards and ledgers of the release `dataDir/current` points at, which a new release continues. */
-export function previousEvidence(dataDir: string): PreviousEvidence | undefined {
+/**
+ * Cards and ledgers of the release `dataDir/current` points at, which a new release continues when
+ * it was signed for the same DID (else the new release starts a history of its own).
+ */
+export function previousEvidence(dataDir: string, did: string): PreviousEvidence | undefined {
   const dir = currentReleaseDir(dataDir);
-  if (dir === undefined || !existsSync(join(dir, EVIDENCE_DIR, 'issued.json'))) return undefined;
+  if (dir === undefined || !existsSync(join(dir, EVIDENCE_DIR, 'issued.json')) || releaseDirDid(dir) !== did)
+    return undefined;
   const read = (p: string) => JSON.parse(readFileSync(join(dir, EVIDENCE_DIR, p), 'utf8')) as unknown;
   const issued = read('issued.json') as { sha256: string; model: string | null; axis: string; withdrawn?: string }[];
   return {
@@ -82,18 +100,23 @@ export function publishRelease(
   corpusDir: string,
   dataDir: string,
   signing: Omit<EvidenceInputs, 'previous' | 'previousLog'>,
-  onStep?: (s: PublishStep) => void,
+  opts: PublishOptions = {},
 ): PublishResult {
+  const { onStep, publicUrl } = opts;
   const corpus = readCorpus(corpusDir);
   // Published corrections are never edited: a changed or removed entry refuses the publish.
   refuseEditedCorrections(corpus, dataDir);
-  const previous = previousEvidence(dataDir);
-  const log = previousLog(dataDir);
-  const { descriptor, manifestBytes, evidence } = describeRelease(corpus, {
-    ...signing,
-    ...(previous && { previous }),
-    ...(log && { previousLog: log }),
-  });
+  const previous = previousEvidence(dataDir, signing.did);
+  const log = previousLog(dataDir, signing.did);
+  const { descriptor, manifestBytes, evidence } = describeRelease(
+    corpus,
+    {
+      ...signing,
+      ...(previous && { previous }),
+      ...(log && { previousLog: log }),
+    },
+    publicUrl,
+  );
   const releases = join(dataDir, 'releases');
   mkdirSync(releases, { recursive: true });
   const dir = join(releases, descriptor.id);

@@ -14,4 +14,10 @@ export interface ReleaseDescriptor {
   files: { path: string; sha256: string; bytes: number }[];
   /** Evidence files (cards, ledgers, root), relative to the release directory. */
   evidence: { path: string; sha256: string; bytes: number }[];
+  /**
+   * The public origin the release was published for (`gspc publish --public-url`, GSPC_BASE_URL,
+   * else http://localhost:<port>). Absent from releases published before it was recorded (and
+   * from library publishes that give none): their origin is the did:web of their public keys.
+   */
+  public_url?: string;
 }

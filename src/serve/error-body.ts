@@ -9,6 +9,10 @@ export const STATUS_BY_CODE: Record<GspcErrorCode, number> = {
   corpus_invalid: 422,
   release_invalid: 500,
   release_not_found: 503,
+  // Errors of the command line: never an HTTP answer, mapped only so every code has a status.
+  release_wrong_origin: 500,
+  keys_unhealthy: 500,
+  listen_failed: 500,
   unknown_axis: 404,
   bad_query: 400,
   not_found: 404,

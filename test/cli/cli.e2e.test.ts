@@ -5,7 +5,7 @@
  * in-process (test/helpers/cli.ts), the same code without a process start each.
  */
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { repoRoot } from '../helpers/repo.js';
@@ -33,7 +33,10 @@ describe('gspc command line', () => {
     const corpus = demoCopy();
     writeFileSync(join(corpus, 'lane.json'), '[]\n');
     const data = tempDir();
-    const pub = await gspc(['publish', corpus, '--data-dir', data]);
+    const port = await freePort();
+    const origin = `http://localhost:${port}`;
+    assert.equal((await gspc(['keygen', '--data-dir', data])).status, 0);
+    const pub = await gspc(['publish', corpus, '--data-dir', data, '--public-url', origin]);
     assert.equal(pub.status, 0, pub.stderr);
     const [status, id, dir] = [
       pub.stdout.split(' ')[0],
@@ -43,10 +46,9 @@ describe('gspc command line', () => {
     assert.equal(status, 'published');
     assert.match(id, /^r-[0-9a-f]{20}$/);
     assert.ok(existsSync(join(dir, 'release.json')));
-    const again = await gspc(['publish', corpus, '--data-dir', data]);
+    const again = await gspc(['publish', corpus, '--data-dir', data, '--public-url', origin]);
     assert.match(again.stdout, new RegExp(`^unchanged ${id}`));
 
-    const port = await freePort();
     const { output } = start(process.execPath, ['bin/gspc.js', 'serve', '--release', dir, '--port', String(port)], {
       GSPC_DATA_DIR: data,
     });
@@ -62,7 +64,7 @@ describe('gspc command line', () => {
   }, async () => {
     const data = tempDir();
     const port = await freePort();
-    const { output } = start(process.execPath, ['bin/gspc.js', 'serve', '--port', String(port)], {
+    const { output } = start(process.execPath, ['bin/gspc.js', 'serve', '--demo', '--port', String(port)], {
       GSPC_DATA_DIR: data,
       GSPC_RELOAD_INTERVAL_MS: '100',
     });
@@ -71,7 +73,9 @@ describe('gspc command line', () => {
     assert.equal(before.measured_in_lane.length, 2, 'the demo was published and served');
     const corpus = demoCopy();
     writeFileSync(join(corpus, 'lane.json'), '[]\n');
-    assert.equal((await gspc(['publish', corpus, '--data-dir', data])).status, 0);
+    // Published for the origin the service answers as (the keys are the ones serve --demo made).
+    const pub = await gspc(['publish', corpus, '--data-dir', data, '--public-url', `http://localhost:${port}`]);
+    assert.equal(pub.status, 0, pub.stderr);
     const deadline = Date.now() + 20_000;
     let lane = 2;
     while (lane !== 0 && Date.now() < deadline) {
@@ -79,6 +83,19 @@ describe('gspc command line', () => {
       lane = ((await (await fetch(url)).json()) as { measured_in_lane: unknown[] }).measured_in_lane.length;
     }
     assert.equal(lane, 0, `the new release was not served; output:\n${output()}`);
+    // A release published for another origin becomes current in the data directory, but this
+    // service does not serve it: its signatures would not verify here.
+    const served = ((await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as { release: string }).release;
+    writeFileSync(join(corpus, 'lane.json'), readFileSync(join(repoRoot, 'demo', 'corpus', 'lane.json')));
+    const elsewhere = await gspc(['publish', corpus, '--data-dir', data, '--public-url', 'https://board.example']);
+    assert.equal(elsewhere.status, 0, elsewhere.stderr);
+    const refusedAt = Date.now() + 20_000;
+    while (!output().includes('release_wrong_origin') && !output().includes('was published for https://board.example'))
+      if (Date.now() > refusedAt) break;
+      else await new Promise((r) => setTimeout(r, 100));
+    assert.match(output(), /was published for https:\/\/board\.example/);
+    const still = ((await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as { release: string }).release;
+    assert.equal(still, served, 'the previous release stays served');
   });
 
   it('an invalid corpus exits 2 and prints every problem as file:line field: reason', async () => {
@@ -87,7 +104,9 @@ describe('gspc command line', () => {
       join(corpus, 'peritem', 'safety.jsonl'),
       '{"item":"a","model":"m","gold":"refuse","label":"refuse"}\n{"item":"b"}\n',
     );
-    const r = await gspc(['publish', corpus, '--data-dir', tempDir()]);
+    const data = tempDir();
+    assert.equal((await gspc(['keygen', '--data-dir', data])).status, 0);
+    const r = await gspc(['publish', corpus, '--data-dir', data]);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /corpus has \d+ problems?; nothing was loaded/);
     assert.match(r.stderr, /peritem\/safety\.jsonl:2 model: must be a model id/);

@@ -51,8 +51,10 @@ describe('publish', () => {
     for (const step of ['files-written', 'release-renamed'] as const) {
       assert.throws(
         () =>
-          publishRelease(changed, data, signing, (s) => {
-            if (s === step) throw new Error(`crash at ${s}`);
+          publishRelease(changed, data, signing, {
+            onStep: (s) => {
+              if (s === step) throw new Error(`crash at ${s}`);
+            },
           }),
         /crash/,
       );
