@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { formatProblem, GspcError, type CorpusProblem } from '../core/errors.js';
 import { readCorpus } from '../corpus/read-corpus.js';
-import { publishRelease } from '../release/publish.js';
+import { publishVerified } from '../verify/verified-publish.js';
 import { keygen } from '../keys/key-store.js';
 import { signingContext } from '../keys/signing.js';
 import { startService } from '../app.js';
@@ -96,7 +96,7 @@ export async function main(
     .option(...KEY_DIR)
     .option(...PUBLIC_URL)
     .option('--allow-unsigned', 'publish even when the keys are missing or unhealthy (the board then says UNSIGNED)')
-    .action((corpusDir: string, o: DirOptions & { publicUrl?: string; allowUnsigned?: boolean }) => {
+    .action(async (corpusDir: string, o: DirOptions & { publicUrl?: string; allowUnsigned?: boolean }) => {
       const config = configFor(dirOverrides(o));
       const signing = signingContext(config.keyDir, config.didHost);
       const unhealthy = signing.keys.health.filter((k) => !k.healthy);
@@ -107,8 +107,16 @@ export async function main(
             `create them with \`gspc keygen --data-dir ${config.dataDir}\`${o.keyDir === undefined ? '' : ` (or --key-dir ${config.keyDir})`}, ` +
             'or publish unsigned with --allow-unsigned; nothing was published',
         );
-      const r = publishRelease(corpusDir, config.dataDir, signing.inputs, { publicUrl: config.baseUrl });
+      const r = await publishVerified(corpusDir, config.dataDir, signing.inputs, {
+        publicUrl: config.baseUrl,
+        unsigned: unhealthy.length > 0,
+      });
       run.print(`${r.reused ? 'unchanged' : 'published'} ${r.id} for ${config.baseUrl} (${signing.did})\n${r.dir}`);
+      if (r.verification.checked)
+        run.print(
+          `verified: ${r.verification.checks} checks and ${r.verification.cards} cards pass, as gspc verify checks them`,
+        );
+      else run.warn(`gspc: warning: not verified: ${r.verification.why}`);
       for (const h of unhealthy)
         run.warn(`gspc: warning: key ${h.fragment} is unhealthy (${h.reason}); what it signs is published unsigned`);
     });

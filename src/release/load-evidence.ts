@@ -11,6 +11,7 @@ import type { RootRecord } from '../core/evidence/public-root.js';
 import { GspcError } from '../core/errors.js';
 import { EVIDENCE_DIR } from './evidence.js';
 import type { LogHistoryEntry } from '../core/evidence/card-log.js';
+import { supersededNow } from '../core/evidence/card-matrix.js';
 
 export interface LoadedEvidence {
   /** Evidence files by their path relative to the release (`evidence/...`). */
@@ -63,11 +64,8 @@ export function loadEvidence(
       e.reason,
     ]),
   );
-  const superseded = new Map(
-    read<{ entries: { sha256: string; superseded_by: string }[] }>('supersessions.json').entries.map((e) => [
-      e.sha256,
-      e.superseded_by,
-    ]),
+  const superseded = supersededNow(
+    read<{ entries: { sha256: string; superseded_by: string }[] }>('supersessions.json').entries,
   );
   const issued = read<{ sha256: string; model: string | null; axis: string; withdrawn?: string }[]>('issued.json');
   const signedCells = new Set<string>();

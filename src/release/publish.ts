@@ -45,6 +45,11 @@ export interface PublishOptions {
   publicUrl?: string;
   /** Test hook: called between the steps of a publish, so a test can simulate a crash. */
   onStep?: (s: PublishStep) => void;
+  /**
+   * false: write the release into place but leave `current` as it is (the caller checks the
+   * release first, then calls `switchCurrent`: src/verify/verified-publish.ts). Default true.
+   */
+  makeCurrent?: boolean;
 }
 
 export function describeRelease(
@@ -137,7 +142,7 @@ export function publishRelease(
     }
   }
   onStep?.('release-renamed');
-  switchCurrent(dataDir, dir);
+  if (opts.makeCurrent !== false) switchCurrent(dataDir, dir);
   return { id: descriptor.id, dir, reused };
 }
 

@@ -26,6 +26,7 @@ import { deriveRelease } from '../release/derive.js';
 import { nodeVerifyCrypto } from './node-crypto.js';
 import { verifyLog } from './log-verifier.js';
 import { BOARD_KEY } from '../core/evidence/signer.js';
+import { supersededNow } from '../core/evidence/card-matrix.js';
 import type { ReleaseSource } from './release-source.js';
 
 export interface ReleaseCheck {
@@ -130,7 +131,11 @@ export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<
     root,
     rootSignatureValid: rootSig.ok,
     withdrawn: await ledger('/ledgers/withdrawals.json', 'reason'),
-    superseded: await ledger('/ledgers/supersessions.json', 'superseded_by'),
+    // In ledger order: a card superseded and later issued again is current (supersededNow).
+    superseded: supersededNow(
+      parse<{ entries: { sha256: string; superseded_by: string }[] }>(await src.get('/ledgers/supersessions.json'))
+        ?.entries ?? [],
+    ),
     // With the root recomputed from every active card, each of them is under the signed root.
     ...(rootMatches && rootSig.ok && { knownIncluded: new Set(active) }),
     ...(log && { log }),

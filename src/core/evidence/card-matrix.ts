@@ -104,8 +104,27 @@ export function withdrawalLedger(
 }
 
 /**
+ * The cards superseded now, each with its successor: the ledger replayed in order, where an entry
+ * marks its card superseded and its successor current again. Cards are content-addressed, so a
+ * card can come back: publish A, then B (a cell's card X superseded by Y), then A′ whose card for
+ * that cell is X again (Y superseded by X). Read as a plain map, the first entry would call the
+ * active X superseded and `gspc verify` would reject the release (issue 16).
+ */
+export function supersededNow(
+  entries: readonly { readonly sha256: string; readonly superseded_by: string }[],
+): Map<string, string> {
+  const now = new Map<string, string>();
+  for (const e of entries) {
+    now.set(e.sha256, e.superseded_by);
+    now.delete(e.superseded_by);
+  }
+  return now;
+}
+
+/**
  * Cards of the previous release whose (subject, axis, surface) cell now has a different card
- * are superseded by it; earlier entries are kept byte for byte.
+ * are superseded by it; earlier entries are kept byte for byte. A card already superseded (as
+ * the ledger replayed says) is not recorded again.
  */
 export function supersessionLedger(
   asOf: string,
@@ -115,11 +134,11 @@ export function supersessionLedger(
 ) {
   const cell = (c: CardFile) => `${c.surface}\u0000${c.subject}\u0000${c.axis}`;
   const current = new Map(issued.map((c) => [cell(c.card), c.card.sha256]));
-  const seen = new Set(earlier.map((e) => e.sha256));
+  const already = supersededNow(earlier);
   const fresh: SupersessionEntry[] = [];
   for (const p of previous) {
     const next = current.get(cell(p.card));
-    if (next !== undefined && next !== p.card.sha256 && !seen.has(p.card.sha256)) {
+    if (next !== undefined && next !== p.card.sha256 && !already.has(p.card.sha256)) {
       fresh.push({
         sha256: p.card.sha256,
         superseded_by: next,

@@ -14,6 +14,7 @@
  * entry that is neither withdrawn nor superseded): that can make a card INVALID, never VALID.
  */
 import { BOARD_KEY } from '../evidence/signer.js';
+import { supersededNow } from '../evidence/card-matrix.js';
 import {
   keysOfDidDocument,
   verifyCard,
@@ -69,9 +70,13 @@ export function logOriginOf(did: string): string {
 }
 
 /** Ledger entries sha256 → field, as `gspc verify` reads them (a missing ledger is empty). */
-function ledger(doc: unknown, field: string): Map<string, string> {
+function ledgerEntries(doc: unknown, field: string): { sha256: string; superseded_by: string }[] {
   const entries = isObject(doc) && Array.isArray(doc.entries) ? doc.entries : [];
-  return new Map(entries.filter(isObject).map((e) => [String(e.sha256), String(e[field])]));
+  return entries.filter(isObject).map((e) => ({ sha256: String(e.sha256), superseded_by: String(e[field]) }));
+}
+
+function ledger(doc: unknown, field: string): Map<string, string> {
+  return new Map(ledgerEntries(doc, field).map((e) => [e.sha256, e.superseded_by]));
 }
 
 export async function loadServiceContext(files: PublicFiles, crypto: VerifyCrypto): Promise<ServiceContext> {
@@ -115,7 +120,7 @@ export async function loadServiceContext(files: PublicFiles, crypto: VerifyCrypt
     }
   }
   const withdrawn = ledger(parse(withdrawals), 'reason');
-  const superseded = ledger(parse(supersessions), 'superseded_by');
+  const superseded = supersededNow(ledgerEntries(parse(supersessions), 'superseded_by'));
 
   const log = await loadLog(parse(entriesBytes), noteBytes, did, keys, crypto, add);
   const logged = log?.entries;
