@@ -22,6 +22,7 @@ import { httpFacilitator, type Facilitator } from './payments/facilitator.js';
 import type { RailConfig } from './payments/rail-config.js';
 import { currentReleaseDir, loadRelease } from './release/load.js';
 import { publishRelease } from './release/publish.js';
+import { withPublishLock } from './release/publish-lock.js';
 import { releaseDid, requireOrigin } from './release/release-origin.js';
 import { readWitnesses } from './release/witness-store.js';
 import {
@@ -181,7 +182,7 @@ const isEmptyDir = (dir: string) => !existsSync(dir) || readdirSync(dir).length 
  * the default one and empty; an operator's mistyped `--data-dir` is an error, never the synthetic
  * demo served as if it were their board (issue 16).
  */
-function releaseToServe(config: Config, opts: ServeOptions): string {
+async function releaseToServe(config: Config, opts: ServeOptions): Promise<string> {
   if (opts.releaseDir !== undefined) return opts.releaseDir;
   const current = currentReleaseDir(config.dataDir);
   const signing = () => {
@@ -189,7 +190,10 @@ function releaseToServe(config: Config, opts: ServeOptions): string {
     return signingContext(config.keyDir, config.didHost);
   };
   const publishDemo = () =>
-    publishRelease(opts.demoCorpusDir, config.dataDir, signing().inputs, { publicUrl: config.baseUrl }).dir;
+    withPublishLock(
+      config.dataDir,
+      () => publishRelease(opts.demoCorpusDir, config.dataDir, signing().inputs, { publicUrl: config.baseUrl }).dir,
+    );
   if (current === undefined) {
     if (opts.demo === true || (!config.dataDirExplicit && isEmptyDir(config.dataDir))) return publishDemo();
     throw new GspcError(
@@ -221,7 +225,7 @@ const liveOf = (s: SigningContext): SigningLive => ({
  */
 export async function startService(config: Config, opts: ServeOptions): Promise<FastifyInstance> {
   const followCurrent = opts.releaseDir === undefined;
-  const dir = releaseToServe(config, opts);
+  const dir = await releaseToServe(config, opts);
   let signing = signingContext(config.keyDir, config.didHost);
   const first = loadRelease(dir);
   requireOrigin(first, signing.did, config.baseUrl);

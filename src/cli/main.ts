@@ -10,7 +10,6 @@ import { readCorpus } from '../corpus/read-corpus.js';
 import { publishVerified } from '../verify/verified-publish.js';
 import { keygen } from '../keys/key-store.js';
 import { signingContext } from '../keys/signing.js';
-import { startService } from '../app.js';
 import { readConfig, type ConfigOverrides, type ConfigSource } from '../config.js';
 import { CliRun, PROCESS_IO, type CliIo } from './cli-io.js';
 import { runVerify } from './verify.js';
@@ -167,6 +166,9 @@ export async function main(
           ...(o.port !== undefined && { port: o.port }),
           ...(o.host !== undefined && { host: o.host }),
         });
+        // Loaded here, not at the top: the service (Fastify, the agent surfaces, the payment
+        // rail) is most of the CLI's start-up time, and only `serve` needs it.
+        const { startService } = await import('../app.js');
         await startService(config, {
           ...(o.release !== undefined && { releaseDir: o.release }),
           demoCorpusDir: `${PACKAGE_ROOT}demo/corpus`,

@@ -11,6 +11,7 @@ export type GspcErrorCode =
   | 'release_wrong_origin'
   | 'keys_unhealthy'
   | 'listen_failed'
+  | 'publish_locked'
   | 'unknown_axis'
   | 'bad_query'
   | 'not_found'

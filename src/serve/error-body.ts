@@ -13,6 +13,7 @@ export const STATUS_BY_CODE: Record<GspcErrorCode, number> = {
   release_wrong_origin: 500,
   keys_unhealthy: 500,
   listen_failed: 500,
+  publish_locked: 500,
   unknown_axis: 404,
   bad_query: 400,
   not_found: 404,

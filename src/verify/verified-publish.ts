@@ -4,13 +4,14 @@
  * and only then make it current. A release that fails is removed and the previous release stays
  * current, so the service never serves a release `gspc verify` rejects (issue 16). An unsigned
  * release (`--allow-unsigned`) cannot pass those checks; it is made current unchecked, and the
- * result says so.
+ * result says so. The whole of it holds the data directory's publish lock (publish-lock.ts).
  */
 import { rmSync } from 'node:fs';
 import { GspcError } from '../core/errors.js';
 import type { EvidenceInputs } from '../release/evidence.js';
 import { publishRelease, type PublishOptions, type PublishResult } from '../release/publish.js';
 import { switchCurrent } from '../release/data-dir.js';
+import { withPublishLock } from '../release/publish-lock.js';
 import { dirSource } from './release-source.js';
 import { verifyRelease } from './release-verifier.js';
 
@@ -24,6 +25,15 @@ export async function publishVerified(
   dataDir: string,
   signing: Omit<EvidenceInputs, 'previous' | 'previousLog'>,
   opts: Omit<PublishOptions, 'makeCurrent'> & { unsigned?: boolean } = {},
+): Promise<VerifiedPublish> {
+  return withPublishLock(dataDir, () => publishAndCheck(corpusDir, dataDir, signing, opts));
+}
+
+async function publishAndCheck(
+  corpusDir: string,
+  dataDir: string,
+  signing: Omit<EvidenceInputs, 'previous' | 'previousLog'>,
+  opts: Omit<PublishOptions, 'makeCurrent'> & { unsigned?: boolean },
 ): Promise<VerifiedPublish> {
   const r = publishRelease(corpusDir, dataDir, signing, { ...opts, makeCurrent: false });
   if (opts.unsigned === true) {
