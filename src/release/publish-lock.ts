@@ -48,41 +48,49 @@ function acquire(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
   const lock = join(dataDir, LOCK);
   for (let attempt = 0; ; attempt++) {
+    // The lock appears whole or not at all: its owner file is written in a directory of our own,
+    // which is then renamed to the lock's name (a rename onto an existing, non-empty directory
+    // fails). A publish killed at any moment leaves either no lock or a lock that names it.
+    const claim = `${lock}.new-${process.pid}-${randomBytes(4).toString('hex')}`;
+    mkdirSync(claim);
+    const owner: Owner = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+    writeFileSync(join(claim, 'owner.json'), `${JSON.stringify(owner)}\n`);
     try {
-      mkdirSync(lock);
-      const owner: Owner = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
-      writeFileSync(join(lock, 'owner.json'), `${JSON.stringify(owner)}\n`);
+      renameSync(claim, lock);
       return () => rmSync(lock, { recursive: true, force: true });
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      rmSync(claim, { recursive: true, force: true });
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST' && code !== 'ENOTEMPTY') throw e;
     }
-    const owner = readOwner(lock);
-    const stale = owner !== undefined && owner.host === hostname() && !alive(owner.pid);
+    const holder = readOwner(lock);
+    // No owner file: a lock left by a version of gspc that wrote it after creating the lock.
+    const stale = holder === undefined || (holder.host === hostname() && !alive(holder.pid));
     if (!stale || attempt >= 3) {
       const who =
-        owner === undefined
-          ? 'another gspc publish (starting now)'
-          : `another gspc publish (pid ${owner.pid} on ${owner.host}, since ${owner.since})`;
+        holder === undefined
+          ? 'another gspc publish'
+          : `another gspc publish (pid ${holder.pid} on ${holder.host}, since ${holder.since})`;
       throw new GspcError(
         'publish_locked',
         `${who} is publishing into ${dataDir}; nothing was published. Wait for it to finish and publish again` +
-          (owner !== undefined && owner.host !== hostname()
+          (holder !== undefined && holder.host !== hostname()
             ? ` (the lock ${lock} was taken on another host: remove it by hand only if that publish is dead)`
             : ''),
-        { lock, ...(owner !== undefined && { owner }) },
+        { lock, ...(holder !== undefined && { owner: holder }) },
       );
     }
     // The publisher that held it was killed: move its lock aside (one mover wins) and retry. If
     // what was moved is not that lock (another publisher took it over between our read and the
     // move), it is put back at once, so a live lock is never lost.
-    const aside = `${lock}.stale-${owner.pid}-${randomBytes(4).toString('hex')}`;
+    const aside = `${lock}.stale-${holder?.pid ?? 'unknown'}-${randomBytes(4).toString('hex')}`;
     try {
       renameSync(lock, aside);
     } catch {
       continue; // another publisher moved it first
     }
     const moved = readOwner(aside);
-    if (moved?.pid !== owner.pid || moved.since !== owner.since)
+    if (moved?.pid !== holder?.pid || moved?.since !== holder?.since)
       try {
         renameSync(aside, lock);
       } catch {
@@ -104,11 +112,15 @@ export async function withPublishLock<T>(dataDir: string, fn: () => T | Promise<
 
 /**
  * What killed publishes leave behind, removed by the next one (which holds the lock, so none of
- * it is in use): temporary release directories (`releases/.tmp-<pid>-…`) and moved-aside locks.
+ * it is in use): temporary release directories (`releases/.tmp-<pid>-…`), moved-aside locks, and
+ * lock claims of processes that are gone.
  */
 function removeLeftovers(dataDir: string): void {
-  for (const name of existsSync(dataDir) ? readdirSync(dataDir) : [])
-    if (name.startsWith(`${LOCK}.stale-`)) rmSync(join(dataDir, name), { recursive: true, force: true });
+  for (const name of existsSync(dataDir) ? readdirSync(dataDir) : []) {
+    const claim = new RegExp(`^${LOCK}\\.new-(\\d+)-`).exec(name);
+    if (name.startsWith(`${LOCK}.stale-`) || (claim !== null && !alive(Number(claim[1]))))
+      rmSync(join(dataDir, name), { recursive: true, force: true });
+  }
   const releases = join(dataDir, 'releases');
   for (const name of existsSync(releases) ? readdirSync(releases) : [])
     if (name.startsWith('.tmp-')) rmSync(join(releases, name), { recursive: true, force: true });

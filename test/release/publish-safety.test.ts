@@ -130,6 +130,16 @@ describe('one publisher at a time', () => {
     );
   });
 
+  it('a lock without its owner file (an older gspc killed before writing it) is taken over', async () => {
+    const data = await keyed();
+    mkdirSync(join(data, 'publish.lock'));
+    await assertVerifies(await publish(demoCorpus, data));
+    assert.deepEqual(
+      readdirSync(data).filter((n) => n.startsWith('publish.lock')),
+      [],
+    );
+  });
+
   it('a lock held by a live process is never taken over', async () => {
     const data = await keyed();
     mkdirSync(join(data, 'publish.lock'));
