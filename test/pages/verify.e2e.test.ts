@@ -74,7 +74,7 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
     if (text.length < 20_000) await page.fill('#card-json', text);
     else
       await page.locator('#card-json').evaluate((el, v) => {
-        (el as HTMLTextAreaElement).value = v;
+        (el as unknown as { value: string }).value = v;
       }, text);
     await page.click('#verify-paste button[type="submit"]');
     return result(page);
