@@ -14,6 +14,7 @@ import { parseJsonFile } from './json-file.js';
 import { readPerItemRows } from './peritem-rows.js';
 import { axisFileSchema, boardFileSchema, laneFileSchema, obligationsFileSchema } from './schemas.js';
 import { checkAxisRules } from './axis-rules.js';
+import { encodingProblem } from './text-encoding.js';
 import { readStatus, type CorpusStatus } from './status/index.js';
 
 /** A file of the corpus, by its path relative to the corpus root ('/' separated). */
@@ -45,10 +46,16 @@ export function readCorpus(root: string): Corpus {
       problems: [{ file: 'board.json', field: '', reason: 'missing' }],
     });
   }
+  // Every JSON and JSONL file is UTF-8 without a BOM, checked before anything is parsed (a BOM or
+  // a stray Latin-1 byte would otherwise surface as an unclear JSON error, or not at all).
+  const text = new Map(textFiles(root).map((path) => [path, readFileSync(join(root, path))]));
+  const encoding = [...text].flatMap(([path, bytes]) => encodingProblem(path, bytes) ?? []);
+  if (encoding.length > 0) throw invalid(encoding);
+
   const problems: CorpusProblem[] = [];
   const files: CorpusFile[] = [];
   const load = (path: string): CorpusFile => {
-    const bytes = readFileSync(join(root, path));
+    const bytes = text.get(path) ?? readFileSync(join(root, path));
     const f = { path, bytes, sha256: sha256Hex(bytes) };
     files.push(f);
     return f;
@@ -155,6 +162,30 @@ export function readCorpus(root: string): Corpus {
   if (problems.length > 0) throw invalid(problems);
   files.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
   return { meta, definitions, tables, evidence, lane, obligations, status: statusRead.status, files };
+}
+
+/** Where a corpus keeps its files (docs/formats.md); anything else in the directory is not read. */
+const CORPUS_PLACES = new Set([
+  'board.json',
+  'lane.json',
+  'obligations.json',
+  'axes',
+  'peritem',
+  'evidence',
+  'status',
+  'corrections',
+]);
+
+/** Every `.json` and `.jsonl` file of the corpus (hidden files apart), as paths relative to it. */
+function textFiles(root: string, dir = ''): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(join(root, dir), { withFileTypes: true })) {
+    if (e.name.startsWith('.') || (dir === '' && !CORPUS_PLACES.has(e.name))) continue;
+    const path = dir === '' ? e.name : `${dir}/${e.name}`;
+    if (e.isDirectory()) out.push(...textFiles(root, path));
+    else if (e.isFile() && /\.jsonl?$/.test(e.name)) out.push(path);
+  }
+  return out;
 }
 
 function listDir(root: string, dir: string): string[] {

@@ -135,3 +135,42 @@ describe('corpus reader', () => {
     );
   });
 });
+
+describe('text encoding of corpus files (issue 16)', () => {
+  it('a UTF-8 byte order mark is refused with its file and line, and nothing else is reported', () => {
+    const dir = demoCopy();
+    const axis = join(dir, 'axes', 'safety.json');
+    writeFileSync(axis, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(axis)]));
+    assert.deepEqual(problemsOf(dir), [
+      {
+        file: 'axes/safety.json',
+        line: 1,
+        field: '',
+        reason: 'starts with a UTF-8 byte order mark (BOM); save it as UTF-8 without a BOM',
+      },
+    ]);
+  });
+
+  it('bytes that are not UTF-8 are refused at their line (never read as U+FFFD)', () => {
+    const dir = demoCopy();
+    const rows = join(dir, 'peritem', 'governance.jsonl');
+    const lines = readFileSync(rows).toString('latin1').split('\n');
+    // A Latin-1 "é" (0xE9) inside the third row's first string.
+    lines[2] = lines[2]!.replace('"', '"\u00e9');
+    writeFileSync(rows, Buffer.from(lines.join('\n'), 'latin1'));
+    const [p, ...rest] = problemsOf(dir);
+    assert.deepEqual(rest, []);
+    assert.equal(p!.file, 'peritem/governance.jsonl');
+    assert.equal(p!.line, 3);
+    assert.match(p!.reason, /^is not UTF-8: byte 0xE9 at byte \d+ \(column 3\) starts no valid character/);
+  });
+
+  it('the character U+FFFD itself, written as UTF-8, is text like any other', () => {
+    const dir = demoCopy();
+    const board = join(dir, 'board.json');
+    const b = JSON.parse(readFileSync(board, 'utf8')) as { limitations: string[] };
+    b.limitations = [...b.limitations, 'a replacement character \ufffd in a sentence'];
+    writeFileSync(board, JSON.stringify(b, null, 2));
+    assert.ok(readCorpus(dir).meta.limitations.some((l) => l.includes('\ufffd')));
+  });
+});
