@@ -13,6 +13,7 @@ import { signingContext } from '../keys/signing.js';
 import { readConfig, type ConfigOverrides, type ConfigSource } from '../config.js';
 import { CliRun, PROCESS_IO, type CliIo } from './cli-io.js';
 import { runVerify } from './verify.js';
+import { registerValidateCommand } from './validate-command.js';
 import { registerLedgerCommands } from './ledger-commands.js';
 import { runWitness } from './witness.js';
 import { registerCorrectionsCommands } from './corrections-commands.js';
@@ -137,15 +138,7 @@ export async function main(
       );
     });
 
-  program
-    .command('validate')
-    .description('check a corpus without publishing it')
-    .argument('<corpus-dir>')
-    .action((corpusDir: string) => {
-      const c = readCorpus(corpusDir);
-      const rows = [...c.tables.values()].reduce((s, t) => s + t.rowCount, 0);
-      run.print(`ok: ${c.definitions.length} axes, ${rows} per-item rows, ${c.files.length} files`);
-    });
+  registerValidateCommand(program, run);
 
   program
     .command('serve')
