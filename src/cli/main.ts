@@ -6,7 +6,6 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { formatProblem, GspcError, type CorpusProblem } from '../core/errors.js';
-import { readCorpus } from '../corpus/read-corpus.js';
 import { publishVerified } from '../verify/verified-publish.js';
 import { keygen } from '../keys/key-store.js';
 import { signingContext } from '../keys/signing.js';
