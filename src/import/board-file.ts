@@ -5,9 +5,10 @@
  * is not rewritten, so its bytes (and formatting) stay the operator's.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { SCAFFOLD_PLACEHOLDER } from '../core/board/model.js';
 import { GspcError } from '../core/errors.js';
 
-export const PLACEHOLDER = 'EDIT ME';
+const PLACEHOLDER = SCAFFOLD_PLACEHOLDER;
 
 export interface BoardUpdate {
   /** The new file's text, or null when nothing changes. */

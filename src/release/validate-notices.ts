@@ -7,7 +7,7 @@
  * before it is public.
  */
 import type { DerivedAxis } from '../core/board/axis-row.js';
-import type { ModelComparisonAxis } from '../core/board/model.js';
+import { type ModelComparisonAxis, SCAFFOLD_PLACEHOLDER } from '../core/board/model.js';
 import type { CorpusProblem } from '../core/errors.js';
 import type { Corpus } from '../corpus/read-corpus.js';
 import type { DerivedRelease } from './derive.js';
@@ -20,6 +20,20 @@ export function validateNotices(corpus: Corpus, derived: DerivedRelease): Corpus
   const modelsByAxis = new Map<string, Set<string>>();
   for (const [axis, table] of corpus.tables) modelsByAxis.set(axis, new Set(table.columns.keys()));
   const everyModel = new Set([...modelsByAxis.values()].flatMap((m) => [...m]));
+
+  const scaffold = (
+    [
+      ['issuer', corpus.meta.issuer],
+      ['doi', corpus.meta.doi],
+      ['measured_on.date', corpus.meta.measured_on.date],
+    ] as const
+  ).filter(([, v]) => v.includes(SCAFFOLD_PLACEHOLDER));
+  if (scaffold.length > 0)
+    notices.push({
+      file: 'board.json',
+      field: scaffold.map(([f]) => f).join(', '),
+      reason: `still the scaffold gspc import wrote (${SCAFFOLD_PLACEHOLDER}): readers will see it as the board's issuer and provenance`,
+    });
 
   corpus.meta.own_models.forEach((m, i) => {
     if (!everyModel.has(m))

@@ -156,3 +156,9 @@ export interface FactOutcome {
   holds: boolean;
   reason?: string;
 }
+
+/**
+ * What `gspc import` writes into the board.json fields only the operator can fill (issuer, doi,
+ * measured_on.date); `gspc validate` names a board still carrying it.
+ */
+export const SCAFFOLD_PLACEHOLDER = 'EDIT ME';
