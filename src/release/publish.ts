@@ -22,10 +22,10 @@ import { readCorpus, sha256Hex, type Corpus } from '../corpus/read-corpus.js';
 import { deriveRelease } from './derive.js';
 import { buildEvidence, EVIDENCE_DIR, type EvidenceInputs, type PreviousEvidence } from './evidence.js';
 import { currentReleaseDir, fsyncDir, switchCurrent } from './data-dir.js';
-import { previousLog } from './previous-log.js';
+import { loadBaseRelease, previousEvidence, previousLog } from './base-release.js';
+import { loadRelease } from './load.js';
 import { refuseEditedCorrections } from './corrections-guard.js';
 import { RELEASE_SCHEMA, type ReleaseDescriptor } from './release-descriptor.js';
-import { releaseDirDid } from './release-origin.js';
 
 export interface PublishResult {
   id: string;
@@ -79,28 +79,6 @@ export function describeRelease(
   return { descriptor, manifestBytes: derived.manifestBytes, evidence };
 }
 
-/**
- * Cards and ledgers of the release `dataDir/current` points at, which a new release continues when
- * it was signed for the same DID (else the new release starts a history of its own).
- */
-export function previousEvidence(dataDir: string, did: string): PreviousEvidence | undefined {
-  const dir = currentReleaseDir(dataDir);
-  if (dir === undefined || !existsSync(join(dir, EVIDENCE_DIR, 'issued.json')) || releaseDirDid(dir) !== did)
-    return undefined;
-  const read = (p: string) => JSON.parse(readFileSync(join(dir, EVIDENCE_DIR, p), 'utf8')) as unknown;
-  const issued = read('issued.json') as { sha256: string; model: string | null; axis: string; withdrawn?: string }[];
-  return {
-    cards: issued.map((i) => ({
-      card: read(`cards/${i.sha256.slice(0, 16)}.json`) as PreviousEvidence['cards'][number]['card'],
-      model: i.model,
-      axis: i.axis,
-      ...(i.withdrawn !== undefined && { withdrawn: i.withdrawn }),
-    })),
-    withdrawals: (read('withdrawals.json') as { entries: PreviousEvidence['withdrawals'] }).entries,
-    supersessions: (read('supersessions.json') as { entries: PreviousEvidence['supersessions'] }).entries,
-  };
-}
-
 export function publishRelease(
   corpusDir: string,
   dataDir: string,
@@ -109,10 +87,17 @@ export function publishRelease(
 ): PublishResult {
   const { onStep, publicUrl } = opts;
   const corpus = readCorpus(corpusDir);
-  // Published corrections are never edited: a changed or removed entry refuses the publish.
-  refuseEditedCorrections(corpus, dataDir);
-  const previous = previousEvidence(dataDir, signing.did);
-  const log = previousLog(dataDir, signing.did);
+  // The release this one continues, by one rule, read once and hash-checked (base-release.ts).
+  const base = loadBaseRelease(dataDir, signing.did);
+  // Published corrections are never edited: a changed or removed entry of the release being
+  // replaced refuses the publish (that release is the base, or, for a new origin, `current`).
+  const current = currentReleaseDir(dataDir);
+  refuseEditedCorrections(
+    corpus,
+    base?.descriptor ?? (current === undefined ? undefined : loadRelease(current).descriptor),
+  );
+  const previous = base === undefined ? undefined : previousEvidence(base);
+  const log = base === undefined ? undefined : previousLog(base);
   const { descriptor, manifestBytes, evidence } = describeRelease(
     corpus,
     {

@@ -13,7 +13,10 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { currentReleaseDir } from '../../src/release/data-dir.js';
+import { GspcError } from '../../src/core/errors.js';
+import { signingContext } from '../../src/keys/signing.js';
 import { dirSource } from '../../src/verify/release-source.js';
+import { publishVerified } from '../../src/verify/verified-publish.js';
 import { verifyRelease } from '../../src/verify/release-verifier.js';
 import { gspc } from '../helpers/cli.js';
 import { demoCorpus, tempDir } from '../helpers/tmp.js';
@@ -155,13 +158,11 @@ describe('one publisher at a time', () => {
 });
 
 describe('verify before current', () => {
-  it('a release that fails the checks of gspc verify is removed and the previous release stays current', async () => {
+  it('a damaged release to continue is refused before anything is written: it is read through the hash-checked loader', async () => {
     const { A, B } = corpora();
     const data = await keyed();
     const first = await publish(A, data);
-    // The next publish continues the card log of the earlier release; one logged card is gone
-    // from it (a damaged disk, a hand edit), so the log it extends no longer matches its own
-    // signed checkpoints.
+    // The card log this publish would extend, edited on disk (a damaged disk, a hand edit).
     const entriesFile = join(first, 'evidence', 'log-entries.json');
     const entries = JSON.parse(readFileSync(entriesFile, 'utf8')) as { entries: string[] };
     entries.entries.reverse();
@@ -171,7 +172,38 @@ describe('verify before current', () => {
     assert.equal(r.status, 2, r.stdout);
     assert.match(
       r.stderr,
-      /^gspc: the release just written \(r-[0-9a-f]{20}\) fails the checks of gspc verify, so it was not made current and the previous release stays served: .*log/,
+      new RegExp(
+        `^gspc: the release this publish continues \\(${first}, the longest card log for did:web:localhost%3A8080\\) does not load: .*evidence/log-entries\\.json.*; nothing was published`,
+      ),
+    );
+    assert.equal(currentReleaseDir(data), first);
+    assert.deepEqual(readdirSync(join(data, 'releases')).sort(), before);
+  });
+
+  it('a release that fails the checks of gspc verify is removed and the previous release stays current', async () => {
+    const { A, B } = corpora();
+    const data = await keyed();
+    const first = await publish(A, data);
+    const before = readdirSync(join(data, 'releases')).sort();
+    const signing = signingContext(join(data, 'keys'), 'localhost:8080');
+    // A fault between writing and checking: one card of the new release's bundle raised by one
+    // correct answer, as a bug or a disk could do. The checks of gspc verify must catch it.
+    const fault = () => {
+      const fresh = readdirSync(join(data, 'releases')).find((n) => !before.includes(n))!;
+      const bundle = join(data, 'releases', fresh, 'evidence', 'cards-bundle.json');
+      const text = readFileSync(bundle, 'utf8');
+      const raised = text.replace(/"correct": ?(\d+)/, (_m, n) => `"correct": ${Number(n) + 1}`);
+      assert.notEqual(raised, text, 'the fault changed a card');
+      writeFileSync(bundle, raised);
+    };
+    await assert.rejects(
+      publishVerified(B, data, signing.inputs, { onStep: (step) => step === 'release-renamed' && fault() }),
+      (e: unknown) =>
+        e instanceof GspcError &&
+        e.code === 'release_invalid' &&
+        /^the release just written \(r-[0-9a-f]{20}\) fails the checks of gspc verify, so it was not made current and the previous release stays served: /.test(
+          e.message,
+        ),
     );
     assert.equal(currentReleaseDir(data), first);
     assert.deepEqual(readdirSync(join(data, 'releases')).sort(), before, 'the failed release was removed');
