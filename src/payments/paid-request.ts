@@ -91,11 +91,19 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
       'facilitator_unavailable',
       `the facilitator did not answer the verification (${verified.error}); nothing was charged, retry later`,
     );
-  if (verified.kind === 'invalid')
+  if (verified.kind === 'invalid') {
+    // A duplicate of this payment, arriving at the same time (here or at another replica), may
+    // have reserved and settled it between the lookup above and this verification: the
+    // facilitator then refuses the spent authorization. That payment is paid for: the buyer
+    // gets its artefact, never a 402 (found under load: one of six concurrent duplicates).
+    const settledMeanwhile = await deps.ledger.get(key);
+    if (settledMeanwhile && settledMeanwhile.state !== 'FAILED')
+      return settledElsewhere(settledMeanwhile, digest, req, deps);
     return {
       kind: 'rejected',
       reason: `the facilitator refused the payment: ${verified.reason}${verified.message ? ` (${verified.message})` : ''}`,
     };
+  }
 
   const reserved = await deps.ledger.reserve({
     ...key,

@@ -80,6 +80,40 @@ const request = (p = payment(), produce = () => artefact): PaidRequest => ({
 const TX = `0x${'cd'.repeat(32)}`;
 
 describe('payForArtefact', () => {
+  it('a duplicate whose verification comes after the first settled gets the artefact, not a 402', async () => {
+    const p = payment();
+    let settle!: () => void;
+    const settledOnChain = new Promise<void>((r) => {
+      settle = r;
+    });
+    let verifies = 0;
+    let settles = 0;
+    // The duplicate looks the payment up first (nothing yet) and its verification reaches the
+    // facilitator only after the other request has reserved and settled it: the facilitator then
+    // refuses the spent authorization, as the chain does.
+    const f: Facilitator = {
+      verify: async () => {
+        verifies++;
+        if (verifies === 1) {
+          await settledOnChain;
+          return { kind: 'invalid', reason: 'invalid_exact_evm_payload_authorization_nonce_used', message: undefined };
+        }
+        return { kind: 'valid', payer: undefined };
+      },
+      settle: async () => {
+        settles++;
+        settle();
+        return { kind: 'settled', transaction: TX, network: rail.network, payer: p.payer };
+      },
+    };
+    const duplicate = payForArtefact(request(p), deps(f));
+    const first = payForArtefact(request(p), deps(f));
+    const [d, a] = await Promise.all([duplicate, first]);
+    assert.equal(a.kind, 'delivered');
+    assert.equal(d.kind, 'delivered', JSON.stringify(d));
+    assert.equal(settles, 1, 'settled once');
+  });
+
   it("settles when reconcile parked the reservation as UNKNOWN mid-settle: the facilitator's answer resolves it", async () => {
     const p = payment();
     const key = { payer: p.payer, nonce: p.nonce };
