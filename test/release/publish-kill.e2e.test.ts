@@ -15,22 +15,12 @@ import { dirSource } from '../../src/verify/release-source.js';
 import { verifyRelease } from '../../src/verify/release-verifier.js';
 import { gspc } from '../helpers/cli.js';
 import { repoRoot } from '../helpers/repo.js';
-import { demoCorpus, tempDir } from '../helpers/tmp.js';
+import { prng } from '../../demo/generate.js';
+import { tempDir } from '../helpers/tmp.js';
+import { corpora } from './corpora.js';
 
 const KILLS = 50;
 const SEED = 20261125;
-
-/** mulberry32: a small seeded generator, enough to spread kill moments reproducibly. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Runs the bin's publish and kills it with SIGKILL after `ms` (or lets it finish first). */
 function publishKilledAfter(
@@ -63,23 +53,14 @@ describe('kill -9 of gspc publish', () => {
     const data = tempDir();
     assert.equal((await gspc(['keygen', '--data-dir', data])).status, 0);
     // Two corpora whose cards differ, published in turn, so that most publishes write a new release.
-    const A = join(tempDir(), 'A');
-    const B = join(tempDir(), 'B');
-    cpSync(demoCorpus, A, { recursive: true });
-    cpSync(demoCorpus, B, { recursive: true });
-    const rows = join(B, 'peritem', 'safety.jsonl');
-    const lines = readFileSync(rows, 'utf8').split('\n');
-    const first = JSON.parse(lines[0]!) as { label: string };
-    first.label = first.label === 'comply' ? 'refuse' : 'comply';
-    lines[0] = JSON.stringify(first);
-    writeFileSync(rows, lines.join('\n'));
+    const { A, B } = corpora();
 
     // The moments span one whole publish (start, read, write, verify, switch) as long as it takes
     // on this machine now: the first publish, run to its end, is the measure.
     const t0 = performance.now();
     assert.deepEqual(await publishKilledAfter(B, data, 60_000), { end: 0, stderr: '' });
     const windowMs = Math.ceil(performance.now() - t0);
-    const next = random(SEED);
+    const next = prng(SEED);
     const verified = new Set<string>();
     const outcomes = { killed: 0, finished: 0, refused: 0 };
     for (let i = 0; i < KILLS; i++) {

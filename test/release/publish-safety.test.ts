@@ -20,22 +20,7 @@ import { publishVerified } from '../../src/verify/verified-publish.js';
 import { verifyRelease } from '../../src/verify/release-verifier.js';
 import { gspc } from '../helpers/cli.js';
 import { demoCorpus, tempDir } from '../helpers/tmp.js';
-
-/** Three corpora: A (the demo), B (one safety row's label changed: its cards change), A′ (A with a cosmetic edit). */
-function corpora(): { A: string; B: string; A2: string } {
-  const root = tempDir();
-  const [A, B, A2] = ['A', 'B', 'A2'].map((n) => join(root, n)) as [string, string, string];
-  for (const d of [A, B, A2]) cpSync(demoCorpus, d, { recursive: true });
-  const rows = join(B, 'peritem', 'safety.jsonl');
-  const lines = readFileSync(rows, 'utf8').split('\n');
-  const first = JSON.parse(lines[0]!) as { label: string };
-  first.label = first.label === 'comply' ? 'refuse' : 'comply';
-  lines[0] = JSON.stringify(first);
-  writeFileSync(rows, lines.join('\n'));
-  const board = join(A2, 'board.json');
-  writeFileSync(board, `${readFileSync(board, 'utf8').trimEnd()}\n\n`);
-  return { A, B, A2 };
-}
+import { corpora } from './corpora.js';
 
 async function keyed(): Promise<string> {
   const data = tempDir();
