@@ -77,7 +77,12 @@ export async function openPage(
 /** Where the tests write their screenshots (build/screenshots/<name>-<desktop|phone>.png). */
 export const SCREENSHOT_DIR = join(repoRoot, 'build', 'screenshots');
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * A full-page screenshot for a person to look at, written only when GSPC_TEST_SCREENSHOTS=1: no
+ * test reads them, and encoding 22 full pages cost about 10 s of the suite's two cores.
+ */
+export async function screenshot(page: Page, name: string): Promise<string | undefined> {
+  if (process.env.GSPC_TEST_SCREENSHOTS !== '1') return undefined;
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
