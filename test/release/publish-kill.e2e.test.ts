@@ -1,5 +1,6 @@
 /**
- * `kill -9` of `gspc publish` (the compiled bin) at 50 random moments (issue 16): whenever it
+ * `kill -9` of `gspc publish` (the compiled bin, publishing an imported lm-eval corpus) at 50
+ * random moments (issue 16): whenever it
  * lands (starting, reading the corpus, writing files, renaming, verifying, switching `current`),
  * the data directory's current release, if any, passes the checks of `gspc verify`, and the next
  * publish takes over the killed one's lock and removes what it left. The moments come from a
@@ -14,13 +15,13 @@ import { currentReleaseDir } from '../../src/release/data-dir.js';
 import { dirSource } from '../../src/verify/release-source.js';
 import { verifyRelease } from '../../src/verify/release-verifier.js';
 import { gspc } from '../helpers/cli.js';
-import { repoRoot } from '../helpers/repo.js';
+import { fixturePath, repoRoot } from '../helpers/repo.js';
 import { prng } from '../../demo/generate.js';
 import { tempDir } from '../helpers/tmp.js';
-import { corpora } from './corpora.js';
 
 const KILLS = 50;
 const SEED = 20261125;
+const COPA_RUNS = ['sshleifer__tiny-gpt2', 'hf-internal-testing__tiny-random-gpt2'];
 
 /** Runs the bin's publish and kills it with SIGKILL after `ms` (or lets it finish first). */
 function publishKilledAfter(
@@ -52,8 +53,21 @@ describe('kill -9 of gspc publish', () => {
   }, async () => {
     const data = tempDir();
     assert.equal((await gspc(['keygen', '--data-dir', data])).status, 0);
-    // Two corpora whose cards differ, published in turn, so that most publishes write a new release.
-    const { A, B } = corpora();
+    // Two corpora whose cards differ, published in turn, so that most publishes write a new
+    // release: an operator's own, imported from the real lm-eval COPA runs (small, so that 50
+    // whole publishes stay affordable: the moments that matter are the same, fewer files), and
+    // the same with one row's label changed.
+    const A = join(tempDir(), 'A');
+    const imported = await gspc(['import', 'lm-eval', ...COPA_RUNS.map((r) => fixturePath('lm-eval', r)), '--into', A]);
+    assert.equal(imported.status, 0, imported.stderr);
+    const B = join(tempDir(), 'B');
+    cpSync(A, B, { recursive: true });
+    const rows = join(B, 'peritem', 'copa.jsonl');
+    const lines = readFileSync(rows, 'utf8').split('\n');
+    const first = JSON.parse(lines[0]!) as { label: string | null; gold: string };
+    first.label = first.label === first.gold ? (first.gold === '0' ? '1' : '0') : first.gold;
+    lines[0] = JSON.stringify(first);
+    writeFileSync(rows, lines.join('\n'));
 
     // The moments span one whole publish (start, read, write, verify, switch) as long as it takes
     // on this machine now: the first publish, run to its end, is the measure.
@@ -83,7 +97,7 @@ describe('kill -9 of gspc publish', () => {
     );
 
     // The next publish takes over whatever the last kill left, and leaves nothing behind.
-    const last = await gspc(['publish', A, '--data-dir', data]);
+    const last = await gspc(['publish', B, '--data-dir', data]);
     assert.equal(last.status, 0, last.stderr);
     assert.ok(!existsSync(join(data, 'publish.lock')));
     assert.deepEqual(
