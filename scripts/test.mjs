@@ -139,7 +139,7 @@ const code = phase('tests', () => {
     process.execPath,
     [
       '--import',
-      'tsx',
+      'tsx/esm',
       '--test',
       `--test-concurrency=${concurrency}`,
       '--test-reporter=spec',
