@@ -4,7 +4,6 @@
  * and the output are the command's arguments.
  */
 import type { Command } from 'commander';
-import { exportEee } from '../export/export-eee.js';
 import type { CliRun } from './cli-io.js';
 
 export function registerExportCommands(program: Command, run: CliRun): void {
@@ -23,6 +22,8 @@ export function registerExportCommands(program: Command, run: CliRun): void {
       'where to write data/<axis>/<developer>/<model>/<uuid>.json and <uuid>_samples.jsonl',
     )
     .action(async (target: string, o: { out: string }) => {
+      // Loaded when run: every other command starts without the exporter.
+      const { exportEee } = await import('../export/export-eee.js');
       const r = await exportEee(target, o.out);
       run.print(
         `exported ${r.origin}: ${r.evaluations} evaluations, ${r.rows} instance records, ${r.files.length} files in ${o.out}`,

@@ -6,10 +6,8 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CliRun } from './cli-io.js';
 import { GspcError } from '../core/errors.js';
-import { readCorpus } from '../corpus/read-corpus.js';
-import { FORMATS, isFormat, READERS } from '../import/formats.js';
-import type { ImportedRun, ReadOptions } from '../import/imported.js';
-import { importRuns, type ImportResult } from '../import/import-runs.js';
+import { FORMATS, type ImportedRun, isFormat, type ReadOptions } from '../import/imported.js';
+import type { ImportResult } from '../import/import-runs.js';
 
 export interface ImportCommandOptions {
   into: string;
@@ -93,6 +91,13 @@ export async function runImport(
     ...(o.epochs !== undefined && { epochs: o.epochs }),
     ...(o.allowIncomplete === true && { allowIncomplete: true }),
   };
+  // Loaded here, not at the top: the readers (ZIP, zstd, four formats) and the merge are most of
+  // this module's weight, and every other command starts without them.
+  const [{ READERS }, { importRuns }, { readCorpus }] = await Promise.all([
+    import('../import/formats.js'),
+    import('../import/import-runs.js'),
+    import('../corpus/read-corpus.js'),
+  ]);
   const onProgress = progressBar(io);
   let result: ImportResult;
   try {

@@ -14,9 +14,3 @@ export const READERS: Readonly<Record<HarnessFormat, HarnessReader>> = {
   helm: readHelm,
   eee: readEee,
 };
-
-export const FORMATS = Object.keys(READERS) as HarnessFormat[];
-
-export function isFormat(s: string): s is HarnessFormat {
-  return Object.hasOwn(READERS, s);
-}

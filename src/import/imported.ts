@@ -6,7 +6,13 @@
  * Readers never write; the importer (`import-runs.ts`) merges runs into a corpus.
  */
 
-export type HarnessFormat = 'lm-eval' | 'inspect' | 'helm' | 'eee';
+/** The formats `gspc import` reads (formats.ts maps each to its reader; the type makes it total). */
+export const FORMATS = ['lm-eval', 'inspect', 'helm', 'eee'] as const;
+export type HarnessFormat = (typeof FORMATS)[number];
+
+export function isFormat(s: string): s is HarnessFormat {
+  return (FORMATS as readonly string[]).includes(s);
+}
 
 /** Provenance kept byte for byte in the row's extra fields (the derivation ignores them). */
 export interface Provenance {
