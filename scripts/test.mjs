@@ -103,7 +103,7 @@ if (!unit) {
   phase('lint', () =>
     run(
       process.execPath,
-      [join(root, 'node_modules', '@biomejs', 'biome', 'bin', 'biome'), 'ci', '.'],
+      [join(root, 'node_modules', '@biomejs', 'biome', 'bin', 'biome'), 'ci', '--error-on-warnings', '.'],
       'biome ci (format and lint)',
     ),
   );

@@ -23,7 +23,7 @@ import type { RailConfig } from './payments/rail-config.js';
 import { currentReleaseDir, loadRelease } from './release/load.js';
 import { publishRelease } from './release/publish.js';
 import { withPublishLock } from './release/publish-lock.js';
-import { releaseDid, requireOrigin } from './release/release-origin.js';
+import { releaseDirDid, requireOrigin } from './release/release-origin.js';
 import { readWitnesses } from './release/witness-store.js';
 import {
   NO_SOURCES,
@@ -203,7 +203,8 @@ async function releaseToServe(config: Config, opts: ServeOptions): Promise<strin
         : `the data directory ${config.dataDir} does not exist: check --data-dir or GSPC_DATA_DIR, or serve the bundled demo with --demo`,
     );
   }
-  if (opts.demo === true && releaseDid(loadRelease(current)) !== signing().did) return publishDemo();
+  // Only the DID is needed here; startService loads (and hash-checks) the release it serves once.
+  if (opts.demo === true && releaseDirDid(current) !== signing().did) return publishDemo();
   return current;
 }
 

@@ -93,7 +93,7 @@ export async function runImport(
   };
   // Loaded here, not at the top: the readers (ZIP, zstd, four formats) and the merge are most of
   // this module's weight, and every other command starts without them.
-  const [{ READERS }, { importRuns }, { readCorpus }] = await Promise.all([
+  const [{ READERS }, { importRuns }, { perItemRows, readCorpus }] = await Promise.all([
     import('../import/formats.js'),
     import('../import/import-runs.js'),
     import('../corpus/read-corpus.js'),
@@ -114,9 +114,7 @@ export async function runImport(
   // The import is only done when the corpus it leaves validates (the rows are written; a
   // problem here is one the operator's other files have, and is printed like `gspc validate`).
   const c = readCorpus(o.into);
-  io.out(
-    `validate: ok (${c.definitions.length} axes, ${[...c.tables.values()].reduce((s, t) => s + t.rowCount, 0)} per-item rows)\n`,
-  );
+  io.out(`validate: ok (${c.definitions.length} axes, ${perItemRows(c)} per-item rows)\n`);
   return result;
 }
 

@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import type { AxisRow } from '../core/board/axis-row.js';
 import { buildBoard } from '../core/board/board.js';
 import { formatProblem } from '../core/errors.js';
-import { readCorpus } from '../corpus/read-corpus.js';
+import { perItemRows, readCorpus } from '../corpus/read-corpus.js';
 import { deriveRelease } from '../release/derive.js';
 import { validateNotices } from '../release/validate-notices.js';
 import type { CliRun } from './cli-io.js';
@@ -56,10 +56,11 @@ export function registerValidateCommand(program: Command, run: CliRun): void {
         livingStamp: { verification_state: 'UNSIGNED', reason: 'a preview of gspc validate: not published' },
         limitations: [],
       });
-      const rows = [...corpus.tables.values()].reduce((s, t) => s + t.rowCount, 0);
       if (o.json === true) run.json(board);
       else {
-        run.print(`ok: ${corpus.definitions.length} axes, ${rows} per-item rows, ${corpus.files.length} files`);
+        run.print(
+          `ok: ${corpus.definitions.length} axes, ${perItemRows(corpus)} per-item rows, ${corpus.files.length} files`,
+        );
         if (o.preview === true) run.print(previewTable(board.axes));
       }
       if (notices.length > 0) {

@@ -40,6 +40,10 @@ export interface Corpus {
 
 export const sha256Hex = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
+/** How many per-item rows the corpus holds, over every axis. */
+export const perItemRows = (corpus: Corpus): number =>
+  [...corpus.tables.values()].reduce((sum, table) => sum + table.rowCount, 0);
+
 export function readCorpus(root: string): Corpus {
   if (!existsSync(join(root, 'board.json'))) {
     throw new GspcError('corpus_invalid', `no board.json in ${root}: not a corpus directory`, {

@@ -19,6 +19,8 @@ import { join } from 'node:path';
 import { GspcError } from '../core/errors.js';
 
 const LOCK = 'publish.lock';
+/** A lock claim's name: `publish.lock.new-<pid>-<random>`. */
+const CLAIM = /^publish\.lock\.new-(\d+)-/;
 
 interface Owner {
   pid: number;
@@ -117,7 +119,7 @@ export async function withPublishLock<T>(dataDir: string, fn: () => T | Promise<
  */
 function removeLeftovers(dataDir: string): void {
   for (const name of existsSync(dataDir) ? readdirSync(dataDir) : []) {
-    const claim = new RegExp(`^${LOCK}\\.new-(\\d+)-`).exec(name);
+    const claim = CLAIM.exec(name);
     if (name.startsWith(`${LOCK}.stale-`) || (claim !== null && !alive(Number(claim[1]))))
       rmSync(join(dataDir, name), { recursive: true, force: true });
   }

@@ -5,22 +5,12 @@
  * release served. Publishing the same corpus twice yields the same id and the same bytes.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { canonicalBytes } from '../core/crypto/canonical-json.js';
 import { readCorpus, sha256Hex, type Corpus } from '../corpus/read-corpus.js';
 import { deriveRelease } from './derive.js';
-import { buildEvidence, EVIDENCE_DIR, type EvidenceInputs, type PreviousEvidence } from './evidence.js';
+import { buildEvidence, type EvidenceInputs } from './evidence.js';
 import { currentReleaseDir, fsyncDir, switchCurrent } from './data-dir.js';
 import { loadBaseRelease, previousEvidence, previousLog } from './base-release.js';
 import { loadRelease } from './load.js';

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { it } from 'node:test';
 import { repoRoot } from '../helpers/repo.js';
 import { freePort } from '../helpers/process.js';
-import { noAnvil } from './paid-harness.js';
+import { noAnvil } from '../helpers/chain.js';
 
 it('demo:pay pays a commission receipt on the local chain and verifies it three ways', {
   skip: noAnvil(),

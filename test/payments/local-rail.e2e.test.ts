@@ -19,26 +19,8 @@ import {
 } from '@x402/core/server';
 import { registerExactEvmScheme } from '@x402/evm/exact/server';
 import { createPublicClient, createWalletClient, http, type PublicClient } from 'viem';
-import {
-  anvilBinaryPath,
-  localBaseChain,
-  payingFetch,
-  startLocalRail,
-  usdcAbi,
-  type LocalRail,
-} from '../../demo/local-rail/index.js';
-
-/** Why the chain cannot run on this machine (said loudly), or undefined. */
-function noAnvil(): string | undefined {
-  try {
-    anvilBinaryPath();
-    return undefined;
-  } catch (e) {
-    const reason = `SKIPPED: no local chain: ${(e as Error).message}`;
-    process.stderr.write(`\n*** ${reason} ***\n`);
-    return reason;
-  }
-}
+import { localBaseChain, payingFetch, startLocalRail, usdcAbi, type LocalRail } from '../../demo/local-rail/index.js';
+import { noAnvil } from '../helpers/chain.js';
 
 const PRICE = 10_000n; // atomic USDC: $0.01
 const BUNDLE_PRICE = 2_000_000n; // $2, above the client's default $1 cap

@@ -24,22 +24,10 @@ import { loadRelease } from '../../src/release/load.js';
 import { publishRelease } from '../../src/release/publish.js';
 import type { Ledger } from '../../src/store/ledger.js';
 import { openLedger } from '../../src/store/open-ledger.js';
-import { anvilBinaryPath, type LocalRail, type RailAccount } from '../../demo/local-rail/index.js';
+import type { LocalRail, RailAccount } from '../../demo/local-rail/index.js';
 import { liveSigning } from '../helpers/app.js';
 import { freePort } from '../helpers/process.js';
 import { demoCorpus } from '../helpers/tmp.js';
-
-/** Why the chain cannot run on this machine (said loudly), or undefined. */
-export function noAnvil(): string | undefined {
-  try {
-    anvilBinaryPath();
-    return undefined;
-  } catch (e) {
-    const reason = `SKIPPED: no local chain: ${(e as Error).message}`;
-    process.stderr.write(`\n*** ${reason} ***\n`);
-    return reason;
-  }
-}
 
 export interface PaidService {
   baseUrl: string;

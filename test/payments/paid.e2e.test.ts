@@ -21,11 +21,11 @@ import {
   challengeOf,
   decodeHeader,
   handPayment,
-  noAnvil,
   officialPayment,
   startPaidService,
   type PaidService,
 } from './paid-harness.js';
+import { noAnvil } from '../helpers/chain.js';
 
 const skip = noAnvil();
 // The same paid flow on the PostgreSQL ledger (several replicas share one), when a server answers.
@@ -41,6 +41,18 @@ const BROKE: RailAccount = {
   address: privateKeyToAccount('0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba').address,
   privateKey: '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba',
 };
+
+/** The same payment sent six times at once: each answer's status and body. */
+function sixAtOnce(url: string, header: string): Promise<{ status: number; body: string }[]> {
+  return Promise.all(
+    Array.from({ length: 6 }, () =>
+      fetch(url, { headers: { 'payment-signature': header } }).then(async (r) => ({
+        status: r.status,
+        body: await r.text(),
+      })),
+    ),
+  );
+}
 
 describe('paid requests on the local rail', { skip }, () => {
   let rail: LocalRail;
@@ -133,14 +145,7 @@ describe('paid requests on the local rail', { skip }, () => {
     const pgUrl = `${pgSvc.baseUrl}/api/request-attestation?subject=${encodeURIComponent(subject)}`;
     const { header } = await officialPayment(rail, await challengeOf(pgUrl));
     const b0 = await balances();
-    const answers = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        fetch(pgUrl, { headers: { 'payment-signature': header } }).then(async (r) => ({
-          status: r.status,
-          body: await r.text(),
-        })),
-      ),
-    );
+    const answers = await sixAtOnce(pgUrl, header);
     assert.deepEqual(
       answers.map((a) => a.status),
       [200, 200, 200, 200, 200, 200],
@@ -174,14 +179,7 @@ describe('paid requests on the local rail', { skip }, () => {
   it('concurrent duplicates of one payment settle once and all get the same artefact', async () => {
     const { header } = await officialPayment(rail, await challengeOf(url));
     const b0 = await balances();
-    const answers = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        fetch(url, { headers: { 'payment-signature': header } }).then(async (r) => ({
-          status: r.status,
-          body: await r.text(),
-        })),
-      ),
-    );
+    const answers = await sixAtOnce(url, header);
     assert.deepEqual(
       answers.map((a) => a.status),
       [200, 200, 200, 200, 200, 200],

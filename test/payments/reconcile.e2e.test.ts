@@ -17,7 +17,7 @@ import {
   type Hex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { anvilBinaryPath, localBaseChain, startLocalRail, type LocalRail } from '../../demo/local-rail/index.js';
+import { localBaseChain, startLocalRail, type LocalRail } from '../../demo/local-rail/index.js';
 import {
   AUTHORIZATION_STATE_SELECTOR,
   AUTHORIZATION_USED_TOPIC,
@@ -28,18 +28,7 @@ import { reconcile, REPLAY_NOTE } from '../../src/payments/reconcile.js';
 import type { Ledger, NewReservation } from '../../src/store/ledger.js';
 import { openLedger } from '../../src/store/open-ledger.js';
 import { tempDir } from '../helpers/tmp.js';
-
-/** Why the chain cannot run on this machine (said loudly), or undefined. */
-function noAnvil(): string | undefined {
-  try {
-    anvilBinaryPath();
-    return undefined;
-  } catch (e) {
-    const reason = `SKIPPED: no local chain: ${(e as Error).message}`;
-    process.stderr.write(`\n*** ${reason} ***\n`);
-    return reason;
-  }
-}
+import { noAnvil } from '../helpers/chain.js';
 
 const PRICE = 10_000n; // $0.01
 const HOUR = 3600n;

@@ -70,13 +70,9 @@ export function logOriginOf(did: string): string {
 }
 
 /** Ledger entries sha256 → field, as `gspc verify` reads them (a missing ledger is empty). */
-function ledgerEntries(doc: unknown, field: string): { sha256: string; superseded_by: string }[] {
+function ledgerEntries(doc: unknown, field: string): [sha256: string, value: string][] {
   const entries = isObject(doc) && Array.isArray(doc.entries) ? doc.entries : [];
-  return entries.filter(isObject).map((e) => ({ sha256: String(e.sha256), superseded_by: String(e[field]) }));
-}
-
-function ledger(doc: unknown, field: string): Map<string, string> {
-  return new Map(ledgerEntries(doc, field).map((e) => [e.sha256, e.superseded_by]));
+  return entries.filter(isObject).map((e) => [String(e.sha256), String(e[field])]);
 }
 
 export async function loadServiceContext(files: PublicFiles, crypto: VerifyCrypto): Promise<ServiceContext> {
@@ -119,8 +115,11 @@ export async function loadServiceContext(files: PublicFiles, crypto: VerifyCrypt
       };
     }
   }
-  const withdrawn = ledger(parse(withdrawals), 'reason');
-  const superseded = supersededNow(ledgerEntries(parse(supersessions), 'superseded_by'));
+  const withdrawn = new Map(ledgerEntries(parse(withdrawals), 'reason'));
+  // In ledger order: a card superseded and later issued again is current (supersededNow).
+  const superseded = supersededNow(
+    ledgerEntries(parse(supersessions), 'superseded_by').map(([sha256, by]) => ({ sha256, superseded_by: by })),
+  );
 
   const log = await loadLog(parse(entriesBytes), noteBytes, did, keys, crypto, add);
   const logged = log?.entries;
