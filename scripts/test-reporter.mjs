@@ -21,7 +21,8 @@ import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
 const cwd = process.cwd();
-const rel = (file) => (file ? relative(cwd, file) : '(no file)');
+// A compiled test file (build/js/test/x.test.js, see scripts/test.mjs) is named by its source.
+const rel = (file) => (file ? relative(cwd, file).replace(/^build\/js\/(.*)\.js$/, '$1.ts') : '(no file)');
 
 export default async function* summary(source) {
   let passed = 0;

@@ -9,16 +9,19 @@
  * `npm test`: makes sure Debian's Chromium is there (scripts/ensure-chromium.mjs), then ONE
  * `tsc -b` over tsconfig.test.json and tsconfig.browser.json: it builds dist/ from src/ only when
  * a source changed since the last build (the .tsbuildinfo in dist/ says which; `npm ci` already
- * built it through `prepare`) and type-checks test/, bench/ and demo/ against it, and the browser
- * scripts; then bundles the pages' browser scripts (esbuild, well under a second); then checks
- * formatting and lint (Biome) and dead code (knip); then runs every
- * test/**\/*.test.ts under node's test runner, two files at a time.
+ * built it through `prepare`), type-checks test/, bench/ and demo/ against it and compiles them to
+ * build/js/ (again only what changed), and type-checks the browser scripts; then bundles the
+ * pages' browser scripts (esbuild, well under a second); then checks formatting and lint (Biome)
+ * and dead code (knip); then runs every test/**\/*.test.ts, compiled (build/js/test/**\/*.test.js,
+ * whose `../../src/` imports reach dist/ through the link build/js/src -> dist), under node's test
+ * runner, two files at a time. Compiled, because tsx's loader hooks cost more than half of a test
+ * file's start-up (decision ST12); the source maps point failures at the .ts lines.
  *
- * `--unit` skips all of that and runs only the unit files: every test file except the
- * `*.e2e.test.ts` ones. A test file is an e2e file, and must be named so, when any of its tests
- * needs more than its own process: a browser, a local chain (anvil), PostgreSQL, or a child
- * process (the compiled `gspc` bin, `npm start`, a demo script). Unit files run from the sources
- * (tsx) and need neither dist/ nor a type-check.
+ * `--unit` skips all of that and runs only the unit files, from the sources under tsx: every test
+ * file except the `*.e2e.test.ts` ones. A test file is an e2e file, and must be named so, when any
+ * of its tests needs more than its own process: a browser, a local chain (anvil), PostgreSQL, or a
+ * child process (the compiled `gspc` bin, `npm start`, a demo script). Unit files need neither
+ * dist/ nor a type-check.
  *
  * The output is the spec reporter's, then (scripts/test-reporter.mjs) every skipped test with its
  * reason, the slowest files, and last, alone on its line, `N passed, N failed, N skipped`. The exit
@@ -29,7 +32,7 @@
  * the 2-core machine, see docs/performance.md).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,33 +73,51 @@ function testFiles(dir = join(root, 'test')) {
   return out.sort();
 }
 
-/** The .js files tsc emits for src/ (browser scripts apart), so a dist/ with files missing is rebuilt. */
-function missingFromDist(dir = join(root, 'src')) {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
+/** Where `npm test` runs a test file from: its compiled .js under build/js/. */
+const compiled = (file) => join('build', 'js', file).replace(/\.ts$/, '.js');
+
+/**
+ * The first .js file tsc should have emitted but did not (src/ to dist/, browser scripts apart;
+ * test/, bench/ and demo/ to build/js/), so that an output deleted by hand forces a rebuild.
+ */
+function missingOutput(dir, out) {
+  for (const e of readdirSync(join(root, dir), { withFileTypes: true })) {
     const p = join(dir, e.name);
     if (e.isDirectory()) {
-      if (relative(root, p) === join('src', 'pages', 'browser')) continue;
-      const missing = missingFromDist(p);
+      if (p === join('src', 'pages', 'browser') || p === join('demo', 'corpus')) continue;
+      const missing = missingOutput(p, out);
       if (missing) return missing;
     } else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) {
-      const js = join(root, 'dist', relative(join(root, 'src'), p)).replace(/\.ts$/, '.js');
-      if (!existsSync(js)) return relative(root, js);
+      const js = out(p);
+      if (!existsSync(join(root, js))) return js;
     }
   }
   return undefined;
+}
+const missingFromBuild = () =>
+  missingOutput('src', (p) => join('dist', relative('src', p)).replace(/\.ts$/, '.js')) ??
+  ['test', 'bench', 'demo'].map((d) => missingOutput(d, compiled)).find((m) => m !== undefined);
+
+/** build/js/src -> ../../dist: the compiled tests' `../../src/x.js` imports are the built service. */
+function linkSrcToDist() {
+  const link = join(root, 'build', 'js', 'src');
+  if (existsSync(link) && lstatSync(link).isSymbolicLink()) return;
+  rmSync(link, { recursive: true, force: true });
+  symlinkSync(join('..', '..', 'dist'), link, 'dir');
 }
 
 if (!unit) {
   phase('chromium', () => run(process.execPath, ['scripts/ensure-chromium.mjs'], 'scripts/ensure-chromium.mjs'));
   phase('build+typecheck', () => {
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    // tsc -b trusts its .tsbuildinfo: a dist/ file deleted by hand would not be re-emitted.
-    const missing = missingFromDist();
+    // tsc -b trusts its .tsbuildinfo: an output deleted by hand would not be re-emitted.
+    const missing = missingFromBuild();
     run(
       process.execPath,
       [tsc, '-b', 'tsconfig.test.json', 'tsconfig.browser.json', ...(missing ? ['--force'] : [])],
-      `tsc -b (build of dist/ and type-check${missing ? `, forced: ${missing} was missing` : ''})`,
+      `tsc -b (build of dist/ and build/js/, and type-check${missing ? `, forced: ${missing} was missing` : ''})`,
     );
+    linkSrcToDist();
   });
   phase('pages', () => run(process.execPath, ['scripts/build-pages.mjs'], 'scripts/build-pages.mjs'));
   // Formatting and lint (Biome) and dead code (knip): a finding fails the command like a test.
@@ -138,15 +159,14 @@ const code = phase('tests', () => {
   const r = spawnSync(
     process.execPath,
     [
-      '--import',
-      'tsx/esm',
+      ...(unit ? ['--import', 'tsx/esm'] : ['--enable-source-maps']),
       '--test',
       `--test-concurrency=${concurrency}`,
       '--test-reporter=spec',
       '--test-reporter-destination=stdout',
       `--test-reporter=${join(root, 'scripts', 'test-reporter.mjs')}`,
       `--test-reporter-destination=${summaryFile}`,
-      ...files,
+      ...(unit ? files : files.map(compiled)),
     ],
     { cwd: root, stdio: 'inherit', env: { ...process.env, TMPDIR: runTmp } },
   );

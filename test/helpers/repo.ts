@@ -1,9 +1,18 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The repository root (the folder holding package.json). */
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/**
+ * The repository root: the nearest folder above this file holding package.json. Found by walking
+ * up, not by a fixed `../..`, because `npm test` runs the tests compiled to build/js/test/ (no
+ * package.json there) and `npm run test:unit` runs them from test/.
+ */
+export const repoRoot = ((): string => {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${fileURLToPath(import.meta.url)}`);
+  }
+})();
 
 /**
  * Path inside the repository. The test data is vendored (test/vectors, test/fixtures, schemas),

@@ -48,10 +48,14 @@ const sqliteHarness: LedgerHarness = { fresh: async () => sqliteStore(nextPath()
 ledgerContract('SQLite', sqliteHarness);
 
 /**
- * Worker threads do not inherit tsx's loader hooks on Node 20, so each worker first registers
- * tsx, then imports the TypeScript worker module.
+ * A worker running `file` (named by its .ts source). Compiled (`npm test` runs build/js/) it is
+ * the .js beside this file. From the sources (`npm run test:unit`, under tsx): worker threads do
+ * not inherit tsx's loader hooks on Node 20, so the worker first registers tsx, then imports the
+ * TypeScript module.
  */
 function tsWorker(file: string, workerData: unknown): Worker {
+  if (import.meta.url.endsWith('.js'))
+    return new Worker(new URL(file.replace(/\.ts$/, '.js'), import.meta.url), { workerData });
   const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(new URL(file, import.meta.url).href)}); })`;
   return new Worker(boot, { eval: true, workerData });
 }
