@@ -18,6 +18,8 @@ export type EpochRule = 'first' | 'majority';
 
 export class EpochReducer {
   readonly #pending = new Map<string, ImportedRow[]>();
+  #items = 0;
+  #meanSum = 0;
 
   constructor(
     private readonly rule: EpochRule,
@@ -26,7 +28,7 @@ export class EpochReducer {
 
   /** Adds one epoch's row; returns the item's reduced row once all its epochs are in. */
   add(row: ImportedRow): ImportedRow | null {
-    if (this.expected === 1) return row;
+    if (this.expected === 1) return row; // nothing to reduce, nor to average (the hot path)
     const rows = this.#pending.get(row.item) ?? [];
     if (rows.some((r) => r.provenance.epoch === row.provenance.epoch))
       throw new GspcError(
@@ -39,12 +41,27 @@ export class EpochReducer {
       return null;
     }
     this.#pending.delete(row.item);
+    return this.#reduce(rows);
+  }
+
+  /**
+   * Inspect's own figure for the epochs reduced so far (with more than one epoch): the mean over
+   * items of each item's mean over its epochs (Inspect's default `mean` epoch reducer, then
+   * `accuracy`; N counts 0). NaN before any item is complete.
+   */
+  meanOfEpochMeans(): number {
+    return this.#meanSum / this.#items;
+  }
+
+  #reduce(rows: ImportedRow[]): ImportedRow {
+    this.#items++;
+    this.#meanSum += rows.filter((r) => r.verdict?.correct === true).length / rows.length;
     return reduce(rows, this.rule);
   }
 
   /** Items still short of epochs (a cancelled run), reduced from the epochs they have, in first-seen order. */
   *flush(): Generator<ImportedRow> {
-    for (const rows of this.#pending.values()) yield reduce(rows, this.rule);
+    for (const rows of this.#pending.values()) yield this.#reduce(rows);
     this.#pending.clear();
   }
 }

@@ -17,6 +17,8 @@ export interface ScorerResult {
   accuracy: unknown;
   /** Where `accuracy` was read, for messages and the reported aggregate. */
   source: string;
+  /** `reducer`: how Inspect reduced each sample's epochs before the metric (newer logs say so). */
+  reducer: string | null;
 }
 
 export interface LogHeader {
@@ -32,6 +34,8 @@ export interface LogHeader {
   created: string | null;
   /** `eval.config.epochs`: how many times each sample ran (1 when unstated). */
   epochs: number;
+  /** `eval.config.epochs_reducer`: the reducers asked for (Inspect's default, `mean`, when null). */
+  epochsReducer: string[] | null;
   /** `eval.scorers[]`: name, options and metadata as the task declared them (absent in older logs). */
   declared: { name: string; options: Json; metadata: Json }[];
   /** Null when the log has no `results` (a run that never finished). */
@@ -64,6 +68,9 @@ export function readHeader(doc: unknown, where: string): LogHeader {
     throw new GspcError('import_refused', `${where}: Inspect log version ${String(version)} is not one of 1-3`);
   const config = objectOr(evalSpec['config']);
   const epochs = typeof config['epochs'] === 'number' && config['epochs'] >= 1 ? config['epochs'] : 1;
+  const reducers = config['epochs_reducer'];
+  const epochsReducer =
+    typeof reducers === 'string' ? [reducers] : Array.isArray(reducers) ? reducers.map((r) => String(r)) : null;
   const inspect = objectOr(evalSpec['packages'])['inspect_ai'];
   const declared = (Array.isArray(evalSpec['scorers']) ? evalSpec['scorers'] : []).filter(isObject).map((s) => ({
     name: String(s['name']),
@@ -78,6 +85,7 @@ export function readHeader(doc: unknown, where: string): LogHeader {
     inspectVersion: typeof inspect === 'string' ? inspect : null,
     created: utcOf(evalSpec['created']),
     epochs,
+    epochsReducer,
     declared,
     results: 'results' in doc && isObject(doc['results']) ? readResults(doc['results'], where) : null,
   };
@@ -98,6 +106,7 @@ function readResults(results: Json, at: string): ScorerResult[] {
       params: objectOr(s['params']),
       accuracy: accuracyOf(s['metrics']),
       source: `${at} results.scores[${i}].metrics.accuracy`,
+      reducer: typeof s['reducer'] === 'string' ? s['reducer'] : null,
     }));
   // Version 1: one scorer, metrics beside it.
   const scorer = objectOr(results['scorer']);
@@ -108,6 +117,7 @@ function readResults(results: Json, at: string): ScorerResult[] {
       params: objectOr(scorer['params']),
       accuracy: accuracyOf(results['metrics']),
       source: `${at} results.metrics.accuracy`,
+      reducer: null,
     },
   ];
 }

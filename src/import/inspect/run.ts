@@ -62,7 +62,7 @@ export function buildRun(src: LogSource, opts: ReadOptions): ImportedRun {
     labels,
     reported: reported(scorer, header, notes),
     notes,
-    rows: rows(src, opts, scorer.name, grading, labels, notes),
+    rows: rows(src, opts, scorer.name, grading, labels, notes, epochCheck(scorer, header, notes)),
   };
 }
 
@@ -76,7 +76,13 @@ function chooseScorer(src: LogSource, notes: string[]): ScorerResult {
     );
   const listed =
     header.results ??
-    header.declared.map((d) => ({ name: d.name, params: {}, accuracy: undefined, source: `${file} (no results)` }));
+    header.declared.map((d) => ({
+      name: d.name,
+      params: {},
+      accuracy: undefined,
+      source: `${file} (no results)`,
+      reducer: null,
+    }));
   const scorer = listed[0] ?? firstScoreIn(src);
   if (listed.length > 1)
     notes.push(`scorers ${listed.map((s) => s.name).join(', ')}: imported ${scorer.name} (the first)`);
@@ -87,15 +93,16 @@ function chooseScorer(src: LogSource, notes: string[]): ScorerResult {
 function firstScoreIn(src: LogSource): ScorerResult {
   const name = Object.keys(src.early[0]?.scores ?? {})[0];
   if (name === undefined) throw new GspcError('import_refused', `${src.file}: no scored items: no scorer is named`);
-  return { name, params: {}, accuracy: undefined, source: `${src.file} (no results)` };
+  return { name, params: {}, accuracy: undefined, source: `${src.file} (no results)`, reducer: null };
 }
 
 /**
  * Inspect's accuracy is the mean of `value_to_float` over the samples that have a score (N
  * counts 0, unscored samples are left out). The reader imports exactly the scored samples and
  * reads N as unparsed (counted wrong), so in the board's terms the denominator is every row.
- * With several epochs Inspect first averages each sample's epochs, which no binary reduction
- * reproduces: the figure is then not reported.
+ * With several epochs Inspect first reduces each sample's epochs (by default their mean), which
+ * no one-row-per-item reduction reproduces: that figure is checked against the epochs read
+ * instead (`epochCheck`), and the run reports none for the board's cell.
  */
 function reported(scorer: ScorerResult, header: LogHeader, notes: string[]): ReportedAggregate | null {
   const value = scorer.accuracy;
@@ -103,9 +110,18 @@ function reported(scorer: ScorerResult, header: LogHeader, notes: string[]): Rep
     notes.push(`Inspect reports no finite accuracy for ${scorer.name} (${String(value)}): not reported`);
     return null;
   }
-  if (header.epochs > 1) {
+  if (header.epochs > 1) return null;
+  return { metric: 'accuracy', value, denominator: 'all', source: scorer.source };
+}
+
+/** With several epochs: the figure to check against the mean of each item's epochs, or null (with a note). */
+function epochCheck(scorer: ScorerResult, header: LogHeader, notes: string[]): ReportedAggregate | null {
+  const value = scorer.accuracy;
+  if (header.epochs === 1 || typeof value !== 'number' || !Number.isFinite(value)) return null;
+  const reducer = scorer.reducer ?? header.epochsReducer?.[0] ?? 'mean';
+  if (reducer !== 'mean') {
     notes.push(
-      `Inspect's accuracy ${value} averages ${header.epochs} epochs per sample; not comparable with one row per item, so not reported`,
+      `Inspect's accuracy ${value} reduces ${header.epochs} epochs per sample with ${reducer}; only the default mean is re-derived, so it is not compared`,
     );
     return null;
   }
@@ -127,6 +143,7 @@ async function* rows(
   grading: Grading,
   labels: string[] | null,
   notes: string[],
+  epochFigure: ReportedAggregate | null,
 ): AsyncGenerator<ImportedRow> {
   const { header } = src;
   const reducer = new EpochReducer(opts.epochs ?? 'first', header.epochs);
@@ -176,4 +193,29 @@ async function* rows(
     notes.push(`${unscored} sample(s) without a ${scorer} score were skipped (Inspect's metrics skip them too)`);
   if (emitted === 0)
     throw new GspcError('import_refused', `${src.file}: no scored items: no sample has a ${scorer} score`);
+  if (epochFigure !== null) notes.push(checkEpochMean(epochFigure, reducer.meanOfEpochMeans(), emitted, opts, header));
+}
+
+/**
+ * Inspect's multi-epoch accuracy against the same figure re-derived from every epoch read (the
+ * mean over items of each item's mean over its epochs): the rows read must add up to what
+ * Inspect reported, as for one epoch. The board's cell is a different statistic (one epoch's
+ * outcome per item, `--epochs`), said in the same sentence.
+ */
+function checkEpochMean(
+  rep: ReportedAggregate,
+  ours: number,
+  items: number,
+  opts: ReadOptions,
+  header: LogHeader,
+): string {
+  if (!(Math.abs(rep.value - ours) <= 1e-9))
+    throw new GspcError(
+      'import_refused',
+      `${rep.source}: Inspect reported accuracy ${rep.value}, the mean over ${items} items of each item's ${header.epochs} epochs, but the epochs read give ${ours}: refused, the samples do not add up to what Inspect reported`,
+    );
+  return (
+    `Inspect's accuracy ${rep.value} (each item's ${header.epochs} epochs averaged, then the mean over ${items} items) = the epochs read; ` +
+    `the board's cell keeps one epoch per item (--epochs ${opts.epochs ?? 'first'}), a different figure`
+  );
 }

@@ -114,6 +114,24 @@ describe('Inspect reader: containers', () => {
 
 describe('Inspect reader: epochs', () => {
   const STREAMING = inspectFixture('log_streaming.eval');
+  /** log_streaming.eval's verdicts as a `.json` log (2 samples x 2 epochs: I C, C C; accuracy 0.75), to edit. */
+  const STREAMING_JSON = () =>
+    derivedJsonLog(
+      inspectFixture('log_formats.json'),
+      (log) => {
+        const s = log.samples[0];
+        log.eval.config.epochs = 2;
+        const sample = (id: number, epoch: number, value: string) => ({
+          ...s,
+          id,
+          epoch,
+          scores: { match: { value } },
+        });
+        log.samples = [sample(2, 2, 'C'), sample(2, 1, 'C'), sample(1, 1, 'I'), sample(1, 2, 'C')];
+        log.results.scores[0].metrics.accuracy.value = 0.75;
+      },
+      'streaming.json',
+    );
 
   it('log_streaming: 2 samples x 2 epochs give n = 2, the lowest epoch kept by default', async () => {
     const run = await readRun(STREAMING);
@@ -124,7 +142,40 @@ describe('Inspect reader: epochs', () => {
     assert.equal(byItem['popularity/2']!.provenance.epoch, 1);
     assert.equal(byItem['popularity/2']!.label, 'no'); // "No." with its full stop stripped
     assert.equal(run.reported, null, 'a mean over epochs is not a figure one row per item reproduces');
-    assert.ok(run.notes.some((n) => n.includes('0.75') && n.includes('2 epochs')));
+    // …but it is re-derived from every epoch read: (0.5 + 1.0) / 2 = 0.75, as reductions.json says.
+    assert.ok(
+      run.notes.includes(
+        "Inspect's accuracy 0.75 (each item's 2 epochs averaged, then the mean over 2 items) = the epochs read; " +
+          "the board's cell keeps one epoch per item (--epochs first), a different figure",
+      ),
+      run.notes.join('\n'),
+    );
+  });
+
+  it('a multi-epoch accuracy the epochs read do not give is refused, as for one epoch', async () => {
+    const path = derivedJsonLog(STREAMING_JSON(), (log) => {
+      log.results.scores[0].metrics.accuracy.value = 0.5; // epoch 1 alone; Inspect said 0.75
+    });
+    await assert.rejects(readRun(path), (e: Error) => {
+      assert.match(
+        e.message,
+        /Inspect reported accuracy 0\.5, the mean over 2 items of each item's 2 epochs, but the epochs read give 0\.75: refused/,
+      );
+      return true;
+    });
+  });
+
+  it('an epoch reducer other than mean is named and its figure not compared', async () => {
+    const path = derivedJsonLog(STREAMING_JSON(), (log) => {
+      log.eval.config.epochs_reducer = ['mode'];
+      log.results.scores[0].metrics.accuracy.value = 0.5;
+    });
+    const run = await readRun(path);
+    assert.equal(run.rows.length, 2);
+    assert.ok(
+      run.notes.some((n) => n.includes('reduces 2 epochs per sample with mode') && n.includes('not compared')),
+      run.notes.join('\n'),
+    );
   });
 
   it('majority: a 1-1 tie takes the lowest epoch; 2-0 keeps the first agreeing epoch', async () => {
@@ -147,6 +198,7 @@ describe('Inspect reader: epochs', () => {
         scores: { match: { value, answer } },
       });
       log.samples = [epoch(2, 'C', 'Yes'), epoch(1, 'I', 'No'), epoch(3, 'C', 'Yes.')];
+      log.results.scores[0].metrics.accuracy.value = 2 / 3; // what Inspect's mean over the 3 epochs gives
     });
     const first = await readRun(path);
     assert.deepEqual(
