@@ -55,7 +55,8 @@ function summary(r: ImportResult, into: string): string[] {
   }
   for (const a of r.axes)
     lines.push(
-      `peritem/${a.axis}.jsonl: ${a.rows} rows (${a.added} added, ${a.replaced} replaced); axes/${a.axis}.json ${a.created ? 'created' : 'updated'}`,
+      `peritem/${a.axis}.jsonl: ${a.rows} rows (${a.added} added, ${a.replaced} replaced); axes/${a.axis}.json ${a.created ? 'created' : 'updated'}` +
+        (a.n ? ` (its n ${a.n.from} → ${a.n.to}, the items the rows now have)` : ''),
     );
   const skipped = r.runs.flatMap((s) => s.run.notes.filter((n) => n.includes('skipped')));
   const t = r.totals;

@@ -1,7 +1,9 @@
 /**
  * `axes/<axis>.json` for an import: created when absent (a MEASURED model comparison of the
  * run's task), merged when present (the label menu grows, the disagreement counts of the
- * imported models are replaced). Everything else the operator wrote is kept.
+ * imported models are replaced, and an `n` the operator stated follows the items the rows now
+ * have, since the corpus requires the two to be equal; the summary says when it changed).
+ * Everything else the operator wrote is kept.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { GspcError } from '../core/errors.js';
@@ -15,6 +17,8 @@ export interface AxisInput {
   labels: string[];
   /** Per imported model: disagreements accepted with --accept-disagreement (0 clears). */
   disagreements: Map<string, number>;
+  /** Distinct items in `peritem/<axis>.jsonl` after the import. */
+  items: number;
 }
 
 export function readAxisFile(path: string, axis: string): Record<string, unknown> | null {
@@ -72,5 +76,6 @@ export function axisDefinition(existing: Record<string, unknown> | null, a: Axis
   const models = Object.keys(counts).sort();
   if (models.length > 0) def.import_disagreements = Object.fromEntries(models.map((m) => [m, counts[m]]));
   else delete def.import_disagreements;
+  if (typeof existing?.n === 'number') def.n = a.items;
   return def;
 }

@@ -43,7 +43,15 @@ export interface RunSummary {
 
 export interface ImportResult {
   runs: RunSummary[];
-  axes: { axis: string; rows: number; replaced: number; added: number; created: boolean }[];
+  axes: {
+    axis: string;
+    rows: number;
+    replaced: number;
+    added: number;
+    created: boolean;
+    /** The axis definition's stated `n`, when the import changed it (it follows the items). */
+    n?: { from: number; to: number };
+  }[];
   board: 'created' | 'updated' | 'unchanged';
   totals: { rows: number; models: number; items: number; unparsed: number };
 }
@@ -147,6 +155,7 @@ export async function importRuns(
         run: st.first,
         labels: [...st.runLabels, ...golds],
         disagreements: st.disagreements,
+        items: merged.items,
       });
       const defFile = new StagedFile(corpusDir, `${axis}.json`);
       staged.push(defFile);
@@ -158,6 +167,9 @@ export async function importRuns(
         replaced: merged.replaced,
         added: merged.added,
         created: existing === null,
+        ...(typeof existing?.n === 'number' && existing.n !== def.n
+          ? { n: { from: existing.n, to: merged.items } }
+          : {}),
       });
     }
     const board = boardFile(join(corpusDir, 'board.json'), [...axes.keys()], asOf);

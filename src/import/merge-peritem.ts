@@ -19,16 +19,27 @@ export interface Merged {
   added: number;
   /** Gold labels of the existing rows that stay (they must stay in the label menu). */
   existingGolds: Set<string>;
+  /** Distinct items in the merged file (an axis definition's `n`, when it states one, must equal it). */
+  items: number;
 }
 
 export function mergePeritem(corpusDir: string, axis: string, target: string, spool: RowSpool): Merged {
   // Nothing to merge with: the spool, already in import order, is the file (no second pass).
   if (!existsSync(target))
-    return { file: spool.file, rows: spool.rows, replaced: 0, added: spool.rows, existingGolds: new Set() };
+    return {
+      file: spool.file,
+      rows: spool.rows,
+      replaced: 0,
+      added: spool.rows,
+      existingGolds: new Set(),
+      items: spool.itemCount,
+    };
   spool.file.flush(); // rows are read back from it below (positioned reads and a sequential pass)
   const out = new StagedFile(corpusDir, `${axis}.jsonl`);
   const written = new Uint8Array(spool.rows);
   const existingGolds = new Set<string>();
+  /** Items only the existing rows have (the import's own are counted by the spool). */
+  const otherItems = new Set<string>();
   let rows = 0;
   let replaced = 0;
   try {
@@ -52,7 +63,8 @@ export function mergePeritem(corpusDir: string, axis: string, target: string, sp
         replaced++;
       } else {
         const theirs = spool.goldOf(item);
-        if (theirs !== undefined && theirs !== goldKey(r.gold))
+        if (theirs === undefined) otherItems.add(item);
+        else if (theirs !== goldKey(r.gold))
           throw new GspcError(
             'import_refused',
             `${rel}:${line} ${item}: the corpus has gold ${JSON.stringify(r.gold)} for this item (model ${String(r.model)}), the import has ${goldText(theirs)}: rows of one item must agree on the gold`,
@@ -69,7 +81,7 @@ export function mergePeritem(corpusDir: string, axis: string, target: string, sp
       added++;
     }
     out.close();
-    return { file: out, rows: rows + added, replaced, added, existingGolds };
+    return { file: out, rows: rows + added, replaced, added, existingGolds, items: spool.itemCount + otherItems.size };
   } catch (e) {
     out.discard();
     throw e;

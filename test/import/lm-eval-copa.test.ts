@@ -3,7 +3,7 @@
  * into one corpus, published, served, and read back from GET /api/gspc.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readCorpus } from '../../src/corpus/read-corpus.js';
@@ -99,6 +99,27 @@ describe('gspc import lm-eval: the COPA pair', () => {
     assert.equal(again.result.board, 'unchanged');
     await importQuiet('lm-eval', [lmEval(SSH)], { into: corpus });
     assert.deepEqual(snapshot(corpus), once, 'the first model re-imported alone is replaced in place');
+  });
+
+  it("an axis definition's stated n follows the items a re-import adds, and the summary says so", async () => {
+    const corpus = join(tempDir(), 'corpus');
+    await importQuiet('lm-eval', [lmEval(SSH)], { into: corpus });
+    // The operator's corpus as an earlier, partial run left it: 15 of the 20 items, n stated.
+    const rowsPath = join(corpus, 'peritem', 'copa.jsonl');
+    writeFileSync(rowsPath, `${readFileSync(rowsPath, 'utf8').trimEnd().split('\n').slice(0, 15).join('\n')}\n`);
+    const axisPath = join(corpus, 'axes', 'copa.json');
+    writeFileSync(axisPath, JSON.stringify({ ...JSON.parse(readFileSync(axisPath, 'utf8')), n: 15 }, null, 2));
+    assert.equal(readCorpus(corpus).tables.get('copa')!.rowCount, 15);
+
+    const { result, out } = await importQuiet('lm-eval', [lmEval(SSH)], { into: corpus });
+    assert.deepEqual(result.axes[0]!.n, { from: 15, to: 20 });
+    assert.match(out, /axes\/copa\.json updated \(its n 15 → 20, the items the rows now have\)\n/);
+    assert.equal(JSON.parse(readFileSync(axisPath, 'utf8')).n, 20);
+    assert.equal(readCorpus(corpus).tables.get('copa')!.rowCount, 20, 'the corpus validates with the new n');
+
+    const again = await importQuiet('lm-eval', [lmEval(SSH)], { into: corpus });
+    assert.equal(again.result.axes[0]!.n, undefined, 'unchanged n: nothing to say');
+    assert.doesNotMatch(again.out, /its n/);
   });
 
   it('a second model imported later adds its rows, paired by item: the same bytes as importing both at once', async () => {
