@@ -26,7 +26,7 @@ export interface ImportOptions {
   acceptDisagreement?: boolean;
   /** board.json's as_of when the runs do not say. */
   asOf?: string;
-  /** Called every few thousand rows (rows so far in this run, fraction of its source read). */
+  /** Called every few thousand rows and once at the end of each run (rows so far in this run, fraction of its source read). */
   onProgress?: (run: ImportedRun, rows: number, fraction: number | null) => void;
 }
 
@@ -92,6 +92,7 @@ async function readRun(run: ImportedRun, st: AxisState, axis: string, opts: Impo
   // A synchronous reader is iterated synchronously: a promise per row would cost more than the row.
   if (Symbol.iterator in run.rows) for (const row of run.rows as Iterable<ImportedRow>) take(row);
   else for await (const row of iterate(run.rows)) take(row);
+  opts.onProgress?.(run, tally.rows, run.progress ? run.progress() : null); // the run's last state: all read
   tally.checkScored();
   tally.checkAgreement(opts.acceptDisagreement === true);
   const reported = tally.checkReported();

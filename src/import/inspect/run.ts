@@ -53,6 +53,7 @@ export function buildRun(src: LogSource, opts: ReadOptions): ImportedRun {
   const params = { ...(declared?.options ?? {}), ...scorer.params };
   const grading = gradingFor(scorer.name, params);
   const labels = menu(src.early, grading);
+  const seen = { samples: 0 };
   return {
     format: 'inspect',
     task: header.task,
@@ -62,7 +63,8 @@ export function buildRun(src: LogSource, opts: ReadOptions): ImportedRun {
     labels,
     reported: reported(scorer, header, notes),
     notes,
-    rows: rows(src, opts, scorer.name, grading, labels, notes, epochCheck(scorer, header, notes)),
+    rows: rows(src, opts, scorer.name, grading, labels, notes, epochCheck(scorer, header, notes), seen),
+    progress: () => Math.min(1, seen.samples / src.sampleCount), // sampleCount > 0 (checked above)
   };
 }
 
@@ -144,6 +146,7 @@ async function* rows(
   labels: string[] | null,
   notes: string[],
   epochFigure: ReportedAggregate | null,
+  seen: { samples: number },
 ): AsyncGenerator<ImportedRow> {
   const { header } = src;
   const reducer = new EpochReducer(opts.epochs ?? 'first', header.epochs);
@@ -151,6 +154,7 @@ async function* rows(
   let unscored = 0;
   let emitted = 0;
   for await (const { sample, at } of src.samples()) {
+    seen.samples++;
     // Version-1 samples carry one unnamed `score` (read under '').
     const score = sample.scores[scorer] ?? sample.scores[''];
     if (score === undefined) {
