@@ -3,6 +3,14 @@
 // `npm install` (the `prepare` script); run `npm run build` after changing src/.
 import { main } from '../dist/cli/main.js';
 
+// A reader that stops early (`gspc import … | head`) closes the pipe. The command still finishes
+// what it does (an import or a publish is not cut short half-way), its remaining output is
+// dropped, and no stack trace is printed; the exit status is the command's.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (e) => {
+    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
+  });
+
 main(process.argv).then(
   (status) => {
     process.exitCode = status;

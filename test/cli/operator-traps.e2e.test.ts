@@ -7,6 +7,7 @@
  * stack); `gspc --version`. One-shot commands run in-process; the servers are the compiled bin.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -160,6 +161,34 @@ describe('the smaller traps', () => {
     assert.equal(
       r.stderr,
       `gspc: cannot listen on 127.0.0.1:${port}: the address is already in use (another gspc serve?); stop it or choose another port with --port\n`,
+    );
+  });
+
+  it('output into a pipe its reader closed (gspc import … | head): the import finishes, no stack trace, exit 0', async () => {
+    const into = join(tempDir(), 'corpus');
+    const child = spawn(
+      process.execPath,
+      [
+        'bin/gspc.js',
+        'import',
+        'lm-eval',
+        join(repoRoot, 'test/fixtures/lm-eval/sshleifer__tiny-gpt2'),
+        '--into',
+        into,
+      ],
+      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child.stdout.destroy(); // the reader is gone before the first line: every write meets EPIPE
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const status = await new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    assert.equal(stderr, '');
+    assert.equal(status, 0);
+    assert.equal(
+      readFileSync(join(into, 'peritem', 'copa.jsonl'), 'utf8')
+        .trimEnd()
+        .split('\n').length,
+      20,
     );
   });
 
