@@ -75,7 +75,26 @@ export interface EvidenceInputs {
   previousLog?: PreviousLog;
 }
 
-const json = (v: unknown) => Buffer.from(`${JSON.stringify(v, null, 2)}\n`);
+/** Every JSON evidence file's bytes: indented by two spaces, with a final newline. */
+export const evidenceJson = (v: unknown): Buffer => Buffer.from(`${JSON.stringify(v, null, 2)}\n`);
+const json = evidenceJson;
+
+/** `/interop/card-root-latest.json`: binds the exact bytes of `/root.json` (its SHA-256 and length). */
+export function rootPointer(root: Buffer) {
+  const record = JSON.parse(root.toString('utf8')) as { merkle_root: string; leaf_count: number; as_of: string };
+  return {
+    schema: 'svc.card-root-pointer/1',
+    root_url: '/root.json',
+    root_sha256: createHash('sha256').update(root).digest('hex'),
+    root_bytes: root.length,
+    merkle_root: record.merkle_root,
+    leaf_count: record.leaf_count,
+    as_of: record.as_of,
+    witness_url: '/interop/root-witness-latest.json',
+    cards_bundle_url: '/cards-bundle.json',
+    card_matrix_url: '/signed/card-matrix.json',
+  };
+}
 
 export function buildEvidence(corpus: Corpus, derived: DerivedRelease, inputs: EvidenceInputs): Map<string, Buffer> {
   const asOf = corpus.meta.as_of;
@@ -132,22 +151,7 @@ export function buildEvidence(corpus: Corpus, derived: DerivedRelease, inputs: E
     ),
   );
   out.set(`${EVIDENCE_DIR}/root.json`, root);
-  const rootRecord = JSON.parse(root.toString('utf8')) as { merkle_root: string; leaf_count: number; as_of: string };
-  out.set(
-    `${EVIDENCE_DIR}/card-root-latest.json`,
-    json({
-      schema: 'svc.card-root-pointer/1',
-      root_url: '/root.json',
-      root_sha256: createHash('sha256').update(root).digest('hex'),
-      root_bytes: root.length,
-      merkle_root: rootRecord.merkle_root,
-      leaf_count: rootRecord.leaf_count,
-      as_of: rootRecord.as_of,
-      witness_url: '/interop/root-witness-latest.json',
-      cards_bundle_url: '/cards-bundle.json',
-      card_matrix_url: '/signed/card-matrix.json',
-    }),
-  );
+  out.set(`${EVIDENCE_DIR}/card-root-latest.json`, json(rootPointer(root)));
   const log = extendLog(
     inputs.previousLog,
     active.map((c) => c.card.sha256),

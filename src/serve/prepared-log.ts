@@ -6,6 +6,7 @@
 import { logLeaves, logVerifierKey } from '../core/evidence/card-log.js';
 import { cosignedCheckpoint } from '../core/evidence/log-witness.js';
 import { MerkleTree } from '../core/evidence/merkle/merkle-tree.js';
+import { type LogInclusion, logInclusion } from '../core/evidence/inclusion-proofs.js';
 import type { WitnessEvidence } from '../core/evidence/witness.js';
 import type { LoadedRelease } from '../release/load.js';
 import { verifyCheckpointNote } from '../core/verify/log-proof.js';
@@ -19,16 +20,7 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 export interface PreparedLog {
   files: Map<string, Prepared>;
   /** The log block of a card's proof document, or undefined if the card is not in the log. */
-  inclusion(sha256: string):
-    | {
-        origin: string;
-        tree_size: number;
-        root_hash: string;
-        leaf_index: number;
-        proof: string[];
-        checkpoint_url: string;
-      }
-    | undefined;
+  inclusion(sha256: string): LogInclusion | undefined;
   /** RFC 9162 consistency proof from `from` to the current size. */
   consistency(from: number): { origin: string; old_size: number; new_size: number; root_hash: string; proof: string[] };
   size: number;
@@ -74,16 +66,7 @@ export function prepareLog(
     size: entries.length,
     inclusion(sha) {
       const p = proofOf(sha);
-      return (
-        p && {
-          origin,
-          tree_size: p.tree_size,
-          root_hash: rootHex(),
-          leaf_index: p.leaf_index,
-          proof: p.proof,
-          checkpoint_url: '/log/checkpoint',
-        }
-      );
+      return p && logInclusion(origin, p.tree_size, rootHex(), p.leaf_index, p.proof);
     },
     consistency(from) {
       return {

@@ -19,6 +19,7 @@ import { rootLeaves } from '../core/evidence/public-root.js';
 import { witnessRecord, type WitnessEvidence } from '../core/evidence/witness.js';
 import { BOARD_KEY } from '../core/evidence/signer.js';
 import { prepareLog, type PreparedLog } from './prepared-log.js';
+import { cardInclusionProof } from '../core/evidence/inclusion-proofs.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -127,18 +128,13 @@ function proofs(release: LoadedRelease, json: (v: unknown) => Prepared, log: Pre
   const proofObject = (id: string) => {
     const index = byPrefix.get(id.slice(0, 16));
     if (index === undefined || (id.length === 64 && active[index] !== id)) return undefined;
-    return {
-      schema: 'svc.card-inclusion-proof/1',
-      sha256: active[index]!,
-      leaf_index: index,
-      leaf_count: root.leaf_count,
-      merkle_root: root.merkle_root,
-      root_url: '/root.json',
-      proof: dupInclusionProof(tree, index).map((h: Uint8Array) => Buffer.from(h).toString('hex')),
-      verify:
-        'leaf = SHA-256(0x00 || card sha256 bytes); walk up with node = SHA-256(0x01 || left || right), a lone last node combined with itself (consumes no proof element); compare with merkle_root and the signed leaf_count of /root.json',
-      log: log.inclusion(active[index]!) ?? null,
-    };
+    return cardInclusionProof(
+      active[index]!,
+      index,
+      root,
+      dupInclusionProof(tree, index).map((h: Uint8Array) => Buffer.from(h).toString('hex')),
+      log.inclusion(active[index]!) ?? null,
+    );
   };
   const proofFor = (id16: string): Prepared | undefined => {
     let p = cache.get(id16);

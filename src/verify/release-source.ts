@@ -3,16 +3,30 @@
  * choice of URL, fetched by the user's own command) or a release directory on disk. Both answer
  * the service's public paths, so one verifier checks either.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EVIDENCE_DIR, EVIDENCE_URL_BY_FILE } from '../release/evidence.js';
+import { publishedUrl } from '../core/board/peritem-manifest.js';
+import { EVIDENCE_DIR, EVIDENCE_URL_BY_FILE, evidenceUrl } from '../release/evidence.js';
+
+/** A file a release directory holds, as its release.json lists it. */
+export interface ListedFile {
+  /** The path in the release directory. */
+  path: string;
+  /** The public path a reader fetches it at, or null for a file the service never serves. */
+  url: string | null;
+  /** Whether the file's bytes are the SHA-256 and length release.json states. */
+  matches: boolean;
+}
 
 export interface ReleaseSource {
   describe: string;
   /** Bytes at a public path, or undefined when it is not published there. */
   get(path: string): Promise<Buffer | undefined>;
-  /** True for a running service (it serves /api/gspc); false for a release directory. */
+  /** True for a running service or a mirror (served over HTTP); false for a release directory. */
   live: boolean;
+  /** A release directory's own list of its files (release.json); a URL has none. */
+  listing?(): Promise<ListedFile[]>;
 }
 
 export function urlSource(baseUrl: string): ReleaseSource {
@@ -58,6 +72,25 @@ export function dirSource(dir: string): ReleaseSource {
       const rel = releasePath(path);
       if (rel === undefined || !existsSync(join(dir, rel))) return undefined;
       return readFileSync(join(dir, rel));
+    },
+    async listing() {
+      const desc = JSON.parse(readFileSync(join(dir, 'release.json'), 'utf8')) as {
+        files: { path: string; sha256: string; bytes: number }[];
+        evidence: { path: string; sha256: string; bytes: number }[];
+      };
+      const matches = (path: string, f: { sha256: string; bytes: number }) => {
+        if (!existsSync(join(dir, path))) return false;
+        const bytes = readFileSync(join(dir, path));
+        return bytes.length === f.bytes && createHash('sha256').update(bytes).digest('hex') === f.sha256;
+      };
+      return [
+        ...desc.files.map((f) => ({
+          path: `corpus/${f.path}`,
+          url: publishedUrl(f.path).url,
+          matches: matches(`corpus/${f.path}`, f),
+        })),
+        ...desc.evidence.map((f) => ({ path: f.path, url: evidenceUrl(f.path) ?? null, matches: matches(f.path, f) })),
+      ];
     },
   };
 }

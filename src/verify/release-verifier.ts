@@ -27,13 +27,11 @@ import { nodeVerifyCrypto } from './node-crypto.js';
 import { verifyLog } from './log-verifier.js';
 import { BOARD_KEY } from '../core/evidence/signer.js';
 import { supersededNow } from '../core/evidence/card-matrix.js';
-import type { ReleaseSource } from './release-source.js';
+import type { ListedFile, ReleaseSource } from './release-source.js';
+import type { AddCheck, ReleaseCards, ReleaseCheck } from './release-check.js';
 
-export interface ReleaseCheck {
-  check: string;
-  ok: boolean;
-  detail: string;
-}
+import { checkRowsBound, verifyServedFiles } from './served-files.js';
+
 export interface ReleaseReport {
   source: string;
   ok: boolean;
@@ -45,16 +43,7 @@ const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const parse = <T>(b: Buffer | undefined): T | undefined =>
   b === undefined ? undefined : (JSON.parse(b.toString('utf8')) as T);
 
-type Add = (check: string, ok: boolean, detail: string) => boolean;
-
-/** What the card checks found, for the checks that follow them. */
-export interface ReleaseCards {
-  keys: ReadonlyMap<string, Uint8Array>;
-  rootBytes: Buffer;
-  root: { merkle_root: string; leaf_count: number; as_of: string; bound_digest: string };
-  bundle: { cards: CardFile[] };
-  invalid: CardVerdict[];
-}
+type Add = AddCheck;
 
 /**
  * Steps 1, 2 and 4 of `gspc verify`: the DID document's keys, the root (signature and
@@ -96,8 +85,9 @@ export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<
   }
   const rootSig = await verifyRootRecord(root, keys, nodeVerifyCrypto);
   add('root_signature', rootSig.ok, rootSig.detail);
-  const bundle = parse<{ cards: CardFile[] }>(await src.get('/cards-bundle.json'));
-  if (!bundle) {
+  const bundleBytes = await src.get('/cards-bundle.json');
+  const bundle = parse<{ cards: CardFile[] }>(bundleBytes);
+  if (!bundle || !bundleBytes) {
     add('cards_bundle', false, 'no /cards-bundle.json');
     return undefined;
   }
@@ -156,10 +146,19 @@ export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<
     if (v.result !== 'VALID') invalid.push(v);
   }
   add('cards', invalid.length === 0, `${bundle.cards.length - invalid.length} of ${bundle.cards.length} cards VALID`);
-  return { keys, rootBytes, root, bundle, invalid };
+  return { keys, did: typeof did === 'string' ? did : '', rootBytes, root, bundle, bundleBytes, invalid };
 }
 
-export async function verifyRelease(src: ReleaseSource): Promise<ReleaseReport> {
+export async function verifyRelease(source: ReleaseSource): Promise<ReleaseReport> {
+  // Every path the checks read, so that a release directory's files can all be shown read.
+  const fetched = new Set<string>();
+  const src: ReleaseSource = {
+    ...source,
+    get: (path) => {
+      fetched.add(path);
+      return source.get(path);
+    },
+  };
   const checks: ReleaseCheck[] = [];
   const add = (check: string, ok: boolean, detail: string) => {
     checks.push({ check, ok, detail });
@@ -203,6 +202,9 @@ export async function verifyRelease(src: ReleaseSource): Promise<ReleaseReport> 
     );
   }
 
+  // 4b. Every file a reader fetches, against the signed content (served-files.ts).
+  await verifyServedFiles(src, cards, add);
+
   // 5. Per-item manifest, then re-derivation from the rows it lists.
   const manifestBytes = await src.get('/peritem/manifest.json');
   const manifest = parse<{ files: { url: string; role: string; axis?: string; sha256: string }[] }>(manifestBytes);
@@ -230,6 +232,7 @@ export async function verifyRelease(src: ReleaseSource): Promise<ReleaseReport> 
         ? `${manifest.files.length} files match their SHA-256`
         : `files that do not match: ${bad.join(', ')}`,
     );
+    checkRowsBound(bundle.cards, manifest, add);
     if (bad.length > 0) return report(invalid, bundle.cards.length);
     const derived = deriveRelease(readCorpus(tmp));
     add(
@@ -249,7 +252,31 @@ export async function verifyRelease(src: ReleaseSource): Promise<ReleaseReport> 
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+  if (source.listing) await checkListing(await source.listing(), fetched, add);
   return report(invalid, bundle.cards.length);
+}
+
+/**
+ * A release directory: every file release.json lists has its stated bytes (what `gspc serve`
+ * checks before serving it), and every one a reader can fetch was read by a check above.
+ */
+async function checkListing(listed: ListedFile[], fetched: ReadonlySet<string>, add: Add): Promise<void> {
+  const changed = listed.filter((f) => !f.matches).map((f) => f.path);
+  add(
+    'release_files',
+    changed.length === 0,
+    changed.length === 0
+      ? `${listed.length} files have the SHA-256 and length release.json states`
+      : `files that differ from release.json: ${changed.slice(0, 10).join(', ')}`,
+  );
+  const unread = listed.filter((f) => f.url !== null && !fetched.has(f.url)).map((f) => f.url);
+  add(
+    'release_files_checked',
+    unread.length === 0,
+    unread.length === 0
+      ? `every one of the ${listed.filter((f) => f.url !== null).length} files a reader can fetch was checked`
+      : `served but not checked by gspc verify: ${unread.slice(0, 10).join(', ')}`,
+  );
 }
 
 function corpusPath(f: { url: string; role: string }): string {

@@ -1,0 +1,27 @@
+/**
+ * What the steps of `gspc verify` share: one check's outcome, how a step adds one, and what the
+ * card step found for the steps after it.
+ */
+import type { CardFile } from '../core/evidence/card.js';
+import type { CardVerdict } from '../core/verify/card-verifier.js';
+
+export interface ReleaseCheck {
+  check: string;
+  ok: boolean;
+  detail: string;
+}
+
+/** Adds a check; returns `ok`, so a step can stop on a failure it cannot go past. */
+export type AddCheck = (check: string, ok: boolean, detail: string) => boolean;
+
+/** What the card checks found, for the checks that follow them. */
+export interface ReleaseCards {
+  keys: ReadonlyMap<string, Uint8Array>;
+  /** The DID the keys were read for (the DID document's id, or the release's public-keys.json). */
+  did: string;
+  rootBytes: Buffer;
+  root: { merkle_root: string; leaf_count: number; as_of: string; bound_digest: string };
+  bundle: { cards: CardFile[] };
+  bundleBytes: Buffer;
+  invalid: CardVerdict[];
+}
