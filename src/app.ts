@@ -210,7 +210,7 @@ async function releaseToServe(config: Config, opts: ServeOptions): Promise<strin
 
 const healthKey = (s: SigningContext) =>
   JSON.stringify(s.keys.health) + JSON.stringify(s.keys.published.map((k) => Buffer.from(k.publicKey).toString('hex')));
-const liveOf = (s: SigningContext): SigningLive => ({
+export const liveOf = (s: SigningContext): SigningLive => ({
   boardKey: s.inputs.boardKey,
   published: s.keys.published,
   did: s.did,

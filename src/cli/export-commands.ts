@@ -1,12 +1,15 @@
 /**
  * `gspc export eee <release-dir|base-url> --out <dir>`: the published board as Every Eval Ever
- * records (docs/import.md, "Export to Every Eval Ever"). It reads no configuration: the release
- * and the output are the command's arguments.
+ * records (docs/import.md, "Export to Every Eval Ever"); it reads no configuration.
+ * `gspc export static <release-dir|data-dir> --out <dir>`: a static mirror of a release for nginx
+ * or a CDN (docs/operations.md, "A static mirror"); it reads the keys and the rail configuration
+ * as `gspc serve` does, so the documents are the ones the service serves.
  */
 import type { Command } from 'commander';
+import type { ConfigSource } from '../config.js';
 import type { CliRun } from './cli-io.js';
 
-export function registerExportCommands(program: Command, run: CliRun): void {
+export function registerExportCommands(program: Command, configFor: ConfigSource, run: CliRun): void {
   const exp = program.command('export').description('write the published board in another format');
   exp
     .command('eee')
@@ -29,5 +32,29 @@ export function registerExportCommands(program: Command, run: CliRun): void {
         `exported ${r.origin}: ${r.evaluations} evaluations, ${r.rows} instance records, ${r.files.length} files in ${o.out}`,
       );
       for (const s of r.skipped) run.print(`  not exported: ${s}`);
+    });
+
+  exp
+    .command('static')
+    .description(
+      "write a release's free, release-bound GET documents as files, with mirror.json and an nginx.conf that serves them with the service's headers",
+    )
+    .argument('<release-dir|data-dir>', 'a release directory, or a data directory (its current release)')
+    .requiredOption('--out <dir>', 'where to write files/, mirror.json and nginx.conf')
+    .option('--key-dir <dir>', "the keys the release was published with (default: the data directory's keys/)")
+    .option('--listen <port|host:port>', "nginx.conf's listen (default 8080)")
+    .action(async (target: string, o: { out: string; keyDir?: string; listen?: string }) => {
+      const config = configFor();
+      // Loaded when run: the service is most of the CLI's start-up time.
+      const { exportStatic } = await import('../mirror.js');
+      const r = await exportStatic(target, o.out, {
+        ...(o.keyDir !== undefined && { keyDir: o.keyDir }),
+        ...(o.listen !== undefined && { listen: o.listen }),
+        products: { rail: config.rail },
+      });
+      run.print(
+        `mirrored release ${r.release} of ${r.origin}: ${r.documents} documents, ${r.bytes} bytes, in ${o.out} (files/, mirror.json, nginx.conf)`,
+      );
+      run.print(`check it with: gspc verify <the mirror's URL>`);
     });
 }

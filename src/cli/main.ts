@@ -215,7 +215,7 @@ export async function main(
   registerCorrectionsCommands(program, configFor, run);
   registerStatusCommands(program, configFor, run);
   registerImportCommand(program, run);
-  registerExportCommands(program, run);
+  registerExportCommands(program, configFor, run);
 
   try {
     await program.parseAsync(argv);

@@ -1,0 +1,93 @@
+/**
+ * `gspc export static`, the part that needs the whole service: the release is loaded and served
+ * in-process exactly as `gspc serve` would serve it (the same keys, so the same signed board; the
+ * same recorded witness evidence), and every free, release-bound GET document is read through
+ * the service's own routes, with its headers. `src/export/static-mirror.ts` writes them out.
+ * Which documents: every registry entry whose cache rule is `release` (the board for every
+ * `?axis=`, cards and proofs, index, bundle, matrix, ledgers, root, pointer, witness record, the
+ * card log, the DID document, the A2A agent card, the per-item files and manifest, the
+ * release-bound status documents), the four pages and their assets. Not: paid routes, and
+ * documents built per request from a clock, a ledger or a live source (docs/operations.md).
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { AppOptions } from './app.js';
+import { buildApp, composeService, liveOf } from './app.js';
+import { GspcError } from './core/errors.js';
+import { type MirrorDocument, type MirrorResult, writeStaticMirror } from './export/static-mirror.js';
+import { signingContext } from './keys/signing.js';
+import { ASSET_DIR } from './pages/asset-routes.js';
+import { currentReleaseDir } from './release/data-dir.js';
+import { loadRelease } from './release/load.js';
+import { releaseOrigin, requireOrigin } from './release/release-origin.js';
+import { readWitnesses } from './release/witness-store.js';
+import { ServedState } from './serve/served-state.js';
+
+/** The four pages (specification, "Endpoints"); their scripts and stylesheet are the assets. */
+const PAGES = ['/dashboard', '/gspc-verify', '/methodology', '/pricing'];
+
+/** Every mirrored document of the service `opts` describes, read through its routes. */
+export async function mirrorDocuments(opts: AppOptions): Promise<MirrorDocument[]> {
+  const { service, entries } = composeService(opts);
+  service.fabric.stop();
+  const current = opts.state.current();
+  const paths: { path: string; keyedByQuery: boolean }[] = [
+    ...entries
+      .filter((e) => e.cache.kind === 'release')
+      .flatMap((e) => e.paths(current).map((path) => ({ path, keyedByQuery: e.query !== null }))),
+    ...PAGES.map((path) => ({ path, keyedByQuery: false })),
+    ...readdirSync(ASSET_DIR).map((f) => ({ path: `/assets/${f}`, keyedByQuery: false })),
+  ];
+  const app = buildApp({ ...opts, logLevel: 'silent' });
+  try {
+    const docs: MirrorDocument[] = [];
+    for (const { path, keyedByQuery } of paths) {
+      const r = await app.inject({ method: 'GET', url: path });
+      if (r.statusCode !== 200)
+        throw new GspcError('internal', `GET ${path} answered ${r.statusCode}, not 200: it cannot be mirrored`);
+      const headers = Object.fromEntries(
+        Object.entries(r.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : [])),
+      );
+      docs.push({ path, keyedByQuery, headers, body: r.rawPayload });
+    }
+    return docs;
+  } finally {
+    await app.close();
+  }
+}
+
+export interface StaticExportOptions {
+  /** The keys the release was published with (default: the data directory's `keys/`). */
+  keyDir?: string;
+  /** nginx's `listen` (default 8080). */
+  listen?: string;
+  products?: AppOptions['products'];
+}
+
+/**
+ * `target`: a release directory, or a data directory (its current release). The data directory
+ * also gives the keys (for the board's attestation, as `gspc serve` signs it) and the witness
+ * evidence recorded for the release.
+ */
+export async function exportStatic(
+  target: string,
+  outDir: string,
+  o: StaticExportOptions = {},
+): Promise<MirrorResult & { release: string; origin: string }> {
+  const isRelease = existsSync(join(target, 'release.json'));
+  const releaseDir = isRelease ? target : currentReleaseDir(target);
+  if (releaseDir === undefined)
+    throw new GspcError(
+      'release_not_found',
+      `${target} is neither a release directory nor a data directory with a current release`,
+    );
+  const dataDir = isRelease ? dirname(dirname(releaseDir)) : target;
+  const release = loadRelease(releaseDir);
+  const origin = releaseOrigin(release);
+  const signing = signingContext(o.keyDir ?? join(dataDir, 'keys'), new URL(origin).host);
+  requireOrigin(release, signing.did, origin);
+  const state = new ServedState(release, liveOf(signing), (rootSha) => readWitnesses(dataDir, rootSha));
+  const docs = await mirrorDocuments({ state, baseUrl: origin, ...(o.products && { products: o.products }) });
+  const result = writeStaticMirror(docs, outDir, { release: release.id, origin, listen: o.listen ?? '8080' });
+  return { ...result, release: release.id, origin };
+}
