@@ -6,7 +6,7 @@
  *   node scripts/test.mjs --unit     the unit set only (`npm run test:unit`)
  *   node scripts/test.mjs FILE...    only these test files (after the same build as `npm test`)
  *
- * `npm test`: makes sure Debian's Chromium is there (scripts/ensure-chromium.mjs), then ONE
+ * `npm test`: makes sure Debian's Chromium and nginx are there (scripts/ensure-debian.mjs), then ONE
  * `tsc -b` over tsconfig.test.json and tsconfig.browser.json: it builds dist/ from src/ only when
  * a source changed since the last build (the .tsbuildinfo in dist/ says which; `npm ci` already
  * built it through `prepare`), type-checks test/, bench/ and demo/ against it and compiles them to
@@ -107,7 +107,7 @@ function linkSrcToDist() {
 }
 
 if (!unit) {
-  phase('chromium', () => run(process.execPath, ['scripts/ensure-chromium.mjs'], 'scripts/ensure-chromium.mjs'));
+  phase('debian', () => run(process.execPath, ['scripts/ensure-debian.mjs'], 'scripts/ensure-debian.mjs'));
   phase('build+typecheck', () => {
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
     // tsc -b trusts its .tsbuildinfo: an output deleted by hand would not be re-emitted.

@@ -6,8 +6,9 @@
  * Which documents: every registry entry whose cache rule is `release` (the board for every
  * `?axis=`, cards and proofs, index, bundle, matrix, ledgers, root, pointer, witness record, the
  * card log, the DID document, the A2A agent card, the per-item files and manifest, the
- * release-bound status documents), the four pages and their assets. Not: paid routes, and
- * documents built per request from a clock, a ledger or a live source (docs/operations.md).
+ * release-bound status documents), three of the four pages and their assets. Not: paid routes,
+ * /pricing, and documents built per request from a clock, a ledger or a live source
+ * (docs/operations.md, "A static mirror").
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -19,12 +20,16 @@ import { signingContext } from './keys/signing.js';
 import { ASSET_DIR } from './pages/asset-routes.js';
 import { currentReleaseDir } from './release/data-dir.js';
 import { loadRelease } from './release/load.js';
-import { releaseOrigin, requireOrigin } from './release/release-origin.js';
+import { releaseDid, requireOrigin } from './release/release-origin.js';
 import { readWitnesses } from './release/witness-store.js';
 import { ServedState } from './serve/served-state.js';
 
-/** The four pages (specification, "Endpoints"); their scripts and stylesheet are the assets. */
-const PAGES = ['/dashboard', '/gspc-verify', '/methodology', '/pricing'];
+/**
+ * The pages that are the same for every request to a release; their scripts and stylesheet are
+ * the assets. Not /pricing: it states the catalogue as of the moment it is requested, and buying
+ * needs the service itself.
+ */
+const PAGES = ['/dashboard', '/gspc-verify', '/methodology'];
 
 /** Every mirrored document of the service `opts` describes, read through its routes. */
 export async function mirrorDocuments(opts: AppOptions): Promise<MirrorDocument[]> {
@@ -83,7 +88,9 @@ export async function exportStatic(
     );
   const dataDir = isRelease ? dirname(dirname(releaseDir)) : target;
   const release = loadRelease(releaseDir);
-  const origin = releaseOrigin(release);
+  // Releases published before public_url was recorded name only their DID's host.
+  const host = releaseDid(release).slice('did:web:'.length).replace('%3A', ':');
+  const origin = release.descriptor.public_url ?? `${/^(localhost|127\.)/.test(host) ? 'http' : 'https'}://${host}`;
   const signing = signingContext(o.keyDir ?? join(dataDir, 'keys'), new URL(origin).host);
   requireOrigin(release, signing.did, origin);
   const state = new ServedState(release, liveOf(signing), (rootSha) => readWitnesses(dataDir, rootSha));

@@ -70,6 +70,7 @@ export const LAYERS: readonly Layer[] = [
       'http',
       'surfaces',
       'pages',
+      'export',
     ],
   },
   {

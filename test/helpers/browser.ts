@@ -1,6 +1,6 @@
 /**
  * Headless Debian Chromium through playwright-core (issue 7): never a downloaded browser build.
- * `npm test` runs scripts/ensure-chromium.mjs first, which installs Debian's `chromium` when it
+ * `npm test` runs scripts/ensure-debian.mjs first, which installs Debian's `chromium` when it
  * can; without a browser, the browser tests skip and say why (never silently).
  */
 import { existsSync, mkdirSync } from 'node:fs';
