@@ -19,6 +19,8 @@ import { registerCorrectionsCommands } from './corrections-commands.js';
 import { registerStatusCommands } from './status-commands.js';
 import { registerImportCommand } from './import-command.js';
 import { registerExportCommands } from './export-commands.js';
+import { pullRelease } from '../verify/verified-pull.js';
+import { didForHost } from '../core/evidence/did.js';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -138,6 +140,25 @@ export async function main(
     });
 
   registerValidateCommand(program, run);
+
+  program
+    .command('pull')
+    .description(
+      "copy the current release of a publisher (its data directory, a release directory, or the same tree over HTTP), check it as gspc verify does, and only then make it this data directory's current release",
+    )
+    .argument('<source>', 'a data directory, a release directory, or http(s)://… serving a data directory')
+    .option(...DATA_DIR)
+    .option(...PUBLIC_URL)
+    .action(async (source: string, o: DirOptions) => {
+      const config = configFor(dirOverrides(o));
+      const r = await pullRelease(source, config.dataDir, didForHost(config.didHost));
+      run.print(
+        r.outcome === 'current'
+          ? `unchanged: ${r.id} is already current in ${config.dataDir}`
+          : `${r.outcome} ${r.id} into ${config.dataDir}: ${r.outcome === 'pulled' ? `${r.files} files, ${r.bytes} bytes, ` : ''}` +
+              `${r.checks === 0 ? 'checked before' : `${r.checks} checks pass`}, now current (a running gspc serve picks it up on its next reload, or at once on SIGHUP)`,
+      );
+    });
 
   program
     .command('serve')

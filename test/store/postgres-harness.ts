@@ -39,6 +39,14 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>, url = ADMIN_URL): Prom
   }
 }
 
+/** A new, empty database gspc_test_<random> (dropped when the test file ends): its URL. */
+export async function freshDatabaseUrl(): Promise<string> {
+  const db = `gspc_test_${randomBytes(6).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE ${db}`));
+  after(() => admin((c) => c.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`)));
+  return urlFor(db);
+}
+
 /** Each fresh store is a new database gspc_test_<random>, dropped when the test file ends. */
 export function postgresHarness(): LedgerHarness {
   const created: string[] = [];
