@@ -10,111 +10,20 @@
  * with SIGKILL leaves the balancer answering.
  */
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { currentReleaseDir } from '../../src/release/data-dir.js';
 import { gspc } from '../helpers/cli.js';
-import { nginxMissing, startNginx } from '../helpers/nginx.js';
-import { freePort, start, waitFor } from '../helpers/process.js';
+import { nginxMissing } from '../helpers/nginx.js';
 import { demoCopy, tempDir } from '../helpers/tmp.js';
-import { freshDatabaseUrl, probePostgres } from '../store/postgres-harness.js';
+import { probePostgres } from '../store/postgres-harness.js';
+import { ok, startTopology } from './topology.js';
 
 const pgProbe = await probePostgres();
 const skip = nginxMissing() ?? (pgProbe.ok ? undefined : `PostgreSQL is not reachable (${pgProbe.reason})`);
 
-interface Replica {
-  dataDir: string;
-  port: number;
-  child: ChildProcess;
-  output: () => string;
-}
-
-interface Topology {
-  origin: string;
-  /** The balancer, as the tests fetch it. */
-  lb: string;
-  publisher: string;
-  replicas: Replica[];
-}
-
-const ok = async (args: string[]) => {
-  const r = await gspc(args);
-  assert.equal(r.status, 0, `gspc ${args.join(' ')}: ${r.stdout}${r.stderr}`);
-  return r.stdout;
-};
-
-async function startTopology(): Promise<Topology> {
-  const [lbPort, storePort, ...replicaPorts] = await Promise.all([
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-  ]);
-  // did:web names a host, never an IP: the origin is localhost; requests go to 127.0.0.1.
-  const origin = `http://localhost:${lbPort}`;
-  const publisher = tempDir('gspc-publisher-');
-  await ok(['keygen', '--data-dir', publisher]);
-  await ok(['publish', demoCopy(), '--data-dir', publisher, '--public-url', origin]);
-  const database = await freshDatabaseUrl();
-  const upstreams = replicaPorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n');
-  await startNginx(
-    (first) => `
-  upstream gspc_replicas {
-${upstreams}
-  }
-  # the balancer: no stickiness; a request a replica cannot take (connection refused) goes to the next
-  server {
-    listen 127.0.0.1:${lbPort};
-    location / {
-      proxy_pass http://gspc_replicas;
-      proxy_next_upstream error timeout;
-      proxy_connect_timeout 1s;
-    }
-  }
-  # the publisher's data directory as static files: where replicas pull releases from
-  server {
-    listen 127.0.0.1:${storePort};
-    root ${publisher};
-    location / { autoindex off; }
-  }
-  server { listen 127.0.0.1:${first}; return 204; }`,
-  );
-  const replicas: Replica[] = [];
-  for (const port of replicaPorts) {
-    const dataDir = tempDir('gspc-replica-');
-    await ok(['pull', `http://127.0.0.1:${storePort}`, '--data-dir', dataDir, '--public-url', origin]);
-    const { child, output } = start(
-      process.execPath,
-      [
-        'bin/gspc.js',
-        'serve',
-        '--data-dir',
-        dataDir,
-        '--key-dir',
-        join(publisher, 'keys'),
-        '--port',
-        String(port),
-        '--public-url',
-        origin,
-      ],
-      { GSPC_DATABASE_URL: database, GSPC_RELOAD_INTERVAL_MS: '100', GSPC_LOG_LEVEL: 'silent' },
-    );
-    replicas.push({ dataDir, port, child, output });
-  }
-  for (const r of replicas) await waitFor(`http://127.0.0.1:${r.port}/healthz`, 20_000, r.output);
-  return {
-    origin,
-    lb: `http://127.0.0.1:${lbPort}`,
-    publisher,
-    replicas,
-    store: `http://127.0.0.1:${storePort}`,
-  } as Topology & { store: string };
-}
-
-const topology = skip === undefined ? ((await startTopology()) as Topology & { store: string }) : undefined;
+const topology = skip === undefined ? await startTopology() : undefined;
 
 /** The signed public root: its as_of is the release's, its ETag the bytes'. */
 async function rootDoc(url: string): Promise<{ etag: string; asOf: string; body: string }> {
@@ -134,7 +43,7 @@ describe('replicas on PostgreSQL behind nginx', { skip }, () => {
     for (const path of ['/api/gspc', '/api/gspc?axis=jail', '/root.json', '/cards/index.json', '/log/checkpoint']) {
       const bodies = await Promise.all(
         t.replicas.map(async (r) => {
-          const res = await fetch(`http://127.0.0.1:${r.port}${path}`);
+          const res = await fetch(`${r.url}${path}`);
           return `${res.headers.get('etag')}\n${await res.text()}`;
         }),
       );
@@ -163,7 +72,7 @@ describe('replicas on PostgreSQL behind nginx', { skip }, () => {
     }
     // Every replica serves the new release before the reader stops.
     for (let i = 0; i < 50; i++) {
-      const answers = await Promise.all(t.replicas.map((r) => rootDoc(`http://127.0.0.1:${r.port}`)));
+      const answers = await Promise.all(t.replicas.map((r) => rootDoc(r.url)));
       if (answers.every((a) => a.asOf === meta.as_of)) break;
       await new Promise((done) => setTimeout(done, 100));
     }

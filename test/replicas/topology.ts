@@ -1,0 +1,106 @@
+/**
+ * The replica topology of issue 17, started by a test file on loopback: a publisher's data
+ * directory (keys, the demo published for the balancer's origin) served as static files by nginx
+ * (the release store), three `gspc serve` replicas on one fresh PostgreSQL database, each given
+ * its release by `gspc pull` over HTTP, and nginx balancing over them without stickiness. Every
+ * process stops when the file ends.
+ */
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { gspc } from '../helpers/cli.js';
+import { startNginx } from '../helpers/nginx.js';
+import { freePort, start, waitFor } from '../helpers/process.js';
+import { demoCopy, tempDir } from '../helpers/tmp.js';
+import { freshDatabaseUrl } from '../store/postgres-harness.js';
+
+export interface Replica {
+  dataDir: string;
+  port: number;
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+}
+
+export interface Topology {
+  /** The public origin every replica answers as (did:web names a host, never an IP). */
+  origin: string;
+  /** The balancer, as the tests fetch it. */
+  lb: string;
+  /** The release store: the publisher's data directory over HTTP. */
+  store: string;
+  publisher: string;
+  database: string;
+  replicas: Replica[];
+  /** Starts replica `i` again (after a kill) on its port and data directory; resolves when it answers. */
+  restart(i: number): Promise<Replica>;
+}
+
+export const ok = async (args: string[]): Promise<string> => {
+  const r = await gspc(args);
+  assert.equal(r.status, 0, `gspc ${args.join(' ')}: ${r.stdout}${r.stderr}`);
+  return r.stdout;
+};
+
+export async function startTopology(replicaEnv: Record<string, string> = {}, replicas = 3): Promise<Topology> {
+  const [lbPort, storePort, ...replicaPorts] = await Promise.all(
+    Array.from({ length: replicas + 2 }, () => freePort()),
+  );
+  const origin = `http://localhost:${lbPort}`;
+  const store = `http://127.0.0.1:${storePort}`;
+  const publisher = tempDir('gspc-publisher-');
+  await ok(['keygen', '--data-dir', publisher]);
+  await ok(['publish', demoCopy(), '--data-dir', publisher, '--public-url', origin]);
+  const database = await freshDatabaseUrl();
+  const upstreams = replicaPorts!.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n');
+  await startNginx(
+    (first) => `
+  upstream gspc_replicas {
+${upstreams}
+  }
+  # the balancer: no stickiness; a request a replica cannot take (connection refused) goes to the next
+  server {
+    listen 127.0.0.1:${lbPort};
+    location / {
+      proxy_pass http://gspc_replicas;
+      proxy_next_upstream error timeout;
+      proxy_connect_timeout 1s;
+    }
+  }
+  # the publisher's data directory as static files: where replicas pull releases from
+  server {
+    listen 127.0.0.1:${storePort};
+    root ${publisher};
+    location /keys/ { return 404; }
+  }
+  server { listen 127.0.0.1:${first}; return 204; }`,
+  );
+  const env = { GSPC_DATABASE_URL: database, GSPC_RELOAD_INTERVAL_MS: '100', GSPC_LOG_LEVEL: 'silent', ...replicaEnv };
+  const serve = async (dataDir: string, port: number): Promise<Replica> => {
+    const args = ['serve', '--data-dir', dataDir, '--key-dir', join(publisher, 'keys'), '--port', String(port)];
+    const { child, output } = start(process.execPath, ['bin/gspc.js', ...args, '--public-url', origin], env);
+    const url = `http://127.0.0.1:${port}`;
+    await waitFor(`${url}/healthz`, 20_000, output);
+    return { dataDir, port, url, child, output };
+  };
+  const dirs: string[] = [];
+  for (let i = 0; i < replicas; i++) {
+    const dataDir = tempDir('gspc-replica-');
+    await ok(['pull', store, '--data-dir', dataDir, '--public-url', origin]);
+    dirs.push(dataDir);
+  }
+  const topology: Topology = {
+    origin,
+    lb: `http://127.0.0.1:${lbPort}`,
+    store,
+    publisher,
+    database,
+    replicas: await Promise.all(dirs.map((d, i) => serve(d, replicaPorts![i]!))),
+    async restart(i) {
+      const r = topology.replicas[i]!;
+      topology.replicas[i] = await serve(r.dataDir, r.port);
+      return topology.replicas[i]!;
+    },
+  };
+  return topology;
+}
