@@ -65,6 +65,9 @@ ${upstreams}
       proxy_pass http://gspc_replicas;
       proxy_next_upstream error timeout;
       proxy_connect_timeout 1s;
+      # a 402's PAYMENT-REQUIRED header and a paid answer's receipt headers exceed nginx's 4k default
+      proxy_buffer_size 64k;
+      proxy_buffers 8 64k;
     }
   }
   # the publisher's data directory as static files: where replicas pull releases from
