@@ -4,7 +4,7 @@
  * scripts/ensure-debian.mjs first, which installs it when it can; without it, these tests skip
  * and say why (never silently). Each nginx stops when its test file ends.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, start, waitFor } from './process.js';
 import { tempDir } from './tmp.js';
@@ -22,7 +22,9 @@ export function nginxMissing(): string | undefined {
  * Starts nginx with `http` inside its `http {}` block (a server listening on `port`); resolves
  * once the port answers. Access logging off, one worker, every path under the test's temp dir.
  */
-export async function startNginx(http: (port: number) => string): Promise<{ url: string; port: number }> {
+export async function startNginx(
+  http: (port: number) => string,
+): Promise<{ url: string; port: number; errors: () => string }> {
   const prefix = tempDir('gspc-nginx-');
   mkdirSync(join(prefix, 'logs'));
   const port = await freePort();
@@ -50,5 +52,12 @@ export async function startNginx(http: (port: number) => string): Promise<{ url:
   const { output } = start(NGINX, ['-p', prefix, '-c', conf], {});
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/`, 10_000, output);
-  return { url, port };
+  const errors = () => {
+    try {
+      return readFileSync(join(prefix, 'logs', 'error.log'), 'utf8');
+    } catch {
+      return '(no error log)';
+    }
+  };
+  return { url, port, errors };
 }

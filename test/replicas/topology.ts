@@ -32,6 +32,8 @@ export interface Topology {
   publisher: string;
   database: string;
   replicas: Replica[];
+  /** nginx's error log so far (for assertion messages). */
+  nginxErrors(): string;
   /** Starts replica `i` again (after a kill) on its port and data directory; resolves when it answers. */
   restart(i: number): Promise<Replica>;
 }
@@ -52,8 +54,11 @@ export async function startTopology(replicaEnv: Record<string, string> = {}, rep
   await ok(['keygen', '--data-dir', publisher]);
   await ok(['publish', demoCopy(), '--data-dir', publisher, '--public-url', origin]);
   const database = await freshDatabaseUrl();
-  const upstreams = replicaPorts!.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n');
-  await startNginx(
+  // max_fails=0: a replica that refuses a connection is skipped for that request only, never
+  // marked down for a while (with marking, the replicas' own start-up probes of the origin, made
+  // while their siblings were still starting, had marked every replica down: 502 for seconds).
+  const upstreams = replicaPorts!.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join('\n');
+  const nginx = await startNginx(
     (first) => `
   upstream gspc_replicas {
 ${upstreams}
@@ -98,6 +103,7 @@ ${upstreams}
     store,
     publisher,
     database,
+    nginxErrors: nginx.errors,
     replicas: await Promise.all(dirs.map((d, i) => serve(d, replicaPorts![i]!))),
     async restart(i) {
       const r = topology.replicas[i]!;
