@@ -38,8 +38,10 @@
  * (a directory: the challenge-run servers of §5 write V8 CPU profiles there),
  * BENCH_IMPORT_ROWS (sample lines imported, default 1000000), BENCH_INSPECT_SAMPLES (samples of the
  * Inspect log imported, default 1000000),
+ * BENCH_REPLICA_PAID (paid requests timed at 1 and at 3 replicas, default 200), BENCH_REPLICA_PAYMENTS
+ * (payments sent to every replica at once to check exactly-once, default 1000),
  * BENCH_ONLY (comma-separated sections to run: throughput, derivation, evidence, trees,
- * payments, fabric, mcp, browser-verify, import; default all; a partial run rewrites only its own subsections of the results),
+ * payments, fabric, mcp, browser-verify, import, replicas; default all; a partial run rewrites only its own subsections of the results),
  * BENCH_WRITE_DOCS=0 to leave docs/performance.md untouched.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -72,6 +74,7 @@ import { measureFabric } from './fabric.js';
 import { measureMcp } from './mcp.js';
 import { measureBrowserVerify } from './browser-verify.js';
 import { IMPORT_TITLE, INSPECT_IMPORT_TITLE, importSection, measureImport, measureInspectImport } from './import.js';
+import { measureReplicas, REPLICAS_TITLE, replicasSection } from './replicas.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -97,6 +100,7 @@ const SECTIONS = [
   'mcp',
   'browser-verify',
   'import',
+  'replicas',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -204,6 +208,25 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
     const inspect = await measureInspectImport(tmp, inspectSamples, children, log);
     sections.push([INSPECT_IMPORT_TITLE, importSection(inspect)]);
     invalid.push(...inspect.problems.map((p) => `import: ${p}`));
+  }
+
+  if (only.has('replicas')) {
+    log(
+      '11. Replicas: nginx over 3 replicas against the static mirror; paid requests at 1 and 3 replicas; exactly once at scale',
+    );
+    const r = await measureReplicas(
+      tmp,
+      {
+        ...load,
+        paid: setting('BENCH_REPLICA_PAID', 200, 2000),
+        exactlyOnce: setting('BENCH_REPLICA_PAYMENTS', 1000, 10_000),
+      },
+      log,
+    );
+    sections.push([REPLICAS_TITLE, replicasSection(r)]);
+    invalid.push(...r.board.flatMap((b) => b.problems.map((p) => `replicas ${b.target} round ${b.round}: ${p}`)));
+    invalid.push(...r.paid.flatMap((p) => p.problems.map((x) => `replicas paid ${p.label}: ${x}`)));
+    invalid.push(...(r.exactlyOnce?.problems ?? []).map((p) => `replicas exactly once: ${p}`));
   }
 
   for (const [title, body] of sections) log(`\n## ${title}\n\n${body}`);

@@ -6,7 +6,7 @@
  * - One payment sent at once to every replica directly and through the balancer: the same
  *   artefact bytes everywhere, one transfer on chain, one SETTLED record.
  * - Many fresh payments in parallel, each sent to all replicas at once (GSPC_TEST_REPLICA_PAYMENTS,
- *   default 200; 1,000 in `npm run bench`, decision X4): the same per payment, the chain's total equals the ledger's, and every replica
+ *   default 100; 1,000 in `npm run bench`, decision X4): the same per payment, the chain's total equals the ledger's, and every replica
  *   reports the same revenue.
  * - A replica killed with SIGKILL in the middle of a settle, again and again
  *   (GSPC_TEST_REPLICA_KILLS, default 50): after reconciling against the chain, every payment the
@@ -28,7 +28,7 @@ import { startTopology, type Topology } from './topology.js';
 const pgProbe = await probePostgres();
 const skip =
   noAnvil() ?? nginxMissing() ?? (pgProbe.ok ? undefined : `PostgreSQL is not reachable (${pgProbe.reason})`);
-const PAYMENTS = Number(process.env.GSPC_TEST_REPLICA_PAYMENTS ?? 200);
+const PAYMENTS = Number(process.env.GSPC_TEST_REPLICA_PAYMENTS ?? 100);
 const KILLS = Number(process.env.GSPC_TEST_REPLICA_KILLS ?? 50);
 const PRICE = 20_000n; // request_attestation outside any promo (GSPC_PROMO=none)
 
