@@ -16,6 +16,7 @@ import type { AppOptions } from './app.js';
 import { buildApp, composeService, liveOf } from './app.js';
 import { GspcError } from './core/errors.js';
 import { type MirrorDocument, type MirrorResult, writeStaticMirror } from './export/static-mirror.js';
+import { BOARD_KEY } from './core/evidence/signer.js';
 import { signingContext } from './keys/signing.js';
 import { ASSET_DIR } from './pages/asset-routes.js';
 import { currentReleaseDir } from './release/data-dir.js';
@@ -67,6 +68,8 @@ export interface StaticExportOptions {
   /** nginx's `listen` (default 8080). */
   listen?: string;
   products?: AppOptions['products'];
+  /** Export even without a usable board key (the mirror's board is then unsigned). */
+  allowUnsigned?: boolean;
 }
 
 /**
@@ -91,8 +94,18 @@ export async function exportStatic(
   // Releases published before public_url was recorded name only their DID's host.
   const host = releaseDid(release).slice('did:web:'.length).replace('%3A', ':');
   const origin = release.descriptor.public_url ?? `${/^(localhost|127\.)/.test(host) ? 'http' : 'https'}://${host}`;
-  const signing = signingContext(o.keyDir ?? join(dataDir, 'keys'), new URL(origin).host);
+  const keyDir = o.keyDir ?? join(dataDir, 'keys');
+  const signing = signingContext(keyDir, new URL(origin).host);
   requireOrigin(release, signing.did, origin);
+  // Without the board key the mirror's board would be unsigned while the service's is signed:
+  // `gspc verify` of the mirror would fail its attestation.
+  const board = signing.keys.health.find((k) => k.fragment === BOARD_KEY);
+  if (board?.healthy !== true && o.allowUnsigned !== true)
+    throw new GspcError(
+      'keys_unhealthy',
+      `the board key in ${keyDir} is not usable (${board?.reason ?? 'missing'}): the mirror's board would be unsigned, unlike the service's. ` +
+        'Give the keys the release was published with (--key-dir), or export unsigned with --allow-unsigned; nothing was written',
+    );
   const state = new ServedState(release, liveOf(signing), (rootSha) => readWitnesses(dataDir, rootSha));
   const docs = await mirrorDocuments({ state, baseUrl: origin, ...(o.products && { products: o.products }) });
   const result = writeStaticMirror(docs, outDir, { release: release.id, origin, listen: o.listen ?? '8080' });

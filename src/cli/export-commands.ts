@@ -43,13 +43,15 @@ export function registerExportCommands(program: Command, configFor: ConfigSource
     .requiredOption('--out <dir>', 'where to write files/, mirror.json and nginx.conf')
     .option('--key-dir <dir>', "the keys the release was published with (default: the data directory's keys/)")
     .option('--listen <port|host:port>', "nginx.conf's listen (default 8080)")
-    .action(async (target: string, o: { out: string; keyDir?: string; listen?: string }) => {
+    .option('--allow-unsigned', 'export even without a usable board key (the mirrored board is then unsigned)')
+    .action(async (target: string, o: { out: string; keyDir?: string; listen?: string; allowUnsigned?: boolean }) => {
       const config = configFor();
       // Loaded when run: the service is most of the CLI's start-up time.
       const { exportStatic } = await import('../mirror.js');
       const r = await exportStatic(target, o.out, {
         ...(o.keyDir !== undefined && { keyDir: o.keyDir }),
         ...(o.listen !== undefined && { listen: o.listen }),
+        ...(o.allowUnsigned === true && { allowUnsigned: true }),
         products: { rail: config.rail },
       });
       run.print(

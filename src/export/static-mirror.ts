@@ -58,7 +58,7 @@ function q(s: string): string {
 
 export function writeStaticMirror(docs: readonly MirrorDocument[], outDir: string, opts: MirrorOptions): MirrorResult {
   if (!/^([0-9a-zA-Z.[\]:-]+:)?[0-9]{1,5}$/.test(opts.listen))
-    throw new GspcError('bad_query', `--listen ${opts.listen}: a port, or host:port`);
+    throw new GspcError('config_invalid', `--listen ${opts.listen}: a port, or host:port`);
   const seen = new Set<string>();
   for (const d of docs) {
     if (seen.has(d.path)) throw new GspcError('internal', `${d.path} is mirrored twice`);

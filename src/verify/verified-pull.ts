@@ -84,7 +84,16 @@ function pathSource(src: string): PullSource {
 function httpSource(base: string): PullSource {
   const root = base.replace(/\/$/, '');
   const get = async (url: string): Promise<Buffer> => {
-    const r = await fetch(url, { signal: AbortSignal.timeout(60_000), redirect: 'error' });
+    let r: Response;
+    try {
+      r = await fetch(url, { signal: AbortSignal.timeout(60_000), redirect: 'error' });
+    } catch (e) {
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      throw new GspcError(
+        'release_not_found',
+        `cannot fetch ${url} (${cause?.code ?? cause?.message ?? (e as Error).message}); nothing was changed`,
+      );
+    }
     if (!r.ok) throw new GspcError('release_not_found', `GET ${url}: HTTP ${r.status}`);
     return Buffer.from(await r.arrayBuffer());
   };

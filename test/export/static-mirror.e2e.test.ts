@@ -4,7 +4,7 @@
  * `gspc verify <mirror URL>` passes, and an edited file in the mirror is named by it.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
@@ -131,6 +131,33 @@ describe('gspc export static, served by nginx', { skip }, () => {
     assert.match(r.stdout, /^VALID: 36 of 36 cards valid, 0 failed checks$/m);
     for (const check of ['card_files', 'card_proofs', 'served_documents', 'board_attestation', 'board_rederived'])
       assert.match(r.stdout, new RegExp(`^  ok   ${check}:`, 'm'));
+  });
+
+  it('refused, writing nothing: no usable board key (the mirror would be unsigned), not a release, a bad --listen', async () => {
+    const elsewhere = join(tempDir(), 'none');
+    const noKeys = await gspc(['export', 'static', dataDir, '--out', elsewhere, '--key-dir', tempDir()]);
+    assert.equal(noKeys.status, 2);
+    assert.match(
+      noKeys.stderr,
+      /the board key in .* is not usable .*the mirror's board would be unsigned, unlike the service's\. Give the keys/,
+    );
+    const notRelease = await gspc(['export', 'static', tempDir(), '--out', elsewhere]);
+    assert.equal(notRelease.status, 2);
+    assert.match(notRelease.stderr, /is neither a release directory nor a data directory with a current release/);
+    const badListen = await gspc([
+      'export',
+      'static',
+      dataDir,
+      '--out',
+      elsewhere,
+      '--key-dir',
+      signing.keyDir,
+      '--listen',
+      'abc',
+    ]);
+    assert.equal(badListen.status, 2);
+    assert.match(badListen.stderr, /--listen abc: a port, or host:port/);
+    assert.equal(existsSync(elsewhere), false);
   });
 
   it('an edited card file or proof in the mirror is named by gspc verify, with the first differing byte', async () => {

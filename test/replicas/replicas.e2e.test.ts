@@ -16,6 +16,7 @@ import { describe, it } from 'node:test';
 import { currentReleaseDir } from '../../src/release/data-dir.js';
 import { gspc } from '../helpers/cli.js';
 import { nginxMissing } from '../helpers/nginx.js';
+import { freePort } from '../helpers/process.js';
 import { demoCopy, tempDir } from '../helpers/tmp.js';
 import { probePostgres } from '../store/postgres-harness.js';
 import { ok, startTopology } from './topology.js';
@@ -130,6 +131,20 @@ describe('replicas on PostgreSQL behind nginx', { skip }, () => {
       /fails the checks of gspc verify, so it was not made current: card_files: \/cards\/[0-9a-f]{16}\.json: (first difference at byte \d+|content_address: hash mismatch)/,
     );
     assert.equal(currentReleaseDir(other), undefined, 'nothing made current');
+    const closed = await freePort();
+    const unreachable = await gspc([
+      'pull',
+      `http://127.0.0.1:${closed}`,
+      '--data-dir',
+      other,
+      '--public-url',
+      t.origin,
+    ]);
+    assert.equal(unreachable.status, 2);
+    assert.equal(
+      unreachable.stderr,
+      `gspc: cannot fetch http://127.0.0.1:${closed}/current/release.json (ECONNREFUSED); nothing was changed\n`,
+    );
     assert.equal(currentReleaseDir(replica.dataDir), servedBefore, 'the serving replica is untouched');
   });
 
