@@ -40,6 +40,7 @@ import { publishRelease } from '../src/release/publish.js';
 import { openLedger } from '../src/store/open-ledger.js';
 import { pullRelease } from '../src/verify/verified-pull.js';
 import { challengeOf, officialPayment } from '../test/payments/paid-harness.js';
+import { nginxConfig } from '../test/helpers/nginx.js';
 import { freePort } from '../test/helpers/process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -125,20 +126,22 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-/** Sends every header once to `url` with IN_FLIGHT at a time: rate and client latency. */
-async function paidRun(label: string, url: string, headers: string[]): Promise<PaidRate> {
+/**
+ * Runs `send(i)` for every i below `n`, IN_FLIGHT at a time: the rate and the latency of each
+ * call; `send` answers a problem (or undefined).
+ */
+async function timedRun(label: string, n: number, send: (i: number) => Promise<string | undefined>): Promise<PaidRate> {
   const latencies: number[] = [];
   const problems: string[] = [];
   let next = 0;
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async () => {
-      for (let i = next++; i < headers.length; i = next++) {
+      for (let i = next++; i < n; i = next++) {
         const s = performance.now();
-        const r = await fetch(url, { headers: { 'payment-signature': headers[i]! } });
-        await r.arrayBuffer();
+        const problem = await send(i);
         latencies.push(performance.now() - s);
-        if (r.status !== 200 && problems.length < 5) problems.push(`payment ${i}: ${r.status}`);
+        if (problem !== undefined && problems.length < 5) problems.push(`payment ${i}: ${problem}`);
       }
     }),
   );
@@ -146,13 +149,21 @@ async function paidRun(label: string, url: string, headers: string[]): Promise<P
   latencies.sort((a, b) => a - b);
   return {
     label,
-    payments: headers.length,
-    perSecond: headers.length / seconds,
+    payments: n,
+    perSecond: n / seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     problems,
   };
 }
+
+/** Sends every header once to `url`: a paid request each. */
+const paidRun = (label: string, url: string, headers: string[]) =>
+  timedRun(label, headers.length, async (i) => {
+    const r = await fetch(url, { headers: { 'payment-signature': headers[i]! } });
+    await r.arrayBuffer();
+    return r.status === 200 ? undefined : String(r.status);
+  });
 
 export async function measureReplicas(
   tmp: string,
@@ -221,24 +232,17 @@ export async function measureReplicas(
       `server { listen 127.0.0.1:${listen}; location / { proxy_pass http://${name}; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_next_upstream error timeout; proxy_buffer_size 64k; proxy_buffers 8 64k; } }`;
     writeFileSync(
       join(prefix, 'nginx.conf'),
-      [
-        ...(process.getuid?.() === 0 ? ['user root;'] : []),
-        'worker_processes 1;',
-        'daemon off;',
-        `pid ${join(prefix, 'nginx.pid')};`,
-        `error_log ${join(prefix, 'logs', 'error.log')} warn;`,
-        'events { worker_connections 4096; }',
-        'http {',
-        '  access_log off;',
-        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(prefix, t)};`),
-        '  map_hash_bucket_size 128;',
-        `  ${upstream('three', replicaPorts)}`,
-        `  ${upstream('one', replicaPorts.slice(0, 1))}`,
-        `  ${proxy(lb3!, 'three')}`,
-        `  ${proxy(lb1!, 'one')}`,
-        `  include ${join(mirror, 'nginx.conf')};`,
-        '}',
-      ].join('\n'),
+      nginxConfig(
+        prefix,
+        [
+          upstream('three', replicaPorts),
+          upstream('one', replicaPorts.slice(0, 1)),
+          proxy(lb3!, 'three'),
+          proxy(lb1!, 'one'),
+          `include ${join(mirror, 'nginx.conf')};`,
+        ].join('\n'),
+        4096,
+      ),
     );
     const nginx = spawn(NGINX, ['-p', prefix, '-c', join(prefix, 'nginx.conf')], { stdio: 'ignore' });
     children.push(nginx);
@@ -325,32 +329,14 @@ export async function measureReplicas(
     const facilitator = httpFacilitator(rail.facilitatorUrl!, 30_000);
     const direct = await build(o.paid);
     const requirements = challenge.accepts[0]!;
-    const latencies: number[] = [];
-    const fProblems: string[] = [];
-    let next = 0;
-    const f0 = performance.now();
-    await Promise.all(
-      Array.from({ length: IN_FLIGHT }, async () => {
-        for (let i = next++; i < direct.length; i = next++) {
-          const s = performance.now();
-          const payload = direct[i]!.payload as never;
-          const v = await facilitator.verify(payload, requirements);
-          const settled = v.kind === 'valid' ? await facilitator.settle(payload, requirements) : undefined;
-          latencies.push(performance.now() - s);
-          if (settled?.kind !== 'settled' && fProblems.length < 5)
-            fProblems.push(`payment ${i}: ${v.kind} ${settled?.kind ?? ''}`);
-        }
+    paid.push(
+      await timedRun('facilitator alone (verify + settle)', direct.length, async (i) => {
+        const payload = direct[i]!.payload as never;
+        const v = await facilitator.verify(payload, requirements);
+        const settled = v.kind === 'valid' ? await facilitator.settle(payload, requirements) : undefined;
+        return settled?.kind === 'settled' ? undefined : `${v.kind} ${settled?.kind ?? ''}`;
       }),
     );
-    latencies.sort((a, b) => a - b);
-    paid.push({
-      label: 'facilitator alone (verify + settle)',
-      payments: direct.length,
-      perSecond: direct.length / ((performance.now() - f0) / 1000),
-      p50: percentile(latencies, 50),
-      p99: percentile(latencies, 99),
-      problems: fProblems,
-    });
 
     // C. Exactly once, at scale.
     const headers = (await build(o.exactlyOnce)).map((p) => p.header);

@@ -4,7 +4,7 @@
  * bundle, index and matrix, the withdrawal and supersession ledgers, the public root and its
  * pointer. Paths are relative to the release directory.
  */
-import { createHash } from 'node:crypto';
+import { rootBinding } from '../core/evidence/witness.js';
 import type { PublishedKey } from '../core/evidence/did.js';
 import {
   cardMatrix,
@@ -84,12 +84,7 @@ export function rootPointer(root: Buffer) {
   const record = JSON.parse(root.toString('utf8')) as { merkle_root: string; leaf_count: number; as_of: string };
   return {
     schema: 'svc.card-root-pointer/1',
-    root_url: '/root.json',
-    root_sha256: createHash('sha256').update(root).digest('hex'),
-    root_bytes: root.length,
-    merkle_root: record.merkle_root,
-    leaf_count: record.leaf_count,
-    as_of: record.as_of,
+    ...rootBinding(root, record),
     witness_url: '/interop/root-witness-latest.json',
     cards_bundle_url: '/cards-bundle.json',
     card_matrix_url: '/signed/card-matrix.json',

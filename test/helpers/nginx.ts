@@ -19,6 +19,30 @@ export function nginxMissing(): string | undefined {
 }
 
 /**
+ * A whole nginx configuration with everything under `prefix` (pid, logs, temporary files) and
+ * `http` inside its `http {}` block; one worker, access logging off. The bench uses it too.
+ */
+export function nginxConfig(prefix: string, http: string, workerConnections = 1024): string {
+  return [
+    // Run as root (CI), nginx's workers would be `nobody`, who cannot read the tests' private
+    // temporary directories: they run as the invoking user instead.
+    ...(process.getuid?.() === 0 ? ['user root;'] : []),
+    'worker_processes 1;',
+    'daemon off;',
+    `pid ${join(prefix, 'nginx.pid')};`,
+    `error_log ${join(prefix, 'logs', 'error.log')} warn;`,
+    `events { worker_connections ${workerConnections}; }`,
+    'http {',
+    '  access_log off;',
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(prefix, t)};`),
+    '  map_hash_bucket_size 128;',
+    http,
+    '}',
+    '',
+  ].join('\n');
+}
+
+/**
  * Starts nginx with `http` inside its `http {}` block (a server listening on `port`); resolves
  * once the port answers. Access logging off, one worker, every path under the test's temp dir.
  */
@@ -29,26 +53,7 @@ export async function startNginx(
   mkdirSync(join(prefix, 'logs'));
   const port = await freePort();
   const conf = join(prefix, 'nginx.conf');
-  writeFileSync(
-    conf,
-    [
-      // Run as root (CI), nginx's workers would be `nobody`, who cannot read the tests' private
-      // temporary directories: they run as the test's own user instead.
-      ...(process.getuid?.() === 0 ? ['user root;'] : []),
-      'worker_processes 1;',
-      'daemon off;',
-      `pid ${join(prefix, 'nginx.pid')};`,
-      `error_log ${join(prefix, 'logs', 'error.log')} warn;`,
-      'events { worker_connections 1024; }',
-      'http {',
-      '  access_log off;',
-      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(prefix, t)};`),
-      '  map_hash_bucket_size 128;',
-      http(port),
-      '}',
-      '',
-    ].join('\n'),
-  );
+  writeFileSync(conf, nginxConfig(prefix, http(port)));
   const { output } = start(NGINX, ['-p', prefix, '-c', conf], {});
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/`, 10_000, output);

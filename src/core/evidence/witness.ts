@@ -34,6 +34,22 @@ export interface WitnessSubject {
   kept?: WitnessEvidence;
 }
 
+/**
+ * What binds a record to the exact bytes of `/root.json`: their SHA-256 and length, and the
+ * root's merkle_root, leaf count and as-of. The witness record and the root pointer both carry
+ * it, in this order, and `gspc verify` checks it on both.
+ */
+export function rootBinding(rootBytes: Buffer, root: { merkle_root: string; leaf_count: number; as_of: string }) {
+  return {
+    root_url: '/root.json',
+    root_sha256: createHash('sha256').update(rootBytes).digest('hex'),
+    root_bytes: rootBytes.length,
+    merkle_root: root.merkle_root,
+    leaf_count: root.leaf_count,
+    as_of: root.as_of,
+  };
+}
+
 export function witnessRecord(
   rootBytes: Buffer,
   root: { merkle_root: string; leaf_count: number; as_of: string },
@@ -42,12 +58,7 @@ export function witnessRecord(
   const byKind = new Map(recorded.map((r) => [r.kind, r]));
   return {
     schema: 'svc.root-witness/1',
-    root_url: '/root.json',
-    root_sha256: createHash('sha256').update(rootBytes).digest('hex'),
-    root_bytes: rootBytes.length,
-    merkle_root: root.merkle_root,
-    leaf_count: root.leaf_count,
-    as_of: root.as_of,
+    ...rootBinding(rootBytes, root),
     witnesses: WITNESS_KINDS.map((kind) => {
       const r = byKind.get(kind);
       return r
