@@ -21,6 +21,8 @@ export const DEFAULTS = {
   baseUrl: 'http://localhost:8080',
   facilitatorTimeoutMs: 15_000,
   fabricRefreshMs: 60_000,
+  /** How long close (SIGTERM) waits for requests in flight before cutting their connections. */
+  drainTimeoutMs: 2_000,
 } as const;
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -88,6 +90,8 @@ const envSchema = z.object({
   GSPC_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GSPC_ACCESS_LOG: z.enum(['0', '1']).default('0'),
   GSPC_RELOAD_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
+  // On SIGTERM: a paid request may wait on the facilitator for GSPC_FACILITATOR_TIMEOUT_MS.
+  GSPC_DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   GSPC_KEY_DIR: z.string().min(1).optional(),
   GSPC_DID_HOST: z.string().min(1).optional(),
   GSPC_TRUSTED_DID_HOSTS: z.string().optional(),
@@ -130,6 +134,8 @@ export interface Config {
   logLevel: string;
   accessLog: boolean;
   reloadIntervalMs: number;
+  /** On SIGTERM, how long requests in flight may take before their connections are cut. */
+  drainTimeoutMs: number;
   /** Where the Ed25519 key files live (default `<dataDir>/keys`). */
   keyDir: string;
   /** did:web host (default: the host and port of the base URL). */
@@ -240,6 +246,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>, ov
     logLevel: e.GSPC_LOG_LEVEL,
     accessLog: e.GSPC_ACCESS_LOG === '1',
     reloadIntervalMs: e.GSPC_RELOAD_INTERVAL_MS,
+    drainTimeoutMs: e.GSPC_DRAIN_TIMEOUT_MS,
     keyDir: resolve(overrides.keyDir ?? e.GSPC_KEY_DIR ?? `${dataDir}/keys`),
     didHost: e.GSPC_DID_HOST ?? new URL(baseUrl).host,
     // Each entry is checked now (didForHost throws config_invalid), not at the first receipt.

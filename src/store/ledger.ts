@@ -245,6 +245,9 @@ export interface Ledger {
   /** Per source, by name: its most recently recorded beat (time and note) and how many it has recorded. */
   latestHeartbeats(): Promise<HeartbeatLatest[]>;
 
+  /** One round trip to the store (readiness): resolves when it answers, throws `ledger_unavailable` when not. */
+  ping(): Promise<void>;
+
   /** Release the connection or pool; further calls fail. Safe to call twice. */
   close(): Promise<void>;
 }

@@ -22,7 +22,10 @@ export function registerDocumentRoutes(
       const query = entry.query === null ? new Map<string, string>() : readQuery(req.url, entry.query);
       const body = await entry.read(ctx, { params: req.params as Record<string, string>, query, path, log: req.log });
       if (body.kind === 'prepared') return sendPrepared(req, reply, body.prepared);
-      return reply.code(200).headers(body.headers).send(body.text);
+      return reply
+        .code(body.status ?? 200)
+        .headers(body.headers)
+        .send(body.text);
     });
   }
 }

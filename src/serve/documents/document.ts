@@ -17,7 +17,7 @@ import { BASE_HEADERS, JSON_TYPE } from '../headers.js';
  */
 export type DocumentBody =
   | { kind: 'prepared'; prepared: Prepared }
-  | { kind: 'built'; text: string; headers: Readonly<Record<string, string>> };
+  | { kind: 'built'; text: string; headers: Readonly<Record<string, string>>; status?: number };
 
 /** How long a reader may keep an answer, as the `cache-control` the document is served with. */
 export type CacheRule =

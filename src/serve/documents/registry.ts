@@ -16,6 +16,7 @@ import { cardDocument, evidenceDocuments, logConsistencyDocument } from './evide
 import { fabricDocumentEntry } from './fabric.js';
 import { dashboardStatsDoc, hubCardsDoc } from './aggregates.js';
 import { healthDocument } from './health.js';
+import { readinessDocument } from './readiness.js';
 import { insurabilityDocument } from './insurability.js';
 import { regulationDocument } from './regulation.js';
 import { reportedDocument } from './reported.js';
@@ -52,6 +53,7 @@ export function documentRegistry(opts: RegistryOptions): readonly DocumentEntry[
     xrplDocument(),
     ...(opts.products ? catalogueDocuments() : []),
     healthDocument,
+    readinessDocument,
     ...(opts.extra ?? []),
   ];
   const seen = new Set<string>();

@@ -314,6 +314,10 @@ export class PostgresLedger implements Ledger {
     return (await this.all<HeartbeatLatestRow>(LATEST_HEARTBEATS_SQL, [])).map(heartbeatLatest);
   }
 
+  async ping(): Promise<void> {
+    await this.all('SELECT 1', []);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -288,6 +288,11 @@ export class SqliteLedger implements Ledger {
     return (this.stmt(LATEST_HEARTBEATS_SQL).all() as HeartbeatLatestRow[]).map(heartbeatLatest);
   }
 
+  async ping(): Promise<void> {
+    if (this.closed) throw ledgerError('ledger_unavailable', 'ledger: the SQLite ledger is closed');
+    this.db.prepare('SELECT 1').get();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

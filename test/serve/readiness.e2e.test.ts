@@ -1,0 +1,205 @@
+/**
+ * Operable in production (issue 18): `GET /readyz` says whether a balancer should send this
+ * process traffic (a release loaded, the board signed or deliberately unsigned, the ledger
+ * reachable), separately from `/healthz`; SIGTERM lets requests in flight complete, then exits.
+ * The compiled `gspc serve`, PostgreSQL reached through a TCP proxy the test can cut, and for the
+ * drain a paid request held open by the local rail's slow facilitator.
+ */
+import assert from 'node:assert/strict';
+import { chmodSync } from 'node:fs';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { startLocalRail } from '../../demo/local-rail/index.js';
+import { demoApp } from '../helpers/app.js';
+import { noAnvil } from '../helpers/chain.js';
+import { gspc } from '../helpers/cli.js';
+import { freePort, start, waitFor } from '../helpers/process.js';
+import { demoCorpus, tempDir } from '../helpers/tmp.js';
+import { challengeOf, officialPayment } from '../payments/paid-harness.js';
+import { freshDatabaseUrl, probePostgres } from '../store/postgres-harness.js';
+
+const pgProbe = await probePostgres();
+
+interface Readiness {
+  status: string;
+  checks: { check: string; ok: boolean; detail: string }[];
+}
+
+async function readyz(url: string): Promise<{ code: number; body: Readiness }> {
+  const r = await fetch(`${url}/readyz`);
+  return { code: r.status, body: (await r.json()) as Readiness };
+}
+
+/** A TCP proxy to PostgreSQL on a fixed port that the test can cut (the database "stops") and restore. */
+async function cuttableProxy(target: { host: string; port: number }) {
+  const port = await freePort();
+  let server: Server | undefined;
+  const sockets = new Set<Socket>();
+  const up = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((client) => {
+        const upstream = connect(target.port, target.host);
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('close', () => sockets.delete(s));
+          s.on('error', () => s.destroy());
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+  const down = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server!.close(() => resolve());
+    });
+  await up();
+  after(() => (server?.listening ? down() : undefined));
+  return { port, up, down };
+}
+
+/** Keys and the demo published for http://localhost:<port>, ready for `gspc serve`. */
+async function published(port: number): Promise<string> {
+  const data = tempDir();
+  assert.equal((await gspc(['keygen', '--data-dir', data])).status, 0);
+  const r = await gspc(['publish', demoCorpus, '--data-dir', data, '--public-url', `http://localhost:${port}`]);
+  assert.equal(r.status, 0, r.stderr);
+  return data;
+}
+
+async function serve(port: number, data: string, env: Record<string, string>) {
+  const { child, output } = start(
+    process.execPath,
+    ['bin/gspc.js', 'serve', '--data-dir', data, '--port', String(port)],
+    {
+      GSPC_LOG_LEVEL: 'silent',
+      GSPC_RELOAD_INTERVAL_MS: '100',
+      ...env,
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/healthz`, 20_000, output);
+  return { child, url, output };
+}
+
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v) || Date.now() > deadline) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('/readyz', () => {
+  it('ready with a release, a signed board and no ledger (read-only); /healthz stays the liveness answer', async () => {
+    const { app } = demoApp();
+    const r = await app.inject({ url: '/readyz' });
+    assert.equal(r.statusCode, 200);
+    assert.equal(r.headers['cache-control'], 'no-store');
+    const body = r.json() as Readiness;
+    assert.equal(body.status, 'ready');
+    assert.deepEqual(
+      body.checks.map((c) => [c.check, c.ok]),
+      [
+        ['release', true],
+        ['board', true],
+        ['ledger', true],
+      ],
+    );
+    assert.match(body.checks[2]!.detail, /no ledger configured/);
+  });
+
+  it('unready while the ledger database is unreachable, ready again when it returns', {
+    skip: pgProbe.ok ? false : `PostgreSQL is not reachable (${pgProbe.reason})`,
+  }, async () => {
+    const db = new URL(await freshDatabaseUrl());
+    const proxy = await cuttableProxy({ host: db.hostname, port: Number(db.port || 5432) });
+    db.host = `127.0.0.1:${proxy.port}`;
+    const port = await freePort();
+    const { url } = await serve(port, await published(port), { GSPC_DATABASE_URL: db.toString() });
+    assert.equal((await readyz(url)).code, 200);
+
+    await proxy.down();
+    const down = await until(
+      () => readyz(url),
+      (r) => r.code === 503,
+    );
+    assert.equal(down.code, 503);
+    assert.equal(down.body.status, 'unready');
+    const ledger = down.body.checks.find((c) => c.check === 'ledger')!;
+    assert.equal(ledger.ok, false);
+    assert.match(ledger.detail, /^unreachable: /);
+    assert.equal((await fetch(`${url}/healthz`)).status, 200, 'alive all along');
+
+    await proxy.up();
+    const back = await until(
+      () => readyz(url),
+      (r) => r.code === 200,
+    );
+    assert.equal(back.code, 200);
+    assert.equal(back.body.status, 'ready');
+  });
+
+  it('unready while the board key is unhealthy for a signed release (the board would be served unsigned)', async () => {
+    const port = await freePort();
+    const data = await published(port);
+    const { url } = await serve(port, data, {});
+    assert.equal((await readyz(url)).code, 200);
+    const boardKey = join(data, 'keys', 'board-attestation-1.key');
+    chmodSync(boardKey, 0o640); // group-readable: refused as unhealthy at the next check
+    const bad = await until(
+      () => readyz(url),
+      (r) => r.code === 503,
+    );
+    assert.equal(bad.code, 503);
+    const board = bad.body.checks.find((c) => c.check === 'board')!;
+    assert.equal(board.ok, false);
+    assert.match(board.detail, /^the release is signed but its board is served UNSIGNED/);
+    chmodSync(boardKey, 0o600);
+    assert.equal(
+      (
+        await until(
+          () => readyz(url),
+          (r) => r.code === 200,
+        )
+      ).code,
+      200,
+    );
+  });
+});
+
+describe('SIGTERM drains', { skip: noAnvil() }, () => {
+  it('a paid request in flight across SIGTERM completes (200), new connections are refused, then the process exits 0', async () => {
+    const rail = await startLocalRail({ payerUsdc: 10_000_000n });
+    after(() => rail.stop());
+    const port = await freePort();
+    const { child, url } = await serve(port, await published(port), {
+      GSPC_PAY_TO: rail.payTo.address,
+      GSPC_FACILITATOR_URL: rail.facilitatorUrl!,
+      GSPC_ASSET: rail.usdc,
+      GSPC_PROMO: 'none',
+      GSPC_LEDGER_PATH: join(tempDir(), 'ledger.sqlite'),
+    });
+    const bundle = (await (await fetch(`${url}/cards-bundle.json`)).json()) as {
+      cards: { surface: string; subject: string; sig_ed25519: string | null }[];
+    };
+    const subject = bundle.cards.find((c) => c.surface === 'board.measurement' && c.sig_ed25519)!.subject;
+    const paid = `${url}/api/request-attestation?subject=${encodeURIComponent(subject)}`;
+    const { header } = await officialPayment(rail, await challengeOf(paid));
+    rail.facilitatorMode('slow', { delayMs: 1500 }); // /verify answers after 1.5 s
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const inFlight = fetch(paid, { headers: { 'payment-signature': header } });
+    await new Promise((r) => setTimeout(r, 300));
+    process.kill(child.pid!, 'SIGTERM');
+    await new Promise((r) => setTimeout(r, 200));
+    await assert.rejects(fetch(`${url}/healthz`), 'the listener is closed: no new connection');
+    const res = await inFlight;
+    assert.equal(res.status, 200, 'the request in flight completed');
+    assert.equal(((await res.json()) as { surface: string }).surface, 'ras.commission');
+    const t0 = Date.now();
+    assert.equal(await exited, 0);
+    assert.ok(Date.now() - t0 < 5_000, 'exits once drained, not at the drain timeout (30 s)');
+  });
+});
