@@ -45,6 +45,7 @@ import type { Ledger } from './store/ledger.js';
 import { registerSurfaces, surfaceDocuments } from './surfaces/index.js';
 import { installErrorHandling } from './web/errors.js';
 import { registerDocumentRoutes } from './web/document-routes.js';
+import { ServiceMetrics } from './web/metrics.js';
 
 /** The metered products: served when given (the rail may still be unconfigured: challenges only). */
 export interface ProductOptions {
@@ -79,10 +80,14 @@ export interface AppOptions {
   accessLog?: boolean;
   /** How long close waits for requests in flight before cutting their connections (default DEFAULTS.drainTimeoutMs). */
   drainTimeoutMs?: number;
+  /** Serve GET /metrics and count requests, ledger calls and outcomes (GSPC_METRICS); none: off. */
+  metrics?: ServiceMetrics;
 }
 
 /** The options resolved into the one context every layer reads (every default decided here). */
-export function resolveService(opts: AppOptions): ServiceContext {
+export function resolveService(given: AppOptions): ServiceContext {
+  // With metrics on, every ledger call is counted: the one ledger every layer reads is the counted one.
+  const opts = given.metrics && given.ledger ? { ...given, ledger: given.metrics.ledger(given.ledger) } : given;
   const now = opts.now ?? (() => new Date());
   const baseUrl = opts.baseUrl ?? DEFAULTS.baseUrl;
   const sources = opts.sources ?? NO_SOURCES;
@@ -107,6 +112,7 @@ export function resolveService(opts: AppOptions): ServiceContext {
     baseUrl,
     sources,
     products,
+    events: opts.metrics,
     ledger: opts.ledger,
     rail: p?.rail,
     fabric:
@@ -163,6 +169,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     setTimeout(() => app.server.closeAllConnections(), opts.drainTimeoutMs ?? DEFAULTS.drainTimeoutMs).unref();
     done();
   });
+  opts.metrics?.install(app);
   const { service, read, entries } = composeService(opts, app.log);
   app.addHook('onClose', () => service.fabric.stop());
   registerDocumentRoutes(app, service, entries);
@@ -240,6 +247,7 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
   requireOrigin(first, signing.did, config.baseUrl);
   const witnesses = (rootSha: string) => readWitnesses(config.dataDir, rootSha);
   const state = new ServedState(first, liveOf(signing), witnesses);
+  const metrics = config.metrics ? new ServiceMetrics(state) : undefined;
   const witnessState = () => JSON.stringify(witnesses(state.current().rootSha256));
   let lastWitnesses = witnessState();
   const ledger = await openLedger(config.ledger);
@@ -263,6 +271,7 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
     logLevel: config.logLevel,
     accessLog: config.accessLog,
     drainTimeoutMs: config.drainTimeoutMs,
+    ...(metrics && { metrics }),
   });
   app.addHook('onClose', () => ledger.close());
   const rail = config.rail;
@@ -309,7 +318,9 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
       servedDir = next;
       lastWitnesses = witnessState();
       app.log.info({ release: state.current().release.id }, 'serving newly published release');
+      metrics?.reload('loaded');
     } catch (err) {
+      metrics?.reload('failed');
       app.log.error({ err, dir: next }, 'new release failed to load; the previous release stays served');
     }
   };

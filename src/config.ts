@@ -89,6 +89,7 @@ const envSchema = z.object({
   GSPC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   GSPC_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GSPC_ACCESS_LOG: z.enum(['0', '1']).default('0'),
+  GSPC_METRICS: z.enum(['0', '1']).default('1'),
   GSPC_RELOAD_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
   // On SIGTERM: a paid request may wait on the facilitator for GSPC_FACILITATOR_TIMEOUT_MS.
   GSPC_DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
@@ -133,6 +134,8 @@ export interface Config {
   baseUrlExplicit: boolean;
   logLevel: string;
   accessLog: boolean;
+  /** Whether `GET /metrics` (Prometheus) is served and requests are counted. */
+  metrics: boolean;
   reloadIntervalMs: number;
   /** On SIGTERM, how long requests in flight may take before their connections are cut. */
   drainTimeoutMs: number;
@@ -245,6 +248,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>, ov
     baseUrlExplicit: publicUrl !== undefined,
     logLevel: e.GSPC_LOG_LEVEL,
     accessLog: e.GSPC_ACCESS_LOG === '1',
+    metrics: e.GSPC_METRICS === '1',
     reloadIntervalMs: e.GSPC_RELOAD_INTERVAL_MS,
     drainTimeoutMs: e.GSPC_DRAIN_TIMEOUT_MS,
     keyDir: resolve(overrides.keyDir ?? e.GSPC_KEY_DIR ?? `${dataDir}/keys`),

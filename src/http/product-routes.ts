@@ -135,6 +135,15 @@ async function answer(
     },
     { ...paid, boardKey: signing.boardKey },
   );
+  ctx.events?.settlement(
+    outcome.kind === 'delivered'
+      ? outcome.replay
+        ? 'replayed'
+        : 'settled'
+      : outcome.kind === 'rejected'
+        ? 'refused'
+        : 'settle_failed',
+  );
   switch (outcome.kind) {
     case 'delivered':
       return reply

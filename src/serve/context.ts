@@ -44,6 +44,14 @@ export interface ReadLog {
   error(obj: object, msg: string): void;
 }
 
+/** What the service reports besides its answers (the metrics count them; src/web/metrics.ts). */
+export interface ServiceEvents {
+  /** A paid request that carried a payment: settled now, replayed from the ledger, refused with a fresh 402, or its settlement failed. */
+  settlement(outcome: 'settled' | 'replayed' | 'refused' | 'settle_failed'): void;
+  /** A newly published release picked up while serving, or refused. */
+  reload(result: 'loaded' | 'failed'): void;
+}
+
 export interface ServiceContext {
   state: ServedState;
   now: () => Date;
@@ -62,4 +70,6 @@ export interface ServiceContext {
   hubs: HubIndexReader;
   /** Resolves receipt and offer keys: the own DID document, or allow-listed did:web hosts. */
   resolveKey: KeyResolver;
+  /** Where outcomes are reported (metrics), when something listens. */
+  events: ServiceEvents | undefined;
 }

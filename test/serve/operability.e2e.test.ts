@@ -1,12 +1,12 @@
 /**
- * Operable in production (issue 18): `GET /readyz` says whether a balancer should send this
+ * Operable in production (issue 18): `GET /metrics` counts real traffic; `GET /readyz` says whether a balancer should send this
  * process traffic (a release loaded, the board signed or deliberately unsigned, the ledger
  * reachable), separately from `/healthz`; SIGTERM lets requests in flight complete, then exits.
  * The compiled `gspc serve`, PostgreSQL reached through a TCP proxy the test can cut, and for the
  * drain a paid request held open by the local rail's slow facilitator.
  */
 import assert from 'node:assert/strict';
-import { chmodSync } from 'node:fs';
+import { chmodSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -201,5 +201,95 @@ describe('SIGTERM drains', { skip: noAnvil() }, () => {
     const t0 = Date.now();
     assert.equal(await exited, 0);
     assert.ok(Date.now() - t0 < 5_000, 'exits once drained, not at the drain timeout (30 s)');
+  });
+});
+
+/** One sample's value from the Prometheus text, by metric name and exact label set. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  const want = Object.entries(labels)
+    .map(([k, v]) => `${k}="${v}"`)
+    .sort();
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const got = (m[2] ?? '')
+      .split(/,(?=[a-z_]+=")/)
+      .filter((x) => x !== '')
+      .sort();
+    if (JSON.stringify(got) === JSON.stringify(want)) return Number(m[3]);
+  }
+  return undefined;
+}
+
+describe('/metrics', { skip: noAnvil() }, () => {
+  it('after real traffic: requests by route and status, latency, the release, key health, ledger calls, settlements, reloads', async () => {
+    const rail = await startLocalRail({ payerUsdc: 10_000_000n });
+    after(() => rail.stop());
+    const port = await freePort();
+    const data = await published(port);
+    const { url } = await serve(port, data, {
+      GSPC_PAY_TO: rail.payTo.address,
+      GSPC_FACILITATOR_URL: rail.facilitatorUrl!,
+      GSPC_ASSET: rail.usdc,
+      GSPC_PROMO: 'none',
+      GSPC_LEDGER_PATH: join(tempDir(), 'ledger.sqlite'),
+    });
+    // The capability fabric probes the origin's own documents in the background, so exact counts
+    // are taken on a route it never reads (card files), and as a difference around the traffic.
+    const cardsBefore = sample(await (await fetch(`${url}/metrics`)).text(), 'gspc_http_requests_total', {
+      route: '/cards/:file',
+      method: 'GET',
+      status: '200',
+    });
+    assert.equal(cardsBefore, undefined, 'no card file read yet');
+    for (let i = 0; i < 3; i++) assert.equal((await fetch(`${url}/api/gspc`)).status, 200);
+    assert.equal((await fetch(`${url}/api/gspc?axis=jail`)).status, 200);
+    assert.equal((await fetch(`${url}/no/such/path`)).status, 404);
+    const bundle = (await (await fetch(`${url}/cards-bundle.json`)).json()) as {
+      cards: { surface: string; subject: string; sig_ed25519: string | null; sha256: string }[];
+    };
+    const subject = bundle.cards.find((c) => c.surface === 'board.measurement' && c.sig_ed25519)!.subject;
+    for (const c of bundle.cards.slice(0, 3))
+      assert.equal((await fetch(`${url}/cards/${c.sha256.slice(0, 16)}.json`)).status, 200);
+    const paid = `${url}/api/request-attestation?subject=${encodeURIComponent(subject)}`;
+    const { header } = await officialPayment(rail, await challengeOf(paid));
+    assert.equal((await fetch(paid, { headers: { 'payment-signature': header } })).status, 200);
+    assert.equal((await fetch(paid, { headers: { 'payment-signature': header } })).status, 200);
+    // A new release, picked up while serving.
+    const corpus = join(tempDir(), 'corpus');
+    cpSync(demoCorpus, corpus, { recursive: true });
+    const meta = JSON.parse(readFileSync(join(corpus, 'board.json'), 'utf8')) as { as_of: string };
+    writeFileSync(join(corpus, 'board.json'), JSON.stringify({ ...meta, as_of: '2026-11-20T00:00:00Z' }));
+    const pub = await gspc(['publish', corpus, '--data-dir', data, '--public-url', `http://localhost:${port}`]);
+    assert.equal(pub.status, 0, pub.stderr);
+    const release = /^published (r-[0-9a-f]{20})/.exec(pub.stdout)![1]!;
+
+    const scrape = () =>
+      fetch(`${url}/metrics`).then(async (r) => ({ type: r.headers.get('content-type'), text: await r.text() }));
+    const m = await until(scrape, (s) => sample(s.text, 'gspc_release_reloads_total', { result: 'loaded' }) === 1);
+    assert.match(m.type!, /^text\/plain; version=0\.0\.4/);
+    const t = m.text;
+    assert.equal(sample(t, 'gspc_http_requests_total', { route: '/cards/:file', method: 'GET', status: '200' }), 3);
+    assert.ok((sample(t, 'gspc_http_requests_total', { route: '/api/gspc', method: 'GET', status: '200' }) ?? 0) >= 4);
+    assert.equal(sample(t, 'gspc_http_requests_total', { route: 'unmatched', method: 'GET', status: '404' }), 1);
+    assert.equal(
+      sample(t, 'gspc_http_requests_total', { route: '/api/request-attestation', method: 'GET', status: '402' }),
+      1,
+    );
+    assert.equal(sample(t, 'gspc_http_request_duration_seconds_count', { route: '/cards/:file', method: 'GET' }), 3);
+    assert.equal(sample(t, 'gspc_settlements_total', { outcome: 'settled' }), 1);
+    assert.equal(sample(t, 'gspc_settlements_total', { outcome: 'replayed' }), 1);
+    assert.ok((sample(t, 'gspc_ledger_operations_total', { operation: 'reserve', outcome: 'ok' }) ?? 0) >= 1);
+    assert.equal(sample(t, 'gspc_ledger_operations_total', { operation: 'markSettled', outcome: 'ok' }), 1);
+    assert.equal(sample(t, 'gspc_release_info', { release, as_of: '2026-11-20T00:00:00Z' }), 1);
+    assert.equal(sample(t, 'gspc_release_as_of_seconds'), Date.parse('2026-11-20T00:00:00Z') / 1000);
+    assert.equal(sample(t, 'gspc_board_key_healthy'), 1);
+    assert.ok((sample(t, 'gspc_process_resident_memory_bytes') ?? 0) > 0);
+  });
+
+  it('GSPC_METRICS=0 serves no /metrics', async () => {
+    const port = await freePort();
+    const { url } = await serve(port, await published(port), { GSPC_METRICS: '0' });
+    assert.equal((await fetch(`${url}/metrics`)).status, 404);
   });
 });
