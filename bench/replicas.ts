@@ -197,6 +197,7 @@ export async function measureReplicas(
       ...process.env,
       GSPC_DATABASE_URL: dbUrl,
       GSPC_LOG_LEVEL: 'silent',
+      GSPC_RATE_LIMITS: 'off', // one load generator is one client address
       GSPC_PAY_TO: rail.payTo.address,
       GSPC_FACILITATOR_URL: rail.facilitatorUrl!,
       GSPC_ASSET: rail.usdc,

@@ -46,6 +46,8 @@ import { registerSurfaces, surfaceDocuments } from './surfaces/index.js';
 import { installErrorHandling } from './web/errors.js';
 import { registerDocumentRoutes } from './web/document-routes.js';
 import { ServiceMetrics } from './web/metrics.js';
+import { installRateLimits, type RateBudgets } from './web/rate-limits.js';
+import { PRODUCTS } from './core/pricing/products.js';
 
 /** The metered products: served when given (the rail may still be unconfigured: challenges only). */
 export interface ProductOptions {
@@ -82,6 +84,10 @@ export interface AppOptions {
   drainTimeoutMs?: number;
   /** Serve GET /metrics and count requests, ledger calls and outcomes (GSPC_METRICS); none: off. */
   metrics?: ServiceMetrics;
+  /** Per-client budgets (GSPC_RATE_LIMITS); none: unlimited. */
+  rateLimits?: RateBudgets;
+  /** Proxies whose X-Forwarded-For names the client (GSPC_TRUST_PROXY). */
+  trustProxy?: readonly string[];
 }
 
 /** The options resolved into the one context every layer reads (every default decided here). */
@@ -98,6 +104,8 @@ export function resolveService(given: AppOptions): ServiceContext {
     const facilitatorTimeoutMs = p.facilitatorTimeoutMs ?? DEFAULTS.facilitatorTimeoutMs;
     const url = p.rail.facilitatorUrl;
     const live = p.rail.payTo !== null && url !== null;
+    if (live && !opts.ledger)
+      throw new GspcError('config_invalid', 'a configured payment rail needs a ledger to record settlements');
     products = {
       rail: p.rail,
       ledger: opts.ledger,
@@ -154,6 +162,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     // The service accepts no large bodies; verification bodies get their own limit.
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
+    ...(opts.trustProxy !== undefined && opts.trustProxy.length > 0 && { trustProxy: [...opts.trustProxy] }),
   });
   installErrorHandling(app);
   // Close drains: the server stops accepting, requests in flight complete (a paid one may wait on
@@ -172,10 +181,20 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   opts.metrics?.install(app);
   const { service, read, entries } = composeService(opts, app.log);
   app.addHook('onClose', () => service.fabric.stop());
-  registerDocumentRoutes(app, service, entries);
-  registerHttpRoutes(app, service);
-  registerSurfaces(app, read);
-  registerPageRoutes(app, read);
+  if (opts.rateLimits)
+    installRateLimits(app, {
+      budgets: opts.rateLimits,
+      productPaths: new Set(service.products ? PRODUCTS.map((p) => p.path) : []),
+      ledger: service.ledger,
+    });
+  // The routes are registered in a plugin after the limits, so that the limiter (a plugin that
+  // hooks every route registered after it has loaded) sees all of them.
+  void app.register(async (routes) => {
+    registerDocumentRoutes(routes, service, entries);
+    registerHttpRoutes(routes, service);
+    registerSurfaces(routes, read);
+    registerPageRoutes(routes, read);
+  });
   return app;
 }
 
@@ -272,6 +291,8 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
     accessLog: config.accessLog,
     drainTimeoutMs: config.drainTimeoutMs,
     ...(metrics && { metrics }),
+    rateLimits: config.rateLimits,
+    trustProxy: config.trustProxy,
   });
   app.addHook('onClose', () => ledger.close());
   const rail = config.rail;

@@ -12,6 +12,9 @@ import type { OpenLedgerOptions } from './store/open-ledger.js';
 import type { StatusSources } from './serve/context.js';
 import { isClassicAddress } from './core/status/xrpl-address.js';
 
+/** Requests per minute per client address, by class, when GSPC_RATE_LIMITS does not say. */
+const DEFAULT_RATE_BUDGETS = { free: 3000, verify: 120, challenge: 600, paid: 600 };
+
 /**
  * The defaults, decided once: the environment schema below and the composition root (src/app.ts,
  * for options a test or embedder leaves out) both read them from here.
@@ -90,6 +93,26 @@ const envSchema = z.object({
   GSPC_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GSPC_ACCESS_LOG: z.enum(['0', '1']).default('0'),
   GSPC_METRICS: z.enum(['0', '1']).default('1'),
+  // Requests per minute per client address, by class (docs/operations.md, "Limits"); 0: none.
+  GSPC_RATE_LIMITS: trimmed(z.string().optional()).transform((v, ctx) => {
+    const budgets = { ...DEFAULT_RATE_BUDGETS };
+    if (v === undefined) return budgets;
+    if (v === 'off') return { free: 0, verify: 0, challenge: 0, paid: 0 };
+    for (const part of v.split(',').map((x) => x.trim())) {
+      const m = /^(free|verify|challenge|paid)=(0|[1-9][0-9]{0,6})$/.exec(part);
+      if (!m) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `'${part}': give class=requests-per-minute pairs (free, verify, challenge, paid), or off`,
+        });
+        return z.NEVER;
+      }
+      budgets[m[1] as keyof typeof budgets] = Number(m[2]);
+    }
+    return budgets;
+  }),
+  // Proxies whose X-Forwarded-For names the client (addresses or CIDRs, comma-separated).
+  GSPC_TRUST_PROXY: trimmed(z.string().optional()),
   GSPC_RELOAD_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
   // On SIGTERM: a paid request may wait on the facilitator for GSPC_FACILITATOR_TIMEOUT_MS.
   GSPC_DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
@@ -136,6 +159,10 @@ export interface Config {
   accessLog: boolean;
   /** Whether `GET /metrics` (Prometheus) is served and requests are counted. */
   metrics: boolean;
+  /** Requests per minute per client address, by class (0: unlimited). */
+  rateLimits: { free: number; verify: number; challenge: number; paid: number };
+  /** Proxy addresses whose X-Forwarded-For is believed (Fastify's trustProxy); empty: none. */
+  trustProxy: string[];
   reloadIntervalMs: number;
   /** On SIGTERM, how long requests in flight may take before their connections are cut. */
   drainTimeoutMs: number;
@@ -249,6 +276,11 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>, ov
     logLevel: e.GSPC_LOG_LEVEL,
     accessLog: e.GSPC_ACCESS_LOG === '1',
     metrics: e.GSPC_METRICS === '1',
+    rateLimits: e.GSPC_RATE_LIMITS,
+    trustProxy: (e.GSPC_TRUST_PROXY ?? '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x !== ''),
     reloadIntervalMs: e.GSPC_RELOAD_INTERVAL_MS,
     drainTimeoutMs: e.GSPC_DRAIN_TIMEOUT_MS,
     keyDir: resolve(overrides.keyDir ?? e.GSPC_KEY_DIR ?? `${dataDir}/keys`),

@@ -33,6 +33,7 @@ export type GspcErrorCode =
   | 'ledger_unavailable'
   | 'ledger_schema_unsupported'
   | 'import_refused'
+  | 'rate_limited'
   | 'internal';
 
 export interface CorpusProblem {

@@ -35,10 +35,8 @@ const PAYMENT_HEADERS = {
 };
 
 export function registerProductRoutes(app: FastifyInstance, ctx: ServiceContext, products: ProductsContext): void {
+  // A configured rail without a ledger is refused when the service is composed (src/app.ts).
   const { rail } = products;
-  const live = rail.payTo !== null && rail.facilitatorUrl !== null;
-  if (live && !products.ledger)
-    throw new GspcError('config_invalid', 'a configured payment rail needs a ledger to record settlements');
   const paid: Omit<PaidDeps, 'boardKey'> | undefined =
     products.facilitator && products.ledger
       ? {

@@ -35,6 +35,7 @@ export const STATUS_BY_CODE: Record<GspcErrorCode, number> = {
   ledger_unavailable: 503,
   ledger_schema_unsupported: 500,
   import_refused: 422,
+  rate_limited: 429,
   internal: 500,
 };
 

@@ -83,7 +83,15 @@ ${upstreams}
   }
   server { listen 127.0.0.1:${first}; return 204; }`,
   );
-  const env = { GSPC_DATABASE_URL: database, GSPC_RELOAD_INTERVAL_MS: '100', GSPC_LOG_LEVEL: 'silent', ...replicaEnv };
+  // Every test client is 127.0.0.1, as is the balancer: per-client limits would count them all
+  // as one buyer (the limits have their own test, test/serve/operability.e2e.test.ts).
+  const env = {
+    GSPC_DATABASE_URL: database,
+    GSPC_RELOAD_INTERVAL_MS: '100',
+    GSPC_LOG_LEVEL: 'silent',
+    GSPC_RATE_LIMITS: 'off',
+    ...replicaEnv,
+  };
   const serve = async (dataDir: string, port: number): Promise<Replica> => {
     const args = ['serve', '--data-dir', dataDir, '--key-dir', join(publisher, 'keys'), '--port', String(port)];
     const { child, output } = start(process.execPath, ['bin/gspc.js', ...args, '--public-url', origin], env);

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { chmodSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -291,5 +292,110 @@ describe('/metrics', { skip: noAnvil() }, () => {
     const port = await freePort();
     const { url } = await serve(port, await published(port), { GSPC_METRICS: '0' });
     assert.equal((await fetch(`${url}/metrics`)).status, 404);
+  });
+});
+
+/** A GET from a chosen local address (127.0.0.x), with optional headers: status, headers, body. */
+function getFrom(
+  localAddress: string,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpGet(
+      { host: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, localAddress, headers },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+  });
+}
+
+describe('rate limits', () => {
+  it('a flood from one address gets 429 with Retry-After while another address, and the probes, are still served', async () => {
+    const port = await freePort();
+    const { url } = await serve(port, await published(port), {
+      GSPC_RATE_LIMITS: 'free=20,verify=3',
+      GSPC_TRUST_PROXY: '127.0.0.1',
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await getFrom('127.0.0.2', `${url}/api/gspc`)).status);
+    assert.deepEqual(statuses.slice(0, 20), Array(20).fill(200));
+    assert.deepEqual(statuses.slice(20), Array(10).fill(429));
+    const limited = await getFrom('127.0.0.2', `${url}/api/gspc`);
+    assert.equal(limited.status, 429);
+    assert.match(String(limited.headers['retry-after']), /^\d+$/);
+    const body = JSON.parse(limited.body) as { code: string; error: string; class: string; limit: number };
+    assert.equal(body.code, 'rate_limited');
+    assert.equal(body.class, 'free');
+    assert.equal(body.limit, 20);
+    assert.match(body.error, /^too many free requests from 127\.0\.0\.2: at most 20 a minute; retry in /);
+
+    assert.equal((await getFrom('127.0.0.3', `${url}/api/gspc`)).status, 200, 'another address is served');
+    for (const probe of ['/healthz', '/readyz', '/metrics'])
+      assert.equal((await getFrom('127.0.0.2', `${url}${probe}`)).status, 200, `${probe} is never limited`);
+    // Behind a trusted proxy (127.0.0.1 here), the client is the address it forwards.
+    const forwarded = await getFrom('127.0.0.1', `${url}/api/gspc`, { 'x-forwarded-for': '127.0.0.2' });
+    assert.equal(forwarded.status, 429, 'the forwarded client is the flooded one');
+    const other = await getFrom('127.0.0.1', `${url}/api/gspc`, { 'x-forwarded-for': '198.51.100.7' });
+    assert.equal(other.status, 200);
+
+    // Verification has its own, smaller budget.
+    const verify = async () =>
+      (
+        await fetch(`${url}/api/verify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).status;
+    const v = [await verify(), await verify(), await verify(), await verify()];
+    assert.notEqual(v[0], 429);
+    assert.equal(v[3], 429);
+  });
+
+  it('a settled payment is answered whatever the paid budget: a buyer who paid is never refused by a limit', {
+    skip: noAnvil(),
+  }, async () => {
+    const rail = await startLocalRail({ payerUsdc: 10_000_000n });
+    after(() => rail.stop());
+    const port = await freePort();
+    const { url } = await serve(port, await published(port), {
+      GSPC_PAY_TO: rail.payTo.address,
+      GSPC_FACILITATOR_URL: rail.facilitatorUrl!,
+      GSPC_ASSET: rail.usdc,
+      GSPC_PROMO: 'none',
+      GSPC_LEDGER_PATH: join(tempDir(), 'ledger.sqlite'),
+      GSPC_RATE_LIMITS: 'paid=2,challenge=3',
+    });
+    const bundle = (await (await fetch(`${url}/cards-bundle.json`)).json()) as {
+      cards: { surface: string; subject: string; sig_ed25519: string | null }[];
+    };
+    const subject = bundle.cards.find((c) => c.surface === 'board.measurement' && c.sig_ed25519)!.subject;
+    const paid = `${url}/api/request-attestation?subject=${encodeURIComponent(subject)}`;
+    const { header } = await officialPayment(rail, await challengeOf(paid));
+    const first = await fetch(paid, { headers: { 'payment-signature': header } });
+    assert.equal(first.status, 200);
+    const bytes = await first.text();
+    // The paid budget spent on payments that are not settled (unreadable ones count too).
+    const junk = await Promise.all(
+      [1, 2, 3].map(
+        async () => (await fetch(paid, { headers: { 'payment-signature': 'bm90IGEgcGF5bWVudA==' } })).status,
+      ),
+    );
+    assert.ok(junk.includes(429), `the budget is spent: ${junk}`);
+    const replay = await fetch(paid, { headers: { 'payment-signature': header } });
+    assert.equal(replay.status, 200, 'the settled payment is answered');
+    assert.equal(await replay.text(), bytes);
+    const fresh = await officialPayment(rail, await challengeOf(paid).catch(() => challengeOf(paid)));
+    assert.equal(
+      (await fetch(paid, { headers: { 'payment-signature': fresh.header } })).status,
+      429,
+      'a new payment waits',
+    );
   });
 });
