@@ -6,7 +6,7 @@
  * `gspc serve` runs: it loads or publishes the release, opens the ledger, follows new publishes
  * and key health, and listens. Nothing below this file reads the environment.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ACTION_TIMEOUT_MS } from './core/fabric/actions.js';
@@ -47,6 +47,7 @@ import { installErrorHandling } from './web/errors.js';
 import { registerDocumentRoutes } from './web/document-routes.js';
 import { ServiceMetrics } from './web/metrics.js';
 import { installRateLimits, type RateBudgets } from './web/rate-limits.js';
+import { installOpenApi } from './web/openapi.js';
 import { PRODUCTS } from './core/pricing/products.js';
 
 /** The metered products: served when given (the rail may still be unconfigured: challenges only). */
@@ -153,6 +154,11 @@ export function composeService(
   return { service, read, entries };
 }
 
+/** The package's version (from src/ and from dist/, package.json is one folder up). */
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
 export function buildApp(opts: AppOptions): FastifyInstance {
   const app = Fastify({
     logger: { level: opts.logLevel ?? 'info' },
@@ -187,8 +193,9 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       productPaths: new Set(service.products ? PRODUCTS.map((p) => p.path) : []),
       ledger: service.ledger,
     });
-  // The routes are registered in a plugin after the limits, so that the limiter (a plugin that
-  // hooks every route registered after it has loaded) sees all of them.
+  installOpenApi(app, { title: 'gspc-board', version: PACKAGE_VERSION });
+  // The routes are registered in a plugin after the limits and the OpenAPI collector, plugins
+  // that hook every route registered after they have loaded, so that they see all of them.
   void app.register(async (routes) => {
     registerDocumentRoutes(routes, service, entries);
     registerHttpRoutes(routes, service);

@@ -54,7 +54,7 @@ ${(o.scripts ?? []).map((s) => html`<script type="module" src="/assets/${s}"></s
 <main id="main">
 ${o.body}
 </main>
-<footer class="site"><p>Every number here is read from <a href="/api/gspc">/api/gspc</a> and can be checked without trusting this server: <a href="/gspc-verify">verify the signed cards</a>, or run <code>gspc verify</code>.</p></footer>
+<footer class="site"><p>Every number here is read from <a href="/api/gspc">/api/gspc</a> and can be checked without trusting this server: <a href="/gspc-verify">verify the signed cards</a>, or run <code>gspc verify</code>. Every route is described in <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1).</p></footer>
 </body>
 </html>`}\n`;
 }

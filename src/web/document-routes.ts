@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../serve/context.js';
 import type { DocumentEntry } from '../serve/documents/document.js';
 import { readQuery } from '../serve/query.js';
+import { documentRouteSchema } from './openapi.js';
 import { sendPrepared } from './send.js';
 
 export function registerDocumentRoutes(
@@ -16,7 +17,7 @@ export function registerDocumentRoutes(
   entries: readonly DocumentEntry[],
 ): void {
   for (const entry of entries) {
-    app.get(entry.route, async (req, reply) => {
+    app.get(entry.route, { schema: documentRouteSchema(entry) }, async (req, reply) => {
       const q = req.url.indexOf('?');
       const path = q === -1 ? req.url : req.url.slice(0, q);
       const query = entry.query === null ? new Map<string, string>() : readQuery(req.url, entry.query);
