@@ -57,6 +57,11 @@ export class BenchChild {
     live.add(this);
   }
 
+  /** The child's process id (to pin it to a core, or read its CPU time from /proc). */
+  get pid(): number {
+    return this.proc.pid!;
+  }
+
   /** The next message from the child; rejects when the child exits first or on timeout. */
   next<T>(timeoutMs: number, what: string): Promise<T> {
     if (this.queue.length > 0) return Promise.resolve(this.queue.shift() as T);

@@ -41,7 +41,7 @@
  * BENCH_REPLICA_PAID (paid requests timed at 1 and at 3 replicas, default 200), BENCH_REPLICA_PAYMENTS
  * (payments sent to every replica at once to check exactly-once, default 1000),
  * BENCH_ONLY (comma-separated sections to run: throughput, derivation, evidence, trees,
- * payments, fabric, mcp, browser-verify, import, replicas; default all; a partial run rewrites only its own subsections of the results),
+ * payments, fabric, mcp, browser-verify, import, replicas, board-speed; default all; a partial run rewrites only its own subsections of the results),
  * BENCH_WRITE_DOCS=0 to leave docs/performance.md untouched.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -75,6 +75,7 @@ import { measureMcp } from './mcp.js';
 import { measureBrowserVerify } from './browser-verify.js';
 import { IMPORT_TITLE, INSPECT_IMPORT_TITLE, importSection, measureImport, measureInspectImport } from './import.js';
 import { measureReplicas, REPLICAS_TITLE, replicasSection } from './replicas.js';
+import { BOARD_SPEED_TITLE, boardSpeedSection, measureBoardSpeed } from './board-speed.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -101,6 +102,7 @@ const SECTIONS = [
   'browser-verify',
   'import',
   'replicas',
+  'board-speed',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -227,6 +229,13 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
     invalid.push(...r.board.flatMap((b) => b.problems.map((p) => `replicas ${b.target} round ${b.round}: ${p}`)));
     invalid.push(...r.paid.flatMap((p) => p.problems.map((x) => `replicas paid ${p.label}: ${x}`)));
     invalid.push(...(r.exactlyOnce?.problems ?? []).map((p) => `replicas exactly once: ${p}`));
+  }
+
+  if (only.has('board-speed')) {
+    log('12. Board speed: the app against bare node:http and nginx, wrk and each server pinned to a core of its own');
+    const b = await measureBoardSpeed(join(ROOT, 'demo', 'corpus'), tmp, load, children, log);
+    sections.push([BOARD_SPEED_TITLE, boardSpeedSection(b)]);
+    invalid.push(...b.runs.flatMap((r) => r.problems.map((p) => `board-speed ${r.server} round ${r.round}: ${p}`)));
   }
 
   for (const [title, body] of sections) log(`\n## ${title}\n\n${body}`);

@@ -82,7 +82,7 @@ export interface ThroughputFigures {
 export const isDisturbed = (r: RunFigures) => (r.otherCpu ?? 0) > DISTURBED_OTHER_CPU;
 
 /** Publishes the demo corpus into `tmp` and records what the app answers, via inject. */
-async function prepare(
+export async function prepare(
   demoCorpus: string,
   tmp: string,
 ): Promise<{ releaseDir: string; mirrorDir: string; reference: Reference }> {
@@ -121,7 +121,7 @@ async function prepare(
 }
 
 /** One plain GET, compared byte for byte (body) and value for value (mirrored headers). */
-function verifyOnce(port: number, ref: Reference): Promise<string[]> {
+export function verifyOnce(port: number, ref: Reference): Promise<string[]> {
   return new Promise((resolve) => {
     const req = get({ host: HOST, port, path: PATH, agent: false, timeout: 10_000 }, (res) => {
       const chunks: Buffer[] = [];

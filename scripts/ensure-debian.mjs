@@ -24,6 +24,12 @@ const PACKAGES = [
     skip: process.env.GSPC_SKIP_NGINX_INSTALL === '1' ? 'GSPC_SKIP_NGINX_INSTALL=1' : undefined,
     tests: 'the static-mirror and replica tests',
   },
+  {
+    name: 'wrk',
+    binary: process.env.GSPC_WRK ?? '/usr/bin/wrk',
+    skip: process.env.GSPC_SKIP_WRK_INSTALL === '1' ? 'GSPC_SKIP_WRK_INSTALL=1' : undefined,
+    tests: 'the board speed benchmark (npm run bench, a load generator that saturates the server)',
+  },
 ];
 
 const say = (line) => process.stderr.write(`ensure-debian: ${line}\n`);

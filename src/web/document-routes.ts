@@ -4,12 +4,15 @@
  * documents with their own headers. Errors are thrown as GspcError and answered by the one error
  * table (errors.ts).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../serve/context.js';
-import type { DocumentEntry } from '../serve/documents/document.js';
+import type { DocumentBody, DocumentEntry } from '../serve/documents/document.js';
 import { readQuery } from '../serve/query.js';
 import { documentRouteSchema } from './openapi.js';
 import { sendPrepared } from './send.js';
+
+/** No query: one empty map for every request (readers never change it). */
+const NO_QUERY: ReadonlyMap<string, string> = new Map();
 
 export function registerDocumentRoutes(
   app: FastifyInstance,
@@ -17,16 +20,22 @@ export function registerDocumentRoutes(
   entries: readonly DocumentEntry[],
 ): void {
   for (const entry of entries) {
-    app.get(entry.route, { schema: documentRouteSchema(entry) }, async (req, reply) => {
+    // Not an async handler: most reads are prepared bytes, answered synchronously; a promise and
+    // its microtask per request cost a measurable share of the board's time (docs/performance.md §12).
+    app.get(entry.route, { schema: documentRouteSchema(entry) }, (req, reply) => {
       const q = req.url.indexOf('?');
       const path = q === -1 ? req.url : req.url.slice(0, q);
-      const query = entry.query === null ? new Map<string, string>() : readQuery(req.url, entry.query);
-      const body = await entry.read(ctx, { params: req.params as Record<string, string>, query, path, log: req.log });
-      if (body.kind === 'prepared') return sendPrepared(req, reply, body.prepared);
-      return reply
-        .code(body.status ?? 200)
-        .headers(body.headers)
-        .send(body.text);
+      const query = entry.query === null || q === -1 ? NO_QUERY : readQuery(req.url, entry.query);
+      const body = entry.read(ctx, { params: req.params as Record<string, string>, query, path, log: req.log });
+      return body instanceof Promise ? body.then((b) => send(req, reply, b)) : send(req, reply, body);
     });
   }
+}
+
+function send(req: FastifyRequest, reply: FastifyReply, body: DocumentBody): FastifyReply {
+  if (body.kind === 'prepared') return sendPrepared(req, reply, body.prepared);
+  return reply
+    .code(body.status ?? 200)
+    .headers(body.headers)
+    .send(body.text);
 }
