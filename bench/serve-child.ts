@@ -2,6 +2,7 @@
  * One server under load, in its own process (started by throughput.ts through child.ts).
  *
  *   serve-child.ts app <releaseDir>    the real service: loadRelease → ServedState → buildApp
+ *   serve-child.ts served <releaseDir> the same with metrics and rate limits, as gspc serve runs
  *   serve-child.ts anchor <mirrorDir>  a bare node:http server answering every request with
  *                                      mirrorDir/body.bin and the headers in mirrorDir/headers.json
  *
@@ -18,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serveAsBenchChild } from './child.js';
 import { buildApp } from '../src/app.js';
+import { ServiceMetrics } from '../src/web/metrics.js';
 import { ServedState } from '../src/serve/served-state.js';
 import { signingContext } from '../src/keys/signing.js';
 import { loadRelease } from '../src/release/load.js';
@@ -25,16 +27,24 @@ import { loadRelease } from '../src/release/load.js';
 const HOST = '127.0.0.1';
 
 async function listen(mode: string, dir: string): Promise<{ port: number; close: () => Promise<void> }> {
-  if (mode === 'app') {
+  if (mode === 'app' || mode === 'served') {
     // The release was published by throughput.ts with keys at <data>/keys (dir is <data>/releases/<id>).
     const s = signingContext(join(dir, '..', '..', 'keys'), 'localhost:8080');
+    const state = new ServedState(loadRelease(dir), {
+      did: s.did,
+      boardKey: s.inputs.boardKey,
+      published: s.keys.published,
+    });
+    // `served`: as `gspc serve` runs by default, with metrics and rate limits (budgets too high
+    // to refuse the one load generator's address: the limiter's cost, not its refusals).
+    const served = mode === 'served';
     const app = buildApp({
-      state: new ServedState(loadRelease(dir), {
-        did: s.did,
-        boardKey: s.inputs.boardKey,
-        published: s.keys.published,
-      }),
+      state,
       logLevel: 'warn',
+      ...(served && {
+        metrics: new ServiceMetrics(state),
+        rateLimits: { free: 1_000_000_000, verify: 0, challenge: 0, paid: 0 },
+      }),
     });
     await app.listen({ host: HOST, port: 0 });
     return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
@@ -62,7 +72,7 @@ async function listen(mode: string, dir: string): Promise<{ port: number; close:
         }),
     };
   }
-  throw new Error(`unknown mode '${mode}' (expected app or anchor)`);
+  throw new Error(`unknown mode '${mode}' (expected app, served or anchor)`);
 }
 
 const [mode = '', dir = ''] = process.argv.slice(2);
