@@ -16,12 +16,13 @@
  * Goal: app / bare node:http ≥ 0.90.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nginxConfig } from '../test/helpers/nginx.js';
 import { freePort } from '../test/helpers/process.js';
 import { BenchChild } from './child.js';
+import { childrenOf, cpuMs } from './proc-cpu.js';
 import { PATH, prepare, type Reference, verifyOnce } from './throughput.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -53,33 +54,6 @@ export interface SpeedFigures {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Ticks of utime + stime of the given processes, in ms (USER_HZ 100). */
-function cpuMs(pids: readonly number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      /* gone */
-    }
-  }
-  return ticks * 10;
-}
-
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter((x) => x !== '')
-      .map(Number);
-  } catch {
-    return [];
-  }
-}
 
 const unit = (v: string, u: string) => Number(v) * (u === 'us' ? 0.001 : u === 's' ? 1000 : 1);
 

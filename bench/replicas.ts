@@ -26,7 +26,7 @@
 import autocannon from 'autocannon';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -42,6 +42,7 @@ import { pullRelease } from '../src/verify/verified-pull.js';
 import { challengeOf, officialPayment } from '../test/payments/paid-harness.js';
 import { nginxConfig } from '../test/helpers/nginx.js';
 import { freePort } from '../test/helpers/process.js';
+import { childrenOf, cpuMs } from './proc-cpu.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const NGINX = process.env.GSPC_NGINX ?? '/usr/sbin/nginx';
@@ -78,36 +79,8 @@ export interface ReplicaFigures {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** utime + stime of a process and its descendants' live threads, in ms (Linux /proc). */
-function cpuMsOf(pids: readonly number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      /* gone */
-    }
-  }
-  return ticks * 10; // USER_HZ 100
-}
-
 /** nginx's master and its workers. */
-const nginxPids = (master: number) => [
-  master,
-  ...readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        return Number(f.slice(f.lastIndexOf(')') + 2).split(' ')[1]) === master;
-      } catch {
-        return false;
-      }
-    }),
-];
+const nginxPids = (master: number) => [master, ...childrenOf(master)];
 
 async function waitUp(url: string, ms: number): Promise<void> {
   const until = Date.now() + ms;
@@ -266,8 +239,8 @@ export async function measureReplicas(
             autocannon({ url, connections: o.connections, duration }, (e, r) => (e ? rej(e) : res(r))),
           );
         await load(o.warmupSeconds);
-        const n0 = cpuMsOf(nginxPids(nginx.pid!));
-        const r0 = cpuMsOf(replicaPids);
+        const n0 = cpuMs(nginxPids(nginx.pid!));
+        const r0 = cpuMs(replicaPids);
         const c0 = process.cpuUsage();
         const t0 = performance.now();
         const r = await load(o.seconds);
@@ -286,8 +259,8 @@ export async function measureReplicas(
           p50: r.latency.p50,
           p99: r.latency.p99,
           cpu: {
-            nginx: ((cpuMsOf(nginxPids(nginx.pid!)) - n0) / wall) * 100,
-            replicas: ((cpuMsOf(replicaPids) - r0) / wall) * 100,
+            nginx: ((cpuMs(nginxPids(nginx.pid!)) - n0) / wall) * 100,
+            replicas: ((cpuMs(replicaPids) - r0) / wall) * 100,
             client: ((c1.user + c1.system) / 1000 / wall) * 100,
           },
           problems,

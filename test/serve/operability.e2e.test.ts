@@ -11,7 +11,7 @@ import { get as httpGet } from 'node:http';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { startLocalRail } from '../../demo/local-rail/index.js';
+import { type LocalRail, startLocalRail } from '../../demo/local-rail/index.js';
 import { demoApp } from '../helpers/app.js';
 import { noAnvil } from '../helpers/chain.js';
 import { gspc } from '../helpers/cli.js';
@@ -83,6 +83,16 @@ async function serve(port: number, data: string, env: Record<string, string>) {
   await waitFor(`${url}/healthz`, 20_000, output);
   return { child, url, output };
 }
+
+/** What `gspc serve` needs to sell on the local rail, with a SQLite ledger of its own. */
+const railEnv = (rail: LocalRail, more: Record<string, string> = {}): Record<string, string> => ({
+  GSPC_PAY_TO: rail.payTo.address,
+  GSPC_FACILITATOR_URL: rail.facilitatorUrl!,
+  GSPC_ASSET: rail.usdc,
+  GSPC_PROMO: 'none',
+  GSPC_LEDGER_PATH: join(tempDir(), 'ledger.sqlite'),
+  ...more,
+});
 
 async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -176,13 +186,7 @@ describe('SIGTERM drains', { skip: noAnvil() }, () => {
     const rail = await startLocalRail({ payerUsdc: 10_000_000n });
     after(() => rail.stop());
     const port = await freePort();
-    const { child, url } = await serve(port, await published(port), {
-      GSPC_PAY_TO: rail.payTo.address,
-      GSPC_FACILITATOR_URL: rail.facilitatorUrl!,
-      GSPC_ASSET: rail.usdc,
-      GSPC_PROMO: 'none',
-      GSPC_LEDGER_PATH: join(tempDir(), 'ledger.sqlite'),
-    });
+    const { child, url } = await serve(port, await published(port), railEnv(rail));
     const bundle = (await (await fetch(`${url}/cards-bundle.json`)).json()) as {
       cards: { surface: string; subject: string; sig_ed25519: string | null }[];
     };
@@ -228,13 +232,7 @@ describe('/metrics', { skip: noAnvil() }, () => {
     after(() => rail.stop());
     const port = await freePort();
     const data = await published(port);
-    const { url } = await serve(port, data, {
-      GSPC_PAY_TO: rail.payTo.address,
-      GSPC_FACILITATOR_URL: rail.facilitatorUrl!,
-      GSPC_ASSET: rail.usdc,
-      GSPC_PROMO: 'none',
-      GSPC_LEDGER_PATH: join(tempDir(), 'ledger.sqlite'),
-    });
+    const { url } = await serve(port, data, railEnv(rail));
     // The capability fabric probes the origin's own documents in the background, so exact counts
     // are taken on a route it never reads (card files), and as a difference around the traffic.
     const cardsBefore = sample(await (await fetch(`${url}/metrics`)).text(), 'gspc_http_requests_total', {
@@ -364,14 +362,7 @@ describe('rate limits', () => {
     const rail = await startLocalRail({ payerUsdc: 10_000_000n });
     after(() => rail.stop());
     const port = await freePort();
-    const { url } = await serve(port, await published(port), {
-      GSPC_PAY_TO: rail.payTo.address,
-      GSPC_FACILITATOR_URL: rail.facilitatorUrl!,
-      GSPC_ASSET: rail.usdc,
-      GSPC_PROMO: 'none',
-      GSPC_LEDGER_PATH: join(tempDir(), 'ledger.sqlite'),
-      GSPC_RATE_LIMITS: 'paid=2,challenge=3',
-    });
+    const { url } = await serve(port, await published(port), railEnv(rail, { GSPC_RATE_LIMITS: 'paid=2,challenge=3' }));
     const bundle = (await (await fetch(`${url}/cards-bundle.json`)).json()) as {
       cards: { surface: string; subject: string; sig_ed25519: string | null }[];
     };
