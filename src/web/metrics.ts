@@ -81,10 +81,21 @@ export class ServiceMetrics implements ServiceEvents {
 
   /** Counts every response; the route label is the pattern (`/cards/:file`), `unmatched` for a 404 of no route. */
   install(app: FastifyInstance): void {
+    // The labelled children are looked up once per (route, method[, status]) and kept: resolving
+    // a label set on every request costs prom-client a hash of the labels (docs/performance.md §12).
+    const counters = new Map<string, ReturnType<typeof this.requestCounter>>();
+    const timers = new Map<string, ReturnType<typeof this.latencyTimer>>();
     app.addHook('onResponse', (req, reply, done) => {
       const route = req.routeOptions.url ?? 'unmatched';
-      this.#requests.inc({ route, method: req.method, status: reply.statusCode });
-      this.#latency.observe({ route, method: req.method }, reply.elapsedTime / 1000);
+      const key = `${req.method} ${route}`;
+      const status = reply.statusCode;
+      const ck = `${key} ${status}`;
+      let c = counters.get(ck);
+      if (c === undefined) counters.set(ck, (c = this.requestCounter(route, req.method, status)));
+      c.inc();
+      let t = timers.get(key);
+      if (t === undefined) timers.set(key, (t = this.latencyTimer(route, req.method)));
+      t.observe(reply.elapsedTime / 1000);
       done();
     });
     app.get('/metrics', async (_req, reply) => {
@@ -94,6 +105,14 @@ export class ServiceMetrics implements ServiceEvents {
         .headers({ 'content-type': this.registry.contentType, 'cache-control': 'no-store' })
         .send(text);
     });
+  }
+
+  private requestCounter(route: string, method: string, status: number) {
+    return this.#requests.labels({ route, method, status });
+  }
+
+  private latencyTimer(route: string, method: string) {
+    return this.#latency.labels({ route, method });
   }
 
   /** The ledger, each call counted by operation and outcome. */
