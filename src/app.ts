@@ -6,12 +6,12 @@
  * `gspc serve` runs: it loads or publishes the release, opens the ledger, follows new publishes
  * and key health, and listens. Nothing below this file reads the environment.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ACTION_TIMEOUT_MS } from './core/fabric/actions.js';
 import { GspcError } from './core/errors.js';
-import { DEFAULTS, type Config } from './config.js';
+import { DEFAULTS, PACKAGE_VERSION, type Config } from './config.js';
 import { randomInvoiceRef } from './http/invoice-routes.js';
 import { registerHttpRoutes } from './http/routes.js';
 import { didKeyResolver } from './keys/did-resolver.js';
@@ -154,12 +154,12 @@ export function composeService(
   return { service, read, entries };
 }
 
-/** The package's version (from src/ and from dist/, package.json is one folder up). */
-const PACKAGE_VERSION = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
-
 export function buildApp(opts: AppOptions): FastifyInstance {
+  return assembleApp(opts).app;
+}
+
+/** The app and the document registry it serves (the static mirror iterates the same entries). */
+export function assembleApp(opts: AppOptions): { app: FastifyInstance; entries: readonly DocumentEntry[] } {
   const app = Fastify({
     logger: { level: opts.logLevel ?? 'info' },
     logController: new LogController({ disableRequestLogging: !opts.accessLog }),
@@ -202,7 +202,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     registerSurfaces(routes, read);
     registerPageRoutes(routes, read);
   });
-  return app;
+  return { app, entries };
 }
 
 export interface ServeOptions {

@@ -2,6 +2,7 @@
  * Configuration, read from the environment once at start and validated (docs/operations.md
  * lists every variable). Command-line flags override the environment.
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { GspcError } from './core/errors.js';
@@ -11,6 +12,11 @@ import { BASE_USDC, type RailConfig } from './payments/rail-config.js';
 import type { OpenLedgerOptions } from './store/open-ledger.js';
 import type { StatusSources } from './serve/context.js';
 import { isClassicAddress } from './core/status/xrpl-address.js';
+
+/** The package's version (from src/ and from dist/, package.json is one folder up): `gspc --version`, /openapi.json. */
+export const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /** Requests per minute per client address, by class, when GSPC_RATE_LIMITS does not say. */
 const DEFAULT_RATE_BUDGETS = { free: 3000, verify: 120, challenge: 600, paid: 600 };

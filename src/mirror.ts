@@ -13,7 +13,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AppOptions } from './app.js';
-import { buildApp, composeService, liveOf } from './app.js';
+import { assembleApp, liveOf } from './app.js';
 import { GspcError } from './core/errors.js';
 import { type MirrorDocument, type MirrorResult, writeStaticMirror } from './export/static-mirror.js';
 import { BOARD_KEY } from './core/evidence/signer.js';
@@ -34,8 +34,7 @@ const PAGES = ['/dashboard', '/gspc-verify', '/methodology'];
 
 /** Every mirrored document of the service `opts` describes, read through its routes. */
 export async function mirrorDocuments(opts: AppOptions): Promise<MirrorDocument[]> {
-  const { service, entries } = composeService(opts);
-  service.fabric.stop();
+  const { app, entries } = assembleApp({ ...opts, logLevel: 'silent' });
   const current = opts.state.current();
   const paths: { path: string; keyedByQuery: boolean }[] = [
     ...entries
@@ -44,7 +43,6 @@ export async function mirrorDocuments(opts: AppOptions): Promise<MirrorDocument[
     ...PAGES.map((path) => ({ path, keyedByQuery: false })),
     ...readdirSync(ASSET_DIR).map((f) => ({ path: `/assets/${f}`, keyedByQuery: false })),
   ];
-  const app = buildApp({ ...opts, logLevel: 'silent' });
   try {
     const docs: MirrorDocument[] = [];
     for (const { path, keyedByQuery } of paths) {

@@ -3,13 +3,12 @@
  * Exit codes: 0 success, 1 unexpected failure, 2 invalid input (corpus, release, config).
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { formatProblem, GspcError, type CorpusProblem } from '../core/errors.js';
 import { publishVerified } from '../verify/verified-publish.js';
 import { keygen } from '../keys/key-store.js';
 import { signingContext } from '../keys/signing.js';
-import { readConfig, type ConfigOverrides, type ConfigSource } from '../config.js';
+import { PACKAGE_VERSION, readConfig, type ConfigOverrides, type ConfigSource } from '../config.js';
 import { CliRun, PROCESS_IO, type CliIo } from './cli-io.js';
 import { runVerify } from './verify.js';
 import { registerValidateCommand } from './validate-command.js';
@@ -23,9 +22,6 @@ import { pullRelease } from '../verify/verified-pull.js';
 import { didForHost } from '../core/evidence/did.js';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-const packageVersion = (): string =>
-  (JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string }).version;
 
 const DATA_DIR = [
   '--data-dir <dir>',
@@ -81,7 +77,7 @@ export async function main(
   const configFor: ConfigSource = (overrides: ConfigOverrides = {}) => readConfig(env, overrides);
   const program = new Command('gspc')
     .description('Public measurement board and metered evidence service')
-    .version(packageVersion(), '-V, --version', 'print the version of gspc')
+    .version(PACKAGE_VERSION, '-V, --version', 'print the version of gspc')
     .showHelpAfterError()
     // Set before any subcommand is added, so every subcommand inherits them: commander reports
     // a usage error or --help by throwing (caught below) and writes through `io`, never calling

@@ -27,6 +27,8 @@ export interface PreparedRelease {
   release: LoadedRelease;
   /** Board bytes by selection: '' for all axes, else the axis slug. */
   boards: Map<string, Prepared>;
+  /** The board's living stamp as served (VERIFIED, UNSIGNED or FAILED, with the reason): /readyz reads it. */
+  boardStamp: LiveState['livingStamp'];
   knownAxes: string[];
   /** Published corpus files, evidence files and the manifest, by URL path. */
   files: Map<string, Prepared>;
@@ -52,11 +54,11 @@ export function prepareRelease(
   witnesses: readonly WitnessEvidence[] = [],
 ): PreparedRelease {
   const boards = new Map<string, Prepared>();
-  const serialise = (axis: string | null) =>
-    prepare(Buffer.from(JSON.stringify(signedBoard(release, axis, live, signing))), JSON_TYPE);
-  boards.set('', serialise(null));
+  const serialise = (board: Record<string, unknown>) => prepare(Buffer.from(JSON.stringify(board)), JSON_TYPE);
+  const all = signedBoard(release, null, live, signing);
+  boards.set('', serialise(all));
   const knownAxes = release.source.axes.map((a) => a.row.axis);
-  for (const axis of knownAxes) boards.set(axis, serialise(axis));
+  for (const axis of knownAxes) boards.set(axis, serialise(signedBoard(release, axis, live, signing)));
 
   const files = new Map<string, Prepared>();
   files.set('/peritem/manifest.json', prepare(release.manifestBytes, JSON_TYPE, release.source.peritem.sha256));
@@ -104,6 +106,7 @@ export function prepareRelease(
   return {
     release,
     boards,
+    boardStamp: (all.measured_on as { living_stamp: LiveState['livingStamp'] }).living_stamp,
     knownAxes,
     files,
     proofFor,

@@ -15,8 +15,11 @@ export interface ListedFile {
   path: string;
   /** The public path a reader fetches it at, or null for a file the service never serves. */
   url: string | null;
-  /** Whether the file's bytes are the SHA-256 and length release.json states. */
-  matches: boolean;
+  /** The SHA-256 and length release.json states. */
+  sha256: string;
+  bytes: number;
+  /** Reads the file and gives its SHA-256 and length (null when it is missing). */
+  digest(): { sha256: string; bytes: number } | null;
 }
 
 export interface ReleaseSource {
@@ -78,18 +81,26 @@ export function dirSource(dir: string): ReleaseSource {
         files: { path: string; sha256: string; bytes: number }[];
         evidence: { path: string; sha256: string; bytes: number }[];
       };
-      const matches = (path: string, f: { sha256: string; bytes: number }) => {
-        if (!existsSync(join(dir, path))) return false;
+      const digest = (path: string) => () => {
+        if (!existsSync(join(dir, path))) return null;
         const bytes = readFileSync(join(dir, path));
-        return bytes.length === f.bytes && createHash('sha256').update(bytes).digest('hex') === f.sha256;
+        return { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length };
       };
       return [
         ...desc.files.map((f) => ({
           path: `corpus/${f.path}`,
           url: publishedUrl(f.path).url,
-          matches: matches(`corpus/${f.path}`, f),
+          sha256: f.sha256,
+          bytes: f.bytes,
+          digest: digest(`corpus/${f.path}`),
         })),
-        ...desc.evidence.map((f) => ({ path: f.path, url: evidenceUrl(f.path) ?? null, matches: matches(f.path, f) })),
+        ...desc.evidence.map((f) => ({
+          path: f.path,
+          url: evidenceUrl(f.path) ?? null,
+          sha256: f.sha256,
+          bytes: f.bytes,
+          digest: digest(f.path),
+        })),
       ];
     },
   };

@@ -149,16 +149,36 @@ export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<
   return { keys, did: typeof did === 'string' ? did : '', rootBytes, root, bundle, bundleBytes, invalid };
 }
 
-export async function verifyRelease(source: ReleaseSource): Promise<ReleaseReport> {
-  // Every path the checks read, so that a release directory's files can all be shown read.
-  const fetched = new Set<string>();
-  const src: ReleaseSource = {
-    ...source,
-    get: (path) => {
-      fetched.add(path);
-      return source.get(path);
-    },
+/** Documents below this size are kept once read: several checks read the same ledgers and log. */
+const KEEP_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The source, each path fetched once: small documents are kept for the checks that read them
+ * again, and every fetched path's SHA-256 and length are recorded, so a release directory's own
+ * hashes are checked against the bytes already read instead of reading every file a second time.
+ */
+function readOnce(source: ReleaseSource): {
+  src: ReleaseSource;
+  read: Map<string, { sha256: string; bytes: number } | null>;
+} {
+  const read = new Map<string, { sha256: string; bytes: number } | null>();
+  const kept = new Map<string, Promise<Buffer | undefined>>();
+  const get = (path: string) => {
+    const known = kept.get(path);
+    if (known) return known;
+    const p = source.get(path).then((b) => {
+      read.set(path, b === undefined ? null : { sha256: sha(b), bytes: b.length });
+      if (b === undefined || b.length > KEEP_BYTES) kept.delete(path);
+      return b;
+    });
+    kept.set(path, p);
+    return p;
   };
+  return { src: { ...source, get }, read };
+}
+
+export async function verifyRelease(source: ReleaseSource): Promise<ReleaseReport> {
+  const { src, read } = readOnce(source);
   const checks: ReleaseCheck[] = [];
   const add = (check: string, ok: boolean, detail: string) => {
     checks.push({ check, ok, detail });
@@ -252,7 +272,7 @@ export async function verifyRelease(source: ReleaseSource): Promise<ReleaseRepor
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  if (source.listing) await checkListing(await source.listing(), fetched, add);
+  if (source.listing) await checkListing(await source.listing(), read, add);
   return report(invalid, bundle.cards.length);
 }
 
@@ -260,8 +280,17 @@ export async function verifyRelease(source: ReleaseSource): Promise<ReleaseRepor
  * A release directory: every file release.json lists has its stated bytes (what `gspc serve`
  * checks before serving it), and every one a reader can fetch was read by a check above.
  */
-async function checkListing(listed: ListedFile[], fetched: ReadonlySet<string>, add: Add): Promise<void> {
-  const changed = listed.filter((f) => !f.matches).map((f) => f.path);
+async function checkListing(
+  listed: ListedFile[],
+  read: ReadonlyMap<string, { sha256: string; bytes: number } | null>,
+  add: Add,
+): Promise<void> {
+  const changed = listed
+    .filter((f) => {
+      const got = (f.url !== null && read.get(f.url)) || f.digest();
+      return got === null || got.sha256 !== f.sha256 || got.bytes !== f.bytes;
+    })
+    .map((f) => f.path);
   add(
     'release_files',
     changed.length === 0,
@@ -269,7 +298,7 @@ async function checkListing(listed: ListedFile[], fetched: ReadonlySet<string>, 
       ? `${listed.length} files have the SHA-256 and length release.json states`
       : `files that differ from release.json: ${changed.slice(0, 10).join(', ')}`,
   );
-  const unread = listed.filter((f) => f.url !== null && !fetched.has(f.url)).map((f) => f.url);
+  const unread = listed.filter((f) => f.url !== null && !read.has(f.url)).map((f) => f.url);
   add(
     'release_files_checked',
     unread.length === 0,

@@ -9,9 +9,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { anvilBinaryPath, startLocalRail } from '../../demo/local-rail/index.js';
+import { startLocalRail } from '../../demo/local-rail/index.js';
 import type { Ledger, NewReservation } from '../../src/store/ledger.js';
 import { openLedger } from '../../src/store/open-ledger.js';
+import { noAnvil } from '../helpers/chain.js';
 import { gspc } from '../helpers/cli.js';
 import { runCli } from '../helpers/process.js';
 import { repoRoot } from '../helpers/repo.js';
@@ -238,16 +239,7 @@ describe('gspc reconcile', () => {
   });
 
   it('against a real node: a stale reservation is parked, an open authorization is pending, exit 0', {
-    skip: (() => {
-      try {
-        anvilBinaryPath();
-        return false;
-      } catch (e) {
-        const m = `SKIPPED: no local chain: ${(e as Error).message}`;
-        process.stderr.write(`\n*** ${m} ***\n`);
-        return m;
-      }
-    })(),
+    skip: noAnvil() ?? false,
   }, async () => {
     const rail = await startLocalRail({ facilitator: false });
     try {

@@ -9,7 +9,6 @@
  * - `ledger`: the ledger answers a round trip within LEDGER_TIMEOUT_MS, when one is configured
  *   (a read-only service has none, and needs none).
  */
-import { perRelease } from './document.js';
 import type { DocumentEntry } from './document.js';
 import { BASE_HEADERS, JSON_TYPE } from '../headers.js';
 
@@ -20,14 +19,6 @@ interface Check {
   ok: boolean;
   detail: string;
 }
-
-/** The board's living stamp, read once per served release from its prepared bytes. */
-const boardStamp = perRelease((p) => {
-  const board = JSON.parse(p.boards.get('')!.body.toString('utf8')) as {
-    measured_on: { living_stamp: { verification_state: string; reason?: string } };
-  };
-  return board.measured_on.living_stamp;
-});
 
 async function ledgerCheck(ping: (() => Promise<void>) | undefined): Promise<Check> {
   if (ping === undefined) return { check: 'ledger', ok: true, detail: 'no ledger configured: a read-only service' };
@@ -58,7 +49,7 @@ export const readinessDocument: DocumentEntry<{ status: 'ready' | 'unready'; rel
   read: async (ctx) => {
     const current = ctx.state.current();
     const release = current.release;
-    const stamp = boardStamp(current);
+    const stamp = current.boardStamp;
     const unsignedRelease = release.evidence.root.sig_ed25519 === null;
     const checks: Check[] = [
       { check: 'release', ok: true, detail: `${release.id} (as of ${release.descriptor.as_of}) loaded` },
