@@ -3,6 +3,7 @@
  * lists every variable). Command-line flags override the environment.
  */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { GspcError } from './core/errors.js';
@@ -118,7 +119,24 @@ const envSchema = z.object({
     return budgets;
   }),
   // Proxies whose X-Forwarded-For names the client (addresses or CIDRs, comma-separated).
-  GSPC_TRUST_PROXY: trimmed(z.string().optional()),
+  GSPC_TRUST_PROXY: trimmed(z.string().optional()).transform((v, ctx) => {
+    const list = (v ?? '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x !== '');
+    for (const a of list) {
+      const [ip = '', bits, ...rest] = a.split('/');
+      const max = isIP(ip) === 4 ? 32 : isIP(ip) === 6 ? 128 : 0;
+      if (max === 0 || rest.length > 0 || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= max))) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `'${a}': give IP addresses or CIDR ranges (127.0.0.1, 10.0.0.0/8), comma-separated`,
+        });
+        return z.NEVER;
+      }
+    }
+    return list;
+  }),
   GSPC_RELOAD_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
   // On SIGTERM: a paid request may wait on the facilitator for GSPC_FACILITATOR_TIMEOUT_MS.
   GSPC_DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
@@ -283,10 +301,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>, ov
     accessLog: e.GSPC_ACCESS_LOG === '1',
     metrics: e.GSPC_METRICS === '1',
     rateLimits: e.GSPC_RATE_LIMITS,
-    trustProxy: (e.GSPC_TRUST_PROXY ?? '')
-      .split(',')
-      .map((x) => x.trim())
-      .filter((x) => x !== ''),
+    trustProxy: e.GSPC_TRUST_PROXY,
     reloadIntervalMs: e.GSPC_RELOAD_INTERVAL_MS,
     drainTimeoutMs: e.GSPC_DRAIN_TIMEOUT_MS,
     keyDir: resolve(overrides.keyDir ?? e.GSPC_KEY_DIR ?? `${dataDir}/keys`),

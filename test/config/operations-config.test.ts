@@ -1,0 +1,47 @@
+/**
+ * The operating variables of issue 18 read once by the one schema: rate limits, trusted proxies,
+ * metrics and the drain timeout, with their defaults and a clear refusal for a wrong value.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { readConfig } from '../../src/config.js';
+import { GspcError } from '../../src/core/errors.js';
+
+const refused = (env: Record<string, string>, message: RegExp) =>
+  assert.throws(
+    () => readConfig(env),
+    (e: unknown) => e instanceof GspcError && e.code === 'config_invalid' && message.test(e.message),
+  );
+
+describe('operating configuration', () => {
+  it('defaults: metrics on, the documented budgets, no trusted proxy, a 30 s drain', () => {
+    const c = readConfig({});
+    assert.equal(c.metrics, true);
+    assert.deepEqual(c.rateLimits, { free: 3000, verify: 120, challenge: 600, paid: 600 });
+    assert.deepEqual(c.trustProxy, []);
+    assert.equal(c.drainTimeoutMs, 30_000);
+  });
+
+  it('reads budgets by class (the rest keep their defaults), off, and proxies as addresses or CIDRs', () => {
+    assert.deepEqual(readConfig({ GSPC_RATE_LIMITS: 'verify=30, paid=0' }).rateLimits, {
+      free: 3000,
+      verify: 30,
+      challenge: 600,
+      paid: 0,
+    });
+    assert.deepEqual(readConfig({ GSPC_RATE_LIMITS: 'off' }).rateLimits, { free: 0, verify: 0, challenge: 0, paid: 0 });
+    assert.deepEqual(readConfig({ GSPC_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy, [
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+    ]);
+    assert.equal(readConfig({ GSPC_METRICS: '0' }).metrics, false);
+  });
+
+  it('refuses a wrong value with the variable and what to give, never a stack trace later', () => {
+    refused({ GSPC_RATE_LIMITS: 'foo=1' }, /GSPC_RATE_LIMITS: 'foo=1': give class=requests-per-minute pairs/);
+    refused({ GSPC_TRUST_PROXY: 'not-an-ip' }, /GSPC_TRUST_PROXY: 'not-an-ip': give IP addresses or CIDR ranges/);
+    refused({ GSPC_TRUST_PROXY: '10.0.0.0/33' }, /GSPC_TRUST_PROXY: '10.0.0.0\/33'/);
+    refused({ GSPC_METRICS: 'yes' }, /GSPC_METRICS/);
+  });
+});
