@@ -7,7 +7,35 @@
  * (never by name) when the bench ends, fails or is interrupted. Children also exit on their own
  * when the IPC channel to the parent closes (see serve-child.ts, derive-child.ts).
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Children run compiled, as `gspc serve` runs in production (dist/, no loader hooks): the bench
+ * builds dist/ and build/js/ once at the start (`node scripts/test.mjs --build`, only what
+ * changed), and each child script `bench/x.ts` is started as `build/js/bench/x.js`, whose
+ * `../src/` imports reach dist/. Measured under tsx, a server pays for tsx's source maps and
+ * loader in every stack trace and module load, which the product never does.
+ */
+export function buildForBench(): void {
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'test.mjs'), '--build'], { stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`the build for the bench failed (exit ${r.status ?? r.signal})`);
+}
+
+const compiledScript = (script: string) => join(ROOT, 'build', 'js', relative(ROOT, script)).replace(/\.ts$/, '.js');
+
+export interface ChildOptions {
+  /** Extra node flags (`--expose-gc`, `--cpu-prof`, …). */
+  execArgv?: string[];
+  /**
+   * Pin the child to these CPUs from its first instruction (`taskset -c`), so that every thread
+   * it ever starts (libuv's pool, V8's compiler and GC threads) shares its core.
+   */
+  cpus?: string;
+}
 
 const live = new Set<BenchChild>();
 
@@ -24,11 +52,14 @@ export class BenchChild {
     readonly name: string,
     script: string,
     args: string[],
-    extraExecArgv: string[] = [],
+    o: ChildOptions = {},
   ) {
-    // `--import tsx`: children are TypeScript, run the same way as `npm run bench` itself.
-    this.proc = fork(script, args, {
-      execArgv: ['--import', 'tsx', ...extraExecArgv],
+    const execArgv = o.execArgv ?? [];
+    // With `cpus`, taskset is the program forked: it sets the affinity and execs node in place,
+    // which keeps the IPC channel (its descriptor and NODE_CHANNEL_FD are inherited).
+    this.proc = fork(compiledScript(script), args, {
+      ...(o.cpus !== undefined && { execPath: '/usr/bin/taskset' }),
+      execArgv: o.cpus !== undefined ? ['-c', o.cpus, process.execPath, ...execArgv] : execArgv,
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });
     this.proc.stderr?.setEncoding('utf8');

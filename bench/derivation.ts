@@ -56,7 +56,9 @@ export async function measureDerivation(
 }
 
 async function runChild(corpus: ScaleCorpus, children: BenchChild[]): Promise<DeriveFigures> {
-  const child = new BenchChild('derivation', DERIVE_CHILD, [corpus.dir, corpus.rowsPath], ['--expose-gc']);
+  const child = new BenchChild('derivation', DERIVE_CHILD, [corpus.dir, corpus.rowsPath], {
+    execArgv: ['--expose-gc'],
+  });
   children.push(child);
   try {
     return await child.next<DeriveFigures>(150_000, 'derivation figures');

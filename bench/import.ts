@@ -35,12 +35,9 @@ async function measure(
   children: BenchChild[],
   log: (line: string) => void,
 ): Promise<ImportBench> {
-  const child = new BenchChild(
-    `import-${format}`,
-    IMPORT_CHILD,
-    [format, args.input, args.lines, args.corpus],
-    ['--expose-gc'],
-  );
+  const child = new BenchChild(`import-${format}`, IMPORT_CHILD, [format, args.input, args.lines, args.corpus], {
+    execArgv: ['--expose-gc'],
+  });
   children.push(child);
   let f: ImportFigures;
   try {

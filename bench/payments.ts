@@ -354,7 +354,7 @@ async function runOne(
   execArgv: string[],
 ): Promise<ChallengeRun> {
   const exp = side === 'board' ? p.board : p.challenge;
-  const child = new BenchChild(`payments ${side} server`, CHILD, [p.dataDir, p.ledgerPath], execArgv);
+  const child = new BenchChild(`payments ${side} server`, CHILD, [p.dataDir, p.ledgerPath], { execArgv });
   children.push(child);
   try {
     const { port } = await child.next<{ port: number }>(60_000, 'listening port');

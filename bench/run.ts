@@ -38,7 +38,8 @@
  * (a directory: the challenge-run servers of §5 write V8 CPU profiles there),
  * BENCH_IMPORT_ROWS (sample lines imported, default 1000000), BENCH_INSPECT_SAMPLES (samples of the
  * Inspect log imported, default 1000000),
- * BENCH_REPLICA_PAID (paid requests timed at 1 and at 3 replicas, default 200), BENCH_REPLICA_PAYMENTS
+ * BENCH_SPEED_ROUNDS and BENCH_SPEED_SECONDS (§12's rounds, default 8, and seconds per server per round,
+ * default 3), BENCH_REPLICA_PAID (paid requests timed at 1 and at 3 replicas, default 200), BENCH_REPLICA_PAYMENTS
  * (payments sent to every replica at once to check exactly-once, default 1000),
  * BENCH_ONLY (comma-separated sections to run: throughput, derivation, evidence, trees,
  * payments, fabric, mcp, browser-verify, import, replicas, board-speed; default all; a partial run rewrites only its own subsections of the results),
@@ -48,7 +49,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { killAllChildren, type BenchChild } from './child.js';
+import { buildForBench, killAllChildren, type BenchChild } from './child.js';
 import { measureDerivation } from './derivation.js';
 import {
   BROWSER_VERIFY_TITLE,
@@ -233,7 +234,12 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
 
   if (only.has('board-speed')) {
     log('12. Board speed: the app against bare node:http and nginx, wrk and each server pinned to a core of its own');
-    const b = await measureBoardSpeed(join(ROOT, 'demo', 'corpus'), tmp, load, children, log);
+    const speed = {
+      ...load,
+      seconds: setting('BENCH_SPEED_SECONDS', 3, 60, false),
+      rounds: setting('BENCH_SPEED_ROUNDS', 8, 50),
+    };
+    const b = await measureBoardSpeed(join(ROOT, 'demo', 'corpus'), tmp, speed, children, log);
     sections.push([BOARD_SPEED_TITLE, boardSpeedSection(b)]);
     invalid.push(...b.runs.flatMap((r) => r.problems.map((p) => `board-speed ${r.server} round ${r.round}: ${p}`)));
   }
@@ -269,6 +275,7 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
   return 0;
 }
 
+buildForBench();
 const tmp = mkdtempSync(join(tmpdir(), 'gspc-bench-'));
 const children: BenchChild[] = [];
 const cleanup = () => {

@@ -5,6 +5,8 @@
  *   node scripts/test.mjs            everything (`npm test`, what CI runs)
  *   node scripts/test.mjs --unit     the unit set only (`npm run test:unit`)
  *   node scripts/test.mjs FILE...    only these test files (after the same build as `npm test`)
+ *   node scripts/test.mjs --build    only the build of dist/ and build/js/ (`npm run bench` runs its
+ *                                    children compiled)
  *
  * `npm test`: makes sure Debian's Chromium and nginx are there (scripts/ensure-debian.mjs), then ONE
  * `tsc -b` over tsconfig.test.json and tsconfig.browser.json: it builds dist/ from src/ only when
@@ -40,7 +42,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const unit = args.includes('--unit');
-const only = args.filter((a) => a !== '--unit');
+const buildOnly = args.includes('--build');
+const only = args.filter((a) => a !== '--unit' && a !== '--build');
 const concurrency = Number(process.env.GSPC_TEST_CONCURRENCY ?? 2);
 if (!Number.isInteger(concurrency) || concurrency < 1)
   fail(`GSPC_TEST_CONCURRENCY must be a whole number ≥ 1, not ${process.env.GSPC_TEST_CONCURRENCY}`);
@@ -106,19 +109,27 @@ function linkSrcToDist() {
   symlinkSync(join('..', '..', 'dist'), link, 'dir');
 }
 
+/** tsc -b over the service, the tests, the bench and the demo; then the link build/js/src -> dist. */
+function build() {
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  // tsc -b trusts its .tsbuildinfo: an output deleted by hand would not be re-emitted.
+  const missing = missingFromBuild();
+  run(
+    process.execPath,
+    [tsc, '-b', 'tsconfig.test.json', 'tsconfig.browser.json', ...(missing ? ['--force'] : [])],
+    `tsc -b (build of dist/ and build/js/, and type-check${missing ? `, forced: ${missing} was missing` : ''})`,
+  );
+  linkSrcToDist();
+}
+
+if (buildOnly) {
+  build();
+  process.exit(0);
+}
+
 if (!unit) {
   phase('debian', () => run(process.execPath, ['scripts/ensure-debian.mjs'], 'scripts/ensure-debian.mjs'));
-  phase('build+typecheck', () => {
-    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    // tsc -b trusts its .tsbuildinfo: an output deleted by hand would not be re-emitted.
-    const missing = missingFromBuild();
-    run(
-      process.execPath,
-      [tsc, '-b', 'tsconfig.test.json', 'tsconfig.browser.json', ...(missing ? ['--force'] : [])],
-      `tsc -b (build of dist/ and build/js/, and type-check${missing ? `, forced: ${missing} was missing` : ''})`,
-    );
-    linkSrcToDist();
-  });
+  phase('build+typecheck', build);
   phase('pages', () => run(process.execPath, ['scripts/build-pages.mjs'], 'scripts/build-pages.mjs'));
   // Formatting and lint (Biome) and dead code (knip): a finding fails the command like a test.
   phase('lint', () =>

@@ -46,7 +46,8 @@ import { registerSurfaces, surfaceDocuments } from './surfaces/index.js';
 import { installErrorHandling } from './web/errors.js';
 import { registerDocumentRoutes } from './web/document-routes.js';
 import { ServiceMetrics } from './web/metrics.js';
-import { installRateLimits, type RateBudgets } from './web/rate-limits.js';
+import { PreparedFastPath } from './web/fast-path.js';
+import { installRateLimits, RateCounts, type RateBudgets } from './web/rate-limits.js';
 import { installOpenApi } from './web/openapi.js';
 import { PRODUCTS } from './core/pricing/products.js';
 
@@ -89,6 +90,11 @@ export interface AppOptions {
   rateLimits?: RateBudgets;
   /** Proxies whose X-Forwarded-For names the client (GSPC_TRUST_PROXY). */
   trustProxy?: readonly string[];
+  /**
+   * Answer plain GETs of prepared documents before Fastify (GSPC_FAST_PATH; default on, and off
+   * whenever the access log is on): src/web/fast-path.ts.
+   */
+  fastPath?: boolean;
 }
 
 /** The options resolved into the one context every layer reads (every default decided here). */
@@ -160,7 +166,18 @@ export function buildApp(opts: AppOptions): FastifyInstance {
 
 /** The app and the document registry it serves (the static mirror iterates the same entries). */
 export function assembleApp(opts: AppOptions): { app: FastifyInstance; entries: readonly DocumentEntry[] } {
+  const counts = opts.rateLimits && new RateCounts(opts.rateLimits, opts.trustProxy);
+  const metrics = opts.metrics;
+  const fastPath =
+    opts.fastPath === false || opts.accessLog === true
+      ? undefined
+      : new PreparedFastPath({
+          current: () => opts.state.current(),
+          ...(counts && { admit: counts.admitFree }),
+          ...(metrics && { counter: (route: string) => metrics.responseCounter(route) }),
+        });
   const app = Fastify({
+    ...(fastPath && { serverFactory: fastPath.serverFactory }),
     logger: { level: opts.logLevel ?? 'info' },
     logController: new LogController({ disableRequestLogging: !opts.accessLog }),
     // Without an access log, a per-request child logger (~1.5 µs) buys nothing: use the root one.
@@ -176,6 +193,7 @@ export function assembleApp(opts: AppOptions): { app: FastifyInstance; entries: 
   // the drain timeout is cut: an aborted fetch can leave a connection that never sends a request,
   // and the server would otherwise wait for its headers timeout (about a minute) before closing.
   app.addHook('preClose', (done) => {
+    fastPath?.close();
     // A keep-alive connection whose request completes while draining becomes idle only then:
     // close such connections as they go idle, not once at the start, or close would wait for
     // the client to hang up (found by the SIGTERM test: 30 s instead of 1.5).
@@ -184,12 +202,11 @@ export function assembleApp(opts: AppOptions): { app: FastifyInstance; entries: 
     setTimeout(() => app.server.closeAllConnections(), opts.drainTimeoutMs ?? DEFAULTS.drainTimeoutMs).unref();
     done();
   });
-  opts.metrics?.install(app);
+  metrics?.install(app);
   const { service, read, entries } = composeService(opts, app.log);
   app.addHook('onClose', () => service.fabric.stop());
-  if (opts.rateLimits)
-    installRateLimits(app, {
-      budgets: opts.rateLimits,
+  if (counts)
+    installRateLimits(app, counts, {
       productPaths: new Set(service.products ? PRODUCTS.map((p) => p.path) : []),
       ledger: service.ledger,
     });
@@ -197,7 +214,7 @@ export function assembleApp(opts: AppOptions): { app: FastifyInstance; entries: 
   // The routes are registered in a plugin after the limits and the OpenAPI collector, plugins
   // that hook every route registered after they have loaded, so that they see all of them.
   void app.register(async (routes) => {
-    registerDocumentRoutes(routes, service, entries);
+    registerDocumentRoutes(routes, service, entries, fastPath);
     registerHttpRoutes(routes, service);
     registerSurfaces(routes, read);
     registerPageRoutes(routes, read);
@@ -300,6 +317,7 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
     ...(metrics && { metrics }),
     rateLimits: config.rateLimits,
     trustProxy: config.trustProxy,
+    fastPath: config.fastPath,
   });
   app.addHook('onClose', () => ledger.close());
   const rail = config.rail;

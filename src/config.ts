@@ -100,6 +100,7 @@ const envSchema = z.object({
   GSPC_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GSPC_ACCESS_LOG: z.enum(['0', '1']).default('0'),
   GSPC_METRICS: z.enum(['0', '1']).default('1'),
+  GSPC_FAST_PATH: z.enum(['0', '1']).default('1'),
   // Requests per minute per client address, by class (docs/operations.md, "Limits"); 0: none.
   GSPC_RATE_LIMITS: trimmed(z.string().optional()).transform((v, ctx) => {
     const budgets = { ...DEFAULT_RATE_BUDGETS };
@@ -183,6 +184,8 @@ export interface Config {
   accessLog: boolean;
   /** Whether `GET /metrics` (Prometheus) is served and requests are counted. */
   metrics: boolean;
+  /** Whether plain GETs of prepared documents are answered before Fastify (src/web/fast-path.ts). */
+  fastPath: boolean;
   /** Requests per minute per client address, by class (0: unlimited). */
   rateLimits: { free: number; verify: number; challenge: number; paid: number };
   /** Proxy addresses whose X-Forwarded-For is believed (Fastify's trustProxy); empty: none. */
@@ -300,6 +303,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>, ov
     logLevel: e.GSPC_LOG_LEVEL,
     accessLog: e.GSPC_ACCESS_LOG === '1',
     metrics: e.GSPC_METRICS === '1',
+    fastPath: e.GSPC_FAST_PATH === '1',
     rateLimits: e.GSPC_RATE_LIMITS,
     trustProxy: e.GSPC_TRUST_PROXY,
     reloadIntervalMs: e.GSPC_RELOAD_INTERVAL_MS,

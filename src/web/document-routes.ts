@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../serve/context.js';
 import type { DocumentBody, DocumentEntry } from '../serve/documents/document.js';
 import { readQuery } from '../serve/query.js';
+import type { PreparedFastPath } from './fast-path.js';
 import { documentRouteSchema } from './openapi.js';
 import { sendPrepared } from './send.js';
 
@@ -18,16 +19,25 @@ export function registerDocumentRoutes(
   app: FastifyInstance,
   ctx: ServiceContext,
   entries: readonly DocumentEntry[],
+  fastPath?: PreparedFastPath,
 ): void {
   for (const entry of entries) {
+    const perRelease = fastPath !== undefined && entry.cache.kind === 'release';
     // Not an async handler: most reads are prepared bytes, answered synchronously; a promise and
     // its microtask per request cost a measurable share of the board's time (docs/performance.md §12).
     app.get(entry.route, { schema: documentRouteSchema(entry) }, (req, reply) => {
       const q = req.url.indexOf('?');
       const path = q === -1 ? req.url : req.url.slice(0, q);
       const query = entry.query === null || q === -1 ? NO_QUERY : readQuery(req.url, entry.query);
+      const release = ctx.state.current();
       const body = entry.read(ctx, { params: req.params as Record<string, string>, query, path, log: req.log });
-      return body instanceof Promise ? body.then((b) => send(req, reply, b)) : send(req, reply, body);
+      if (body instanceof Promise) return body.then((b) => send(req, reply, b));
+      // A plain GET of a per-release prepared document: the fast path may replay this answer
+      // for the same target until the release changes (the read was synchronous, so `release`
+      // is the one it read).
+      if (perRelease && q === -1 && req.method === 'GET' && body.kind === 'prepared')
+        fastPath.record(release, req.url, entry.route, body.prepared);
+      return send(req, reply, body);
     });
   }
 }

@@ -4,31 +4,21 @@
  * release served (id and as-of), key health, ledger operations and their errors, paid-request
  * outcomes, and release reloads (docs/operations.md, "Monitoring"). Turned on by GSPC_METRICS.
  *
- * Cost on the request path: one `onResponse` hook that increments a counter and observes a
- * histogram (labels: the route pattern, never the URL, so the series are bounded); everything
- * about the release and keys is read when /metrics is scraped, not per request.
+ * Cost on the request path: one `onResponse` hook that counts the response in its cell of the
+ * request series (request-series.ts; labels: the route pattern, never the URL, so the series are
+ * bounded), and the same count on the prepared documents' fast path; everything about the
+ * release and keys is read when /metrics is scraped, not per request.
  */
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { ServiceEvents } from '../serve/context.js';
 import type { ServedState } from '../serve/served-state.js';
 import type { Ledger } from '../store/ledger.js';
+import { countResponse, RequestSeries } from './request-series.js';
 
 export class ServiceMetrics implements ServiceEvents {
   readonly registry = new Registry();
-  readonly #requests = new Counter({
-    name: 'gspc_http_requests_total',
-    help: 'HTTP requests answered, by route pattern, method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [this.registry],
-  });
-  readonly #latency = new Histogram({
-    name: 'gspc_http_request_duration_seconds',
-    help: 'Time from the request to the response sent, by route pattern and method',
-    labelNames: ['route', 'method'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [this.registry],
-  });
+  readonly #responses = new RequestSeries();
   readonly #ledgerOps = new Counter({
     name: 'gspc_ledger_operations_total',
     help: 'Ledger calls, by operation and outcome (ok or error)',
@@ -50,6 +40,7 @@ export class ServiceMetrics implements ServiceEvents {
 
   constructor(state: ServedState) {
     collectDefaultMetrics({ register: this.registry, prefix: 'gspc_' });
+    this.#responses.register(this.registry);
     new Gauge({
       name: 'gspc_release_info',
       help: 'The release served (value 1), with its id and as-of',
@@ -79,23 +70,24 @@ export class ServiceMetrics implements ServiceEvents {
     });
   }
 
-  /** Counts every response; the route label is the pattern (`/cards/:file`), `unmatched` for a 404 of no route. */
+  /**
+   * One response: `route` is the pattern (`/cards/:file`), `unmatched` for a 404 of no route.
+   * Called by the onResponse hook for every response Fastify sends.
+   */
+  observe(route: string, method: string, status: number, seconds: number): void {
+    countResponse(this.#responses.cell(route, method, status), seconds);
+  }
+
+  /** The counter of 200 GETs of `route`, for a caller that answers them often (the fast path). */
+  responseCounter(route: string): (seconds: number) => void {
+    const cell = this.#responses.cell(route, 'GET', 200);
+    return (seconds) => countResponse(cell, seconds);
+  }
+
+  /** Counts every response Fastify sends, and serves GET /metrics. */
   install(app: FastifyInstance): void {
-    // The labelled children are looked up once per (route, method[, status]) and kept: resolving
-    // a label set on every request costs prom-client a hash of the labels (docs/performance.md §12).
-    const counters = new Map<string, ReturnType<typeof this.requestCounter>>();
-    const timers = new Map<string, ReturnType<typeof this.latencyTimer>>();
     app.addHook('onResponse', (req, reply, done) => {
-      const route = req.routeOptions.url ?? 'unmatched';
-      const key = `${req.method} ${route}`;
-      const status = reply.statusCode;
-      const ck = `${key} ${status}`;
-      let c = counters.get(ck);
-      if (c === undefined) counters.set(ck, (c = this.requestCounter(route, req.method, status)));
-      c.inc();
-      let t = timers.get(key);
-      if (t === undefined) timers.set(key, (t = this.latencyTimer(route, req.method)));
-      t.observe(reply.elapsedTime / 1000);
+      this.observe(req.routeOptions.url ?? 'unmatched', req.method, reply.statusCode, reply.elapsedTime / 1000);
       done();
     });
     app.get('/metrics', async (_req, reply) => {
@@ -105,14 +97,6 @@ export class ServiceMetrics implements ServiceEvents {
         .headers({ 'content-type': this.registry.contentType, 'cache-control': 'no-store' })
         .send(text);
     });
-  }
-
-  private requestCounter(route: string, method: string, status: number) {
-    return this.#requests.labels({ route, method, status });
-  }
-
-  private latencyTimer(route: string, method: string) {
-    return this.#latency.labels({ route, method });
   }
 
   /** The ledger, each call counted by operation and outcome. */

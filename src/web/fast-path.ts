@@ -1,0 +1,110 @@
+/**
+ * The prepared documents' fast path (decision O6, docs/performance.md §12).
+ *
+ * Most of the service's traffic is a plain GET of bytes prepared once per release: the board,
+ * cards and their proofs, the log, the ledgers, per-item and evidence files. Through Fastify each
+ * such request costs about 10 µs of framework (request and reply objects, routing, the hook
+ * chain, the rate limiter's async hook) on top of node:http's own ~26 µs: the board served at
+ * 0.47-0.67 of a bare node:http server sending the same bytes. Here the answer Fastify gave is
+ * replayed from node:http's request event, before Fastify is entered.
+ *
+ * What is replayed is only what Fastify itself answered, for this exact request target, under the
+ * release being served: the document routes `record` each 200 they send of a per-release
+ * prepared document for a GET without a query. A request is answered here only when it is a GET
+ * of a recorded target with no `If-None-Match` and the service is not closing; every other
+ * request (a query, a HEAD, a conditional request, a new release not yet recorded, a request over
+ * its budget, every route that is not a prepared document) goes to Fastify unchanged. The same
+ * rate budget (the limiter's own store) and the same request series (metrics) are applied here.
+ * With the access log on, nothing is fast-pathed: every request must reach the logger.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { FastifyServerFactory } from 'fastify';
+import type { Prepared } from '../serve/prepared-bytes.js';
+
+interface Recorded {
+  /** Counts one answer and its time (metrics), when counted. */
+  counted: ((seconds: number) => void) | undefined;
+  /** Every header as node:http takes them flat ([name, value, name, value, …]), content-length included. */
+  head: readonly string[];
+  body: Buffer;
+}
+
+export interface FastPathOptions {
+  /** The release being served (compared by identity: a new release empties what was recorded). */
+  current: () => object;
+  /**
+   * Counts the request in its client's free-read budget: false when it is over (Fastify then
+   * answers the 429). Absent: no limits.
+   */
+  admit?: (req: IncomingMessage) => boolean;
+  /** The counter of 200 GETs of `route` (the metrics' request series), asked once per route. */
+  counter?: (route: string) => (seconds: number) => void;
+}
+
+/**
+ * Whether the request has a header, from the raw list: `req.headers` builds an object of every
+ * header on first access (a map transition per header, a few per cent of a board read).
+ */
+function carries(req: IncomingMessage, lowerCaseName: string): boolean {
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === lowerCaseName.length && name.toLowerCase() === lowerCaseName) return true;
+  }
+  return false;
+}
+
+export class PreparedFastPath {
+  #release: object | undefined;
+  #recorded = new Map<string, Recorded>();
+  #closing = false;
+
+  constructor(private readonly o: FastPathOptions) {}
+
+  /** What Fastify answered for `target` (a GET without a query) under `release`. */
+  record(release: object, target: string, route: string, p: Prepared): void {
+    if (release !== this.#release) {
+      this.#release = release;
+      this.#recorded = new Map();
+    }
+    if (this.#recorded.has(target)) return;
+    const head: string[] = [];
+    for (const [name, value] of Object.entries(p.headers)) head.push(name, value);
+    head.push('content-length', String(p.body.length));
+    this.#recorded.set(target, { counted: this.o.counter?.(route), head, body: p.body });
+  }
+
+  /** From now on every request goes to Fastify (it answers 503 while closing). */
+  close(): void {
+    this.#closing = true;
+  }
+
+  /** Answers the request when it is a replay of a recorded answer; false: Fastify answers it. */
+  serve(req: IncomingMessage, res: ServerResponse): boolean {
+    if (this.#closing || req.method !== 'GET' || carries(req, 'if-none-match')) return false;
+    const r = this.#recorded.get(req.url ?? '');
+    if (r === undefined || this.o.current() !== this.#release) return false;
+    const started = r.counted === undefined ? 0 : performance.now();
+    if (this.o.admit !== undefined && !this.o.admit(req)) return false;
+    res.writeHead(200, r.head as string[]);
+    res.end(r.body);
+    r.counted?.((performance.now() - started) / 1000);
+    return true;
+  }
+
+  /**
+   * Fastify's `serverFactory`: the HTTP server Fastify would create (the same timeouts, from the
+   * options Fastify resolved), whose request event tries the fast path first.
+   */
+  readonly serverFactory: FastifyServerFactory = (handler, options) => {
+    const server: Server = createServer((req, res) => {
+      if (!this.serve(req, res)) handler(req, res);
+    });
+    // Fastify has resolved its defaults into the options by now (keep-alive 72 s, no timeouts).
+    const o = options as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+    server.keepAliveTimeout = o.keepAliveTimeout ?? 72_000;
+    server.requestTimeout = o.requestTimeout ?? 0;
+    server.setTimeout(o.connectionTimeout ?? 0);
+    return server;
+  };
+}
