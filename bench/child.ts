@@ -160,6 +160,8 @@ export function killAllChildren(): void {
  */
 export async function serveAsBenchChild(
   listen: () => Promise<{ port: number; close(): Promise<void> }>,
+  /** Answers the child's own messages (an object is sent back; undefined: not one of them). */
+  answer?: (m: { type?: string }) => object | undefined,
 ): Promise<void> {
   process.on('disconnect', () => process.exit(0));
   try {
@@ -167,6 +169,10 @@ export async function serveAsBenchChild(
     process.on('message', (m: { type?: string }) => {
       if (m.type === 'cpu') process.send?.({ cpu: process.cpuUsage() });
       else if (m.type === 'stop') void server.close().finally(() => process.exit(0));
+      else {
+        const reply = answer?.(m);
+        if (reply !== undefined) process.send?.(reply);
+      }
     });
     process.send?.({ port: server.port });
   } catch (e) {

@@ -51,6 +51,7 @@ import { measureRun, type Load, type LoadSettings } from './throughput.js';
 
 const HOST = '127.0.0.1';
 const CHILD = fileURLToPath(new URL('./payments-child.ts', import.meta.url));
+const PAID_CHILD = fileURLToPath(new URL('./paid-child.ts', import.meta.url));
 const DEMO_CORPUS = fileURLToPath(new URL('../demo/corpus', import.meta.url));
 export const BOARD_PATH = '/api/gspc';
 /** Paid requests made (and replayed) before the measured ones, so JIT and connections are warm. */
@@ -104,6 +105,7 @@ export interface ChallengeFigures {
 export interface Spread {
   p50: number;
   p95: number;
+  p99: number;
   max: number;
   mean: number;
 }
@@ -490,66 +492,56 @@ async function timingProxy(upstream: string): Promise<{ url: string; calls: Call
   };
 }
 
-/** The service as test/payments/paid-harness.ts startPaidService builds it, in `dir`, paid through `facilitatorUrl`. */
-async function startService(dir: string, rail: LocalRail, facilitatorUrl: string) {
+/**
+ * The service as `gspc serve` runs it, in its own compiled process (paid-child.ts), paid through
+ * `facilitatorUrl`: the demo release published here for `localhost:<port>`, a SQLite ledger.
+ */
+async function startService(
+  dir: string,
+  rail: LocalRail,
+  facilitatorUrl: string,
+  children: BenchChild[],
+  execArgv: string[],
+) {
   const port = await freePort();
   const keyDir = join(dir, 'keys');
   keygen(keyDir);
   const signing = signingContext(keyDir, `localhost:${port}`);
   const releaseDir = publishRelease(DEMO_CORPUS, join(dir, 'data'), signing.inputs).dir;
-  const state = new ServedState(loadRelease(releaseDir), {
-    did: signing.did,
-    boardKey: signing.inputs.boardKey,
-    published: signing.keys.published,
-  });
-  const ledger = await openLedger({ sqlitePath: join(dir, 'ledger.sqlite') });
-  // Every ledger call is timed (the ledger is the service's own, so its time is part of "added").
-  const ledgerMs: number[] = [];
-  const timedLedger = new Proxy(ledger, {
-    get(target, prop) {
-      const v = Reflect.get(target, prop) as unknown;
-      if (typeof v !== 'function' || prop === 'close') return v;
-      return async (...args: unknown[]) => {
-        const t0 = performance.now();
-        try {
-          return await (v as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        } finally {
-          ledgerMs.push(performance.now() - t0);
-        }
-      };
-    },
-  });
-  const rc = readRailConfig({
+  const railEnv = {
     GSPC_PAY_TO: rail.payTo.address,
     GSPC_FACILITATOR_URL: facilitatorUrl,
     GSPC_ASSET: rail.usdc,
     GSPC_PROMO: 'none',
-  });
-  const baseUrl = `http://localhost:${port}`;
-  const app = buildApp({
-    state,
-    logLevel: 'silent',
-    baseUrl,
-    now: () => new Date(),
-    ledger: timedLedger,
-    products: { rail: rc, facilitatorTimeoutMs: 15_000 },
-  });
-  await app.listen({ port, host: HOST });
+  };
+  const child = new BenchChild(
+    'paid service',
+    PAID_CHILD,
+    [releaseDir, keyDir, join(dir, 'ledger.sqlite'), String(port), JSON.stringify(railEnv)],
+    { execArgv },
+  );
+  children.push(child);
+  await child.next<{ port: number }>(60_000, 'listening port');
   return {
-    baseUrl,
-    subject: signedSubject(state.current().release),
-    ledgerMs,
-    close: async () => {
-      await app.close();
-      await ledger.close();
-    },
+    baseUrl: `http://localhost:${port}`,
+    subject: signedSubject(loadRelease(releaseDir)),
+    /** The ledger calls' times since the last ask. */
+    ledgerMs: async () =>
+      (await child.request<{ ledgerMs: number[] }>({ type: 'ledger' }, 10_000, 'ledger times')).ledgerMs,
+    close: () => child.stop(),
   };
 }
 
 function spread(xs: number[]): Spread {
   const s = [...xs].sort((a, b) => a - b);
   const at = (q: number) => s[Math.max(0, Math.ceil(q * s.length) - 1)]!;
-  return { p50: at(0.5), p95: at(0.95), max: s[s.length - 1]!, mean: s.reduce((a, b) => a + b, 0) / s.length };
+  return {
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    max: s[s.length - 1]!,
+    mean: s.reduce((a, b) => a + b, 0) / s.length,
+  };
 }
 
 /** Why the chain cannot run here (logged loudly), or undefined. */
@@ -565,7 +557,9 @@ export function noAnvil(): string | undefined {
 export async function measurePaid(
   tmp: string,
   count: number,
+  children: BenchChild[],
   log: (line: string) => void,
+  execArgv: string[] = [],
 ): Promise<PaidFigures | { skipped: string }> {
   const missing = noAnvil();
   if (missing) {
@@ -579,7 +573,7 @@ export async function measurePaid(
   let svc: Awaited<ReturnType<typeof startService>> | undefined;
   try {
     proxy = await timingProxy(rail.facilitatorUrl!);
-    svc = await startService(dir, rail, proxy.url);
+    svc = await startService(dir, rail, proxy.url, children, execArgv);
     const url = `${svc.baseUrl}/api/request-attestation?subject=${encodeURIComponent(svc.subject)}`;
     const payer0 = await rail.balanceOf(rail.payer.address);
     const payee0 = await rail.balanceOf(rail.payTo.address);
@@ -602,14 +596,15 @@ export async function measurePaid(
       const { header } = await officialPayment(rail, challenge);
 
       proxy.calls.length = 0;
-      svc.ledgerMs.length = 0;
+      await svc.ledgerMs(); // drop the challenge's
       const t0 = performance.now();
       const res = await fetch(url, { headers: { 'payment-signature': header } });
       const body = Buffer.from(await res.arrayBuffer());
       const total = performance.now() - t0;
       const calls = [...proxy.calls];
-      const ledgerMs = svc.ledgerMs.reduce((a, b) => a + b, 0);
-      const ledgerCalls = svc.ledgerMs.length;
+      const ledgerTimes = await svc.ledgerMs();
+      const ledgerMs = ledgerTimes.reduce((a, b) => a + b, 0);
+      const ledgerCalls = ledgerTimes.length;
       const why = (what: string) => problems.push(`payment ${i + 1}: ${what}`);
       if (res.status !== 200) {
         why(`status ${res.status}: ${body.toString('utf8').slice(0, 200)}`);
@@ -691,7 +686,13 @@ export async function measurePayments(
   log('  A. challenge throughput: GET /api/request-attestation (402) against GET /api/gspc, same app');
   const challenge = await measureChallenges(tmp, s, children, log, cpuProfDir);
   log(`  B. ${count} paid requests on the local rail, sequential, facilitator timed by a proxy`);
-  const paid = await measurePaid(tmp, count, log);
+  const paid = await measurePaid(
+    tmp,
+    count,
+    children,
+    log,
+    cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${join(cpuProfDir, 'paid')}`] : [],
+  );
   if (!('skipped' in paid)) {
     log(
       `  total p50 ${paid.total.p50.toFixed(1)} ms, facilitator p50 ${paid.facilitator.p50.toFixed(1)} ms, added p50 ${paid.added.p50.toFixed(1)} ms, replay p50 ${paid.replay.p50.toFixed(1)} ms${paid.problems.length ? `  INVALID: ${paid.problems.slice(0, 3).join('; ')}` : ''}`,

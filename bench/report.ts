@@ -20,7 +20,9 @@ export const DERIVE_GOAL_MS = 10_000;
 /** §5: challenge req/s ÷ board req/s on the same app. */
 export const CHALLENGE_GOAL = 0.5;
 /** §5: p50 of (paid request latency − facilitator time), ms. */
-export const ADDED_P50_GOAL_MS = 25;
+/** Issue 18's goals for the latency the service adds to a paid request (issue 4's was 25 ms p50). */
+export const ADDED_P50_GOAL_MS = 5;
+export const ADDED_P99_GOAL_MS = 10;
 export const PAYMENTS_TITLE = 'Metered products';
 export const FABRIC_TITLE = 'Capability fabric under a slow probe target';
 /** §6: fabric req/s with a hanging probe target ÷ with every target fast. */
@@ -194,15 +196,15 @@ export function paymentsSection(p: PaymentsFigures, s: LoadSettings): string {
   const f = (x: number) => x.toFixed(1);
   const row = (name: string, x: Spread, strong = false) =>
     strong
-      ? [`**${name}**`, `**${f(x.p50)}**`, f(x.p95), f(x.max), f(x.mean)]
-      : [name, f(x.p50), f(x.p95), f(x.max), f(x.mean)];
+      ? [`**${name}**`, `**${f(x.p50)}**`, f(x.p95), `**${f(x.p99)}**`, f(x.max), f(x.mean)]
+      : [name, f(x.p50), f(x.p95), f(x.p99), f(x.max), f(x.mean)];
   return [
     ...partA,
     '',
-    `Paid requests: ${q.count} sequential GET ${c.challengePath.split('?')[0]} paid with PAYMENT-SIGNATURE (official @x402 client, price ${q.price} atomic USDC), after ${PAID_WARMUP} unmeasured ones; local rail (anvil, USDC, official facilitator) behind a timing proxy; the service in the bench process on 127.0.0.1 with a SQLite ledger.`,
+    `Paid requests: ${q.count} sequential GET ${c.challengePath.split('?')[0]} paid with PAYMENT-SIGNATURE (official @x402 client, price ${q.price} atomic USDC), after ${PAID_WARMUP} unmeasured ones; local rail (anvil, USDC, official facilitator) behind a timing proxy, in the bench process with the client; the service in its own process (compiled, as gspc serve runs it) on 127.0.0.1 with a SQLite ledger.`,
     '',
     table(
-      ['Latency (ms)', 'p50', 'p95', 'max', 'mean'],
+      ['Latency (ms)', 'p50', 'p95', 'p99', 'max', 'mean'],
       [
         row('paid request, client-observed (total)', q.total),
         row('facilitator /verify (at the proxy)', q.verify),
@@ -213,10 +215,10 @@ export function paymentsSection(p: PaymentsFigures, s: LoadSettings): string {
         row('anchor: replay of the same payment (stored artefact, no facilitator)', q.replay),
         row('context: the 402 challenge fetched before paying', q.challenge),
       ],
-      [false, true, true, true, true],
+      [false, true, true, true, true, true],
     ),
     '',
-    `Added latency p50: **${f(q.added.p50)} ms** (${Math.round((q.added.p50 / q.total.p50) * 100)} % of the total p50). Goal ≤ ${ADDED_P50_GOAL_MS} ms: **${verdict(q.added.p50 <= ADDED_P50_GOAL_MS)}**. ` +
+    `Added latency p50: **${f(q.added.p50)} ms** (${Math.round((q.added.p50 / q.total.p50) * 100)} % of the total p50). p99 **${f(q.added.p99)} ms**. Goal p50 ≤ ${ADDED_P50_GOAL_MS} ms and p99 ≤ ${ADDED_P99_GOAL_MS} ms: **${verdict(q.added.p50 <= ADDED_P50_GOAL_MS && q.added.p99 <= ADDED_P99_GOAL_MS)}**. ` +
       (q.problems.length === 0
         ? `Every payment returned 200 with a settled PAYMENT-RESPONSE after exactly one /verify and one /settle, every replay the same bytes without a facilitator call; the payer paid ${q.paid} and the payee received ${q.received} atomic USDC (${q.count + PAID_WARMUP} × ${q.price}).`
         : `**INVALID**: ${q.problems.join('; ')}.`),

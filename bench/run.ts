@@ -10,7 +10,7 @@
  *   4. Public root and transparency log against raw hashing (tree-bench.ts).
  *   5. Metered products (payments.ts): the 402 challenge's throughput as a ratio of
  *      GET /api/gspc on the same app (goal ≥ 0.5), and the latency a paid request adds on the
- *      local rail over the facilitator's own time (goal: added p50 ≤ 25 ms).
+ *      local rail over the facilitator's own time (goal: added p50 ≤ 5 ms, p99 ≤ 10 ms).
  *   6. Capability fabric (fabric.ts): GET /api/capability-fabric while one probe target hangs,
  *      against the same with every target fast, alternating in the same run (goal: unaffected,
  *      req/s ratio ≥ 0.9).

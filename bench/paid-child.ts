@@ -1,0 +1,82 @@
+/**
+ * The paid service in its own process, compiled, as `gspc serve` runs it (started by payments.ts
+ * for the paid-request latency of §5):
+ *
+ *   paid-child.ts <releaseDir> <keyDir> <ledgerPath> <port> <railEnvJson>
+ *
+ * The release was published by the parent for `localhost:<port>` (the DID the receipts name);
+ * the rail (payee, asset, the timing proxy's URL as the facilitator) comes as JSON. Every ledger
+ * call is timed: the IPC message { type: 'ledger' } is answered with { ledgerMs } (the times since
+ * the last such message). Until issue 18 this service ran inside the bench process, sharing one
+ * event loop with the load generator, the timing proxy and the facilitator, whose work then
+ * counted as the service's.
+ */
+import type { AddressInfo } from 'node:net';
+import { serveAsBenchChild } from './child.js';
+import { buildApp } from '../src/app.js';
+import { readRailConfig } from '../src/config.js';
+import { signingContext } from '../src/keys/signing.js';
+import { loadRelease } from '../src/release/load.js';
+import { ServedState } from '../src/serve/served-state.js';
+import type { Ledger } from '../src/store/ledger.js';
+import { openLedger } from '../src/store/open-ledger.js';
+
+const HOST = '127.0.0.1';
+let ledgerMs: number[] = [];
+
+/** The ledger with each call timed (the ledger is the service's own: its time is part of "added"). */
+function timed(ledger: Ledger): Ledger {
+  return new Proxy(ledger, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop) as unknown;
+      if (typeof v !== 'function' || prop === 'close') return v;
+      return async (...args: unknown[]) => {
+        const t0 = performance.now();
+        try {
+          return await (v as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        } finally {
+          ledgerMs.push(performance.now() - t0);
+        }
+      };
+    },
+  });
+}
+
+async function listen(a: string[]): Promise<{ port: number; close: () => Promise<void> }> {
+  const [releaseDir = '', keyDir = '', ledgerPath = '', port = '', railEnv = '{}'] = a;
+  const signing = signingContext(keyDir, `localhost:${port}`);
+  const ledger = await openLedger({ sqlitePath: ledgerPath });
+  const app = buildApp({
+    state: new ServedState(loadRelease(releaseDir), {
+      did: signing.did,
+      boardKey: signing.inputs.boardKey,
+      published: signing.keys.published,
+    }),
+    logLevel: 'warn',
+    baseUrl: `http://localhost:${port}`,
+    now: () => new Date(),
+    ledger: timed(ledger),
+    products: {
+      rail: readRailConfig(JSON.parse(railEnv) as Record<string, string>),
+      facilitatorTimeoutMs: 15_000,
+    },
+  });
+  await app.listen({ host: HOST, port: Number(port) });
+  return {
+    port: (app.server.address() as AddressInfo).port,
+    close: async () => {
+      await app.close();
+      await ledger.close();
+    },
+  };
+}
+
+await serveAsBenchChild(
+  () => listen(process.argv.slice(2)),
+  (m) => {
+    if (m.type !== 'ledger') return undefined;
+    const out = ledgerMs;
+    ledgerMs = [];
+    return { ledgerMs: out };
+  },
+);
