@@ -19,6 +19,7 @@ import { signingContext } from '../src/keys/signing.js';
 import { loadRelease } from '../src/release/load.js';
 import { ServedState } from '../src/serve/served-state.js';
 import type { Ledger } from '../src/store/ledger.js';
+import { liveSigning } from '../test/helpers/app.js';
 import { openLedger } from '../src/store/open-ledger.js';
 
 const HOST = '127.0.0.1';
@@ -47,11 +48,8 @@ async function listen(a: string[]): Promise<{ port: number; close: () => Promise
   const signing = signingContext(keyDir, `localhost:${port}`);
   const ledger = await openLedger({ sqlitePath: ledgerPath });
   const app = buildApp({
-    state: new ServedState(loadRelease(releaseDir), {
-      did: signing.did,
-      boardKey: signing.inputs.boardKey,
-      published: signing.keys.published,
-    }),
+    // The signing state the paid tests' harness serves with (test/payments/paid-harness.ts).
+    state: new ServedState(loadRelease(releaseDir), liveSigning(signing)),
     logLevel: 'warn',
     baseUrl: `http://localhost:${port}`,
     now: () => new Date(),
