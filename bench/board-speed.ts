@@ -26,6 +26,11 @@
  * byte with the reference before and after its run; wrk's non-2xx or socket errors make the run
  * invalid.
  *
+ * Then each of the control (a second fresh bare server), the varied bare server, the app and the
+ * served app is loaded *at the same time* as bare node:http, both on the server core: each gets
+ * about half of it, so the ratio of their rates is the ratio of their costs per request, and the
+ * drift, which moves both at once, cancels out (the control shows what "equal" reads as).
+ *
  * Goal: served / bare node:http ≥ 0.90 (the configuration operators run).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -45,8 +50,10 @@ const NGINX = process.env.GSPC_NGINX ?? '/usr/sbin/nginx';
 const SERVER_CORE = '1';
 const CLIENT_CORE = '0';
 
-export type SpeedServer = 'node' | 'node-varied' | 'app' | 'served' | 'fastify' | 'nginx';
-const SERVERS: readonly SpeedServer[] = ['node', 'node-varied', 'app', 'served', 'fastify', 'nginx'];
+export type SpeedServer = 'node' | 'node-control' | 'node-varied' | 'app' | 'served' | 'fastify' | 'nginx';
+const SERVERS: readonly SpeedServer[] = ['node', 'node-control', 'node-varied', 'app', 'served', 'fastify', 'nginx'];
+/** Paired with bare node:http at once on the shared core (the control first: what "equal" reads as). */
+const PAIRED: readonly SpeedServer[] = ['node-control', 'node-varied', 'app', 'served'];
 
 export interface SpeedRun {
   round: number;
@@ -61,9 +68,21 @@ export interface SpeedRun {
   problems: string[];
 }
 
+/** Bare node:http and another server loaded at the same time, both on the server core. */
+export interface SpeedPair {
+  round: number;
+  server: SpeedServer;
+  /** The server's rate over bare node:http's, measured over the same seconds. */
+  ratio: number;
+  /** CPU of both servers together over the window, % of one core. */
+  coreCpu: number;
+  problems: string[];
+}
+
 export interface SpeedFigures {
   skipped?: string;
   runs: SpeedRun[];
+  pairs: SpeedPair[];
   bytes: number;
 }
 
@@ -72,25 +91,31 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const unit = (v: string, u: string) => Number(v) * (u === 'us' ? 0.001 : u === 's' ? 1000 : 1);
 
 /** One wrk run pinned to the client core: requests/s, latency, its own CPU, what went wrong. */
-function wrk(url: string, seconds: number, connections: number) {
-  const r = spawnSync(
-    '/usr/bin/time',
-    [
-      '-f',
-      'cpu %U %S',
-      'taskset',
-      '-c',
-      CLIENT_CORE,
-      WRK,
-      '-t1',
-      `-c${connections}`,
-      `-d${seconds}s`,
-      '--latency',
-      url,
-    ],
-    { encoding: 'utf8', timeout: (seconds + 30) * 1000 },
-  );
-  const out = r.stdout;
+function wrk(url: string, seconds: number, connections: number): Promise<WrkRun> {
+  const args = ['-f', 'cpu %U %S', 'taskset', '-c', CLIENT_CORE, WRK, '-t1', `-c${connections}`, `-d${seconds}s`];
+  return new Promise((resolve) => {
+    const p = spawn('/usr/bin/time', [...args, '--latency', url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    p.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    p.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    const timer = setTimeout(() => p.kill('SIGKILL'), (seconds + 30) * 1000);
+    p.on('close', () => {
+      clearTimeout(timer);
+      resolve(parseWrk(out, err, seconds));
+    });
+  });
+}
+
+interface WrkRun {
+  rps: number;
+  p50ms: number;
+  p99ms: number;
+  clientCpu: number;
+  problems: string[];
+}
+
+function parseWrk(out: string, err: string, seconds: number): WrkRun {
   const problems: string[] = [];
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
   const lat = (p: string) => {
@@ -101,8 +126,8 @@ function wrk(url: string, seconds: number, connections: number) {
   if (non2xx) problems.push(`${non2xx[1]} non-2xx responses`);
   const socket = /Socket errors: (.*)/.exec(out);
   if (socket) problems.push(`socket errors: ${socket[1]}`);
-  if (!Number.isFinite(rps)) problems.push(`wrk did not report: ${(out + r.stderr).slice(0, 300)}`);
-  const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(r.stderr);
+  if (!Number.isFinite(rps)) problems.push(`wrk did not report: ${(out + err).slice(0, 300)}`);
+  const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(err);
   const clientCpu = cpu ? ((Number(cpu[1]) + Number(cpu[2])) / seconds) * 100 : Number.NaN;
   return { rps, p50ms: lat('50'), p99ms: lat('99'), clientCpu, problems };
 }
@@ -127,7 +152,7 @@ export async function measureBoardSpeed(
     ['/usr/bin/taskset', 'taskset'],
     ['/usr/bin/time', 'time'],
   ] as const)
-    if (!existsSync(bin)) return { skipped: `no ${what} at ${bin}`, runs: [], bytes: 0 };
+    if (!existsSync(bin)) return { skipped: `no ${what} at ${bin}`, runs: [], pairs: [], bytes: 0 };
   const dir = join(tmp, 'board-speed');
   mkdirSync(dir, { recursive: true });
   const { releaseDir, mirrorDir, reference } = await prepare(demoCorpus, dir);
@@ -135,7 +160,7 @@ export async function measureBoardSpeed(
   try {
     for (const server of SERVERS) running.set(server, await start(server, releaseDir, mirrorDir, reference, children));
     // Warm-up: every server once (JIT, and the fast path's first answer through Fastify).
-    for (const [, r] of running) wrk(`http://127.0.0.1:${r.port}${PATH}`, o.warmupSeconds, o.connections);
+    for (const [, r] of running) await wrk(`http://127.0.0.1:${r.port}${PATH}`, o.warmupSeconds, o.connections);
     const runs: SpeedRun[] = [];
     for (let round = 1; round <= o.rounds; round++)
       for (const [server, r] of running) {
@@ -145,7 +170,17 @@ export async function measureBoardSpeed(
         );
         runs.push(run);
       }
-    return { runs, bytes: reference.body.length };
+    const pairs: SpeedPair[] = [];
+    const node = running.get('node')!;
+    for (let round = 1; round <= Math.max(3, Math.ceil(o.rounds / 2)); round++)
+      for (const server of PAIRED) {
+        const pair = await measurePair(server, round, node, running.get(server)!, reference, o);
+        log(
+          `  pair ${round} ${server.padEnd(12)} / node ${pair.ratio.toFixed(3)}  core ${pair.coreCpu.toFixed(0)} %${pair.problems.length ? `  INVALID: ${pair.problems.join('; ')}` : ''}`,
+        );
+        pairs.push(pair);
+      }
+    return { runs, pairs, bytes: reference.body.length };
   } finally {
     for (const [, r] of running) await r.stop();
   }
@@ -201,7 +236,12 @@ async function start(
     for (let i = 0; i < 50 && (await verifyOnce(port, ref).catch(() => ['down'])).length > 0; i++) await sleep(100);
   } else {
     // The app's servers are varied too (so the like-for-like ratio never flatters the app).
-    const mode = server === 'node' ? 'anchor' : server === 'node-varied' ? 'anchor-varied' : `${server}-varied`;
+    const mode =
+      server === 'node' || server === 'node-control'
+        ? 'anchor'
+        : server === 'node-varied'
+          ? 'anchor-varied'
+          : `${server}-varied`;
     const child = new BenchChild(
       `${server} server`,
       SERVE_CHILD,
@@ -227,16 +267,47 @@ async function measure(
   const problems = (await verifyOnce(r.port, ref)).map((p) => `before: ${p}`);
   const cpu0 = cpuMs(r.pids());
   const t0 = performance.now();
-  const w = wrk(`http://127.0.0.1:${r.port}${PATH}`, o.seconds, o.connections);
+  const w = await wrk(`http://127.0.0.1:${r.port}${PATH}`, o.seconds, o.connections);
   const serverCpu = ((cpuMs(r.pids()) - cpu0) / (performance.now() - t0)) * 100;
   problems.push(...w.problems, ...(await verifyOnce(r.port, ref)).map((p) => `after: ${p}`));
   return { round, server, rps: w.rps, p50ms: w.p50ms, p99ms: w.p99ms, serverCpu, clientCpu: w.clientCpu, problems };
+}
+
+/**
+ * Both servers loaded at once by two wrk processes: the shared core's time is split between two
+ * always-busy processes, so the ratio of their rates is the inverse ratio of their CPU costs per
+ * request, and the VM's drift, which moves both at once, cancels out.
+ */
+async function measurePair(
+  server: SpeedServer,
+  round: number,
+  node: Running,
+  other: Running,
+  ref: Reference,
+  o: { seconds: number; connections: number },
+): Promise<SpeedPair> {
+  const problems = [...(await verifyOnce(node.port, ref)), ...(await verifyOnce(other.port, ref))];
+  const pids = () => [...node.pids(), ...other.pids()];
+  const cpu0 = cpuMs(pids());
+  const t0 = performance.now();
+  // Alternate which load starts first, so neither side always gets the head start.
+  const url = (r: Running) => `http://127.0.0.1:${r.port}${PATH}`;
+  const [a, b] =
+    round % 2 === 0
+      ? await Promise.all([wrk(url(node), o.seconds, o.connections), wrk(url(other), o.seconds, o.connections)])
+      : await Promise.all([wrk(url(other), o.seconds, o.connections), wrk(url(node), o.seconds, o.connections)]).then(
+          ([y, x]) => [x, y] as const,
+        );
+  const coreCpu = ((cpuMs(pids()) - cpu0) / (performance.now() - t0)) * 100;
+  problems.push(...a.problems, ...b.problems);
+  return { round, server, ratio: b.rps / a.rps, coreCpu, problems };
 }
 
 export const BOARD_SPEED_TITLE = 'Board speed against bare Node and nginx, server CPU saturated';
 
 const NAMES: Record<SpeedServer, string> = {
   node: 'bare node:http',
+  'node-control': 'bare node:http, a second one (control)',
   'node-varied': 'bare node:http after 2,000 other responses',
   app: 'the app, no metrics or limits',
   served: 'the app as gspc serve runs it (metrics, rate limits)',
@@ -275,7 +346,17 @@ export function boardSpeedSection(f: SpeedFigures): string {
     '',
     '| server | / bare node:http (median of rounds) | range over rounds | server CPU |',
     '|---|---:|---:|---:|',
-    ...(['node-varied', 'app', 'served', 'fastify', 'nginx'] as const).map(ratioLine),
+    ...(['node-control', 'node-varied', 'app', 'served', 'fastify', 'nginx'] as const).map(ratioLine),
+    '',
+    'The same servers paired with bare node:http, both loaded at once on the shared core (each gets about half of it, so the ratio of their rates is the ratio of their costs per request, and drift that moves both cancels out):',
+    '',
+    "| server, at once with bare node:http | / bare node:http (median) | range | both servers' CPU |",
+    '|---|---:|---:|---:|',
+    ...PAIRED.map((s) => {
+      const ps = f.pairs.filter((p) => p.server === s);
+      const xs = ps.map((p) => p.ratio);
+      return `| ${NAMES[s]} | **${median(xs).toFixed(3)}** | ${Math.min(...xs).toFixed(3)}-${Math.max(...xs).toFixed(3)} | ${fmt(Math.min(...ps.map((p) => p.coreCpu)))}-${fmt(Math.max(...ps.map((p) => p.coreCpu)))} % |`;
+    }),
     '',
     `Served / bare node:http: **${served.toFixed(3)}** (goal ≥ 0.90: **${served >= 0.9 ? 'MET' : 'NOT MET'}**); served / bare node:http after other responses: **${median(roundRatios(f, 'served', 'node-varied')).toFixed(3)}**.`,
     '',

@@ -241,7 +241,10 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
     };
     const b = await measureBoardSpeed(join(ROOT, 'demo', 'corpus'), tmp, speed, children, log);
     sections.push([BOARD_SPEED_TITLE, boardSpeedSection(b)]);
-    invalid.push(...b.runs.flatMap((r) => r.problems.map((p) => `board-speed ${r.server} round ${r.round}: ${p}`)));
+    invalid.push(
+      ...b.runs.flatMap((r) => r.problems.map((p) => `board-speed ${r.server} round ${r.round}: ${p}`)),
+      ...b.pairs.flatMap((r) => r.problems.map((p) => `board-speed pair ${r.server} round ${r.round}: ${p}`)),
+    );
   }
 
   for (const [title, body] of sections) log(`\n## ${title}\n\n${body}`);
