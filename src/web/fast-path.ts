@@ -21,6 +21,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { FastifyServerFactory } from 'fastify';
 import type { Prepared } from '../serve/prepared-bytes.js';
 
+/** Far above any release's documents (a card and its proof each); beyond it Fastify answers. */
+const MAX_RECORDED = 200_000;
+
 interface Recorded {
   /** Counts one answer and its time (metrics), when counted. */
   counted: ((seconds: number) => void) | undefined;
@@ -61,13 +64,17 @@ export class PreparedFastPath {
 
   constructor(private readonly o: FastPathOptions) {}
 
-  /** What Fastify answered for `target` (a GET without a query) under `release`. */
+  /**
+   * What Fastify answered for `target` (a GET without a query) under `release`. Only a target
+   * without percent-escapes is kept, and at most MAX_RECORDED of them: the router decodes
+   * escapes, so one card could otherwise be recorded under millions of spellings of its name.
+   */
   record(release: object, target: string, route: string, p: Prepared): void {
     if (release !== this.#release) {
       this.#release = release;
       this.#recorded = new Map();
     }
-    if (this.#recorded.has(target)) return;
+    if (target.includes('%') || this.#recorded.size >= MAX_RECORDED || this.#recorded.has(target)) return;
     const head: string[] = [];
     for (const [name, value] of Object.entries(p.headers)) head.push(name, value);
     head.push('content-length', String(p.body.length));

@@ -106,6 +106,11 @@ describe('the prepared documents fast path', () => {
       ['GET', '/healthz', {}, 200],
       ['GET', '/healthz', {}, 200],
     ];
+    // A card's name with a percent-escape is the same card to the router, but never recorded (so
+    // the record cannot be grown by spelling one name a million ways): Fastify answers each time.
+    const card = perReleasePaths.find((p) => /^\/cards\/[0-9a-f]{16}\.json$/.test(p))!;
+    const escaped = `/cards/%${card.charCodeAt(7).toString(16)}${card.slice(8)}`; // its first character escaped
+    for (let i = 0; i < 2; i++) cases.push(['GET', escaped, {}, 200]);
     for (const [method, path, headers, status] of cases) {
       const before = s.fastify();
       const a = await get(s.port, path, headers, method);
