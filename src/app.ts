@@ -46,6 +46,7 @@ import { registerSurfaces, surfaceDocuments } from './surfaces/index.js';
 import { installErrorHandling } from './web/errors.js';
 import { registerDocumentRoutes } from './web/document-routes.js';
 import { ServiceMetrics } from './web/metrics.js';
+import { installDrain } from './web/drain.js';
 import { PreparedFastPath } from './web/fast-path.js';
 import { installRateLimits, RateCounts, type RateBudgets } from './web/rate-limits.js';
 import { installOpenApi } from './web/openapi.js';
@@ -188,20 +189,7 @@ export function assembleApp(opts: AppOptions): { app: FastifyInstance; entries: 
     ...(opts.trustProxy !== undefined && opts.trustProxy.length > 0 && { trustProxy: [...opts.trustProxy] }),
   });
   installErrorHandling(app);
-  // Close drains: the server stops accepting, requests in flight complete (a paid one may wait on
-  // the facilitator), streams (AG-UI, MCP) end in their own preClose hooks. What is left after
-  // the drain timeout is cut: an aborted fetch can leave a connection that never sends a request,
-  // and the server would otherwise wait for its headers timeout (about a minute) before closing.
-  app.addHook('preClose', (done) => {
-    fastPath?.close();
-    // A keep-alive connection whose request completes while draining becomes idle only then:
-    // close such connections as they go idle, not once at the start, or close would wait for
-    // the client to hang up (found by the SIGTERM test: 30 s instead of 1.5).
-    const idle = setInterval(() => app.server.closeIdleConnections(), 100).unref();
-    app.server.once('close', () => clearInterval(idle));
-    setTimeout(() => app.server.closeAllConnections(), opts.drainTimeoutMs ?? DEFAULTS.drainTimeoutMs).unref();
-    done();
-  });
+  installDrain(app, opts.drainTimeoutMs ?? DEFAULTS.drainTimeoutMs, () => fastPath?.close());
   metrics?.install(app);
   const { service, read, entries } = composeService(opts, app.log);
   app.addHook('onClose', () => service.fabric.stop());

@@ -34,6 +34,9 @@ const VERIFY = new Set(['/api/verify', '/api/receipts/verify']);
 
 const WINDOW_MS = 60_000;
 
+/** A client's count in the store, one per class: the plugin and the fast path must agree on it. */
+const budgetKey = (c: RateClass | 'exempt', client: string) => `${c}|${client}`;
+
 export interface RateLimitOptions {
   /** The metered products' paths (`/api/request-attestation`, …). */
   productPaths: ReadonlySet<string>;
@@ -68,7 +71,12 @@ export class RateCounts {
     if (max === 0) return true;
     let current = Number.POSITIVE_INFINITY;
     // LocalStore answers synchronously: the callback runs before incr returns.
-    this.store.incr(`free|${this.#clientOf(req)}`, (_e, r) => (current = r?.current ?? current), WINDOW_MS, max);
+    this.store.incr(
+      budgetKey('free', this.#clientOf(req)),
+      (_e, r) => (current = r?.current ?? current),
+      WINDOW_MS,
+      max,
+    );
     return current <= max;
   };
 }
@@ -110,7 +118,7 @@ export function installRateLimits(app: FastifyInstance, counts: RateCounts, o: R
     global: true,
     store,
     timeWindow: WINDOW_MS,
-    keyGenerator: (req) => `${classOf(req)}|${req.ip}`,
+    keyGenerator: (req) => budgetKey(classOf(req), req.ip),
     max: (req) => {
       const c = classOf(req);
       return c === 'exempt' ? 0 : counts.budgets[c];
