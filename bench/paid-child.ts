@@ -6,11 +6,12 @@
  *
  * The release was published by the parent for `localhost:<port>` (the DID the receipts name);
  * the rail (payee, asset, the timing proxy's URL as the facilitator) comes as JSON. Every ledger
- * call is timed: the IPC message { type: 'ledger' } is answered with { ledgerMs } (the times since
- * the last such message). Until issue 18 this service ran inside the bench process, sharing one
+ * call is timed, and so is each paid request inside this process: the IPC message { type: 'ledger' }
+ * is answered with { ledgerMs, serviceMs } (the times since the last such message). Until issue 18 this service ran inside the bench process, sharing one
  * event loop with the load generator, the timing proxy and the facilitator, whose work then
  * counted as the service's.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serveAsBenchChild } from './child.js';
 import { buildApp } from '../src/app.js';
@@ -24,6 +25,8 @@ import { openLedger } from '../src/store/open-ledger.js';
 
 const HOST = '127.0.0.1';
 let ledgerMs: number[] = [];
+/** Each paid request's time inside this process: its request event to the last byte handed to the socket. */
+let serviceMs: number[] = [];
 
 /** The ledger with each call timed (the ledger is the service's own: its time is part of "added"). */
 function timed(ledger: Ledger): Ledger {
@@ -59,6 +62,11 @@ async function listen(a: string[]): Promise<{ port: number; close: () => Promise
       facilitatorTimeoutMs: 15_000,
     },
   });
+  app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.headers['payment-signature'] === undefined) return;
+    const t0 = performance.now();
+    res.on('finish', () => serviceMs.push(performance.now() - t0));
+  });
   await app.listen({ host: HOST, port: Number(port) });
   return {
     port: (app.server.address() as AddressInfo).port,
@@ -73,8 +81,9 @@ await serveAsBenchChild(
   () => listen(process.argv.slice(2)),
   (m) => {
     if (m.type !== 'ledger') return undefined;
-    const out = ledgerMs;
+    const out = { ledgerMs, serviceMs };
     ledgerMs = [];
-    return { ledgerMs: out };
+    serviceMs = [];
+    return out;
   },
 );

@@ -118,6 +118,10 @@ export interface PaidFigures {
   verify: Spread;
   settle: Spread;
   added: Spread;
+  /** Each paid request's time inside the service's process (request event to last byte written). */
+  service: Spread;
+  /** service − facilitator: the added latency without the client's own HTTP stack and loopback. */
+  addedInService: Spread;
   replay: Spread;
   /** The challenge fetched before each payment (not part of the paid request). */
   challenge: Spread;
@@ -526,8 +530,8 @@ async function startService(
     baseUrl: `http://localhost:${port}`,
     subject: signedSubject(loadRelease(releaseDir)),
     /** The ledger calls' times since the last ask. */
-    ledgerMs: async () =>
-      (await child.request<{ ledgerMs: number[] }>({ type: 'ledger' }, 10_000, 'ledger times')).ledgerMs,
+    /** The ledger calls' times and the paid requests' times in the service since the last ask. */
+    times: () => child.request<{ ledgerMs: number[]; serviceMs: number[] }>({ type: 'ledger' }, 10_000, 'ledger times'),
     close: () => child.stop(),
   };
 }
@@ -586,6 +590,7 @@ export async function measurePaid(
       challenge: number;
       ledger: number;
       ledgerCalls: number;
+      service: number;
     }[] = [];
     let price: string | undefined;
     for (let i = 0; i < PAID_WARMUP + count; i++) {
@@ -596,16 +601,17 @@ export async function measurePaid(
       const { header } = await officialPayment(rail, challenge);
 
       proxy.calls.length = 0;
-      await svc.ledgerMs(); // drop the challenge's
+      await svc.times(); // drop the challenge's
       const t0 = performance.now();
       const res = await fetch(url, { headers: { 'payment-signature': header } });
       const body = Buffer.from(await res.arrayBuffer());
       const total = performance.now() - t0;
       const calls = [...proxy.calls];
-      const ledgerTimes = await svc.ledgerMs();
+      const { ledgerMs: ledgerTimes, serviceMs } = await svc.times();
       const ledgerMs = ledgerTimes.reduce((a, b) => a + b, 0);
       const ledgerCalls = ledgerTimes.length;
       const why = (what: string) => problems.push(`payment ${i + 1}: ${what}`);
+      if (serviceMs.length !== 1) why(`${serviceMs.length} paid requests timed in the service (expected 1)`);
       if (res.status !== 200) {
         why(`status ${res.status}: ${body.toString('utf8').slice(0, 200)}`);
         continue;
@@ -642,6 +648,7 @@ export async function measurePaid(
           challenge: challengeMs,
           ledger: ledgerMs,
           ledgerCalls,
+          service: serviceMs.length === 1 ? serviceMs[0]! : NaN,
         });
     }
     const paid = payer0 - (await rail.balanceOf(rail.payer.address));
@@ -663,6 +670,8 @@ export async function measurePaid(
       settle: spread(rows.map((r) => r.settle)),
       facilitator: spread(fac),
       added: spread(rows.map((r, i) => r.total - fac[i]!)),
+      service: spread(rows.map((r) => r.service)),
+      addedInService: spread(rows.map((r, i) => r.service - fac[i]!)),
       replay: spread(rows.map((r) => r.replay)),
       challenge: spread(rows.map((r) => r.challenge)),
       ledger: spread(rows.map((r) => r.ledger)),

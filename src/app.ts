@@ -192,7 +192,10 @@ export function assembleApp(opts: AppOptions): { app: FastifyInstance; entries: 
   installDrain(app, opts.drainTimeoutMs ?? DEFAULTS.drainTimeoutMs, () => fastPath?.close());
   metrics?.install(app);
   const { service, read, entries } = composeService(opts, app.log);
-  app.addHook('onClose', () => service.fabric.stop());
+  app.addHook('onClose', async () => {
+    service.fabric.stop();
+    await service.products?.facilitator?.close?.();
+  });
   if (counts)
     installRateLimits(app, counts, {
       productPaths: new Set(service.products ? PRODUCTS.map((p) => p.path) : []),

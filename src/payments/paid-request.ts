@@ -1,8 +1,8 @@
 /**
  * One paid request, exactly once per authorization (ARCHITECTURE §5): look the payment up (a
  * replay gets the stored artefact, never a second settlement) → match it to this resource's
- * terms → the facilitator verifies → (payer, nonce) is reserved atomically → the artefact is
- * produced → the facilitator settles → the outcome is recorded → the artefact is delivered with
+ * terms → the facilitator verifies (the artefact is produced meanwhile) → (payer, nonce) is
+ * reserved atomically → the facilitator settles → the outcome is recorded → the artefact is delivered with
  * a signed receipt naming the transaction. Expected outcomes are values; the failures a caller
  * must see as errors (a conflicting payload, a payment still in flight, a facilitator that did not
  * answer) are `GspcError`s with their own codes. Time, keys and the facilitator are passed in.
@@ -34,7 +34,7 @@ export interface PaidRequest {
   /** This resource's accepts entry (the terms the payment must match). */
   requirements: PaymentRequirements;
   payment: ReadPayment;
-  /** Builds the artefact; called only once the payment is verified and reserved. */
+  /** Builds the artefact: pure; called while the facilitator verifies, kept only once the payment is verified and reserved. */
   produce(): Artefact;
 }
 
@@ -85,7 +85,19 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
   if (!matched.ok) return { kind: 'rejected', reason: matched.reason };
   const payload: PaymentPayload = matched.payload;
 
-  const verified = await deps.facilitator.verify(payload, req.requirements);
+  // The artefact is built while the facilitator verifies (the request is on the wire by the next
+  // turn of the event loop): it is pure, costs under a millisecond, and is dropped when the
+  // payment is refused, so the paid request no longer waits for it in series (decision O10).
+  const verifying = deps.facilitator.verify(payload, req.requirements);
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  let artefact: Artefact | undefined;
+  let unproduced: unknown;
+  try {
+    artefact = req.produce();
+  } catch (e) {
+    unproduced = e;
+  }
+  const verified = await verifying;
   if (verified.kind === 'unavailable')
     throw new GspcError(
       'facilitator_unavailable',
@@ -122,15 +134,12 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
   if (reserved.outcome !== 'reserved') return settledElsewhere(reserved.record, digest, req, deps);
 
   // Produced before settling so a settled payment always has its artefact; dropped if it fails.
-  let artefact: Artefact;
-  try {
-    artefact = req.produce();
-  } catch (e) {
+  if (artefact === undefined) {
     await deps.ledger.markFailed(key, {
-      error: `the artefact could not be produced: ${(e as Error).message}`,
+      error: `the artefact could not be produced: ${(unproduced as Error).message}`,
       at: deps.now().toISOString(),
     });
-    throw e;
+    throw unproduced;
   }
 
   const settled = await deps.facilitator.settle(payload, req.requirements);

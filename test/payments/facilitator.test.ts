@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
+import { HTTPFacilitatorClient } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { httpFacilitator } from '../../src/payments/facilitator.js';
 import { freePort } from '../helpers/process.js';
@@ -97,5 +98,92 @@ describe('httpFacilitator', () => {
     assert.equal((await httpFacilitator(stall, 200).settle(payload, requirements)).kind, 'unknown');
     const noTx = await serveWith(json({ success: true, transaction: '', network: 'eip155:8453' }));
     assert.equal((await httpFacilitator(noTx, 2000).settle(payload, requirements)).kind, 'unknown');
+  });
+
+  it('sends the bytes the official HTTPFacilitatorClient sends (method, path, content type, body)', async () => {
+    const seen: { client: string; method: string; path: string; type: string; body: string }[] = [];
+    let client = '';
+    const capture = await serveWith((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        seen.push({
+          client,
+          method: req.method ?? '',
+          path: req.url ?? '',
+          type: String(req.headers['content-type']),
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
+        json(
+          req.url === '/verify'
+            ? { isValid: true, payer: '0xp' }
+            : { success: true, transaction: `0x${'ab'.repeat(32)}`, network: 'eip155:8453' },
+        )(req, res);
+      });
+    });
+    const signed = {
+      x402Version: 2,
+      accepted: requirements,
+      resource: { url: 'http://x/api/request-attestation?subject=m', description: 'd', mimeType: 'application/json' },
+      payload: {
+        signature: `0x${'cd'.repeat(65)}`,
+        authorization: { from: '0x1', to: '0x2', value: '1', nonce: '0x3' },
+      },
+    } as unknown as PaymentPayload;
+    const official = new HTTPFacilitatorClient({ url: capture, timeoutMs: 2000 });
+    const ours = httpFacilitator(capture, 2000);
+    client = 'official';
+    await official.verify(signed, requirements);
+    await official.settle(signed, requirements);
+    client = 'ours';
+    await ours.verify(signed, requirements);
+    await ours.settle(signed, requirements);
+    await ours.close?.();
+    const strip = ({ client: _c, ...rest }: (typeof seen)[number]) => rest;
+    assert.equal(seen.length, 4);
+    assert.deepEqual(seen.slice(2).map(strip), seen.slice(0, 2).map(strip));
+    assert.deepEqual(
+      seen.map((s) => `${s.method} ${s.path} ${s.type}`),
+      [
+        'POST /verify application/json',
+        'POST /settle application/json',
+        'POST /verify application/json',
+        'POST /settle application/json',
+      ],
+    );
+  });
+
+  it('reads an error status as the official client does: an outcome in the JSON counts, anything else does not', async () => {
+    const refusedWith400 = await serveWith(
+      json({ isValid: false, invalidReason: 'invalid_exact_evm_payload_signature' }, 400),
+    );
+    assert.deepEqual(await httpFacilitator(refusedWith400, 2000).verify(payload, requirements), {
+      kind: 'invalid',
+      reason: 'invalid_exact_evm_payload_signature',
+      message: undefined,
+    });
+    const failedWith500 = await serveWith(
+      json({ success: false, errorReason: 'unexpected_settle_error', transaction: '', network: 'eip155:8453' }, 500),
+    );
+    assert.equal((await httpFacilitator(failedWith500, 2000).settle(payload, requirements)).kind, 'failed');
+    // A reverted transfer: the facilitator names its transaction and says nothing moved.
+    const reverted = await serveWith(
+      json({
+        success: false,
+        errorReason: 'transaction_failed',
+        transaction: `0x${'ef'.repeat(32)}`,
+        network: 'eip155:8453',
+      }),
+    );
+    assert.equal((await httpFacilitator(reverted, 2000).settle(payload, requirements)).kind, 'failed');
+    const page = await serveWith((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' }).end('<html>bad gateway</html>');
+    });
+    assert.equal((await httpFacilitator(page, 2000).verify(payload, requirements)).kind, 'unavailable');
+    assert.equal((await httpFacilitator(page, 2000).settle(payload, requirements)).kind, 'unknown');
+    const moved = await serveWith((_req, res) => {
+      res.writeHead(308, { location: 'http://127.0.0.1:9/verify' }).end();
+    });
+    assert.equal((await httpFacilitator(moved, 2000).verify(payload, requirements)).kind, 'unavailable');
   });
 });

@@ -145,6 +145,33 @@ describe('payForArtefact', () => {
     assert.equal((await ledger.get(p))!.state, 'FAILED');
   });
 
+  it('the artefact is built while the facilitator verifies, and dropped when the payment is refused', async () => {
+    const p = payment();
+    const steps: string[] = [];
+    const f: Facilitator = {
+      verify: async () => {
+        steps.push('verify sent');
+        await new Promise((r) => setTimeout(r, 20));
+        steps.push('verify answered');
+        return { kind: 'invalid', reason: 'invalid_exact_evm_payload_signature', message: undefined };
+      },
+      settle: async () => {
+        steps.push('settle');
+        return { kind: 'settled', transaction: TX, network: rail.network, payer: p.payer };
+      },
+    };
+    const out = await payForArtefact(
+      request(p, () => {
+        steps.push('produced');
+        return artefact;
+      }),
+      deps(f),
+    );
+    assert.equal(out.kind, 'rejected');
+    assert.deepEqual(steps, ['verify sent', 'produced', 'verify answered']);
+    assert.equal(await ledger.get(p), undefined, 'a refused payment reserves nothing');
+  });
+
   it('the same authorization with another payload is a conflict, and nothing is settled', async () => {
     const p = payment();
     const f = scripted(async () => ({ kind: 'settled', transaction: TX, network: rail.network, payer: p.payer }));
