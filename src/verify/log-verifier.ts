@@ -13,12 +13,9 @@ import { nodeVerifyCrypto } from './node-crypto.js';
 import { parseNote } from '../core/evidence/note/signed-note.js';
 import { parseVerifierKey } from '../core/evidence/note/verifier-key.js';
 import { verifyCosignature } from '../core/evidence/note/cosignature.js';
-import type { ReleaseSource } from './release-source.js';
+import { parseDocument, type ReleaseSource } from './release-source.js';
 
 type Add = (check: string, ok: boolean, detail: string) => boolean;
-
-const parse = <T>(b: Buffer | undefined): T | undefined =>
-  b === undefined ? undefined : (JSON.parse(b.toString('utf8')) as T);
 
 export async function verifyLog(
   src: ReleaseSource,
@@ -27,10 +24,10 @@ export async function verifyLog(
   active: readonly string[],
   add: Add,
 ): Promise<CardVerificationContext['log']> {
-  const entriesDoc = parse<{ origin: string; tree_size: number; entries: string[] }>(
+  const entriesDoc = parseDocument<{ origin: string; tree_size: number; entries: string[] }>(
     await src.get('/log/entries.json'),
   );
-  const history = parse<{ checkpoints: LogHistoryEntry[] }>(await src.get('/log/history.json'));
+  const history = parseDocument<{ checkpoints: LogHistoryEntry[] }>(await src.get('/log/history.json'));
   const note = (await src.get('/log/checkpoint'))?.toString('utf8');
   if (!entriesDoc || !history) {
     add('log', false, 'no /log/entries.json or /log/history.json');
@@ -114,7 +111,7 @@ export async function verifyLog(
 
 /** A WITNESSED transparency-log record: each named cosigner's line on the served checkpoint verifies under its vkey. */
 async function checkCosigners(src: ReleaseSource, note: string, add: Add): Promise<void> {
-  const record = parse<{
+  const record = parseDocument<{
     witnesses: { witness: string; state: string; cosigners?: { name: string; vkey: string }[] }[];
   }>(await src.get('/interop/root-witness-latest.json'));
   const w = record?.witnesses.find((x) => x.witness === 'transparency-log');

@@ -32,6 +32,10 @@ export interface ReleaseSource {
   listing?(): Promise<ListedFile[]>;
 }
 
+/** A document's bytes read as JSON (undefined when it is not published). */
+export const parseDocument = <T>(b: Buffer | undefined): T | undefined =>
+  b === undefined ? undefined : (JSON.parse(b.toString('utf8')) as T);
+
 export function urlSource(baseUrl: string): ReleaseSource {
   const base = baseUrl.replace(/\/$/, '');
   return {

@@ -10,15 +10,11 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
-import { buildBoard, cellKey } from '../core/board/board.js';
-import { verify as ed25519Verify } from '../core/crypto/ed25519.js';
 import { didDocument } from '../core/evidence/did.js';
 import type { CardFile } from '../core/evidence/card.js';
 import { dupInclusionProof } from '../core/evidence/merkle/dup-root.js';
 import { DupTree } from '../core/evidence/merkle/dup-tree.js';
 import { rootLeaves } from '../core/evidence/public-root.js';
-import { attestationPreimage } from '../core/evidence/site-attestation.js';
 import { keysOfDidDocument, verifyCard, type CardVerdict } from '../core/verify/card-verifier.js';
 import { verifyRootRecord } from '../core/verify/root-verifier.js';
 import { readCorpus } from '../corpus/read-corpus.js';
@@ -27,10 +23,11 @@ import { nodeVerifyCrypto } from './node-crypto.js';
 import { verifyLog } from './log-verifier.js';
 import { BOARD_KEY } from '../core/evidence/signer.js';
 import { supersededNow } from '../core/evidence/card-matrix.js';
-import type { ListedFile, ReleaseSource } from './release-source.js';
+import { type ListedFile, type ReleaseSource, parseDocument } from './release-source.js';
 import type { AddCheck, ReleaseCards, ReleaseCheck } from './release-check.js';
 
 import { checkRowsBound, verifyServedFiles } from './served-files.js';
+import { cardsAgainstRows, checkBoard } from './rederivation.js';
 
 export interface ReleaseReport {
   source: string;
@@ -40,9 +37,6 @@ export interface ReleaseReport {
 }
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-const parse = <T>(b: Buffer | undefined): T | undefined =>
-  b === undefined ? undefined : (JSON.parse(b.toString('utf8')) as T);
-
 type Add = AddCheck;
 
 /**
@@ -53,9 +47,9 @@ type Add = AddCheck;
 export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<ReleaseCards | undefined> {
   // 1. Keys: the service's DID document (or, for a release directory, the keys it was signed with).
   let doc: unknown;
-  if (src.live) doc = parse(await src.get('/.well-known/did.json'));
+  if (src.live) doc = parseDocument(await src.get('/.well-known/did.json'));
   else {
-    const pk = parse<{ did: string; keys: { fragment: never; x: string }[] }>(
+    const pk = parseDocument<{ did: string; keys: { fragment: never; x: string }[] }>(
       await src.get('/release/public-keys.json'),
     );
     doc =
@@ -78,7 +72,9 @@ export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<
 
   // 2. The root: its signature, then its recomputation from the active cards.
   const rootBytes = await src.get('/root.json');
-  const root = parse<{ merkle_root: string; leaf_count: number; as_of: string; bound_digest: string }>(rootBytes);
+  const root = parseDocument<{ merkle_root: string; leaf_count: number; as_of: string; bound_digest: string }>(
+    rootBytes,
+  );
   if (!rootBytes || !root) {
     add('root', false, 'no /root.json');
     return undefined;
@@ -86,7 +82,7 @@ export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<
   const rootSig = await verifyRootRecord(root, keys, nodeVerifyCrypto);
   add('root_signature', rootSig.ok, rootSig.detail);
   const bundleBytes = await src.get('/cards-bundle.json');
-  const bundle = parse<{ cards: CardFile[] }>(bundleBytes);
+  const bundle = parseDocument<{ cards: CardFile[] }>(bundleBytes);
   if (!bundle || !bundleBytes) {
     add('cards_bundle', false, 'no /cards-bundle.json');
     return undefined;
@@ -110,7 +106,7 @@ export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<
   // 4. Every card.
   const ledger = async (path: string, field: string) =>
     new Map(
-      (parse<{ entries: Record<string, string>[] }>(await src.get(path))?.entries ?? []).map((e) => [
+      (parseDocument<{ entries: Record<string, string>[] }>(await src.get(path))?.entries ?? []).map((e) => [
         e.sha256!,
         e[field]!,
       ]),
@@ -123,8 +119,9 @@ export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<
     withdrawn: await ledger('/ledgers/withdrawals.json', 'reason'),
     // In ledger order: a card superseded and later issued again is current (supersededNow).
     superseded: supersededNow(
-      parse<{ entries: { sha256: string; superseded_by: string }[] }>(await src.get('/ledgers/supersessions.json'))
-        ?.entries ?? [],
+      parseDocument<{ entries: { sha256: string; superseded_by: string }[] }>(
+        await src.get('/ledgers/supersessions.json'),
+      )?.entries ?? [],
     ),
     // With the root recomputed from every active card, each of them is under the signed root.
     ...(rootMatches && rootSig.ok && { knownIncluded: new Set(active) }),
@@ -199,7 +196,7 @@ export async function verifyRelease(source: ReleaseSource): Promise<ReleaseRepor
   for (const path of src.live
     ? ['/interop/root-witness-latest.json', '/interop/card-root-latest.json']
     : ['/interop/card-root-latest.json']) {
-    const w = parse<{
+    const w = parseDocument<{
       root_sha256: string;
       root_bytes: number;
       merkle_root: string;
@@ -227,7 +224,9 @@ export async function verifyRelease(source: ReleaseSource): Promise<ReleaseRepor
 
   // 5. Per-item manifest, then re-derivation from the rows it lists.
   const manifestBytes = await src.get('/peritem/manifest.json');
-  const manifest = parse<{ files: { url: string; role: string; axis?: string; sha256: string }[] }>(manifestBytes);
+  const manifest = parseDocument<{ files: { url: string; role: string; axis?: string; sha256: string }[] }>(
+    manifestBytes,
+  );
   if (!manifest || !manifestBytes) {
     add('peritem_manifest', false, 'no /peritem/manifest.json');
     return report(invalid, bundle.cards.length);
@@ -313,91 +312,4 @@ function corpusPath(f: { url: string; role: string }): string {
   if (f.role === 'axis-definition') return `axes/${f.url.slice('/peritem/axes/'.length)}`;
   if (f.role === 'evidence') return f.url.slice(1);
   return f.url.slice('/peritem/'.length);
-}
-
-function cardsAgainstRows(
-  cards: readonly CardFile[],
-  axes: ReturnType<typeof deriveRelease>['source']['axes'],
-): string[] {
-  const out: string[] = [];
-  for (const card of cards) {
-    const axis = axes.find((a) => a.row.axis === card.axis);
-    if (card.surface === 'board.facts') {
-      if (axis?.row.facts_held !== card.measurement.facts_held) out.push(card.sha256.slice(0, 16));
-      continue;
-    }
-    const cell = axis?.cells?.find((c) => c.model === card.subject);
-    const m = card.measurement;
-    if (
-      !cell ||
-      cell.correct !== m.correct ||
-      cell.parsed !== m.parsed ||
-      cell.unparsed !== m.unparsed ||
-      cell.accuracy !== m.accuracy ||
-      !isDeepStrictEqual(cell.interval, m.interval)
-    )
-      out.push(card.sha256.slice(0, 16));
-  }
-  return out;
-}
-
-async function checkBoard(
-  src: ReleaseSource,
-  derived: ReturnType<typeof deriveRelease>,
-  cards: readonly CardFile[],
-  keys: ReadonlyMap<string, Uint8Array>,
-  manifestSha: string,
-  add: (c: string, ok: boolean, d: string) => boolean,
-): Promise<void> {
-  const served = parse<
-    Record<string, unknown> & {
-      axes: unknown[];
-      totals: unknown;
-      site_attestation?: { signer: string; sig?: string };
-      measured_on: { peritem_sha256: string };
-    }
-  >(await src.get('/api/gspc'));
-  if (!served) {
-    add('board', false, 'no /api/gspc');
-    return;
-  }
-  const att = served.site_attestation;
-  const key = att && keys.get(att.signer);
-  const attOk =
-    att?.sig !== undefined &&
-    key !== undefined &&
-    ed25519Verify(key, attestationPreimage(served), Buffer.from(att.sig, 'hex'));
-  add(
-    'board_attestation',
-    attOk,
-    attOk
-      ? `site_attestation verifies under ${att!.signer}`
-      : att?.sig === undefined
-        ? 'the board is unsigned'
-        : 'site_attestation does not verify',
-  );
-  add(
-    'board_peritem_sha256',
-    served.measured_on.peritem_sha256 === manifestSha,
-    'measured_on.peritem_sha256 is the SHA-256 of the manifest served',
-  );
-  const signedCells = new Set(
-    cards
-      .filter((c) => c.sig_ed25519 !== null && c.surface === 'board.measurement')
-      .map((c) => cellKey(c.subject, c.axis)),
-  );
-  const rebuilt = buildBoard(derived.source, null, {
-    signedCells,
-    livingStamp: { verification_state: 'UNSIGNED' },
-    limitations: [],
-  });
-  const rowsOk = isDeepStrictEqual(JSON.parse(JSON.stringify(rebuilt.axes)), served.axes);
-  const totalsOk = isDeepStrictEqual(JSON.parse(JSON.stringify(rebuilt.totals)), served.totals);
-  add(
-    'board_rederived',
-    rowsOk && totalsOk,
-    rowsOk && totalsOk
-      ? 'every board row and total re-derives from the per-item rows'
-      : `re-derived ${rowsOk ? '' : 'rows '}${totalsOk ? '' : 'totals '}differ from the served board`,
-  );
 }
