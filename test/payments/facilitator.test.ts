@@ -184,6 +184,11 @@ describe('httpFacilitator', () => {
     const moved = await serveWith((_req, res) => {
       res.writeHead(308, { location: 'http://127.0.0.1:9/verify' }).end();
     });
-    assert.equal((await httpFacilitator(moved, 2000).verify(payload, requirements)).kind, 'unavailable');
+    const redirected = await httpFacilitator(moved, 2000).verify(payload, requirements);
+    assert.equal(redirected.kind, 'unavailable');
+    assert.match(
+      (redirected as { error: string }).error,
+      /308: a redirect to http:\/\/127\.0\.0\.1:9\/verify, not followed/,
+    );
   });
 });
