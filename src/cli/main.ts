@@ -20,6 +20,7 @@ import { registerImportCommand } from './import-command.js';
 import { registerExportCommands } from './export-commands.js';
 import { pullRelease } from '../verify/verified-pull.js';
 import { didForHost } from '../core/evidence/did.js';
+import { SCAFFOLD_NOTICE } from '../release/validate-notices.js';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -114,6 +115,15 @@ export async function main(
           `verified: ${r.verification.checks} checks and ${r.verification.cards} cards pass, as gspc verify checks them`,
         );
       else run.warn(`gspc: warning: not verified: ${r.verification.why}`);
+      // The scaffold is a statement about who publishes: said loudly. The other notices are what
+      // the board itself states (UNTESTED with its reason, a row not quotable): counted.
+      const scaffold = r.notices.filter((n) => n.reason === SCAFFOLD_NOTICE);
+      for (const n of scaffold) run.warn(`gspc: warning: published with ${formatProblem(n)}`);
+      const others = r.notices.length - scaffold.length;
+      if (others > 0)
+        run.print(
+          `${others} notice${others === 1 ? '' : 's'} (the board states each; \`gspc validate ${corpusDir}\` lists them)`,
+        );
       for (const h of unhealthy)
         run.warn(`gspc: warning: key ${h.fragment} is unhealthy (${h.reason}); what it signs is published unsigned`);
     });

@@ -16,12 +16,16 @@ import { loadBaseRelease, previousEvidence, previousLog } from './base-release.j
 import { loadRelease } from './load.js';
 import { refuseEditedCorrections } from './corrections-guard.js';
 import { RELEASE_SCHEMA, type ReleaseDescriptor } from './release-descriptor.js';
+import { validateNotices } from './validate-notices.js';
+import type { CorpusProblem } from '../core/errors.js';
 
 export interface PublishResult {
   id: string;
   dir: string;
   /** True when an identical release already existed and was made current again. */
   reused: boolean;
+  /** What `gspc validate` would say beyond "well formed" (validate-notices.ts): published anyway. */
+  notices: CorpusProblem[];
 }
 
 /** Test hook: called between the steps of a publish, so a test can simulate a crash. */
@@ -46,7 +50,7 @@ export function describeRelease(
   corpus: Corpus,
   inputs: EvidenceInputs,
   publicUrl?: string,
-): { descriptor: ReleaseDescriptor; manifestBytes: Buffer; evidence: Map<string, Buffer> } {
+): { descriptor: ReleaseDescriptor; manifestBytes: Buffer; evidence: Map<string, Buffer>; notices: CorpusProblem[] } {
   const derived = deriveRelease(corpus);
   const evidence = buildEvidence(corpus, derived, inputs);
   const files = corpus.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes.length }));
@@ -66,7 +70,7 @@ export function describeRelease(
     evidence: evidenceList,
     ...(publicUrl !== undefined && { public_url: publicUrl }),
   };
-  return { descriptor, manifestBytes: derived.manifestBytes, evidence };
+  return { descriptor, manifestBytes: derived.manifestBytes, evidence, notices: validateNotices(corpus, derived) };
 }
 
 export function publishRelease(
@@ -88,7 +92,7 @@ export function publishRelease(
   );
   const previous = base === undefined ? undefined : previousEvidence(base);
   const log = base === undefined ? undefined : previousLog(base);
-  const { descriptor, manifestBytes, evidence } = describeRelease(
+  const { descriptor, manifestBytes, evidence, notices } = describeRelease(
     corpus,
     {
       ...signing,
@@ -118,7 +122,7 @@ export function publishRelease(
   }
   onStep?.('release-renamed');
   if (opts.makeCurrent !== false) switchCurrent(dataDir, dir);
-  return { id: descriptor.id, dir, reused };
+  return { id: descriptor.id, dir, reused, notices };
 }
 
 function writeDurably(path: string, bytes: Buffer): void {

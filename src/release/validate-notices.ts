@@ -12,6 +12,9 @@ import type { CorpusProblem } from '../core/errors.js';
 import type { Corpus } from '../corpus/read-corpus.js';
 import type { DerivedRelease } from './derive.js';
 
+/** The notice of a board.json still holding the scaffold's placeholders (gspc publish warns of it). */
+export const SCAFFOLD_NOTICE = `still the scaffold gspc import wrote (${SCAFFOLD_PLACEHOLDER}): readers will see it as the board's issuer and provenance`;
+
 /** Below this a MEASURED row is not quotable (specification rule 1; decision M11). */
 const QUOTABLE_N = 30;
 
@@ -32,7 +35,7 @@ export function validateNotices(corpus: Corpus, derived: DerivedRelease): Corpus
     notices.push({
       file: 'board.json',
       field: scaffold.map(([f]) => f).join(', '),
-      reason: `still the scaffold gspc import wrote (${SCAFFOLD_PLACEHOLDER}): readers will see it as the board's issuer and provenance`,
+      reason: SCAFFOLD_NOTICE,
     });
 
   corpus.meta.own_models.forEach((m, i) => {

@@ -116,6 +116,32 @@ describe('signed by default', () => {
     const signed = await gspc(['publish', demoCorpus, '--data-dir', data]);
     assert.equal(signed.status, 0, signed.stderr);
     assert.equal(signed.stderr, '');
+    // The demo's deliberate edge cases (UNTESTED rows, a refused bank) are what the board states:
+    // counted on stdout, listed by gspc validate.
+    assert.match(
+      signed.stdout,
+      new RegExp(`\\n\\d+ notices \\(the board states each; \`gspc validate ${demoCorpus}\` lists them\\)\\n`),
+    );
+  });
+
+  it("publishing an imported board.json still holding the scaffold's EDIT ME warns, naming the fields", async () => {
+    const into = join(tempDir(), 'corpus');
+    const imported = await gspc([
+      'import',
+      'lm-eval',
+      join(repoRoot, 'test/fixtures/lm-eval/sshleifer__tiny-gpt2'),
+      '--into',
+      into,
+    ]);
+    assert.equal(imported.status, 0, imported.stderr);
+    const data = tempDir();
+    assert.equal((await gspc(['keygen', '--data-dir', data])).status, 0);
+    const r = await gspc(['publish', into, '--data-dir', data]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /^gspc: warning: published with board\.json issuer, doi, measured_on\.date: still the scaffold gspc import wrote \(EDIT ME\)/m,
+    );
   });
 });
 

@@ -60,6 +60,17 @@ describe('kill -9 of gspc publish', () => {
     const A = join(tempDir(), 'A');
     const imported = await gspc(['import', 'lm-eval', ...COPA_RUNS.map((r) => fixturePath('lm-eval', r)), '--into', A]);
     assert.equal(imported.status, 0, imported.stderr);
+    // The scaffold filled in, as an operator does before publishing (publish warns otherwise).
+    const boardJson = join(A, 'board.json');
+    const board = JSON.parse(readFileSync(boardJson, 'utf8')) as {
+      issuer: string;
+      doi: string;
+      measured_on: { date: string };
+    };
+    board.issuer = 'gspc-board tests';
+    board.doi = 'none: test corpus';
+    board.measured_on.date = 'lm-eval 0.4 COPA runs, test/fixtures/lm-eval';
+    writeFileSync(boardJson, `${JSON.stringify(board, null, 2)}\n`);
     const B = join(tempDir(), 'B');
     cpSync(A, B, { recursive: true });
     const rows = join(B, 'peritem', 'copa.jsonl');
