@@ -29,6 +29,18 @@ export interface ImportOutput {
 }
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const AS_OF_FORMS =
+  'must be an ISO 8601 UTC instant ending in Z (2025-06-30T12:00:00Z) or a date (2025-06-30: midnight UTC)';
+
+/** --as-of as board.json states it, or null: an instant in UTC, or a calendar date at midnight UTC. */
+function readAsOf(v: string): string | null {
+  const instant = DATE_ONLY.test(v) ? `${v}T00:00:00Z` : v;
+  if (!ISO_UTC.test(instant)) return null;
+  // A real calendar moment (not 2025-02-30): the date part survives a round trip through Date.
+  const t = Date.parse(instant);
+  return Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== instant.slice(0, 10) ? null : instant;
+}
 
 function progressBar(io: ImportOutput): (run: ImportedRun, rows: number, fraction: number | null) => void {
   if (!io.tty) return () => {};
@@ -82,8 +94,8 @@ export async function runImport(
 ): Promise<ImportResult> {
   if (!isFormat(format))
     throw new GspcError('import_refused', `unknown format '${format}': one of ${FORMATS.join(', ')}`);
-  if (o.asOf !== undefined && !ISO_UTC.test(o.asOf))
-    throw new GspcError('import_refused', `--as-of ${o.asOf}: must be ISO 8601 UTC ending in Z`);
+  const asOf = o.asOf === undefined ? undefined : readAsOf(o.asOf);
+  if (asOf === null) throw new GspcError('import_refused', `--as-of ${o.asOf}: ${AS_OF_FORMS}`);
   const read: ReadOptions = {
     measured: true,
     ...(o.model !== undefined && { model: o.model }),
@@ -104,7 +116,7 @@ export async function runImport(
   try {
     result = await importRuns(o.into, READERS[format](paths, read), {
       ...(o.axis !== undefined && { axis: o.axis }),
-      ...(o.asOf !== undefined && { asOf: o.asOf }),
+      ...(asOf !== undefined && { asOf }),
       acceptDisagreement: o.acceptDisagreement === true,
       onProgress,
     });
@@ -138,10 +150,15 @@ export function registerImportCommand(program: Command, run: CliRun): void {
       '--accept-disagreement',
       "import rows where the harness's verdict and label ∈ gold disagree, and record the count",
     )
-    .option('--as-of <iso>', "board.json's as_of when the runs do not say when they were measured", (v: string) => {
-      if (!ISO_UTC.test(v)) throw new InvalidArgumentError('must be ISO 8601 UTC ending in Z');
-      return v;
-    })
+    .option(
+      '--as-of <iso>',
+      "board.json's as_of when the runs do not say when they were measured (2025-06-30T12:00:00Z, or a date: midnight UTC)",
+      (v: string) => {
+        const asOf = readAsOf(v);
+        if (asOf === null) throw new InvalidArgumentError(AS_OF_FORMS);
+        return asOf;
+      },
+    )
     .action(async (format: string, paths: string[], o: ImportCommandOptions) => {
       await runImport(format, paths, o, { out: run.io.out, err: run.io.err, tty: run.io.errIsTty });
     });

@@ -87,6 +87,23 @@ describe('gspc import: Inspect AI, HELM and Every Eval Ever, published and serve
       assert.ok(Math.abs(row.accuracy! - em.mean) < 1e-12, `${row.accuracy} vs ${em.mean}`);
   });
 
+  it('--as-of takes an instant in UTC or a date (midnight UTC), and refuses a day that does not exist', async () => {
+    const dir = fixturePath('helm', 'mmlu-philosophy-gpt2');
+    const corpus = join(tempDir(), 'corpus');
+    await importQuiet('helm', [dir], { into: corpus, asOf: '2025-06-30' });
+    assert.equal(
+      (JSON.parse(readFileSync(join(corpus, 'board.json'), 'utf8')) as { as_of: string }).as_of,
+      '2025-06-30T00:00:00Z',
+    );
+    for (const wrong of ['2025-02-30', '2025-06-30T12:00:00', '30/06/2025'])
+      await assert.rejects(
+        importQuiet('helm', [dir], { into: join(tempDir(), 'c'), asOf: wrong }),
+        new RegExp(
+          `--as-of ${wrong}: must be an ISO 8601 UTC instant ending in Z \\(2025-06-30T12:00:00Z\\) or a date`,
+        ),
+      );
+  });
+
   it('Every Eval Ever: the demo record is refused because its aggregate (0.75) disagrees with its one row (1/1)', async () => {
     const dir = fixturePath('every-eval-ever');
     await assert.rejects(
