@@ -1,0 +1,54 @@
+/**
+ * §12's figures count only rounds in which every server had its core: on a shared VM the host
+ * sometimes takes the server's core for a whole window (server CPU 45 % instead of 98 %), and the
+ * ratio of that round measures the host. The report says which rounds it left out.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { boardSpeedSection, roundRatios, type SpeedFigures, type SpeedServer } from '../../bench/board-speed.js';
+
+const SERVERS: SpeedServer[] = ['node', 'node-control', 'node-varied', 'app', 'served', 'fastify', 'nginx'];
+
+/** Rounds of every server at 1,000 req/s but `served` at `served[i]`, with the CPU `cpu[i]` for all. */
+function figures(served: number[], cpu: number[]): SpeedFigures {
+  return {
+    bytes: 16_934,
+    runs: served.flatMap((rps, i) =>
+      SERVERS.map((server) => ({
+        round: i + 1,
+        server,
+        rps: server === 'served' ? rps : 1_000,
+        p50ms: 1,
+        p99ms: 2,
+        serverCpu: cpu[i]!,
+        clientCpu: 70,
+        problems: [],
+      })),
+    ),
+    pairs: [
+      { round: 1, server: 'served', ratio: 0.8, coreCpu: 98, problems: [] },
+      { round: 2, server: 'served', ratio: 0.2, coreCpu: 40, problems: [] },
+    ],
+  };
+}
+
+describe('board speed report', () => {
+  it('leaves out a round in which a server did not have its core, and says so', () => {
+    const f = figures([950, 300, 910], [98, 45, 97]);
+    assert.deepEqual(roundRatios(f, 'served'), [0.95, 0.91]);
+    const text = boardSpeedSection(f);
+    assert.match(text, /Round 2 left out: a server in it had under 90 % of its core/);
+    assert.match(text, /Served \/ bare node:http: \*\*0\.930\*\* \(goal ≥ 0\.90: \*\*MET\*\*\)/);
+    assert.match(text, /1 of 2 pairs left out/);
+    assert.match(
+      text,
+      /\| the app as gspc serve runs it \(metrics, rate limits\) \| \*\*0\.800\*\* \| 0\.800-0\.800 \| 98-98 % \|/,
+    );
+  });
+
+  it('with no saturated round there is no figure, and no verdict but NOT MEASURED', () => {
+    const text = boardSpeedSection(figures([950, 910], [60, 70]));
+    assert.match(text, /goal ≥ 0\.90: \*\*NOT MEASURED\*\*/);
+    assert.match(text, /\| bare node:http, a second one \(control\) \| no saturated round \| \| \|/);
+  });
+});
