@@ -19,15 +19,17 @@
  *   fast path buys;
  * - `nginx` (one worker) serving the same bytes from a file with the same headers.
  *
- * On this shared VM the same server's rate drifts by 20-40 % within minutes, so the servers are
- * all started once and idle between their runs, and each round measures every server for a few
- * seconds back to back; a ratio is taken within a round (both figures from the same minute), and
- * the figure reported is the median over the rounds. Each server's answer is compared byte for
- * byte with the reference before and after its run; wrk's non-2xx or socket errors make the run
- * invalid.
+ * On this shared VM the same server's rate drifts by 20-40 % within minutes, and two processes of
+ * the same server differ by a few per cent (the app by up to 15 %: V8 optimises each process its
+ * own way). So each round starts every server afresh and measures each for a few seconds back to
+ * back; a ratio is taken within a round (both figures from the same minute), and the figure
+ * reported is the median over the rounds, which spans both. A round counts only when every
+ * server had its core (≥ 90 % CPU). Each server's answer is compared byte for byte with the
+ * reference before and after its run; wrk's non-2xx or socket errors make the run invalid.
  *
- * Then each of the control (a second fresh bare server), the varied bare server, the app and the
- * served app is loaded *at the same time* as bare node:http, both on the server core: each gets
+ * Then, in the same round, each of the control (a second fresh bare server), the varied bare
+ * server, the app and the served app is loaded *at the same time* as bare node:http, both on the
+ * server core: each gets
  * about half of it, so the ratio of their rates is the ratio of their costs per request, and the
  * drift, which moves both at once, cancels out (the control shows what "equal" reads as).
  *
@@ -156,13 +158,19 @@ export async function measureBoardSpeed(
   const dir = join(tmp, 'board-speed');
   mkdirSync(dir, { recursive: true });
   const { releaseDir, mirrorDir, reference } = await prepare(demoCorpus, dir);
-  const running = new Map<SpeedServer, Running>();
-  try {
-    for (const server of SERVERS) running.set(server, await start(server, releaseDir, mirrorDir, reference, children));
-    // Warm-up: every server once (JIT, and the fast path's first answer through Fastify).
-    for (const [, r] of running) await wrk(`http://127.0.0.1:${r.port}${PATH}`, o.warmupSeconds, o.connections);
-    const runs: SpeedRun[] = [];
-    for (let round = 1; round <= o.rounds; round++)
+  const runs: SpeedRun[] = [];
+  const pairs: SpeedPair[] = [];
+  // Every round starts every server afresh: V8 optimises each process its own way, and one
+  // process's luck (a few per cent for a bare server, up to 15 % for the app in the runs of
+  // 2026-11-25) would otherwise be the figure of the whole run. The median over rounds then spans
+  // the host's drift and the processes' differences both.
+  for (let round = 1; round <= o.rounds; round++) {
+    const running = new Map<SpeedServer, Running>();
+    try {
+      for (const server of SERVERS)
+        running.set(server, await start(server, releaseDir, mirrorDir, reference, children));
+      // Warm-up: every server once (JIT, and the fast path's first answer through Fastify).
+      for (const [, r] of running) await wrk(`http://127.0.0.1:${r.port}${PATH}`, o.warmupSeconds, o.connections);
       for (const [server, r] of running) {
         const run = await measure(server, round, r, reference, o);
         log(
@@ -170,20 +178,18 @@ export async function measureBoardSpeed(
         );
         runs.push(run);
       }
-    const pairs: SpeedPair[] = [];
-    const node = running.get('node')!;
-    for (let round = 1; round <= Math.max(3, Math.ceil(o.rounds / 2)); round++)
       for (const server of PAIRED) {
-        const pair = await measurePair(server, round, node, running.get(server)!, reference, o);
+        const pair = await measurePair(server, round, running.get('node')!, running.get(server)!, reference, o);
         log(
           `  pair ${round} ${server.padEnd(12)} / node ${pair.ratio.toFixed(3)}  core ${pair.coreCpu.toFixed(0)} %${pair.problems.length ? `  INVALID: ${pair.problems.join('; ')}` : ''}`,
         );
         pairs.push(pair);
       }
-    return { runs, pairs, bytes: reference.body.length };
-  } finally {
-    for (const [, r] of running) await r.stop();
+    } finally {
+      for (const [, r] of running) await r.stop();
+    }
   }
+  return { runs, pairs, bytes: reference.body.length };
 }
 
 async function start(
