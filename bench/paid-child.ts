@@ -19,6 +19,7 @@ import { readRailConfig } from '../src/config.js';
 import { signingContext } from '../src/keys/signing.js';
 import { loadRelease } from '../src/release/load.js';
 import { ServedState } from '../src/serve/served-state.js';
+import { ServiceMetrics } from '../src/web/metrics.js';
 import type { Ledger } from '../src/store/ledger.js';
 import { liveSigning } from '../test/helpers/app.js';
 import { openLedger } from '../src/store/open-ledger.js';
@@ -50,13 +51,19 @@ async function listen(a: string[]): Promise<{ port: number; close: () => Promise
   const [releaseDir = '', keyDir = '', ledgerPath = '', port = '', railEnv = '{}'] = a;
   const signing = signingContext(keyDir, `localhost:${port}`);
   const ledger = await openLedger({ sqlitePath: ledgerPath });
+  // The signing state the paid tests' harness serves with (test/payments/paid-harness.ts).
+  const state = new ServedState(loadRelease(releaseDir), liveSigning(signing));
   const app = buildApp({
-    // The signing state the paid tests' harness serves with (test/payments/paid-harness.ts).
-    state: new ServedState(loadRelease(releaseDir), liveSigning(signing)),
+    state,
     logLevel: 'warn',
     baseUrl: `http://localhost:${port}`,
     now: () => new Date(),
     ledger: timed(ledger),
+    // As gspc serve runs by default: metrics, and the rate limits with budgets too high to refuse
+    // the bench's one address (their cost, not their refusals: a paid request's class check reads
+    // its payment header and asks the ledger whether it is already settled).
+    metrics: new ServiceMetrics(state),
+    rateLimits: { free: 1_000_000_000, verify: 1_000_000_000, challenge: 1_000_000_000, paid: 1_000_000_000 },
     products: {
       rail: readRailConfig(JSON.parse(railEnv) as Record<string, string>),
       facilitatorTimeoutMs: 15_000,

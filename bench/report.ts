@@ -201,7 +201,7 @@ export function paymentsSection(p: PaymentsFigures, s: LoadSettings): string {
   return [
     ...partA,
     '',
-    `Paid requests: ${q.count} sequential GET ${c.challengePath.split('?')[0]} paid with PAYMENT-SIGNATURE (official @x402 client, price ${q.price} atomic USDC), after ${PAID_WARMUP} unmeasured ones; local rail (anvil, USDC, official facilitator) behind a timing proxy, in the bench process with the client; the service in its own process (compiled, as gspc serve runs it) on 127.0.0.1 with a SQLite ledger.`,
+    `Paid requests: ${q.count} sequential GET ${c.challengePath.split('?')[0]} paid with PAYMENT-SIGNATURE (official @x402 client, price ${q.price} atomic USDC), after ${PAID_WARMUP} unmeasured ones; local rail (anvil, USDC, official facilitator) behind a timing proxy, in the bench process with the client; the service in its own process (compiled, as gspc serve runs it: metrics on, rate limits on with budgets the bench never reaches) on 127.0.0.1 with a SQLite ledger.`,
     '',
     table(
       ['Latency (ms)', 'p50', 'p95', 'p99', 'max', 'mean'],

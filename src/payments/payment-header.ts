@@ -30,7 +30,22 @@ export interface ReadPayment {
 
 type Headers = Record<string, string | string[] | undefined>;
 
+/**
+ * A request's payment, read once: the rate limiter's class check (is this payment already
+ * settled?) and the route both read it, from the same headers object (0.2-0.3 ms a read: base64,
+ * JSON and the x402 schema).
+ */
+const read = new WeakMap<Headers, ReadPayment>();
+
 export function readPaymentHeader(headers: Headers): ReadPayment | undefined {
+  const known = read.get(headers);
+  if (known !== undefined) return known;
+  const payment = readUncached(headers);
+  if (payment !== undefined) read.set(headers, payment);
+  return payment;
+}
+
+function readUncached(headers: Headers): ReadPayment | undefined {
   const v2 = one(headers, 'payment-signature');
   const v1 = one(headers, 'x-payment');
   if (v2 !== undefined && v1 !== undefined)

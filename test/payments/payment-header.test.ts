@@ -55,6 +55,16 @@ describe('payment headers', () => {
     assert.equal(readPaymentHeader({ 'x-payment': b64(v2) })!.version, 2);
   });
 
+  it("reads a request's headers once: the limiter's class check and the route get the same payment", () => {
+    const headers = { 'payment-signature': b64(v2) };
+    const first = readPaymentHeader(headers);
+    assert.ok(first !== undefined);
+    assert.equal(readPaymentHeader(headers), first);
+    const other = readPaymentHeader({ 'payment-signature': b64(v2) });
+    assert.notEqual(other, first, 'another request reads its own');
+    assert.deepEqual(other, first);
+  });
+
   it('refuses unreadable headers with bad_payment and a reason', () => {
     assert.throws(
       () => readPaymentHeader({ 'payment-signature': b64(v2), 'x-payment': b64(v1) }),
