@@ -7,11 +7,14 @@
  * The release was published by the parent for `localhost:<port>` (the DID the receipts name);
  * the rail (payee, asset, the timing proxy's URL as the facilitator) comes as JSON. Every ledger
  * call is timed, and so is each paid request inside this process: the IPC message { type: 'ledger' }
- * is answered with { ledgerMs, serviceMs } (the times since the last such message). Until issue 18 this service ran inside the bench process, sharing one
+ * is answered with { ledgerMs, serviceMs } (the times since the last such message), and
+ * { type: 'commit' } with the time of one bare durable SQLite commit on the same disk. Until issue 18 this service ran inside the bench process, sharing one
  * event loop with the load generator, the timing proxy and the facilitator, whose work then
  * counted as the service's.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join, dirname } from 'node:path';
+import Database from 'better-sqlite3';
 import type { AddressInfo } from 'node:net';
 import { serveAsBenchChild } from './child.js';
 import { buildApp } from '../src/app.js';
@@ -84,9 +87,29 @@ async function listen(a: string[]): Promise<{ port: number; close: () => Promise
   };
 }
 
+/**
+ * The disk's anchor: one bare commit of one row, in a database of its own next to the ledger,
+ * with the ledger's settings (WAL, synchronous=FULL). A paid request makes two such durable
+ * commits; their tail is the disk's, and this shows it in the same minutes.
+ */
+let scratch: Database.Database | undefined;
+function bareCommitMs(ledgerPath: string): number {
+  if (scratch === undefined) {
+    scratch = new Database(join(dirname(ledgerPath), 'disk-anchor.sqlite'));
+    scratch.pragma('journal_mode = WAL');
+    scratch.pragma('synchronous = FULL');
+    scratch.exec('CREATE TABLE IF NOT EXISTS t (at REAL)');
+  }
+  const insert = scratch.prepare('INSERT INTO t (at) VALUES (?)');
+  const t0 = performance.now();
+  insert.run(t0);
+  return performance.now() - t0;
+}
+
 await serveAsBenchChild(
   () => listen(process.argv.slice(2)),
   (m) => {
+    if (m.type === 'commit') return { ms: bareCommitMs(process.argv[4] ?? '') };
     if (m.type !== 'ledger') return undefined;
     const out = { ledgerMs, serviceMs };
     ledgerMs = [];

@@ -128,6 +128,8 @@ export interface PaidFigures {
   /** Time in the ledger's methods during each paid request (part of the added latency), and the most calls seen in one. */
   ledger: Spread;
   ledgerCalls: number;
+  /** One bare durable SQLite commit on the ledger's disk after each payment: the disk's own tail. */
+  diskCommit: Spread;
   /** USDC (atomic) the payer paid and the payee received over the whole run, warm-up included. */
   paid: bigint;
   received: bigint;
@@ -532,6 +534,8 @@ async function startService(
     /** The ledger calls' times since the last ask. */
     /** The ledger calls' times and the paid requests' times in the service since the last ask. */
     times: () => child.request<{ ledgerMs: number[]; serviceMs: number[] }>({ type: 'ledger' }, 10_000, 'ledger times'),
+    /** One bare durable SQLite commit on the ledger's disk, timed in the service's process. */
+    commitMs: async () => (await child.request<{ ms: number }>({ type: 'commit' }, 10_000, 'a bare commit')).ms,
     close: () => child.stop(),
   };
 }
@@ -591,6 +595,7 @@ export async function measurePaid(
       ledger: number;
       ledgerCalls: number;
       service: number;
+      commit: number;
     }[] = [];
     let price: string | undefined;
     for (let i = 0; i < PAID_WARMUP + count; i++) {
@@ -638,6 +643,7 @@ export async function measurePaid(
           `replay: status ${again.status}, x-gspc-replay ${again.headers.get('x-gspc-replay')}, ${replayBody.equals(body) ? 'same' : 'different'} bytes`,
         );
       if (proxy.calls.length > 0) why(`replay called the facilitator (${proxy.calls.map((c) => c.path).join(', ')})`);
+      const commit = await svc.commitMs();
 
       if (i >= PAID_WARMUP)
         rows.push({
@@ -649,6 +655,7 @@ export async function measurePaid(
           ledger: ledgerMs,
           ledgerCalls,
           service: serviceMs.length === 1 ? serviceMs[0]! : NaN,
+          commit,
         });
     }
     const paid = payer0 - (await rail.balanceOf(rail.payer.address));
@@ -675,6 +682,7 @@ export async function measurePaid(
       replay: spread(rows.map((r) => r.replay)),
       challenge: spread(rows.map((r) => r.challenge)),
       ledger: spread(rows.map((r) => r.ledger)),
+      diskCommit: spread(rows.map((r) => r.commit)),
       ledgerCalls: Math.max(...rows.map((r) => r.ledgerCalls)),
     };
   } finally {
