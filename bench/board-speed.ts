@@ -43,50 +43,23 @@ import { nginxConfig } from '../test/helpers/nginx.js';
 import { freePort } from '../test/helpers/process.js';
 import { BenchChild } from './child.js';
 import { childrenOf, cpuMs } from './proc-cpu.js';
+import {
+  CLIENT_CORE,
+  PAIRED,
+  SERVER_CORE,
+  type SpeedFigures,
+  type SpeedPair,
+  type SpeedRun,
+  type SpeedServer,
+} from './board-speed-report.js';
 import { PATH, prepare, type Reference, verifyOnce } from './throughput.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVE_CHILD = fileURLToPath(new URL('./serve-child.ts', import.meta.url));
 const WRK = process.env.GSPC_WRK ?? '/usr/bin/wrk';
 const NGINX = process.env.GSPC_NGINX ?? '/usr/sbin/nginx';
-const SERVER_CORE = '1';
-const CLIENT_CORE = '0';
 
-export type SpeedServer = 'node' | 'node-control' | 'node-varied' | 'app' | 'served' | 'fastify' | 'nginx';
 const SERVERS: readonly SpeedServer[] = ['node', 'node-control', 'node-varied', 'app', 'served', 'fastify', 'nginx'];
-/** Paired with bare node:http at once on the shared core (the control first: what "equal" reads as). */
-const PAIRED: readonly SpeedServer[] = ['node-control', 'node-varied', 'app', 'served'];
-
-export interface SpeedRun {
-  round: number;
-  server: SpeedServer;
-  rps: number;
-  p50ms: number;
-  p99ms: number;
-  /** CPU of the server over the measured window, % of one core. */
-  serverCpu: number;
-  /** CPU of wrk over the run (user + system), % of one core. */
-  clientCpu: number;
-  problems: string[];
-}
-
-/** Bare node:http and another server loaded at the same time, both on the server core. */
-export interface SpeedPair {
-  round: number;
-  server: SpeedServer;
-  /** The server's rate over bare node:http's, measured over the same seconds. */
-  ratio: number;
-  /** CPU of both servers together over the window, % of one core. */
-  coreCpu: number;
-  problems: string[];
-}
-
-export interface SpeedFigures {
-  skipped?: string;
-  runs: SpeedRun[];
-  pairs: SpeedPair[];
-  bytes: number;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -307,93 +280,4 @@ async function measurePair(
   const coreCpu = ((cpuMs(pids()) - cpu0) / (performance.now() - t0)) * 100;
   problems.push(...a.problems, ...b.problems);
   return { round, server, ratio: b.rps / a.rps, coreCpu, problems };
-}
-
-export const BOARD_SPEED_TITLE = 'Board speed against bare Node and nginx, server CPU saturated';
-
-const NAMES: Record<SpeedServer, string> = {
-  node: 'bare node:http',
-  'node-control': 'bare node:http, a second one (control)',
-  'node-varied': 'bare node:http after 2,000 other responses',
-  app: 'the app, no metrics or limits',
-  served: 'the app as gspc serve runs it (metrics, rate limits)',
-  fastify: 'the same without the fast path',
-  nginx: 'nginx (1 worker)',
-};
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
-/**
- * A round counts only when every server in it had its core: below this CPU share the host took the
- * core away during the window, and the ratio measures the host, not the servers.
- */
-const SATURATED_CPU = 90;
-
-/** The rounds in which every server's CPU was at least SATURATED_CPU. */
-export function saturatedRounds(f: SpeedFigures): Set<number> {
-  const rounds = new Set(f.runs.map((r) => r.round));
-  for (const r of f.runs) if (r.serverCpu < SATURATED_CPU) rounds.delete(r.round);
-  return rounds;
-}
-
-/** Per saturated round, each server's rate over bare node:http's in the same round. */
-export function roundRatios(f: SpeedFigures, server: SpeedServer, anchor: SpeedServer = 'node'): number[] {
-  return [...saturatedRounds(f)].flatMap((round) => {
-    const of = (s: SpeedServer) => f.runs.find((r) => r.round === round && r.server === s)?.rps;
-    const [x, node] = [of(server), of(anchor)];
-    return x !== undefined && node !== undefined ? [x / node] : [];
-  });
-}
-
-export function boardSpeedSection(f: SpeedFigures): string {
-  if (f.skipped) return `Skipped: ${f.skipped}.`;
-  const fmt = (n: number, d = 0) => n.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d });
-  const counted = saturatedRounds(f);
-  const cpu = (s: SpeedServer) => f.runs.filter((r) => r.server === s && counted.has(r.round)).map((r) => r.serverCpu);
-  const ratioLine = (s: SpeedServer) => {
-    const xs = roundRatios(f, s);
-    if (xs.length === 0) return `| ${NAMES[s]} | no saturated round | | |`;
-    return `| ${NAMES[s]} | **${median(xs).toFixed(3)}** | ${Math.min(...xs).toFixed(3)}-${Math.max(...xs).toFixed(3)} | ${fmt(Math.min(...cpu(s)))}-${fmt(Math.max(...cpu(s)))} % |`;
-  };
-  const servedRatios = roundRatios(f, 'served');
-  const served = servedRatios.length > 0 ? median(servedRatios) : Number.NaN;
-  const rounds = new Set(f.runs.map((r) => r.round));
-  const left = [...rounds].filter((r) => !counted.has(r));
-  const pairs = f.pairs.filter((p) => p.coreCpu >= SATURATED_CPU);
-  const verdict = Number.isNaN(served) ? 'NOT MEASURED' : served >= 0.9 ? 'MET' : 'NOT MET';
-  return [
-    `\`GET /api/gspc\` (${fmt(f.bytes)} bytes), wrk -t1 -c50 pinned to core ${CLIENT_CORE}, every server pinned to core ${SERVER_CORE}, ${rounds.size} rounds; in each round every server is measured back to back and its rate divided by bare node:http's in that round. ${left.length === 0 ? 'Every round counts (every server at ≥ ' + SATURATED_CPU + ' % CPU).' : `Round${left.length === 1 ? '' : 's'} ${left.join(', ')} left out: a server in ${left.length === 1 ? 'it' : 'each'} had under ${SATURATED_CPU} % of its core (the host took it), so the ratio there measures the host; ${counted.size} count${counted.size === 1 ? 's' : ''}.`}`,
-    '',
-    '| server | / bare node:http (median of rounds) | range over rounds | server CPU |',
-    '|---|---:|---:|---:|',
-    ...(['node-control', 'node-varied', 'app', 'served', 'fastify', 'nginx'] as const).map(ratioLine),
-    '',
-    'The same servers paired with bare node:http, both loaded at once on the shared core (each gets about half of it, so the ratio of their rates is the ratio of their costs per request, and drift that moves both cancels out):',
-    '',
-    "| server, at once with bare node:http | / bare node:http (median) | range | both servers' CPU |",
-    '|---|---:|---:|---:|',
-    ...PAIRED.map((s) => {
-      const ps = pairs.filter((p) => p.server === s);
-      const xs = ps.map((p) => p.ratio);
-      if (xs.length === 0) return `| ${NAMES[s]} | no saturated pair | | |`;
-      return `| ${NAMES[s]} | **${median(xs).toFixed(3)}** | ${Math.min(...xs).toFixed(3)}-${Math.max(...xs).toFixed(3)} | ${fmt(Math.min(...ps.map((p) => p.coreCpu)))}-${fmt(Math.max(...ps.map((p) => p.coreCpu)))} % |`;
-    }),
-    '',
-    `Served / bare node:http: **${served.toFixed(3)}** (goal ≥ 0.90: **${verdict}**); served / bare node:http after other responses: **${median(roundRatios(f, 'served', 'node-varied')).toFixed(3)}**.${f.pairs.length > pairs.length ? ` ${f.pairs.length - pairs.length} of ${f.pairs.length} pairs left out (both servers under ${SATURATED_CPU} % of the core together).` : ''}`,
-    '',
-    '<details><summary>Every run</summary>',
-    '',
-    '| round | server | req/s | p50 ms | p99 ms | server CPU | wrk CPU |',
-    '|---:|---|---:|---:|---:|---:|---:|',
-    ...f.runs.map(
-      (r) =>
-        `| ${r.round} | ${NAMES[r.server]} | ${fmt(r.rps)} | ${fmt(r.p50ms, 2)} | ${fmt(r.p99ms, 2)} | ${fmt(r.serverCpu)} % | ${fmt(r.clientCpu)} % |`,
-    ),
-    '',
-    '</details>',
-  ].join('\n');
 }

@@ -50,16 +50,17 @@ function timed(ledger: Ledger): Ledger {
   });
 }
 
-async function listen(a: string[]): Promise<{ port: number; close: () => Promise<void> }> {
-  const [releaseDir = '', keyDir = '', ledgerPath = '', port = '', railEnv = '{}'] = a;
-  const signing = signingContext(keyDir, `localhost:${port}`);
-  const ledger = await openLedger({ sqlitePath: ledgerPath });
+const [RELEASE_DIR = '', KEY_DIR = '', LEDGER_PATH = '', PORT = '', RAIL_ENV = '{}'] = process.argv.slice(2);
+
+async function listen(): Promise<{ port: number; close: () => Promise<void> }> {
+  const signing = signingContext(KEY_DIR, `localhost:${PORT}`);
+  const ledger = await openLedger({ sqlitePath: LEDGER_PATH });
   // The signing state the paid tests' harness serves with (test/payments/paid-harness.ts).
-  const state = new ServedState(loadRelease(releaseDir), liveSigning(signing));
+  const state = new ServedState(loadRelease(RELEASE_DIR), liveSigning(signing));
   const app = buildApp({
     state,
     logLevel: 'warn',
-    baseUrl: `http://localhost:${port}`,
+    baseUrl: `http://localhost:${PORT}`,
     now: () => new Date(),
     ledger: timed(ledger),
     // As gspc serve runs by default: metrics, and the rate limits with budgets too high to refuse
@@ -68,7 +69,7 @@ async function listen(a: string[]): Promise<{ port: number; close: () => Promise
     metrics: new ServiceMetrics(state),
     rateLimits: { free: 1_000_000_000, verify: 1_000_000_000, challenge: 1_000_000_000, paid: 1_000_000_000 },
     products: {
-      rail: readRailConfig(JSON.parse(railEnv) as Record<string, string>),
+      rail: readRailConfig(JSON.parse(RAIL_ENV) as Record<string, string>),
       facilitatorTimeoutMs: 15_000,
     },
   });
@@ -77,7 +78,7 @@ async function listen(a: string[]): Promise<{ port: number; close: () => Promise
     const t0 = performance.now();
     res.on('finish', () => serviceMs.push(performance.now() - t0));
   });
-  await app.listen({ host: HOST, port: Number(port) });
+  await app.listen({ host: HOST, port: Number(PORT) });
   return {
     port: (app.server.address() as AddressInfo).port,
     close: async () => {
@@ -93,9 +94,9 @@ async function listen(a: string[]): Promise<{ port: number; close: () => Promise
  * commits; their tail is the disk's, and this shows it in the same minutes.
  */
 let scratch: Database.Database | undefined;
-function bareCommitMs(ledgerPath: string): number {
+function bareCommitMs(): number {
   if (scratch === undefined) {
-    scratch = new Database(join(dirname(ledgerPath), 'disk-anchor.sqlite'));
+    scratch = new Database(join(dirname(LEDGER_PATH), 'disk-anchor.sqlite'));
     scratch.pragma('journal_mode = WAL');
     scratch.pragma('synchronous = FULL');
     scratch.exec('CREATE TABLE IF NOT EXISTS t (at REAL)');
@@ -107,9 +108,9 @@ function bareCommitMs(ledgerPath: string): number {
 }
 
 await serveAsBenchChild(
-  () => listen(process.argv.slice(2)),
+  () => listen(),
   (m) => {
-    if (m.type === 'commit') return { ms: bareCommitMs(process.argv[4] ?? '') };
+    if (m.type === 'commit') return { ms: bareCommitMs() };
     if (m.type !== 'ledger') return undefined;
     const out = { ledgerMs, serviceMs };
     ledgerMs = [];

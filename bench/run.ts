@@ -76,7 +76,8 @@ import { measureMcp } from './mcp.js';
 import { measureBrowserVerify } from './browser-verify.js';
 import { IMPORT_TITLE, INSPECT_IMPORT_TITLE, importSection, measureImport, measureInspectImport } from './import.js';
 import { measureReplicas, REPLICAS_TITLE, replicasSection } from './replicas.js';
-import { BOARD_SPEED_TITLE, boardSpeedSection, measureBoardSpeed } from './board-speed.js';
+import { BOARD_SPEED_TITLE, boardSpeedSection } from './board-speed-report.js';
+import { measureBoardSpeed } from './board-speed.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
