@@ -5,6 +5,7 @@
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CliRun } from './cli-io.js';
+import { isIsoUtcInstant } from '../core/iso-instant.js';
 import { GspcError } from '../core/errors.js';
 import { FORMATS, type ImportedRun, isFormat, type ReadOptions } from '../import/imported.js';
 import type { ImportResult } from '../import/import-runs.js';
@@ -28,7 +29,6 @@ export interface ImportOutput {
   tty: boolean;
 }
 
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const AS_OF_FORMS =
   'must be an ISO 8601 UTC instant ending in Z (2025-06-30T12:00:00Z) or a date (2025-06-30: midnight UTC)';
@@ -36,10 +36,7 @@ const AS_OF_FORMS =
 /** --as-of as board.json states it, or null: an instant in UTC, or a calendar date at midnight UTC. */
 function readAsOf(v: string): string | null {
   const instant = DATE_ONLY.test(v) ? `${v}T00:00:00Z` : v;
-  if (!ISO_UTC.test(instant)) return null;
-  // A real calendar moment (not 2025-02-30): the date part survives a round trip through Date.
-  const t = Date.parse(instant);
-  return Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== instant.slice(0, 10) ? null : instant;
+  return isIsoUtcInstant(instant) ? instant : null;
 }
 
 function progressBar(io: ImportOutput): (run: ImportedRun, rows: number, fraction: number | null) => void {

@@ -3,6 +3,7 @@
  * the TypeScript types and (later) the published JSON Schemas.
  */
 import { z } from 'zod';
+import { ISO_UTC_INSTANT, isIsoUtcInstant } from '../core/iso-instant.js';
 import { AXIS_STATUSES, FLEET_AGGREGATES } from '../core/board/model.js';
 
 const text = z.string().trim().min(1, 'must be a non-empty string');
@@ -13,10 +14,11 @@ const modelId = z
   .min(1)
   .max(200)
   .regex(/^[^\s\u0000-\u001f]+$/, 'must be a model id without spaces or control characters');
-const isoUtc = z
+/** An instant: the form, and a day and time that exist (src/core/iso-instant.ts). */
+export const isoUtc = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/, 'must be an ISO 8601 UTC datetime ending in Z')
-  .refine((s) => !Number.isNaN(Date.parse(s)), 'is not a real date');
+  .regex(ISO_UTC_INSTANT, 'must be an ISO 8601 UTC datetime ending in Z')
+  .refine(isIsoUtcInstant, 'is not a real date');
 const count = z.number().int().min(0);
 const fileName = z
   .string()

@@ -165,6 +165,25 @@ describe('text encoding of corpus files (issue 16)', () => {
     assert.match(p!.reason, /^is not UTF-8: byte 0xE9 at byte \d+ \(column 3\) starts no valid character/);
   });
 
+  it("board.json's as_of must name a moment that exists: Date.parse would read 2025-02-30 as 2 March", () => {
+    for (const asOf of ['2025-02-30T00:00:00Z', '2025-06-30T24:00:00Z']) {
+      const dir = demoCopy();
+      editJson(dir, 'board.json', (b) => {
+        b.as_of = asOf;
+      });
+      const problems = problemsOf(dir);
+      assert.deepEqual(
+        problems.map((p) => [p.file, p.field, p.reason]),
+        [['board.json', 'as_of', 'is not a real date']],
+      );
+    }
+    const dir = demoCopy();
+    editJson(dir, 'board.json', (b) => {
+      b.as_of = '2024-02-29T23:59:59.123456789Z';
+    });
+    assert.equal(readCorpus(dir).meta.as_of, '2024-02-29T23:59:59.123456789Z');
+  });
+
   it('the character U+FFFD itself, written as UTF-8, is text like any other', () => {
     const dir = demoCopy();
     const board = join(dir, 'board.json');

@@ -7,6 +7,7 @@
  */
 import { forEachJsonlValue } from '../jsonl-lines.js';
 import { z } from 'zod';
+import { isoUtc } from '../schemas.js';
 import { CENSUS_JSONL_PATH, CENSUS_META_PATH, type CatalogueCensus } from '../../core/status/compute-bridge.js';
 import type { CorpusProblem } from '../../core/errors.js';
 import { parseJsonFile } from '../json-file.js';
@@ -17,10 +18,6 @@ export type CensusSnapshot = CatalogueCensus;
 const MAX_ID = 512;
 const MAX_PROBLEMS = 50;
 const text = z.string().trim().min(1, 'must be a non-empty string');
-const isoUtc = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/, 'must be an ISO 8601 UTC datetime ending in Z')
-  .refine((s) => !Number.isNaN(Date.parse(s)), 'is not a real date');
 
 /** `status/census.json`: exactly these keys (the counts are computed, so none may be typed). */
 export const censusMetaSchema = z.strictObject({

@@ -7,6 +7,7 @@
  */
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { z } from 'zod';
+import { isoUtc } from '../schemas.js';
 import type { CorpusProblem } from '../../core/errors.js';
 import { isClassicAddress } from '../../core/status/xrpl-address.js';
 import {
@@ -22,10 +23,6 @@ import type { StatusRead, StatusReadIo } from './io.js';
 export type XrplSnapshotFile = XrplSnapshotView;
 
 const text = z.string().trim().min(1, 'must be a non-empty string');
-const isoUtc = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/, 'must be an ISO 8601 UTC datetime ending in Z')
-  .refine((s) => !Number.isNaN(Date.parse(s)), 'is not a real date');
 const answer = z.record(z.string(), z.unknown(), 'must be the recorded JSON-RPC answer (an object)');
 
 export const xrplSnapshotSchema = z.strictObject({
