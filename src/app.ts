@@ -167,14 +167,14 @@ export function buildApp(opts: AppOptions): FastifyInstance {
 
 /** The app and the document registry it serves (the static mirror iterates the same entries). */
 export function assembleApp(opts: AppOptions): { app: FastifyInstance; entries: readonly DocumentEntry[] } {
-  const counts = opts.rateLimits && new RateCounts(opts.rateLimits, opts.trustProxy);
+  const counts = opts.rateLimits && new RateCounts(opts.rateLimits, { trustProxy: opts.trustProxy });
   const metrics = opts.metrics;
   const fastPath =
     opts.fastPath === false || opts.accessLog === true
       ? undefined
       : new PreparedFastPath({
           current: () => opts.state.current(),
-          ...(counts && { admit: counts.admitFree }),
+          ...(counts && { admit: counts.admitFree, clock: counts.clock }),
           ...(metrics && { counter: (route: string) => metrics.responseCounter(route) }),
         });
   const app = Fastify({

@@ -36,12 +36,14 @@ export interface FastPathOptions {
   /** The release being served (compared by identity: a new release empties what was recorded). */
   current: () => object;
   /**
-   * Counts the request in its client's free-read budget: false when it is over (Fastify then
-   * answers the 429). Absent: no limits.
+   * Counts the request in its client's free-read budget at `now` (the clock's milliseconds): false
+   * when it is over (Fastify then answers the 429). Absent: no limits.
    */
-  admit?: (req: IncomingMessage) => boolean;
+  admit?: (req: IncomingMessage, now: number) => boolean;
   /** The counter of 200 GETs of `route` (the metrics' request series), asked once per route. */
   counter?: (route: string) => (seconds: number) => void;
+  /** Monotonic milliseconds, the budgets' clock (default performance.now): read once a request for both. */
+  clock?: () => number;
 }
 
 /**
@@ -62,7 +64,11 @@ export class PreparedFastPath {
   #recorded = new Map<string, Recorded>();
   #closing = false;
 
-  constructor(private readonly o: FastPathOptions) {}
+  readonly #clock: () => number;
+
+  constructor(private readonly o: FastPathOptions) {
+    this.#clock = o.clock ?? (() => performance.now());
+  }
 
   /**
    * What Fastify answered for `target` (a GET without a query) under `release`. Only a target
@@ -91,11 +97,11 @@ export class PreparedFastPath {
     if (this.#closing || req.method !== 'GET' || carries(req, 'if-none-match')) return false;
     const r = this.#recorded.get(req.url ?? '');
     if (r === undefined || this.o.current() !== this.#release) return false;
-    const started = r.counted === undefined ? 0 : performance.now();
-    if (this.o.admit !== undefined && !this.o.admit(req)) return false;
+    const started = this.#clock();
+    if (this.o.admit !== undefined && !this.o.admit(req, started)) return false;
     res.writeHead(200, r.head as string[]);
     res.end(r.body);
-    r.counted?.((performance.now() - started) / 1000);
+    if (r.counted !== undefined) r.counted((this.#clock() - started) / 1000);
     return true;
   }
 

@@ -11,18 +11,19 @@
  * A limited request gets 429 `rate_limited` in the service's error shape, with `Retry-After` and
  * the `x-ratelimit-*` headers; an answered one carries none (decision O8).
  *
- * The counts live in the plugin's own store (its LocalStore), created here and shared with the
- * prepared documents' fast path (fast-path.ts), which counts a free read it answers in the same
- * store under the same key: a client's budget is one budget whichever path answers it.
+ * The counts live in one store (client-budgets.ts, decision O12) that the plugin counts in and
+ * the prepared documents' fast path (fast-path.ts) counts in too, for the free reads it answers,
+ * in the same cell: a client's budget is one budget whichever path answers it.
  */
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import proxyAddr from '@fastify/proxy-addr';
 import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GspcError } from '../core/errors.js';
 import { readPaymentHeader } from '../payments/payment-header.js';
 import type { Ledger } from '../store/ledger.js';
+import { type BudgetCell, ClientBudgets, countIn } from './client-budgets.js';
 
 export type RateClass = 'free' | 'verify' | 'challenge' | 'paid';
 
@@ -45,15 +46,32 @@ export interface RateLimitOptions {
 
 /** The budgets' one store of counts, and the client address as Fastify's `request.ip` gives it. */
 export class RateCounts {
-  readonly store: FastifyRateLimitStore = new LocalStore(false, false);
+  readonly #counts: ClientBudgets;
   readonly #trust: ((addr: string, i: number) => boolean) | undefined;
+  /**
+   * Each connection's free-read cell, when the client is the connection's peer (no trusted
+   * proxy): a connection's reads then count without building, hashing or looking up a key. Behind
+   * a trusted proxy one connection carries many clients, so the key is built per request.
+   */
+  readonly #bySocket = new WeakMap<Socket, BudgetCell>();
+
+  /** Monotonic milliseconds (default performance.now): a wall-clock step neither resets nor stretches a window. */
+  readonly clock: () => number;
 
   constructor(
     readonly budgets: RateBudgets,
-    trustProxy: readonly string[] | undefined,
+    o: { trustProxy?: readonly string[] | undefined; clock?: () => number; maxClients?: number } = {},
   ) {
+    this.clock = o.clock ?? (() => performance.now());
+    this.#counts = new ClientBudgets(WINDOW_MS, this.clock, o.maxClients);
     // As Fastify compiles `trustProxy` (lib/request.js), so both paths see the same client.
-    this.#trust = trustProxy !== undefined && trustProxy.length > 0 ? proxyAddr.compile([...trustProxy]) : undefined;
+    const trust = o.trustProxy;
+    this.#trust = trust !== undefined && trust.length > 0 ? proxyAddr.compile([...trust]) : undefined;
+  }
+
+  /** The store the plugin counts in (the same cells). */
+  get store(): FastifyRateLimitStore {
+    return this.#counts.store;
   }
 
   #clientOf(req: IncomingMessage): string {
@@ -62,22 +80,24 @@ export class RateCounts {
     return addrs[addrs.length - 1] ?? '';
   }
 
+  #freeCell(req: IncomingMessage): BudgetCell {
+    if (this.#trust !== undefined) return this.#counts.cell(budgetKey('free', this.#clientOf(req)));
+    let c = this.#bySocket.get(req.socket);
+    if (c === undefined || !c.live) {
+      c = this.#counts.cell(budgetKey('free', this.#clientOf(req)));
+      this.#bySocket.set(req.socket, c);
+    }
+    return c;
+  }
+
   /**
-   * A free read answered outside Fastify, counted as the plugin counts it: whether it is within
-   * its budget (false: the plugin then answers, and counts, the 429 itself).
+   * A free read answered outside Fastify, counted as the plugin counts it, at `now` (the clock's
+   * milliseconds): whether it is within its budget (false: the plugin then answers, and counts,
+   * the 429 itself).
    */
-  admitFree = (req: IncomingMessage): boolean => {
+  admitFree = (req: IncomingMessage, now: number): boolean => {
     const max = this.budgets.free;
-    if (max === 0) return true;
-    let current = Number.POSITIVE_INFINITY;
-    // LocalStore answers synchronously: the callback runs before incr returns.
-    this.store.incr(
-      budgetKey('free', this.#clientOf(req)),
-      (_e, r) => (current = r?.current ?? current),
-      WINDOW_MS,
-      max,
-    );
-    return current <= max;
+    return max === 0 || countIn(this.#freeCell(req), now, WINDOW_MS) <= max;
   };
 }
 
