@@ -83,6 +83,17 @@ export function roundRatios(f: SpeedFigures, server: SpeedServer, anchor: SpeedS
   });
 }
 
+/**
+ * The goal is met only when both figures meet it. Back to back, a server's rate drifts with the
+ * host by tens of per cent within minutes (one run of 2026-11-26 read the served app at 0.69-1.38
+ * of bare node:http over its rounds, median 1.36), so that median alone can flatter as easily as
+ * it can wrong; paired, the drift cancels but both servers share a core. Neither decides alone.
+ */
+export function goalVerdict(sequential: number, paired: number): 'MET' | 'NOT MET' | 'NOT MEASURED' {
+  if (Number.isNaN(sequential) || Number.isNaN(paired)) return 'NOT MEASURED';
+  return sequential >= 0.9 && paired >= 0.9 ? 'MET' : 'NOT MET';
+}
+
 export function boardSpeedSection(f: SpeedFigures): string {
   if (f.skipped) return `Skipped: ${f.skipped}.`;
   const fmt = (n: number, d = 0) => n.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -98,7 +109,9 @@ export function boardSpeedSection(f: SpeedFigures): string {
   const rounds = new Set(f.runs.map((r) => r.round));
   const left = [...rounds].filter((r) => !counted.has(r));
   const pairs = f.pairs.filter((p) => p.coreCpu >= SATURATED_CPU);
-  const verdict = Number.isNaN(served) ? 'NOT MEASURED' : served >= 0.9 ? 'MET' : 'NOT MET';
+  const servedPairs = pairs.filter((p) => p.server === 'served').map((p) => p.ratio);
+  const paired = servedPairs.length > 0 ? median(servedPairs) : Number.NaN;
+  const verdict = goalVerdict(served, paired);
   return [
     `\`GET /api/gspc\` (${fmt(f.bytes)} bytes), wrk -t1 -c50 pinned to core ${CLIENT_CORE}, every server pinned to core ${SERVER_CORE}, ${rounds.size} rounds; in each round every server is measured back to back and its rate divided by bare node:http's in that round. ${left.length === 0 ? 'Every round counts (every server at ≥ ' + SATURATED_CPU + ' % CPU).' : `Round${left.length === 1 ? '' : 's'} ${left.join(', ')} left out: a server in ${left.length === 1 ? 'it' : 'each'} had under ${SATURATED_CPU} % of its core (the host took it), so the ratio there measures the host; ${counted.size} count${counted.size === 1 ? 's' : ''}.`}`,
     '',
@@ -117,7 +130,7 @@ export function boardSpeedSection(f: SpeedFigures): string {
       return `| ${NAMES[s]} | **${median(xs).toFixed(3)}** | ${Math.min(...xs).toFixed(3)}-${Math.max(...xs).toFixed(3)} | ${fmt(Math.min(...ps.map((p) => p.coreCpu)))}-${fmt(Math.max(...ps.map((p) => p.coreCpu)))} % |`;
     }),
     '',
-    `Served / bare node:http: **${served.toFixed(3)}** (goal ≥ 0.90: **${verdict}**); served / bare node:http after other responses: **${median(roundRatios(f, 'served', 'node-varied')).toFixed(3)}**.${f.pairs.length > pairs.length ? ` ${f.pairs.length - pairs.length} of ${f.pairs.length} pairs left out (both servers under ${SATURATED_CPU} % of the core together).` : ''}`,
+    `Served / bare node:http: **${served.toFixed(3)}** back to back, **${paired.toFixed(3)}** paired (goal ≥ 0.90 by both: **${verdict}**); served / bare node:http after other responses: **${median(roundRatios(f, 'served', 'node-varied')).toFixed(3)}**.${f.pairs.length > pairs.length ? ` ${f.pairs.length - pairs.length} of ${f.pairs.length} pairs left out (both servers under ${SATURATED_CPU} % of the core together).` : ''}`,
     '',
     '<details><summary>Every run</summary>',
     '',
