@@ -63,6 +63,12 @@ const SERVERS: readonly SpeedServer[] = ['node', 'node-control', 'node-varied', 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** `xs` begun at its (round - 1)-th element, wrapping round. */
+const rotated = <T>(xs: readonly T[], round: number): T[] => {
+  const k = (round - 1) % xs.length;
+  return [...xs.slice(k), ...xs.slice(0, k)];
+};
+
 const unit = (v: string, u: string) => Number(v) * (u === 'us' ? 0.001 : u === 's' ? 1000 : 1);
 
 /** One wrk run pinned to the client core: requests/s, latency, its own CPU, what went wrong. */
@@ -144,14 +150,19 @@ export async function measureBoardSpeed(
         running.set(server, await start(server, releaseDir, mirrorDir, reference, children));
       // Warm-up: every server once (JIT, and the fast path's first answer through Fastify).
       for (const [, r] of running) await wrk(`http://127.0.0.1:${r.port}${PATH}`, o.warmupSeconds, o.connections);
-      for (const [server, r] of running) {
+      // Each round begins the sequence at another server, and so do the pairs: a server loaded
+      // for longer runs faster (V8 keeps optimising), so a fixed order would favour the later
+      // ones back to back, and in pairs the node:http anchor, loaded once per pair, would face
+      // the last server of the order more optimised than the first.
+      for (const server of rotated(SERVERS, round)) {
+        const r = running.get(server)!;
         const run = await measure(server, round, r, reference, o);
         log(
           `  round ${round} ${server.padEnd(11)} ${Math.round(run.rps).toLocaleString('en-US').padStart(8)} req/s  server ${run.serverCpu.toFixed(0)} %, wrk ${run.clientCpu.toFixed(0)} % CPU${run.problems.length ? `  INVALID: ${run.problems.join('; ')}` : ''}`,
         );
         runs.push(run);
       }
-      for (const server of PAIRED) {
+      for (const server of rotated(PAIRED, round)) {
         const pair = await measurePair(server, round, running.get('node')!, running.get(server)!, reference, o);
         log(
           `  pair ${round} ${server.padEnd(12)} / node ${pair.ratio.toFixed(3)}  core ${pair.coreCpu.toFixed(0)} %${pair.problems.length ? `  INVALID: ${pair.problems.join('; ')}` : ''}`,

@@ -54,7 +54,7 @@ const [RELEASE_DIR = '', KEY_DIR = '', LEDGER_PATH = '', PORT = '', RAIL_ENV = '
 
 async function listen(): Promise<{ port: number; close: () => Promise<void> }> {
   const signing = signingContext(KEY_DIR, `localhost:${PORT}`);
-  const ledger = await openLedger({ sqlitePath: LEDGER_PATH });
+  const ledger = await openLedger({ sqlitePath: LEDGER_PATH, checkpointInBackground: true }); // as gspc serve opens it
   // The signing state the paid tests' harness serves with (test/payments/paid-harness.ts).
   const state = new ServedState(loadRelease(RELEASE_DIR), liveSigning(signing));
   const app = buildApp({

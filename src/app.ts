@@ -284,7 +284,8 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
   const metrics = config.metrics ? new ServiceMetrics(state) : undefined;
   const witnessState = () => JSON.stringify(witnesses(state.current().rootSha256));
   let lastWitnesses = witnessState();
-  const ledger = await openLedger(config.ledger);
+  // A paid request's commits must not wait for a checkpoint of the log (decision O13).
+  const ledger = await openLedger({ ...config.ledger, checkpointInBackground: true });
   const now = () => new Date();
   const fabric = new FabricObserver({
     origin: config.baseUrl,

@@ -10,6 +10,11 @@ export interface OpenLedgerOptions {
   poolMax?: number;
   /** SQLite: how long a write waits for another process's lock (default 5000 ms). */
   busyTimeoutMs?: number;
+  /**
+   * SQLite: checkpoint the write-ahead log from a worker thread, never inside a commit (the
+   * service sets it: a commit's latency is a paid request's; decision O13).
+   */
+  checkpointInBackground?: boolean;
 }
 
 /**
@@ -33,7 +38,9 @@ export async function openLedger(opts: OpenLedgerOptions): Promise<Ledger> {
   }
   if (sqlitePath !== undefined && sqlitePath !== '') {
     const { SqliteLedger } = await import('./sqlite/sqlite-ledger.js');
-    return SqliteLedger.open(sqlitePath, opts.busyTimeoutMs);
+    return SqliteLedger.open(sqlitePath, opts.busyTimeoutMs, {
+      ...(opts.checkpointInBackground !== undefined && { checkpointInBackground: opts.checkpointInBackground }),
+    });
   }
   throw new GspcError('config_invalid', 'ledger: no store configured (a PostgreSQL database URL or a SQLite path)');
 }

@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { existsSync, statSync } from 'node:fs';
+import { after, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { openLedger } from '../../src/store/open-ledger.js';
@@ -12,7 +13,7 @@ import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/sqlite-migrations.js';
 import { tempDir } from '../helpers/tmp.js';
 import { ledgerContract } from './ledger-contract.js';
 import type { LedgerHarness, LedgerStore } from './ledger-harness.js';
-import { newKey, reservation } from './ledger-fixtures.js';
+import { artefact, newKey, reservation, t } from './ledger-fixtures.js';
 
 const dir = tempDir('gspc-ledger-');
 let count = 0;
@@ -46,6 +47,14 @@ const nextPath = () => join(dir, `ledger-${++count}.sqlite`);
 const sqliteHarness: LedgerHarness = { fresh: async () => sqliteStore(nextPath()), migrations: SQLITE_MIGRATIONS };
 
 ledgerContract('SQLite', sqliteHarness);
+// As gspc serve opens it: the same contract with the log checkpointed by a worker (decision O13).
+ledgerContract('SQLite, log checkpointed in the background', {
+  fresh: async () => {
+    const path = nextPath();
+    return { ...sqliteStore(path), open: () => openLedger({ sqlitePath: path, checkpointInBackground: true }) };
+  },
+  migrations: SQLITE_MIGRATIONS,
+});
 
 /**
  * A worker running `file` (named by its .ts source). Compiled (`npm test` runs build/js/) it is
@@ -59,6 +68,45 @@ function tsWorker(file: string, workerData: unknown): Worker {
   const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(new URL(file, import.meta.url).href)}); })`;
   return new Worker(boot, { eval: true, workerData });
 }
+
+describe('ledger: SQLite write-ahead log checkpoints (decision O13)', () => {
+  /** 20 settlements with a 50 KB artefact each (about 1 MB of log), then the database file's size. */
+  async function settleMany(path: string, background: boolean): Promise<() => number> {
+    const ledger = await openLedger({ sqlitePath: path, checkpointInBackground: background });
+    after(() => ledger.close());
+    for (let i = 0; i < 20; i++) {
+      const key = newKey();
+      await ledger.reserve(reservation(key));
+      await ledger.markSettled(key, { ...artefact(50_000), transaction: `0x${'ab'.repeat(32)}`, at: t(i) });
+    }
+    return () => statSync(path).size;
+  }
+
+  it('in the background, a worker copies the log into the database file while the ledger serves', async () => {
+    const size = await settleMany(nextPath(), true);
+    const until = Date.now() + 10_000;
+    while (size() < 1_000_000 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(size() >= 1_000_000, `the database file holds the artefacts (${size()} bytes)`);
+  });
+
+  it('inline (the default, as the CLI opens it), 1 MB of log stays in the log until 1,000 pages', async () => {
+    const size = await settleMany(nextPath(), false);
+    await new Promise((r) => setTimeout(r, 600));
+    assert.ok(size() < 1_000_000, `no checkpoint yet: the database file is small (${size()} bytes)`);
+  });
+
+  it('closing removes the log, its pages in the database file', async () => {
+    const path = nextPath();
+    const ledger = await openLedger({ sqlitePath: path, checkpointInBackground: true });
+    const key = newKey();
+    await ledger.reserve(reservation(key));
+    await ledger.close();
+    assert.equal(existsSync(`${path}-wal`), false, 'the last connection to close checkpointed and removed the log');
+    const reopened = await openLedger({ sqlitePath: path });
+    assert.equal((await reopened.get(key))?.state, 'RESERVED');
+    await reopened.close();
+  });
+});
 
 describe('ledger: SQLite across threads', () => {
   it('4 threads, each with its own connection, racing 5 reserves each on one key: exactly one "reserved"', async () => {

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { GspcError } from '../../core/errors.js';
 import { ledgerError } from '../ledger-errors.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 import type { ActionJobReceipt } from '../../core/ledger/action-jobs-receipt.js';
 import type { HeartbeatLatest } from '../../core/ledger/oracle-fleet.js';
 import { headOf } from '../../core/ledger/receipt-chain.js';
@@ -94,9 +95,14 @@ export class SqliteLedger implements Ledger {
   private constructor(
     private readonly db: Database.Database,
     readonly schemaVersion: number,
+    private readonly checkpointer?: WalCheckpointer,
   ) {}
 
-  static open(path: string, busyTimeoutMs = 5000): SqliteLedger {
+  /**
+   * `checkpointInBackground`: the write-ahead log is checkpointed by a worker thread, never inside
+   * a commit (wal-checkpointer.ts); what a service sets, where a commit's latency is a request's.
+   */
+  static open(path: string, busyTimeoutMs = 5000, o: { checkpointInBackground?: boolean } = {}): SqliteLedger {
     let db: Database.Database;
     try {
       db = new Database(path);
@@ -110,7 +116,12 @@ export class SqliteLedger implements Ledger {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       db.pragma('foreign_keys = ON');
-      return new SqliteLedger(db, migrateSqlite(db, path));
+      const version = migrateSqlite(db, path);
+      return new SqliteLedger(
+        db,
+        version,
+        o.checkpointInBackground === true ? new WalCheckpointer(db, path, busyTimeoutMs) : undefined,
+      );
     } catch (e) {
       db.close();
       // Not a database, a read-only or corrupt file: the ledger cannot be used as configured.
@@ -296,6 +307,8 @@ export class SqliteLedger implements Ledger {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // The worker's connection first: the last one to close checkpoints the log and removes it.
+    await this.checkpointer?.stop();
     this.db.close();
   }
 
