@@ -5,7 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { boardSpeedSection, goalVerdict, roundRatios, type SpeedFigures, type SpeedServer } from '../../bench/board-speed-report.js';
+import {
+  boardSpeedSection,
+  goalVerdict,
+  roundRatios,
+  type SpeedFigures,
+  type SpeedServer,
+} from '../../bench/board-speed-report.js';
 
 const SERVERS: SpeedServer[] = ['node', 'node-control', 'node-varied', 'app', 'served', 'fastify', 'nginx'];
 
