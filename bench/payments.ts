@@ -25,11 +25,9 @@
  *    stored artefact, no facilitator call) as an anchor. Skipped, loudly, without anvil.
  */
 import autocannon from 'autocannon';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { Agent, createServer, get, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
@@ -46,7 +44,6 @@ import { openLedger } from '../src/store/open-ledger.js';
 import { anvilBinaryPath, startLocalRail, type LocalRail } from '../demo/local-rail/index.js';
 import { challengeOf, officialPayment } from '../test/payments/paid-harness.js';
 import { freePort } from '../test/helpers/process.js';
-import { CLIENT_CORE, SERVER_CORE } from './board-speed-report.js';
 import { BenchChild } from './child.js';
 import { DISTURBED_OTHER_CPU } from './machine-load.js';
 import { BASE_URL, DID_HOST, RAIL_ENV } from './payments-child.js';
@@ -115,8 +112,6 @@ export interface Spread {
 
 export interface PaidFigures {
   count: number;
-  /** The service pinned to a core of its own, the rail (anvil, facilitator) and the client to the other. */
-  pinned: boolean;
   price: string;
   total: Spread;
   facilitator: Spread;
@@ -513,7 +508,6 @@ async function startService(
   facilitatorUrl: string,
   children: BenchChild[],
   execArgv: string[],
-  cpus: string | undefined,
 ) {
   const port = await freePort();
   const keyDir = join(dir, 'keys');
@@ -530,7 +524,7 @@ async function startService(
     'paid service',
     PAID_CHILD,
     [releaseDir, keyDir, join(dir, 'ledger.sqlite'), String(port), JSON.stringify(railEnv)],
-    { execArgv, ...(cpus !== undefined && { cpus }) },
+    { execArgv },
   );
   children.push(child);
   await child.next<{ port: number }>(60_000, 'listening port');
@@ -568,12 +562,6 @@ export function noAnvil(): string | undefined {
   }
 }
 
-/** Every thread of this process (and what it starts from now on) on `cores` (`taskset -a -p`). */
-function pinThisProcess(cores: string): void {
-  const r = spawnSync('taskset', ['-a', '-p', '-c', cores, String(process.pid)], { stdio: 'ignore' });
-  if (r.status !== 0) throw new Error(`taskset -a -p -c ${cores} ${process.pid} failed (exit ${r.status})`);
-}
-
 export async function measurePaid(
   tmp: string,
   count: number,
@@ -588,21 +576,12 @@ export async function measurePaid(
   }
   const dir = join(tmp, 'paid');
   mkdirSync(dir, { recursive: true });
-  // The service gets a core of its own, as in production, where the facilitator and the chain run
-  // elsewhere: on two shared cores, anvil mining and the facilitator's signature checks took the
-  // service's core at random moments, and that wait was counted as the service's (BENCH_PAID_PINNED=0
-  // measures it so). This process (client, proxy, facilitator) and anvil, started after, share the other.
-  const pinned = process.env.BENCH_PAID_PINNED !== '0';
-  if (pinned) pinThisProcess(CLIENT_CORE);
-  const rail = await startLocalRail({ payerUsdc: 1_000_000_000_000n }).catch((e: unknown) => {
-    if (pinned) pinThisProcess(`0-${availableParallelism() - 1}`);
-    throw e;
-  });
+  const rail = await startLocalRail({ payerUsdc: 1_000_000_000_000n });
   let proxy: Awaited<ReturnType<typeof timingProxy>> | undefined;
   let svc: Awaited<ReturnType<typeof startService>> | undefined;
   try {
     proxy = await timingProxy(rail.facilitatorUrl!);
-    svc = await startService(dir, rail, proxy.url, children, execArgv, pinned ? SERVER_CORE : undefined);
+    svc = await startService(dir, rail, proxy.url, children, execArgv);
     const url = `${svc.baseUrl}/api/request-attestation?subject=${encodeURIComponent(svc.subject)}`;
     const payer0 = await rail.balanceOf(rail.payer.address);
     const payee0 = await rail.balanceOf(rail.payTo.address);
@@ -689,7 +668,6 @@ export async function measurePaid(
     const fac = rows.map((r) => r.verify + r.settle);
     return {
       count,
-      pinned,
       price: price!,
       paid,
       received,
@@ -711,7 +689,6 @@ export async function measurePaid(
     await svc?.close();
     await proxy?.close();
     await rail.stop();
-    if (pinned) pinThisProcess(`0-${availableParallelism() - 1}`);
   }
 }
 

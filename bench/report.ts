@@ -14,7 +14,6 @@ import type { FabricFigures } from './fabric.js';
 import { isDisturbed as mcpDisturbed, SIDES as MCP_SIDES, type McpFigures } from './mcp.js';
 import { isDisturbed as challengeDisturbed, PAID_WARMUP, type PaymentsFigures, type Spread } from './payments.js';
 import type { BrowserVerifyResult } from './browser-verify.js';
-import { CLIENT_CORE, SERVER_CORE } from './board-speed-report.js';
 
 export const THROUGHPUT_GOAL = 0.85;
 export const DERIVE_GOAL_MS = 10_000;
@@ -202,7 +201,7 @@ export function paymentsSection(p: PaymentsFigures, s: LoadSettings): string {
   return [
     ...partA,
     '',
-    `Paid requests: ${q.count} sequential GET ${c.challengePath.split('?')[0]} paid with PAYMENT-SIGNATURE (official @x402 client, price ${q.price} atomic USDC), after ${PAID_WARMUP} unmeasured ones; local rail (anvil, USDC, official facilitator) behind a timing proxy, in the bench process with the client; the service in its own process (compiled, as gspc serve runs it: metrics on, rate limits on with budgets the bench never reaches) on 127.0.0.1 with a SQLite ledger${q.pinned ? `, pinned to core ${SERVER_CORE}, the bench process (client, proxy, facilitator) and anvil to core ${CLIENT_CORE}` : ', on whichever core is free (BENCH_PAID_PINNED=0: the rail and the client share both cores with it)'}.`,
+    `Paid requests: ${q.count} sequential GET ${c.challengePath.split('?')[0]} paid with PAYMENT-SIGNATURE (official @x402 client, price ${q.price} atomic USDC), after ${PAID_WARMUP} unmeasured ones; local rail (anvil, USDC, official facilitator) behind a timing proxy, in the bench process with the client; the service in its own process (compiled, as gspc serve runs it: metrics on, rate limits on with budgets the bench never reaches) on 127.0.0.1 with a SQLite ledger.`,
     '',
     table(
       ['Latency (ms)', 'p50', 'p95', 'p99', 'max', 'mean'],
