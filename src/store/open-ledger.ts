@@ -38,9 +38,7 @@ export async function openLedger(opts: OpenLedgerOptions): Promise<Ledger> {
   }
   if (sqlitePath !== undefined && sqlitePath !== '') {
     const { SqliteLedger } = await import('./sqlite/sqlite-ledger.js');
-    return SqliteLedger.open(sqlitePath, opts.busyTimeoutMs, {
-      ...(opts.checkpointInBackground !== undefined && { checkpointInBackground: opts.checkpointInBackground }),
-    });
+    return SqliteLedger.open(sqlitePath, opts.busyTimeoutMs, { checkpointInBackground: opts.checkpointInBackground });
   }
   throw new GspcError('config_invalid', 'ledger: no store configured (a PostgreSQL database URL or a SQLite path)');
 }

@@ -47,6 +47,11 @@ export class ClientBudgets {
     readonly maxCells = MAX_CELLS,
   ) {}
 
+  /** Counts one request in `cell` at `now` in this store's window: the count in the window. */
+  count(cell: BudgetCell, now: number): number {
+    return countIn(cell, now, this.windowMs);
+  }
+
   /** The cell of `key`, created on first use; callers may hold it while it is `live`. */
   cell(key: string): BudgetCell {
     let c = this.#cells.get(key);
@@ -82,15 +87,16 @@ export class ClientBudgets {
 
   /**
    * The same counts as a @fastify/rate-limit store: `current` in the window and the milliseconds
-   * left of it (`ttl`), answered synchronously. The plugin constructs its store with `new`; the
-   * service hands it this one (rate-limits.ts).
+   * left of it (`ttl`), answered synchronously, in this store's window (the plugin is given the
+   * same one, rate-limits.ts). The plugin constructs its store with `new`; the service hands it
+   * this one.
    */
   readonly store: FastifyRateLimitStore = {
-    incr: (key, callback, timeWindow) => {
+    incr: (key, callback) => {
       const c = this.cell(key);
       const now = this.clock();
-      const current = countIn(c, now, timeWindow);
-      callback(null, { current, ttl: timeWindow - (now - c.start) });
+      const current = this.count(c, now);
+      callback(null, { current, ttl: this.windowMs - (now - c.start) });
     },
     child: () => this.store,
   };

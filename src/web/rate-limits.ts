@@ -23,7 +23,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GspcError } from '../core/errors.js';
 import { readPaymentHeader } from '../payments/payment-header.js';
 import type { Ledger } from '../store/ledger.js';
-import { type BudgetCell, ClientBudgets, countIn } from './client-budgets.js';
+import { type BudgetCell, ClientBudgets } from './client-budgets.js';
 
 export type RateClass = 'free' | 'verify' | 'challenge' | 'paid';
 
@@ -97,7 +97,7 @@ export class RateCounts {
    */
   admitFree = (req: IncomingMessage, now: number): boolean => {
     const max = this.budgets.free;
-    return max === 0 || countIn(this.#freeCell(req), now, WINDOW_MS) <= max;
+    return max === 0 || this.#counts.count(this.#freeCell(req), now) <= max;
   };
 }
 

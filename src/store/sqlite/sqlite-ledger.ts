@@ -102,7 +102,11 @@ export class SqliteLedger implements Ledger {
    * `checkpointInBackground`: the write-ahead log is checkpointed by a worker thread, never inside
    * a commit (wal-checkpointer.ts); what a service sets, where a commit's latency is a request's.
    */
-  static open(path: string, busyTimeoutMs = 5000, o: { checkpointInBackground?: boolean } = {}): SqliteLedger {
+  static open(
+    path: string,
+    busyTimeoutMs = 5000,
+    o: { checkpointInBackground?: boolean | undefined } = {},
+  ): SqliteLedger {
     let db: Database.Database;
     try {
       db = new Database(path);
