@@ -7,7 +7,8 @@
  * The release was published by the parent for `localhost:<port>` (the DID the receipts name);
  * the rail (payee, asset, the timing proxy's URL as the facilitator) comes as JSON. Every ledger
  * call is timed, and so is each paid request inside this process: the IPC message { type: 'ledger' }
- * is answered with { ledgerMs, serviceMs } (the times since the last such message), and
+ * is answered with { ledgerMs, serviceMs, facilitatorMs } (the times since the last such message;
+ * facilitatorMs: each facilitator call from the service's side), and
  * { type: 'commit' } with the time of one bare durable SQLite commit on the same disk. Until issue 18 this service ran inside the bench process, sharing one
  * event loop with the load generator, the timing proxy and the facilitator, whose work then
  * counted as the service's.
@@ -26,11 +27,31 @@ import { ServiceMetrics } from '../src/web/metrics.js';
 import type { Ledger } from '../src/store/ledger.js';
 import { liveSigning } from '../test/helpers/app.js';
 import { openLedger } from '../src/store/open-ledger.js';
+import { type Facilitator, httpFacilitator } from '../src/payments/facilitator.js';
 
 const HOST = '127.0.0.1';
 let ledgerMs: number[] = [];
 /** Each paid request's time inside this process: its request event to the last byte handed to the socket. */
 let serviceMs: number[] = [];
+/** Each facilitator call as the service sees it: from the call to its outcome (the hop and the facilitator's own time). */
+let facilitatorMs: number[] = [];
+
+/** The facilitator with each call timed from the service's side (the proxy times the facilitator's own part). */
+function timedFacilitator(f: Facilitator): Facilitator {
+  const time = async <T>(call: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await call();
+    } finally {
+      facilitatorMs.push(performance.now() - t0);
+    }
+  };
+  return {
+    verify: (payload, requirements) => time(() => f.verify(payload, requirements)),
+    settle: (payload, requirements) => time(() => f.settle(payload, requirements)),
+    close: () => f.close?.() ?? Promise.resolve(),
+  };
+}
 
 /** The ledger with each call timed (the ledger is the service's own: its time is part of "added"). */
 function timed(ledger: Ledger): Ledger {
@@ -57,6 +78,8 @@ async function listen(): Promise<{ port: number; close: () => Promise<void> }> {
   const ledger = await openLedger({ sqlitePath: LEDGER_PATH, checkpointInBackground: true }); // as gspc serve opens it
   // The signing state the paid tests' harness serves with (test/payments/paid-harness.ts).
   const state = new ServedState(loadRelease(RELEASE_DIR), liveSigning(signing));
+  const rail = readRailConfig(JSON.parse(RAIL_ENV) as Record<string, string>);
+  const facilitatorTimeoutMs = 15_000;
   const app = buildApp({
     state,
     logLevel: 'warn',
@@ -69,8 +92,10 @@ async function listen(): Promise<{ port: number; close: () => Promise<void> }> {
     metrics: new ServiceMetrics(state),
     rateLimits: { free: 1_000_000_000, verify: 1_000_000_000, challenge: 1_000_000_000, paid: 1_000_000_000 },
     products: {
-      rail: readRailConfig(JSON.parse(RAIL_ENV) as Record<string, string>),
-      facilitatorTimeoutMs: 15_000,
+      rail,
+      facilitatorTimeoutMs,
+      // The facilitator the service builds from the rail (as gspc serve does), timed.
+      facilitator: timedFacilitator(httpFacilitator(rail.facilitatorUrl!, facilitatorTimeoutMs)),
     },
   });
   app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -112,9 +137,10 @@ await serveAsBenchChild(
   (m) => {
     if (m.type === 'commit') return { ms: bareCommitMs() };
     if (m.type !== 'ledger') return undefined;
-    const out = { ledgerMs, serviceMs };
+    const out = { ledgerMs, serviceMs, facilitatorMs };
     ledgerMs = [];
     serviceMs = [];
+    facilitatorMs = [];
     return out;
   },
 );

@@ -128,6 +128,11 @@ export interface PaidFigures {
   /** Time in the ledger's methods during each paid request (part of the added latency), and the most calls seen in one. */
   ledger: Spread;
   ledgerCalls: number;
+  /**
+   * The two facilitator calls as the service sees them, minus the facilitator's own time at the
+   * proxy: the loopback hops and both sides' HTTP work (part of the added latency).
+   */
+  hops: Spread;
   /** One bare durable SQLite commit on the ledger's disk after each payment: the disk's own tail. */
   diskCommit: Spread;
   /** USDC (atomic) the payer paid and the payee received over the whole run, warm-up included. */
@@ -533,7 +538,12 @@ async function startService(
     subject: signedSubject(loadRelease(releaseDir)),
     /** The ledger calls' times since the last ask. */
     /** The ledger calls' times and the paid requests' times in the service since the last ask. */
-    times: () => child.request<{ ledgerMs: number[]; serviceMs: number[] }>({ type: 'ledger' }, 10_000, 'ledger times'),
+    times: () =>
+      child.request<{ ledgerMs: number[]; serviceMs: number[]; facilitatorMs: number[] }>(
+        { type: 'ledger' },
+        10_000,
+        'ledger times',
+      ),
     /** One bare durable SQLite commit on the ledger's disk, timed in the service's process. */
     commitMs: async () => (await child.request<{ ms: number }>({ type: 'commit' }, 10_000, 'a bare commit')).ms,
     close: () => child.stop(),
@@ -595,6 +605,8 @@ export async function measurePaid(
       ledger: number;
       ledgerCalls: number;
       service: number;
+      /** The facilitator calls as the service saw them. */
+      calls: number;
       commit: number;
     }[] = [];
     let price: string | undefined;
@@ -612,11 +624,12 @@ export async function measurePaid(
       const body = Buffer.from(await res.arrayBuffer());
       const total = performance.now() - t0;
       const calls = [...proxy.calls];
-      const { ledgerMs: ledgerTimes, serviceMs } = await svc.times();
+      const { ledgerMs: ledgerTimes, serviceMs, facilitatorMs } = await svc.times();
       const ledgerMs = ledgerTimes.reduce((a, b) => a + b, 0);
       const ledgerCalls = ledgerTimes.length;
       const why = (what: string) => problems.push(`payment ${i + 1}: ${what}`);
       if (serviceMs.length !== 1) why(`${serviceMs.length} paid requests timed in the service (expected 1)`);
+      if (facilitatorMs.length !== 2) why(`${facilitatorMs.length} facilitator calls timed in the service (expected 2)`);
       if (res.status !== 200) {
         why(`status ${res.status}: ${body.toString('utf8').slice(0, 200)}`);
         continue;
@@ -655,6 +668,7 @@ export async function measurePaid(
           ledger: ledgerMs,
           ledgerCalls,
           service: serviceMs.length === 1 ? serviceMs[0]! : NaN,
+          calls: facilitatorMs.length === 2 ? facilitatorMs[0]! + facilitatorMs[1]! : NaN,
           commit,
         });
     }
@@ -684,6 +698,7 @@ export async function measurePaid(
       ledger: spread(rows.map((r) => r.ledger)),
       diskCommit: spread(rows.map((r) => r.commit)),
       ledgerCalls: Math.max(...rows.map((r) => r.ledgerCalls)),
+      hops: spread(rows.map((r, i) => r.calls - fac[i]!)),
     };
   } finally {
     await svc?.close();

@@ -18,6 +18,9 @@
  * With the access log on, nothing is fast-pathed: every request must reach the logger.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+// The module's binding, not the global: on Node 20 the global `performance` is a lazy getter run on
+// every read (0.04 µs a request in the fast path's profile).
+import { performance } from 'node:perf_hooks';
 import type { FastifyServerFactory } from 'fastify';
 import type { Prepared } from '../serve/prepared-bytes.js';
 

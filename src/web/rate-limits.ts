@@ -17,6 +17,9 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+// The module's binding, not the global: on Node 20 the global `performance` is a lazy getter run on
+// every read (0.04 µs a request in the fast path's profile).
+import { performance } from 'node:perf_hooks';
 import proxyAddr from '@fastify/proxy-addr';
 import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
