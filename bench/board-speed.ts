@@ -29,7 +29,8 @@
  *
  * Then, in the same round, each of the control (a second fresh bare server), the varied bare
  * server, the app and the served app is loaded *at the same time* as bare node:http, both on the
- * server core, and the served app once more at the same time as the varied bare server: each gets
+ * server core, and the served app once more at the same time as the varied bare server (each pair
+ * two fresh processes, warmed up together): each gets
  * about half of the core, so the ratio of their rates is the ratio of their costs per request,
  * and the drift, which moves both at once, cancels out (the control shows what "equal" reads as).
  *
@@ -153,10 +154,8 @@ export async function measureBoardSpeed(
         running.set(server, await start(server, releaseDir, mirrorDir, reference, children));
       // Warm-up: every server once (JIT, and the fast path's first answer through Fastify).
       for (const [, r] of running) await wrk(`http://127.0.0.1:${r.port}${PATH}`, o.warmupSeconds, o.connections);
-      // Each round begins the sequence at another server, and so do the pairs: a server loaded
-      // for longer runs faster (V8 keeps optimising), so a fixed order would favour the later
-      // ones back to back, and in pairs the node:http anchor, loaded once per pair, would face
-      // the last server of the order more optimised than the first.
+      // Each round begins the sequence at another server: a server loaded for longer runs faster
+      // (V8 keeps optimising), so a fixed order would favour the later ones.
       for (const server of rotated(SERVERS, round)) {
         const r = running.get(server)!;
         const run = await measure(server, round, r, reference, o);
@@ -165,22 +164,29 @@ export async function measureBoardSpeed(
         );
         runs.push(run);
       }
-      for (const { server, anchor } of rotated(PAIRED, round)) {
-        const pair = await measurePair(
-          { server, anchor },
-          round,
-          running.get(anchor)!,
-          running.get(server)!,
-          reference,
-          o,
-        );
+    } finally {
+      for (const [, r] of running) await r.stop();
+    }
+    // Each pair is two fresh processes, warmed up together and measured together. Reusing the
+    // round's processes made the pairs disagree with one another: a bare server loaded in four
+    // pairs a round read the served app at 0.84 while the varied bare server read 0.95 of it and
+    // the served app 1.00 of that (2026-11-26); with fresh processes per pair the three agree
+    // (0.90 against 0.95 × 0.96).
+    for (const { server, anchor } of rotated(PAIRED, round)) {
+      const both: Running[] = [];
+      try {
+        both.push(await start(anchor, releaseDir, mirrorDir, reference, children));
+        both.push(await start(server, releaseDir, mirrorDir, reference, children));
+        const [a, b] = both as [Running, Running];
+        await Promise.all(both.map((r) => wrk(`http://127.0.0.1:${r.port}${PATH}`, o.warmupSeconds, o.connections)));
+        const pair = await measurePair({ server, anchor }, round, a, b, reference, o);
         log(
           `  pair ${round} ${server.padEnd(12)} / ${anchor.padEnd(11)} ${pair.ratio.toFixed(3)}  core ${pair.coreCpu.toFixed(0)} %${pair.problems.length ? `  INVALID: ${pair.problems.join('; ')}` : ''}`,
         );
         pairs.push(pair);
+      } finally {
+        for (const r of both) await r.stop();
       }
-    } finally {
-      for (const [, r] of running) await r.stop();
     }
   }
   return { runs, pairs, bytes: reference.body.length };
