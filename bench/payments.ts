@@ -629,7 +629,8 @@ export async function measurePaid(
       const ledgerCalls = ledgerTimes.length;
       const why = (what: string) => problems.push(`payment ${i + 1}: ${what}`);
       if (serviceMs.length !== 1) why(`${serviceMs.length} paid requests timed in the service (expected 1)`);
-      if (facilitatorMs.length !== 2) why(`${facilitatorMs.length} facilitator calls timed in the service (expected 2)`);
+      if (facilitatorMs.length !== 2)
+        why(`${facilitatorMs.length} facilitator calls timed in the service (expected 2)`);
       if (res.status !== 200) {
         why(`status ${res.status}: ${body.toString('utf8').slice(0, 200)}`);
         continue;

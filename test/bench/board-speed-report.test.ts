@@ -82,7 +82,10 @@ describe('board speed report', () => {
       { round: 2, server: 'served', anchor: 'node', ratio: 0.86, coreCpu: 98, problems: [] },
     ];
     const text = boardSpeedSection(f);
-    assert.match(text, /\(like for like\): \*\*0\.920\*\* back to back, \*\*0\.920\*\* paired \(goal ≥ 0\.90 by both: \*\*MET\*\*\)/);
+    assert.match(
+      text,
+      /\(like for like\): \*\*0\.920\*\* back to back, \*\*0\.920\*\* paired \(goal ≥ 0\.90 by both: \*\*MET\*\*\)/,
+    );
     assert.match(
       text,
       /a pristine bare node:http that never sent another response: \*\*0\.874\*\* back to back, \*\*0\.870\*\* paired \(not ≥ 0\.90 by both\)/,
