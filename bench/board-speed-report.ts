@@ -138,7 +138,7 @@ export function boardSpeedSection(f: SpeedFigures): string {
     '|---|---:|---:|---:|',
     ...(['node-control', 'node-varied', 'app', 'served', 'fastify', 'nginx'] as const).map(ratioLine),
     '',
-    'The same servers paired with a bare node:http server, both loaded at once on the shared core (each gets about half of it, so the ratio of their rates is the ratio of their costs per request, and drift that moves both cancels out):',
+    'Each server paired with a bare node:http server, two fresh processes warmed up and loaded at once on the shared core (each gets about half of it, so the ratio of their rates is the ratio of their costs per request, and drift that moves both cancels out):',
     '',
     "| server | at once with | ratio (median) | range | both servers' CPU |",
     '|---|---|---:|---:|---:|',
