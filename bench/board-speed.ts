@@ -280,28 +280,29 @@ async function measure(
 }
 
 /**
- * Both servers loaded at once by two wrk processes: the shared core's time is split between two
- * always-busy processes, so the ratio of their rates is the inverse ratio of their CPU costs per
- * request, and the VM's drift, which moves both at once, cancels out.
+ * `base` (the pair's bare server) and `other` loaded at once by two wrk processes: the shared
+ * core's time is split between two always-busy processes, so the ratio of their rates is the
+ * inverse ratio of their CPU costs per request, and the VM's drift, which moves both at once,
+ * cancels out.
  */
 async function measurePair(
   { server, anchor }: { server: SpeedServer; anchor: SpeedAnchor },
   round: number,
-  node: Running,
+  base: Running,
   other: Running,
   ref: Reference,
   o: { seconds: number; connections: number },
 ): Promise<SpeedPair> {
-  const problems = [...(await verifyOnce(node.port, ref)), ...(await verifyOnce(other.port, ref))];
-  const pids = () => [...node.pids(), ...other.pids()];
+  const problems = [...(await verifyOnce(base.port, ref)), ...(await verifyOnce(other.port, ref))];
+  const pids = () => [...base.pids(), ...other.pids()];
   const cpu0 = cpuMs(pids());
   const t0 = performance.now();
   // Alternate which load starts first, so neither side always gets the head start.
   const url = (r: Running) => `http://127.0.0.1:${r.port}${PATH}`;
   const [a, b] =
     round % 2 === 0
-      ? await Promise.all([wrk(url(node), o.seconds, o.connections), wrk(url(other), o.seconds, o.connections)])
-      : await Promise.all([wrk(url(other), o.seconds, o.connections), wrk(url(node), o.seconds, o.connections)]).then(
+      ? await Promise.all([wrk(url(base), o.seconds, o.connections), wrk(url(other), o.seconds, o.connections)])
+      : await Promise.all([wrk(url(other), o.seconds, o.connections), wrk(url(base), o.seconds, o.connections)]).then(
           ([y, x]) => [x, y] as const,
         );
   const coreCpu = ((cpuMs(pids()) - cpu0) / (performance.now() - t0)) * 100;

@@ -24,10 +24,9 @@ import { signingContext } from '../src/keys/signing.js';
 import { loadRelease } from '../src/release/load.js';
 import { ServedState } from '../src/serve/served-state.js';
 import { ServiceMetrics } from '../src/web/metrics.js';
-import type { Ledger } from '../src/store/ledger.js';
 import { liveSigning } from '../test/helpers/app.js';
 import { openLedger } from '../src/store/open-ledger.js';
-import { type Facilitator, httpFacilitator } from '../src/payments/facilitator.js';
+import { httpFacilitator } from '../src/payments/facilitator.js';
 
 const HOST = '127.0.0.1';
 let ledgerMs: number[] = [];
@@ -36,35 +35,22 @@ let serviceMs: number[] = [];
 /** Each facilitator call as the service sees it: from the call to its outcome (the hop and the facilitator's own time). */
 let facilitatorMs: number[] = [];
 
-/** The facilitator with each call timed from the service's side (the proxy times the facilitator's own part). */
-function timedFacilitator(f: Facilitator): Facilitator {
-  const time = async <T>(call: () => Promise<T>): Promise<T> => {
-    const t0 = performance.now();
-    try {
-      return await call();
-    } finally {
-      facilitatorMs.push(performance.now() - t0);
-    }
-  };
-  return {
-    verify: (payload, requirements) => time(() => f.verify(payload, requirements)),
-    settle: (payload, requirements) => time(() => f.settle(payload, requirements)),
-    close: () => f.close?.() ?? Promise.resolve(),
-  };
-}
-
-/** The ledger with each call timed (the ledger is the service's own: its time is part of "added"). */
-function timed(ledger: Ledger): Ledger {
-  return new Proxy(ledger, {
-    get(target, prop) {
-      const v = Reflect.get(target, prop) as unknown;
+/**
+ * `target` with each async call but `close` timed into the array `into()` names at the call: the
+ * ledger (the service's own: its time is part of "added") and the facilitator (each call from the
+ * service's side; the proxy times the facilitator's own part).
+ */
+function timed<T extends object>(target: T, into: () => number[]): T {
+  return new Proxy(target, {
+    get(t, prop) {
+      const v = Reflect.get(t, prop) as unknown;
       if (typeof v !== 'function' || prop === 'close') return v;
       return async (...args: unknown[]) => {
         const t0 = performance.now();
         try {
-          return await (v as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          return await (v as (...a: unknown[]) => Promise<unknown>).apply(t, args);
         } finally {
-          ledgerMs.push(performance.now() - t0);
+          into().push(performance.now() - t0);
         }
       };
     },
@@ -85,7 +71,7 @@ async function listen(): Promise<{ port: number; close: () => Promise<void> }> {
     logLevel: 'warn',
     baseUrl: `http://localhost:${PORT}`,
     now: () => new Date(),
-    ledger: timed(ledger),
+    ledger: timed(ledger, () => ledgerMs),
     // As gspc serve runs by default: metrics, and the rate limits with budgets too high to refuse
     // the bench's one address (their cost, not their refusals: a paid request's class check reads
     // its payment header and asks the ledger whether it is already settled).
@@ -95,7 +81,7 @@ async function listen(): Promise<{ port: number; close: () => Promise<void> }> {
       rail,
       facilitatorTimeoutMs,
       // The facilitator the service builds from the rail (as gspc serve does), timed.
-      facilitator: timedFacilitator(httpFacilitator(rail.facilitatorUrl!, facilitatorTimeoutMs)),
+      facilitator: timed(httpFacilitator(rail.facilitatorUrl!, facilitatorTimeoutMs), () => facilitatorMs),
     },
   });
   app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {

@@ -13,7 +13,13 @@
  * and counts in the live one. Times come from the clock passed in (monotonic milliseconds: a
  * wall-clock step never resets or stretches a window).
  */
+// The module's binding, not the global: on Node 20 the global `performance` is a lazy getter run on
+// every read (0.04 µs a request in the fast path's profile).
+import { performance } from 'node:perf_hooks';
 import type { FastifyRateLimitStore } from '@fastify/rate-limit';
+
+/** Monotonic milliseconds: the budgets' and the fast path's default clock. */
+export const monotonicMs = (): number => performance.now();
 
 /** One budget key's count in its current window. */
 export interface BudgetCell {

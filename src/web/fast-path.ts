@@ -18,11 +18,9 @@
  * With the access log on, nothing is fast-pathed: every request must reach the logger.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-// The module's binding, not the global: on Node 20 the global `performance` is a lazy getter run on
-// every read (0.04 µs a request in the fast path's profile).
-import { performance } from 'node:perf_hooks';
 import type { FastifyServerFactory } from 'fastify';
 import type { Prepared } from '../serve/prepared-bytes.js';
+import { monotonicMs } from './client-budgets.js';
 
 /** Far above any release's documents (a card and its proof each); beyond it Fastify answers. */
 const MAX_RECORDED = 200_000;
@@ -45,7 +43,7 @@ export interface FastPathOptions {
   admit?: (req: IncomingMessage, now: number) => boolean;
   /** The counter of 200 GETs of `route` (the metrics' request series), asked once per route. */
   counter?: (route: string) => (seconds: number) => void;
-  /** Monotonic milliseconds, the budgets' clock (default performance.now): read once a request for both. */
+  /** Monotonic milliseconds, the budgets' clock (default monotonicMs): read once a request for both. */
   clock?: () => number;
 }
 
@@ -70,7 +68,7 @@ export class PreparedFastPath {
   readonly #clock: () => number;
 
   constructor(private readonly o: FastPathOptions) {
-    this.#clock = o.clock ?? (() => performance.now());
+    this.#clock = o.clock ?? monotonicMs;
   }
 
   /**
