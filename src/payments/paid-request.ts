@@ -1,8 +1,8 @@
 /**
  * One paid request, exactly once per authorization (ARCHITECTURE §5): look the payment up (a
  * replay gets the stored artefact, never a second settlement) → match it to this resource's
- * terms → the facilitator verifies (the artefact is produced meanwhile) → (payer, nonce) is
- * reserved atomically → the facilitator settles → the outcome is recorded → the artefact is delivered with
+ * terms → the facilitator verifies while (payer, nonce) is reserved atomically and the artefact
+ * is produced → the facilitator settles → the outcome is recorded → the artefact is delivered with
  * a signed receipt naming the transaction. Expected outcomes are values; the failures a caller
  * must see as errors (a conflicting payload, a payment still in flight, a facilitator that did not
  * answer) are `GspcError`s with their own codes. Time, keys and the facilitator are passed in.
@@ -85,38 +85,14 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
   if (!matched.ok) return { kind: 'rejected', reason: matched.reason };
   const payload: PaymentPayload = matched.payload;
 
-  // The artefact is built while the facilitator verifies (the request is on the wire by the next
-  // turn of the event loop): it is pure, costs under a millisecond, and is dropped when the
-  // payment is refused, so the paid request no longer waits for it in series (decision O10).
+  // The facilitator verifies while (payer, nonce) is reserved and the artefact is built: the
+  // request is on the wire by the next turn of the event loop, so the reservation's durable
+  // commit and the artefact's CPU overlap the facilitator's work instead of following it
+  // (decision O10). A payment the facilitator then refuses leaves its reservation FAILED, with
+  // the reason: nothing moved, and the payer may send it again.
   const verifying = deps.facilitator.verify(payload, req.requirements);
+  verifying.catch(() => undefined); // awaited below, unless the reservation already decides
   await new Promise<void>((resolve) => setImmediate(resolve));
-  let artefact: Artefact | undefined;
-  let unproduced: unknown;
-  try {
-    artefact = req.produce();
-  } catch (e) {
-    unproduced = e;
-  }
-  const verified = await verifying;
-  if (verified.kind === 'unavailable')
-    throw new GspcError(
-      'facilitator_unavailable',
-      `the facilitator did not answer the verification (${verified.error}); nothing was charged, retry later`,
-    );
-  if (verified.kind === 'invalid') {
-    // A duplicate of this payment, arriving at the same time (here or at another replica), may
-    // have reserved and settled it between the lookup above and this verification: the
-    // facilitator then refuses the spent authorization. That payment is paid for: the buyer
-    // gets its artefact, never a 402 (found under load: one of six concurrent duplicates).
-    const settledMeanwhile = await deps.ledger.get(key);
-    if (settledMeanwhile && settledMeanwhile.state !== 'FAILED')
-      return settledElsewhere(settledMeanwhile, digest, req, deps);
-    return {
-      kind: 'rejected',
-      reason: `the facilitator refused the payment: ${verified.reason}${verified.message ? ` (${verified.message})` : ''}`,
-    };
-  }
-
   const reserved = await deps.ledger.reserve({
     ...key,
     product_id: req.product_id,
@@ -131,7 +107,35 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
     valid_before: req.payment.validBefore,
     at: deps.now().toISOString(),
   });
+  // A duplicate holds it (in flight, settled, awaiting reconcile) or another payload does: the
+  // verification's answer changes nothing, and is not waited for.
   if (reserved.outcome !== 'reserved') return settledElsewhere(reserved.record, digest, req, deps);
+  let artefact: Artefact | undefined;
+  let unproduced: unknown;
+  try {
+    artefact = req.produce();
+  } catch (e) {
+    unproduced = e;
+  }
+  const verified = await verifying.catch(async (e: unknown) => {
+    await deps.ledger.markFailed(key, { error: `the verification failed: ${String(e)}`, at: deps.now().toISOString() });
+    throw e;
+  });
+  if (verified.kind === 'unavailable') {
+    await deps.ledger.markFailed(key, {
+      error: `verification unanswered: ${verified.error}`,
+      at: deps.now().toISOString(),
+    });
+    throw new GspcError(
+      'facilitator_unavailable',
+      `the facilitator did not answer the verification (${verified.error}); nothing was charged, retry later`,
+    );
+  }
+  if (verified.kind === 'invalid') {
+    const reason = `the facilitator refused the payment: ${verified.reason}${verified.message ? ` (${verified.message})` : ''}`;
+    await deps.ledger.markFailed(key, { error: reason, at: deps.now().toISOString() });
+    return { kind: 'rejected', reason };
+  }
 
   // Produced before settling so a settled payment always has its artefact; dropped if it fails.
   if (artefact === undefined) {

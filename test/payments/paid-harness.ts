@@ -89,6 +89,11 @@ export async function challengeOf(url: string): Promise<PaymentRequired> {
   return decodePaymentRequiredHeader(r.headers.get('payment-required')!);
 }
 
+/** The lowercase EIP-3009 nonce of a payment payload (the ledger's key with the payer). */
+export function authorizationNonce(payload: Record<string, unknown>): string {
+  return (payload.payload as { authorization: { nonce: string } }).authorization.nonce.toLowerCase();
+}
+
 /** A payment built by the official client (@x402/core + @x402/evm), as the base64 header value. */
 export async function officialPayment(
   rail: LocalRail,

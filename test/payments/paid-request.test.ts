@@ -12,7 +12,7 @@ import { after, describe, it } from 'node:test';
 import type { PaymentRequirements } from '@x402/core/types';
 import type { GspcError } from '../../src/core/errors.js';
 import type { Facilitator, SettleOutcome } from '../../src/payments/facilitator.js';
-import { payForArtefact, type PaidDeps, type PaidRequest } from '../../src/payments/paid-request.js';
+import { payForArtefact, type PaidDeps, type PaidOutcome, type PaidRequest } from '../../src/payments/paid-request.js';
 import { readPaymentHeader } from '../../src/payments/payment-header.js';
 import { readRailConfig } from '../../src/config.js';
 import { openLedger } from '../../src/store/open-ledger.js';
@@ -80,7 +80,7 @@ const request = (p = payment(), produce = () => artefact): PaidRequest => ({
 const TX = `0x${'cd'.repeat(32)}`;
 
 describe('payForArtefact', () => {
-  it('a duplicate whose verification comes after the first settled gets the artefact, not a 402', async () => {
+  it('a duplicate that arrives while the first verifies waits for its settlement and gets the artefact, not a 402', async () => {
     const p = payment();
     let settle!: () => void;
     const settledOnChain = new Promise<void>((r) => {
@@ -88,17 +88,19 @@ describe('payForArtefact', () => {
     });
     let verifies = 0;
     let settles = 0;
-    // The duplicate looks the payment up first (nothing yet) and its verification reaches the
-    // facilitator only after the other request has reserved and settled it: the facilitator then
-    // refuses the spent authorization, as the chain does.
+    let duplicate: Promise<PaidOutcome> | undefined;
+    // The duplicate looks the payment up while the first is being verified (nothing recorded
+    // yet) and its verification is answered only after the first settled: the facilitator then
+    // refuses the spent authorization, as the chain does. Its reservation finds the first's.
     const f: Facilitator = {
       verify: async () => {
         verifies++;
         if (verifies === 1) {
-          await settledOnChain;
-          return { kind: 'invalid', reason: 'invalid_exact_evm_payload_authorization_nonce_used', message: undefined };
+          duplicate = payForArtefact(request(p), deps(f));
+          return { kind: 'valid', payer: undefined };
         }
-        return { kind: 'valid', payer: undefined };
+        await settledOnChain;
+        return { kind: 'invalid', reason: 'invalid_exact_evm_payload_authorization_nonce_used', message: undefined };
       },
       settle: async () => {
         settles++;
@@ -106,11 +108,12 @@ describe('payForArtefact', () => {
         return { kind: 'settled', transaction: TX, network: rail.network, payer: p.payer };
       },
     };
-    const duplicate = payForArtefact(request(p), deps(f));
-    const first = payForArtefact(request(p), deps(f));
-    const [d, a] = await Promise.all([duplicate, first]);
+    const a = await payForArtefact(request(p), deps(f));
+    const d = await duplicate!;
     assert.equal(a.kind, 'delivered');
     assert.equal(d.kind, 'delivered', JSON.stringify(d));
+    assert.equal(d.kind === 'delivered' && d.replay, true);
+    assert.equal(verifies, 2);
     assert.equal(settles, 1, 'settled once');
   });
 
@@ -145,31 +148,72 @@ describe('payForArtefact', () => {
     assert.equal((await ledger.get(p))!.state, 'FAILED');
   });
 
-  it('the artefact is built while the facilitator verifies, and dropped when the payment is refused', async () => {
+  it('the reservation and the artefact are made while the facilitator verifies; a refusal fails the reservation with its reason, and the same payment may be sent again', async () => {
     const p = payment();
     const steps: string[] = [];
+    let refuse = true;
     const f: Facilitator = {
       verify: async () => {
         steps.push('verify sent');
         await new Promise((r) => setTimeout(r, 20));
         steps.push('verify answered');
-        return { kind: 'invalid', reason: 'invalid_exact_evm_payload_signature', message: undefined };
+        return refuse
+          ? { kind: 'invalid', reason: 'invalid_exact_evm_payload_signature', message: undefined }
+          : { kind: 'valid', payer: undefined };
       },
       settle: async () => {
         steps.push('settle');
         return { kind: 'settled', transaction: TX, network: rail.network, payer: p.payer };
       },
     };
-    const out = await payForArtefact(
-      request(p, () => {
-        steps.push('produced');
-        return artefact;
-      }),
-      deps(f),
-    );
+    const watched = new Proxy(ledger, {
+      get(target, name) {
+        const v = Reflect.get(target, name) as unknown;
+        if (typeof v !== 'function') return v;
+        return (...args: unknown[]) => {
+          if (name === 'reserve' || name === 'markFailed') steps.push(name);
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const produce = () => {
+      steps.push('produced');
+      return artefact;
+    };
+    const out = await payForArtefact(request(p, produce), { ...deps(f), ledger: watched });
     assert.equal(out.kind, 'rejected');
-    assert.deepEqual(steps, ['verify sent', 'produced', 'verify answered']);
-    assert.equal(await ledger.get(p), undefined, 'a refused payment reserves nothing');
+    assert.match(out.kind === 'rejected' ? out.reason : '', /refused the payment: invalid_exact_evm_payload_signature/);
+    assert.deepEqual(steps, ['verify sent', 'reserve', 'produced', 'verify answered', 'markFailed']);
+    const failed = (await ledger.get(p))!;
+    assert.equal(failed.state, 'FAILED');
+    assert.equal(failed.error, 'the facilitator refused the payment: invalid_exact_evm_payload_signature');
+
+    refuse = false;
+    steps.length = 0;
+    const again = await payForArtefact(request(p, produce), { ...deps(f), ledger: watched });
+    assert.equal(again.kind, 'delivered');
+    assert.deepEqual(steps, ['verify sent', 'reserve', 'produced', 'verify answered', 'settle']);
+    assert.equal((await ledger.get(p))!.attempts, 2);
+  });
+
+  it('a verification that is not answered, or throws, fails the reservation and settles nothing', async () => {
+    const down = scripted(async () => ({ kind: 'settled', transaction: TX, network: rail.network, payer: 'x' }));
+    down.verify = async () => ({ kind: 'unavailable', error: 'ECONNREFUSED' });
+    const p = payment();
+    await assert.rejects(
+      payForArtefact(request(p), deps(down)),
+      (e: GspcError) => e.code === 'facilitator_unavailable',
+    );
+    assert.equal((await ledger.get(p))!.error, 'verification unanswered: ECONNREFUSED');
+
+    const broken = scripted(async () => ({ kind: 'settled', transaction: TX, network: rail.network, payer: 'x' }));
+    broken.verify = async () => {
+      throw new Error('a bug');
+    };
+    const q = payment();
+    await assert.rejects(payForArtefact(request(q), deps(broken)), /a bug/);
+    assert.equal((await ledger.get(q))!.state, 'FAILED');
+    assert.equal(down.settles + broken.settles, 0);
   });
 
   it('the same authorization with another payload is a conflict, and nothing is settled', async () => {

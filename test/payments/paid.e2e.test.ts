@@ -18,6 +18,7 @@ import { reconcile } from '../../src/payments/reconcile.js';
 import { createChainReader } from '../../src/payments/chain-reader.js';
 import { ADMIN_URL, postgresHarness, probePostgres } from '../store/postgres-harness.js';
 import {
+  authorizationNonce,
   challengeOf,
   decodeHeader,
   handPayment,
@@ -219,6 +220,15 @@ describe('paid requests on the local rail', { skip }, () => {
     const r4 = await fetch(url, { headers: { 'payment-signature': broke.header } });
     assert.equal(r4.status, 402);
     assert.match(((await r4.json()) as { error: string }).error, /insufficient/);
+    // Reserved while the facilitator verified (decision O10): the refusal is kept, with its reason.
+    const brokeKey = { payer: BROKE.address.toLowerCase(), nonce: authorizationNonce(broke.payload) };
+    const brokeRecord = (await svc.ledger.get(brokeKey))!;
+    assert.equal(brokeRecord.state, 'FAILED');
+    assert.match(brokeRecord.error!, /^the facilitator refused the payment: .*insufficient/);
+    assert.equal(
+      await svc.ledger.get({ payer: rail.payer.address.toLowerCase(), nonce: authorizationNonce(cheap.payload) }),
+      undefined,
+    );
 
     const nobodyUrl = `${svc.baseUrl}/api/request-attestation?subject=no-such-model`;
     const nobody = await handPayment(rail, await challengeOf(nobodyUrl));
@@ -254,7 +264,7 @@ describe('paid requests on the local rail', { skip }, () => {
     assert.equal(retry.status, 200);
   });
 
-  it('a facilitator that is down is a 503 and nothing is recorded or charged', async () => {
+  it('a facilitator that is down is a 503, nothing is charged, the reservation is FAILED, and the same payment then settles', async () => {
     const { header, payload } = await officialPayment(rail, await challengeOf(url));
     const b0 = await balances();
     rail.facilitatorMode('down');
@@ -265,9 +275,15 @@ describe('paid requests on the local rail', { skip }, () => {
     } finally {
       rail.facilitatorMode('normal');
     }
-    const nonce = (payload.payload as { authorization: { nonce: string } }).authorization.nonce.toLowerCase();
-    assert.equal(await svc.ledger.get({ payer: rail.payer.address.toLowerCase(), nonce }), undefined);
+    const key = { payer: rail.payer.address.toLowerCase(), nonce: authorizationNonce(payload) };
+    const failed = (await svc.ledger.get(key))!;
+    assert.equal(failed.state, 'FAILED');
+    assert.match(failed.error!, /^verification unanswered: /);
     assert.deepEqual(await balances(), b0);
+    const retry = await fetch(url, { headers: { 'payment-signature': header } });
+    assert.equal(retry.status, 200, await retry.clone().text());
+    assert.equal((await svc.ledger.get(key))!.attempts, 2);
+    assert.equal(b0.payer - (await balances()).payer, PRICE);
   });
 
   it('a settle whose answer never comes is recorded UNKNOWN (502), a retry is 409 pending; gspc reconcile finds the transfer and the retry then gets the artefact, charged once', async () => {
@@ -294,7 +310,7 @@ describe('paid requests on the local rail', { skip }, () => {
     } finally {
       rail.facilitatorMode('normal');
     }
-    const nonce = (payload.payload as { authorization: { nonce: string } }).authorization.nonce.toLowerCase();
+    const nonce = authorizationNonce(payload);
     assert.equal((await slow.ledger.get({ payer: rail.payer.address.toLowerCase(), nonce }))!.state, 'UNKNOWN');
     assert.equal(b0.payer - (await balances()).payer, PRICE, 'the transfer happened');
     const retry = await fetch(slowUrl, { headers: { 'payment-signature': header } });
