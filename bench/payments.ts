@@ -14,7 +14,7 @@
  *    resource, payee and amount).
  *
  * B. Added latency of a paid request. The local rail (anvil + Circle's USDC + the official
- *    x402 facilitator, demo/local-rail) and the service in this process on a real port, built
+ *    x402 facilitator, demo/local-rail) and the service in its own process (paid-child.ts) on a real port, built
  *    as test/payments/paid-harness.ts builds it (demo release signed under
  *    did:web:localhost%3A<port>, SQLite ledger), with GSPC_FACILITATOR_URL pointing at a timing
  *    proxy in front of the facilitator that records how long each /verify and /settle takes.

@@ -213,7 +213,10 @@ export function paymentsSection(p: PaymentsFigures, s: LoadSettings): string {
         row('added by the service (total − facilitator)', q.added, true),
         row('paid request inside the service (request in → last byte out)', q.service),
         row('added inside the service (service − facilitator)', q.addedInService, true),
-        row(`of which in the ledger (SQLite, WAL, synchronous=FULL; ≤ ${q.ledgerCalls} calls)`, q.ledger),
+        row(
+          `of which in the ledger (SQLite, WAL; ≤ ${q.ledgerCalls} calls; the reservation while the facilitator verifies, O10; the settlement unflushed, O15)`,
+          q.ledger,
+        ),
         row('of which the two hops to the facilitator (each call as the service sees it − at the proxy)', q.hops),
         row('anchor: one bare durable SQLite commit on the same disk (WAL, synchronous=FULL)', q.diskCommit),
         row('anchor: replay of the same payment (stored artefact, no facilitator)', q.replay),

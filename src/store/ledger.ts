@@ -177,7 +177,14 @@ export interface Ledger {
    */
   reserve(r: NewReservation): Promise<ReserveOutcome>;
 
-  /** RESERVED → SETTLED after the facilitator settled; stores the artefact for replays. */
+  /**
+   * RESERVED → SETTLED after the facilitator settled; stores the artefact for replays. The one
+   * write whose commit is not waited onto the disk (decision O15: SQLite `synchronous=NORMAL`,
+   * PostgreSQL `synchronous_commit=off`, for this transaction only): it survives the process, and
+   * a power loss in the moments after it leaves the payment RESERVED, as durably reserved before
+   * the facilitator settled, which `gspc reconcile` resolves from the chain. Every other write is
+   * on the disk when it returns.
+   */
   markSettled(key: PaymentKey, s: ArtefactAttachment & { transaction: string; at: string }): Promise<SettlementRecord>;
 
   /** RESERVED → FAILED: the facilitator refused and nothing moved, so the payer may retry. */

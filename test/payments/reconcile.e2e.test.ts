@@ -255,6 +255,39 @@ describe('reconcile on the local rail (anvil + Circle USDC, real EIP-3009 author
     assert.equal((await ledger.get({ payer: fresh.from, nonce: fresh.nonce }))!.state, 'RESERVED');
   });
 
+  it('a settlement record lost to a power loss (decision O15): its durable reservation, stale, is settled from the chain in one run', async () => {
+    const ledger = await freshLedger();
+    const a = await authorize(nowSeconds() + HOUR);
+    const key = { payer: a.from, nonce: a.nonce };
+    // What the disk keeps: the reservation, committed before the facilitator settled; then the
+    // transfer on chain, whose unflushed SETTLED record the power loss took.
+    await ledger.reserve({
+      ...key,
+      product_id: 'gspc.request_attestation',
+      sku_id: 'request_attestation',
+      resource: '/api/request-attestation?subject=m1',
+      amount_atomic: a.value.toString(),
+      asset: rail.usdc,
+      network: rail.network,
+      pay_to: a.to,
+      payment_sha256: sha256(a.signature),
+      self_funded: false,
+      valid_before: a.validBefore.toString(),
+      at: new Date(Date.now() - 2 * 3600_000).toISOString(),
+    });
+    const { hash } = await submit(a);
+    const report = await run(ledger);
+    assert.deepEqual(
+      report.entries.map((e) => [e.action, e.from, e.to, e.transaction]),
+      [
+        ['abandoned', 'RESERVED', 'UNKNOWN', null],
+        ['settled', 'UNKNOWN', 'SETTLED', hash],
+      ],
+    );
+    const record = (await ledger.get(key))!;
+    assert.deepEqual([record.state, record.transaction, record.artefact], ['SETTLED', hash, null]);
+  });
+
   it('what the chain cannot decide stays UNKNOWN with the reason: no validBefore, log before --from-block, another network', async () => {
     const ledger = await freshLedger();
     const noExpiry = await unknownRecord(ledger, await authorize(nowSeconds() - HOUR), { valid_before: null });

@@ -108,6 +108,36 @@ describe('ledger: SQLite write-ahead log checkpoints (decision O13)', () => {
   });
 });
 
+describe('ledger: SQLite durability of each write (decision O15)', () => {
+  it('markSettled alone commits without waiting for the disk; every other write, and every write after it, waits', async () => {
+    const ledger = await openLedger({ sqlitePath: nextPath() });
+    after(() => ledger.close());
+    // The connection is private: the test reads the setting each transaction starts under.
+    const db = Reflect.get(ledger, 'db') as Database.Database;
+    const seen: number[] = [];
+    const transaction = db.transaction.bind(db);
+    db.transaction = ((fn: (...a: unknown[]) => unknown) => {
+      seen.push(db.pragma('synchronous', { simple: true }) as number);
+      return transaction(fn);
+    }) as typeof db.transaction;
+    const FULL = 2;
+    const NORMAL = 1;
+
+    const settled = newKey();
+    await ledger.reserve(reservation(settled));
+    await ledger.markSettled(settled, { ...artefact(1000), transaction: `0x${'ab'.repeat(32)}`, at: t(1) });
+    await assert.rejects(
+      ledger.markSettled(settled, { ...artefact(1000), transaction: `0x${'ab'.repeat(32)}`, at: t(2) }),
+      (e: { code?: string }) => e.code === 'ledger_transition_invalid',
+    );
+    const failed = newKey();
+    await ledger.reserve(reservation(failed));
+    await ledger.markFailed(failed, { error: 'refused', at: t(3) });
+    assert.deepEqual(seen, [FULL, NORMAL, NORMAL, FULL, FULL]);
+    assert.equal(db.pragma('synchronous', { simple: true }), FULL);
+  });
+});
+
 describe('ledger: SQLite across threads', () => {
   it('4 threads, each with its own connection, racing 5 reserves each on one key: exactly one "reserved"', async () => {
     const path = nextPath();

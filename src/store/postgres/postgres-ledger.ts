@@ -173,7 +173,9 @@ export class PostgresLedger implements Ledger {
     key: PaymentKey,
     s: ArtefactAttachment & { transaction: string; at: string },
   ): Promise<SettlementRecord> {
-    return this.transition(key, planMarkSettled(s));
+    // Committed without waiting for the WAL flush (decision O15), as SQLite's: `synchronous_commit`
+    // off for this transaction alone (set_config's is_local), which PostgreSQL checks at commit.
+    return this.transition(key, planMarkSettled(s), { flushed: false });
   }
 
   async markFailed(key: PaymentKey, f: { error: string; at: string }): Promise<SettlementRecord> {
@@ -325,17 +327,27 @@ export class PostgresLedger implements Ledger {
   }
 
   /** One conditional UPDATE (the state machine's `from` in the WHERE) plus its history line. */
-  private async transition(key: PaymentKey, plan: TransitionPlan): Promise<SettlementRecord> {
+  private async transition(
+    key: PaymentKey,
+    plan: TransitionPlan,
+    o: { flushed: boolean } = { flushed: true },
+  ): Promise<SettlementRecord> {
     const k = paymentKey(key);
     const cols = patchColumns(plan.patch);
     const params: unknown[] = [k.payer, k.nonce, plan.from, plan.to, plan.at, ...cols.map(([, v]) => v)];
     const set = ['state = $4', 'updated_at = $5', ...cols.map(([c], i) => `${c} = $${i + 6}`)].join(', ');
     const extra = plan.requireNoArtefact ? ' AND artefact IS NULL' : '';
+    // The unflushed commit's setting is a CTE the result joins, so the statement evaluates it.
     const row = await this.one<SettlementRow>(
       `WITH changed AS (
         UPDATE settlements SET ${set} WHERE payer = $1 AND nonce = $2 AND state = $3${extra} RETURNING *),
-      ${EVENT_FROM_CHANGED('$3::text', '$5')}
-      SELECT ${COLUMNS} FROM changed`,
+      ${EVENT_FROM_CHANGED('$3::text', '$5')}${
+        o.flushed
+          ? ''
+          : `,
+      unflushed AS (SELECT set_config('synchronous_commit', 'off', true))`
+      }
+      SELECT ${COLUMNS} FROM changed${o.flushed ? '' : ' CROSS JOIN unflushed'}`,
       params,
     );
     return row ? settlementRecord(row) : afterRefusal(plan, k, await this.get(k));

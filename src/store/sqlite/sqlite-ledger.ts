@@ -82,8 +82,9 @@ const INVOICE_COLUMNS = invoiceColumns('artefact');
 const INVOICE_COLUMNS_NO_BLOB = invoiceColumns('NULL AS artefact');
 
 /**
- * The embedded ledger: one better-sqlite3 connection in WAL mode with synchronous=FULL (a
- * committed settlement survives power loss). better-sqlite3 is synchronous, so each method is a
+ * The embedded ledger: one better-sqlite3 connection in WAL mode with synchronous=FULL (a commit
+ * survives power loss), except markSettled's, which waits for the disk no longer than the next
+ * durable commit or checkpoint (decision O15). better-sqlite3 is synchronous, so each method is a
  * short IMMEDIATE transaction: within this process nothing can interleave, and the write lock
  * taken up front serialises other processes on the same file (waiting up to the busy timeout).
  */
@@ -171,7 +172,14 @@ export class SqliteLedger implements Ledger {
     key: PaymentKey,
     s: ArtefactAttachment & { transaction: string; at: string },
   ): Promise<SettlementRecord> {
-    return this.transition(key, planMarkSettled(s));
+    // Committed without waiting for the disk (decision O15): the reservation, durable before the
+    // facilitator settled, is what a power loss leaves, and reconcile resolves it from the chain.
+    this.stmt('PRAGMA synchronous = NORMAL').run();
+    try {
+      return this.transition(key, planMarkSettled(s));
+    } finally {
+      this.stmt('PRAGMA synchronous = FULL').run();
+    }
   }
 
   async markFailed(key: PaymentKey, f: { error: string; at: string }): Promise<SettlementRecord> {
