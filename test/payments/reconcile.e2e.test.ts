@@ -119,6 +119,24 @@ describe('reconcile on the local rail (anvil + Circle USDC, real EIP-3009 author
     return { hash, block: receipt.blockNumber };
   }
 
+  /** The reservation the request flow makes for an authorization (reserved a minute ago). */
+  const reservationOf = (a: Awaited<ReturnType<typeof authorize>>, over: Partial<NewReservation> = {}) => ({
+    payer: a.from,
+    nonce: a.nonce,
+    product_id: 'gspc.request_attestation',
+    sku_id: 'request_attestation',
+    resource: '/api/request-attestation?subject=m1',
+    amount_atomic: a.value.toString(),
+    asset: rail.usdc,
+    network: rail.network,
+    pay_to: a.to,
+    payment_sha256: sha256(a.signature),
+    self_funded: false,
+    valid_before: a.validBefore.toString(),
+    at: new Date(Date.now() - 60_000).toISOString(),
+    ...over,
+  });
+
   /** The record the request flow leaves when the facilitator times out mid-settle. */
   async function unknownRecord(
     ledger: Ledger,
@@ -126,21 +144,7 @@ describe('reconcile on the local rail (anvil + Circle USDC, real EIP-3009 author
     over: Partial<NewReservation> = {},
   ) {
     const key = { payer: a.from, nonce: a.nonce };
-    await ledger.reserve({
-      ...key,
-      product_id: 'gspc.request_attestation',
-      sku_id: 'request_attestation',
-      resource: '/api/request-attestation?subject=m1',
-      amount_atomic: a.value.toString(),
-      asset: rail.usdc,
-      network: rail.network,
-      pay_to: a.to,
-      payment_sha256: sha256(a.signature),
-      self_funded: false,
-      valid_before: a.validBefore.toString(),
-      at: new Date(Date.now() - 60_000).toISOString(),
-      ...over,
-    });
+    await ledger.reserve(reservationOf(a, over));
     await ledger.markUnknown(key, { error: 'facilitator timed out after 15000 ms', at: new Date().toISOString() });
     return key;
   }
@@ -261,20 +265,7 @@ describe('reconcile on the local rail (anvil + Circle USDC, real EIP-3009 author
     const key = { payer: a.from, nonce: a.nonce };
     // What the disk keeps: the reservation, committed before the facilitator settled; then the
     // transfer on chain, whose unflushed SETTLED record the power loss took.
-    await ledger.reserve({
-      ...key,
-      product_id: 'gspc.request_attestation',
-      sku_id: 'request_attestation',
-      resource: '/api/request-attestation?subject=m1',
-      amount_atomic: a.value.toString(),
-      asset: rail.usdc,
-      network: rail.network,
-      pay_to: a.to,
-      payment_sha256: sha256(a.signature),
-      self_funded: false,
-      valid_before: a.validBefore.toString(),
-      at: new Date(Date.now() - 2 * 3600_000).toISOString(),
-    });
+    await ledger.reserve(reservationOf(a, { at: new Date(Date.now() - 2 * 3600_000).toISOString() }));
     const { hash } = await submit(a);
     const report = await run(ledger);
     assert.deepEqual(
