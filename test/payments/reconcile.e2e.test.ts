@@ -229,21 +229,13 @@ describe('reconcile on the local rail (anvil + Circle USDC, real EIP-3009 author
     const ledger = await freshLedger();
     const stale = await authorize(nowSeconds() + HOUR);
     const fresh = await authorize(nowSeconds() + HOUR);
-    const reservation = (a: typeof stale, ageMs: number): NewReservation => ({
-      payer: a.from,
-      nonce: a.nonce,
-      product_id: 'gspc.issuance',
-      sku_id: 'issuance',
-      resource: '/api/eunomia-data?feed=1',
-      amount_atomic: a.value.toString(),
-      asset: rail.usdc,
-      network: rail.network,
-      pay_to: a.to,
-      payment_sha256: sha256(a.signature),
-      self_funded: false,
-      valid_before: a.validBefore.toString(),
-      at: new Date(Date.now() - ageMs).toISOString(),
-    });
+    const reservation = (a: typeof stale, ageMs: number): NewReservation =>
+      reservationOf(a, {
+        product_id: 'gspc.issuance',
+        sku_id: 'issuance',
+        resource: '/api/eunomia-data?feed=1',
+        at: new Date(Date.now() - ageMs).toISOString(),
+      });
     await ledger.reserve(reservation(stale, 2 * 3600_000));
     await ledger.reserve(reservation(fresh, 60_000));
     const report = await run(ledger);
