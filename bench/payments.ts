@@ -536,8 +536,7 @@ async function startService(
   return {
     baseUrl: `http://localhost:${port}`,
     subject: signedSubject(loadRelease(releaseDir)),
-    /** The ledger calls' times since the last ask. */
-    /** The ledger calls' times and the paid requests' times in the service since the last ask. */
+    /** The ledger calls', the paid requests' and the facilitator calls' times in the service since the last ask. */
     times: () =>
       child.request<{ ledgerMs: number[]; serviceMs: number[]; facilitatorMs: number[] }>(
         { type: 'ledger' },

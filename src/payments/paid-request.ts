@@ -110,6 +110,8 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
   // A duplicate holds it (in flight, settled, awaiting reconcile) or another payload does: the
   // verification's answer changes nothing, and is not waited for.
   if (reserved.outcome !== 'reserved') return settledElsewhere(reserved.record, digest, req, deps);
+  // Nothing moved: the payer may send the same payment again, which reopens the record.
+  const fail = (error: string) => deps.ledger.markFailed(key, { error, at: deps.now().toISOString() });
   let artefact: Artefact | undefined;
   let unproduced: unknown;
   try {
@@ -118,14 +120,11 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
     unproduced = e;
   }
   const verified = await verifying.catch(async (e: unknown) => {
-    await deps.ledger.markFailed(key, { error: `the verification failed: ${String(e)}`, at: deps.now().toISOString() });
+    await fail(`the verification failed: ${String(e)}`);
     throw e;
   });
   if (verified.kind === 'unavailable') {
-    await deps.ledger.markFailed(key, {
-      error: `verification unanswered: ${verified.error}`,
-      at: deps.now().toISOString(),
-    });
+    await fail(`verification unanswered: ${verified.error}`);
     throw new GspcError(
       'facilitator_unavailable',
       `the facilitator did not answer the verification (${verified.error}); nothing was charged, retry later`,
@@ -133,16 +132,13 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
   }
   if (verified.kind === 'invalid') {
     const reason = `the facilitator refused the payment: ${verified.reason}${verified.message ? ` (${verified.message})` : ''}`;
-    await deps.ledger.markFailed(key, { error: reason, at: deps.now().toISOString() });
+    await fail(reason);
     return { kind: 'rejected', reason };
   }
 
   // Produced before settling so a settled payment always has its artefact; dropped if it fails.
   if (artefact === undefined) {
-    await deps.ledger.markFailed(key, {
-      error: `the artefact could not be produced: ${(unproduced as Error).message}`,
-      at: deps.now().toISOString(),
-    });
+    await fail(`the artefact could not be produced: ${(unproduced as Error).message}`);
     throw unproduced;
   }
 

@@ -173,8 +173,7 @@ export class PostgresLedger implements Ledger {
     key: PaymentKey,
     s: ArtefactAttachment & { transaction: string; at: string },
   ): Promise<SettlementRecord> {
-    // Committed without waiting for the WAL flush (decision O15), as SQLite's: `synchronous_commit`
-    // off for this transaction alone (set_config's is_local), which PostgreSQL checks at commit.
+    // Committed without waiting for the WAL flush (decision O15), as SQLite's.
     return this.transition(key, planMarkSettled(s), { flushed: false });
   }
 
@@ -337,17 +336,19 @@ export class PostgresLedger implements Ledger {
     const params: unknown[] = [k.payer, k.nonce, plan.from, plan.to, plan.at, ...cols.map(([, v]) => v)];
     const set = ['state = $4', 'updated_at = $5', ...cols.map(([c], i) => `${c} = $${i + 6}`)].join(', ');
     const extra = plan.requireNoArtefact ? ' AND artefact IS NULL' : '';
-    // The unflushed commit's setting is a CTE the result joins, so the statement evaluates it.
+    // Unflushed: `synchronous_commit` off for this transaction alone, set in a CTE the result
+    // joins so that the statement evaluates it; PostgreSQL reads the setting at commit.
+    const unflushed = o.flushed
+      ? { cte: '', join: '' }
+      : {
+          cte: ",\n      unflushed AS (SELECT set_config('synchronous_commit', 'off', true))",
+          join: ' CROSS JOIN unflushed',
+        };
     const row = await this.one<SettlementRow>(
       `WITH changed AS (
         UPDATE settlements SET ${set} WHERE payer = $1 AND nonce = $2 AND state = $3${extra} RETURNING *),
-      ${EVENT_FROM_CHANGED('$3::text', '$5')}${
-        o.flushed
-          ? ''
-          : `,
-      unflushed AS (SELECT set_config('synchronous_commit', 'off', true))`
-      }
-      SELECT ${COLUMNS} FROM changed${o.flushed ? '' : ' CROSS JOIN unflushed'}`,
+      ${EVENT_FROM_CHANGED('$3::text', '$5')}${unflushed.cte}
+      SELECT ${COLUMNS} FROM changed${unflushed.join}`,
       params,
     );
     return row ? settlementRecord(row) : afterRefusal(plan, k, await this.get(k));
