@@ -24,6 +24,7 @@ import { currentReleaseDir, loadRelease } from './release/load.js';
 import { publishRelease } from './release/publish.js';
 import { withPublishLock } from './release/publish-lock.js';
 import { releaseDirDid, requireOrigin } from './release/release-origin.js';
+import { isReplica, requireReleaseKeys } from './release/release-keys.js';
 import { readWitnesses } from './release/witness-store.js';
 import {
   NO_SOURCES,
@@ -279,6 +280,8 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
   let signing = signingContext(config.keyDir, config.didHost);
   const first = loadRelease(dir);
   requireOrigin(first, signing.did, config.baseUrl);
+  const keyPlace = { keyDir: config.keyDir, replica: isReplica(config.dataDir) };
+  requireReleaseKeys(first, signing.keys.published, keyPlace);
   const witnesses = (rootSha: string) => readWitnesses(config.dataDir, rootSha);
   const state = new ServedState(first, liveOf(signing), witnesses);
   const metrics = config.metrics ? new ServiceMetrics(state) : undefined;
@@ -352,6 +355,7 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
     try {
       const release = loadRelease(next);
       requireOrigin(release, signing.did, config.baseUrl);
+      requireReleaseKeys(release, signing.keys.published, keyPlace);
       state.swap(release);
       servedDir = next;
       lastWitnesses = witnessState();

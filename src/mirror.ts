@@ -22,6 +22,7 @@ import { ASSET_DIR } from './pages/asset-routes.js';
 import { currentReleaseDir } from './release/data-dir.js';
 import { loadRelease } from './release/load.js';
 import { releaseDid, requireOrigin } from './release/release-origin.js';
+import { isReplica, requireReleaseKeys } from './release/release-keys.js';
 import { readWitnesses } from './release/witness-store.js';
 import { ServedState } from './serve/served-state.js';
 
@@ -95,6 +96,7 @@ export async function exportStatic(
   const keyDir = o.keyDir ?? join(dataDir, 'keys');
   const signing = signingContext(keyDir, new URL(origin).host);
   requireOrigin(release, signing.did, origin);
+  requireReleaseKeys(release, signing.keys.published, { keyDir, replica: isReplica(dataDir) });
   // Without the board key the mirror's board would be unsigned while the service's is signed:
   // `gspc verify` of the mirror would fail its attestation.
   const board = signing.keys.health.find((k) => k.fragment === BOARD_KEY);

@@ -154,16 +154,25 @@ export async function main(
     )
     .argument('<source>', 'a data directory, a release directory, or http(s)://… serving a data directory')
     .option(...DATA_DIR)
+    .option(...KEY_DIR)
     .option(...PUBLIC_URL)
     .action(async (source: string, o: DirOptions) => {
       const config = configFor(dirOverrides(o));
-      const r = await pullRelease(source, config.dataDir, didForHost(config.didHost));
+      const published = signingContext(config.keyDir, config.didHost).keys.published;
+      const r = await pullRelease(source, config.dataDir, didForHost(config.didHost), {
+        keyDir: config.keyDir,
+        published,
+      });
       run.print(
         r.outcome === 'current'
           ? `unchanged: ${r.id} is already current in ${config.dataDir}`
           : `${r.outcome} ${r.id} into ${config.dataDir}: ${r.outcome === 'pulled' ? `${r.files} files, ${r.bytes} bytes, ` : ''}` +
               `${r.checks === 0 ? 'checked before' : `${r.checks} checks pass`}, now current (a running gspc serve picks it up on its next reload, or at once on SIGHUP)`,
       );
+      if (published.length === 0)
+        run.warn(
+          `gspc: warning: ${config.keyDir} holds no keys: before gspc serve, copy the publisher's key directory (every *.key and public-keys.json, owner-only) there; do not run gspc keygen for a replica, whose keys must be the publisher's`,
+        );
     });
 
   program

@@ -9,6 +9,7 @@ export type GspcErrorCode =
   | 'release_invalid'
   | 'release_not_found'
   | 'release_wrong_origin'
+  | 'release_keys_mismatch'
   | 'keys_unhealthy'
   | 'listen_failed'
   | 'publish_locked'

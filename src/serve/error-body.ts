@@ -11,6 +11,7 @@ export const STATUS_BY_CODE: Record<GspcErrorCode, number> = {
   release_not_found: 503,
   // Errors of the command line: never an HTTP answer, mapped only so every code has a status.
   release_wrong_origin: 500,
+  release_keys_mismatch: 500,
   keys_unhealthy: 500,
   listen_failed: 500,
   publish_locked: 500,

@@ -9,6 +9,7 @@ import type { PublishedKey } from '../core/evidence/did.js';
 import { attest, attestationPreimage } from '../core/evidence/site-attestation.js';
 import { BOARD_KEY, type SignerState } from '../core/evidence/signer.js';
 import type { LoadedRelease } from '../release/load.js';
+import { describeMismatches, keyMismatches } from '../release/release-keys.js';
 
 export interface SigningLive {
   did: string;
@@ -29,6 +30,11 @@ export function liveStateFor(release: LoadedRelease, signing: SigningLive): Live
     limitations.push(
       `${unsignedCards} cards of this release are unsigned (their key was unhealthy at publish); leaders without a signed card are not named.`,
     );
+  const mismatches = keyMismatches(release, signing.published);
+  if (mismatches.length > 0)
+    limitations.push(
+      `The DID document served names other keys than those that signed this release (${describeMismatches(mismatches)}): its signatures do not verify here.`,
+    );
   return { signedCells: release.evidence.signedCells, livingStamp: { verification_state: 'UNSIGNED' }, limitations };
 }
 
@@ -45,10 +51,18 @@ export function signedBoard(
   const { limitations, site_attestation: _sa, ...rest } = built;
   const board: Record<string, unknown> = { ...rest, site_attestation: att, limitations };
   const measuredOn = board.measured_on as { living_stamp: LiveState['livingStamp'] };
+  const mismatches = keyMismatches(release, signing.published);
   if (att.sig === undefined) {
     measuredOn.living_stamp = {
       verification_state: 'UNSIGNED',
       reason: signing.boardKey.healthy ? 'no signature' : signing.boardKey.reason,
+    };
+  } else if (mismatches.length > 0) {
+    // The attestation may verify under the served key, but every signature of the release fails
+    // under the DID document served beside it: the board is not what a reader can verify.
+    measuredOn.living_stamp = {
+      verification_state: 'FAILED',
+      reason: `the DID document served names other keys than those that signed this release: ${describeMismatches(mismatches)}`,
     };
   } else {
     const pub = signing.published.find((k) => k.fragment === BOARD_KEY)?.publicKey;

@@ -16,6 +16,8 @@ import { GspcError } from '../core/errors.js';
 import { currentReleaseDir, switchCurrent } from '../release/data-dir.js';
 import { withPublishLock } from '../release/publish-lock.js';
 import { RELEASE_SCHEMA, type ReleaseDescriptor } from '../release/release-descriptor.js';
+import { REPLICA_MARKER, recordedKeys, requireReleaseKeys } from '../release/release-keys.js';
+import type { PublishedKey } from '../core/evidence/did.js';
 import { dirSource } from './release-source.js';
 import { verifyRelease } from './release-verifier.js';
 
@@ -109,7 +111,21 @@ function httpSource(base: string): PullSource {
   };
 }
 
-export async function pullRelease(source: string, dataDir: string, expectedDid: string): Promise<PullResult> {
+/**
+ * The replica's own keys: a replica that holds keys must hold the publisher's (`gspc serve` would
+ * refuse others); one that holds none yet may pull, and is told to copy them before serving.
+ */
+export interface ReplicaKeys {
+  keyDir: string;
+  published: readonly PublishedKey[];
+}
+
+export async function pullRelease(
+  source: string,
+  dataDir: string,
+  expectedDid: string,
+  replicaKeys?: ReplicaKeys,
+): Promise<PullResult> {
   const src = /^https?:\/\//.test(source) ? httpSource(source) : pathSource(source);
   const { descriptor, bytes } = await src.descriptor();
   return withPublishLock(dataDir, async () => {
@@ -139,12 +155,18 @@ export async function pullRelease(source: string, dataDir: string, expectedDid: 
         copied += body.length;
       }
       writeFileSync(join(staging, 'release.json'), bytes);
-      const keys = JSON.parse(readFileSync(join(staging, 'evidence', 'public-keys.json'), 'utf8')) as { did?: string };
+      const keysBytes = readFileSync(join(staging, 'evidence', 'public-keys.json'));
+      const keys = JSON.parse(keysBytes.toString('utf8')) as { did?: string };
       if (keys.did !== expectedDid)
         throw new GspcError(
           'release_wrong_origin',
           `release ${descriptor.id} was published for ${String(keys.did)}, but this replica answers as ${expectedDid}: its signatures would not verify here; pull a release published for this origin (or set --public-url / GSPC_BASE_URL)`,
         );
+      if (replicaKeys !== undefined && replicaKeys.published.length > 0)
+        requireReleaseKeys({ id: descriptor.id, keys: recordedKeys(keysBytes) }, replicaKeys.published, {
+          keyDir: replicaKeys.keyDir,
+          replica: true,
+        });
       const report = await verifyRelease(dirSource(staging));
       if (!report.ok) {
         const failed = report.checks.filter((c) => !c.ok).map((c) => `${c.check}: ${c.detail}`);
@@ -159,6 +181,7 @@ export async function pullRelease(source: string, dataDir: string, expectedDid: 
       if (existed) rmSync(staging, { recursive: true, force: true });
       else renameSync(staging, target);
       switchCurrent(dataDir, target);
+      writeFileSync(join(dataDir, REPLICA_MARKER), `${JSON.stringify({ source: src.describe }, null, 2)}\n`);
       return {
         id: descriptor.id,
         dir: target,

@@ -116,10 +116,11 @@ describe('/readyz', () => {
       [
         ['release', true],
         ['board', true],
+        ['keys', true],
         ['ledger', true],
       ],
     );
-    assert.match(body.checks[2]!.detail, /no ledger configured/);
+    assert.match(body.checks[3]!.detail, /no ledger configured/);
   });
 
   it('unready while the ledger database is unreachable, ready again when it returns', {

@@ -6,16 +6,19 @@
  * - `board`: the board is served as signed (its attestation VERIFIED under the published board
  *   key), or deliberately unsigned (the release itself was published unsigned); a signed release
  *   served unsigned because the board key became unhealthy is not ready;
+ * - `keys`: the DID document served names the keys that signed the release (a replica serving with
+ *   keys of its own would fail every signature of the release under `gspc verify`);
  * - `ledger`: the ledger answers a round trip within LEDGER_TIMEOUT_MS, when one is configured
  *   (a read-only service has none, and needs none).
  */
 import type { DocumentEntry } from './document.js';
 import { BASE_HEADERS, JSON_TYPE } from '../headers.js';
+import { describeMismatches, keyMismatches } from '../../release/release-keys.js';
 
 const LEDGER_TIMEOUT_MS = 2_000;
 
 interface Check {
-  check: 'release' | 'board' | 'ledger';
+  check: 'release' | 'board' | 'keys' | 'ledger';
   ok: boolean;
   detail: string;
 }
@@ -51,6 +54,7 @@ export const readinessDocument: DocumentEntry<{ status: 'ready' | 'unready'; rel
     const release = current.release;
     const stamp = current.boardStamp;
     const unsignedRelease = release.evidence.root.sig_ed25519 === null;
+    const mismatches = keyMismatches(release, ctx.state.signingLive().published);
     const checks: Check[] = [
       { check: 'release', ok: true, detail: `${release.id} (as of ${release.descriptor.as_of}) loaded` },
       stamp.verification_state === 'VERIFIED'
@@ -63,6 +67,13 @@ export const readinessDocument: DocumentEntry<{ status: 'ready' | 'unready'; rel
               detail:
                 `the release is signed but its board is served ${stamp.verification_state}: ${stamp.reason ?? ''}`.trim(),
             },
+      mismatches.length === 0
+        ? { check: 'keys', ok: true, detail: 'the DID document served names the keys that signed the release' }
+        : {
+            check: 'keys',
+            ok: false,
+            detail: `the DID document served names other keys than those that signed the release: ${describeMismatches(mismatches)}`,
+          },
       await ledgerCheck(ctx.ledger && (() => ctx.ledger!.ping())),
     ];
     const ready = checks.every((c) => c.ok);

@@ -1,0 +1,92 @@
+/**
+ * The keys that signed a release, and whether a service may serve it with the keys it holds.
+ *
+ * A release records the public keys it was signed with in `evidence/public-keys.json`, a file
+ * whose SHA-256 its `release.json` lists (so it cannot change without the release failing to
+ * load). Readers check the release's cards, root and checkpoint against the DID document the
+ * service serves, which is built from the service's key directory. A replica that ran
+ * `gspc keygen` instead of copying the publisher's keys would serve a DID document naming other
+ * keys: every card INVALID under `gspc verify` while the service called itself ready (issue 28).
+ * So `serve`, `export static` and `pull` refuse keys that are not the release's, and the served
+ * board's living stamp is FAILED (and `/readyz` unready) while they differ.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PublishedKey } from '../core/evidence/did.js';
+import { GspcError } from '../core/errors.js';
+import type { LoadedRelease } from './load.js';
+
+const PUBLIC_KEYS = 'evidence/public-keys.json';
+/** Written by `gspc pull` into a replica's data directory: where its releases come from. */
+export const REPLICA_MARKER = 'replica-of.json';
+
+/** One key of a release that the service's keys do not give as it was signed. */
+export interface KeyMismatch {
+  fragment: string;
+  /** The release's public key (JWK `x`, base64url). */
+  release: string;
+  /** The service's public key for the same fragment, or null when it has none. */
+  served: string | null;
+}
+
+/** The public keys recorded in a release, by fragment (JWK `x`, base64url). */
+export function releaseKeys(release: LoadedRelease): Map<string, string> {
+  return recordedKeys(release.evidence.files.get(PUBLIC_KEYS));
+}
+
+/** The keys of a release's `evidence/public-keys.json` bytes (none when it has no such file). */
+export function recordedKeys(bytes: Buffer | undefined): Map<string, string> {
+  if (bytes === undefined) return new Map();
+  const doc = JSON.parse(bytes.toString('utf8')) as { keys?: { fragment?: unknown; x?: unknown }[] };
+  const out = new Map<string, string>();
+  for (const k of doc.keys ?? [])
+    if (typeof k.fragment === 'string' && typeof k.x === 'string') out.set(k.fragment, k.x);
+  return out;
+}
+
+/** Every key of the release that `served` (the keys a DID document would publish) does not match. */
+export function keyMismatches(
+  release: LoadedRelease | Map<string, string>,
+  served: readonly PublishedKey[],
+): KeyMismatch[] {
+  const ours = new Map(served.map((k) => [k.fragment as string, Buffer.from(k.publicKey).toString('base64url')]));
+  return [...(release instanceof Map ? release : releaseKeys(release))]
+    .filter(([fragment, x]) => ours.get(fragment) !== x)
+    .map(([fragment, x]) => ({ fragment, release: x, served: ours.get(fragment) ?? null }));
+}
+
+/** `board-attestation-1: the release's x=… , this key directory's x=…`, for messages. */
+export function describeMismatches(mismatches: readonly KeyMismatch[]): string {
+  return mismatches
+    .map(
+      (m) =>
+        `${m.fragment}: the release's x=${m.release}, the key directory's ${m.served === null ? 'none' : `x=${m.served}`}`,
+    )
+    .join('; ');
+}
+
+/** Whether `dataDir` is a replica (its releases were pulled from a publisher). */
+export const isReplica = (dataDir: string): boolean => existsSync(join(dataDir, REPLICA_MARKER));
+
+/**
+ * Refuses to go on with keys that would make the release's signatures fail, naming both key ids
+ * (the release's and the key directory's public keys) and the fix, which differs for a replica
+ * (copy the publisher's keys) and for the publisher itself (restore the keys that signed it).
+ */
+export function requireReleaseKeys(
+  release: LoadedRelease | { id: string; keys: Map<string, string> },
+  served: readonly PublishedKey[],
+  where: { keyDir: string; replica: boolean },
+): void {
+  const mismatches = keyMismatches('keys' in release ? release.keys : release, served);
+  if (mismatches.length === 0) return;
+  const fix = where.replica
+    ? `a replica serves with the publisher's keys: copy the publisher's key directory (every *.key and public-keys.json, owner-only) into ${where.keyDir}, or point --key-dir / GSPC_KEY_DIR at a copy of it; do not run gspc keygen for a replica`
+    : `restore the keys that signed it into ${where.keyDir} (from your backup), or point --key-dir / GSPC_KEY_DIR at them`;
+  throw new GspcError(
+    'release_keys_mismatch',
+    `release ${release.id} was signed with other keys than those in ${where.keyDir} (${describeMismatches(mismatches)}): ` +
+      `served with these keys, its DID document would fail every signature of the release. Fix: ${fix}; nothing was changed`,
+    { release: release.id, mismatches },
+  );
+}
