@@ -8,7 +8,8 @@
  *   node scripts/test.mjs --build    only the build of dist/ and build/js/ (`npm run bench` runs its
  *                                    children compiled)
  *
- * `npm test`: makes sure Debian's Chromium and nginx are there (scripts/ensure-debian.mjs), then ONE
+ * `npm test`: makes sure Debian's Chromium and nginx are there (scripts/ensure-debian.mjs), and the
+ * third-party suites (scripts/ensure-third-party.mjs: MCP conformance, Redocly, Prism), then ONE
  * `tsc -b` over tsconfig.test.json and tsconfig.browser.json: it builds dist/ from src/ only when
  * a source changed since the last build (the .tsbuildinfo in dist/ says which; `npm ci` already
  * built it through `prepare`), type-checks test/, bench/ and demo/ against it and compiles them to
@@ -129,6 +130,9 @@ if (buildOnly) {
 
 if (!unit) {
   phase('debian', () => run(process.execPath, ['scripts/ensure-debian.mjs'], 'scripts/ensure-debian.mjs'));
+  phase('third-party', () =>
+    run(process.execPath, ['scripts/ensure-third-party.mjs'], 'scripts/ensure-third-party.mjs'),
+  );
   phase('build+typecheck', build);
   phase('pages', () => run(process.execPath, ['scripts/build-pages.mjs'], 'scripts/build-pages.mjs'));
   // Formatting and lint (Biome) and dead code (knip): a finding fails the command like a test.

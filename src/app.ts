@@ -44,7 +44,8 @@ import { HubIndexReader } from './status/hub-index.js';
 import { openLedger } from './store/open-ledger.js';
 import type { Ledger } from './store/ledger.js';
 import { registerSurfaces, surfaceDocuments } from './surfaces/index.js';
-import { installErrorHandling } from './web/errors.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './web/errors.js';
+import { installJsonBodyParser } from './web/json-body.js';
 import { registerDocumentRoutes } from './web/document-routes.js';
 import { ServiceMetrics } from './web/metrics.js';
 import { installDrain } from './web/drain.js';
@@ -187,9 +188,12 @@ export function assembleApp(opts: AppOptions): { app: FastifyInstance; entries: 
     // The service accepts no large bodies; verification bodies get their own limit.
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
+    clientErrorHandler,
+    frameworkErrors,
     ...(opts.trustProxy !== undefined && opts.trustProxy.length > 0 && { trustProxy: [...opts.trustProxy] }),
   });
   installErrorHandling(app);
+  installJsonBodyParser(app);
   installDrain(app, opts.drainTimeoutMs ?? DEFAULTS.drainTimeoutMs, () => fastPath?.close());
   metrics?.install(app);
   const { service, read, entries } = composeService(opts, app.log);

@@ -68,6 +68,8 @@ ${upstreams}
     listen 127.0.0.1:${lbPort};
     location / {
       proxy_pass http://gspc_replicas;
+      # the client's Host: /mcp refuses any other (DNS-rebinding protection)
+      proxy_set_header Host $http_host;
       proxy_next_upstream error timeout;
       proxy_connect_timeout 1s;
       # a 402's PAYMENT-REQUIRED header and a paid answer's receipt headers exceed nginx's 4k default

@@ -149,7 +149,7 @@ describe('errors on the wire', () => {
   it('a body that is not JSON, not an object, too large, or a POST with a query string', async () => {
     assert.deepEqual(
       [(await post('{"threadId": ')).statusCode, (await post('{"threadId": ')).json().code],
-      [400, 'FST_ERR_CTP_INVALID_JSON_BODY'],
+      [400, 'bad_body'],
     );
     assert.deepEqual(
       [

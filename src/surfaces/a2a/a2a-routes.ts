@@ -83,6 +83,9 @@ function bodyErrorHandler(err: FastifyError, req: FastifyRequest, reply: Fastify
           ),
         ),
       );
+    case 'GSPC_JSON_TOO_DEEP':
+      // Refused before any library reads it (src/web/json-body.ts); a 4xx, like a body too large.
+      return rpcError(reply, null, { code: -32600, message: `Invalid Request: ${err.message}` }, 400);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return rpcError(reply, null, { code: -32700, message: 'Parse error: the body is not JSON' });

@@ -4,7 +4,8 @@
  * (@modelcontextprotocol/server v2 `createMcpHandler`, protocols.md §1.6): 2026-07-28 requests
  * (per-request `_meta` envelope; answered as JSON) and 2025-era requests (`initialize`, or a bare
  * `tools/list`; answered through the SDK's stateless fallback, as SSE). No session, no
- * authentication, no 403. GET and DELETE are answered by the SDK: 405 with a JSON-RPC error
+ * authentication; a 403 only for a Host or Origin that is not the public origin's (DNS-rebinding
+ * protection, `origin-check.ts`). GET and DELETE are answered by the SDK: 405 with a JSON-RPC error
  * (there is no standalone stream and no session to delete). Fastify parses and bounds the body;
  * its parser errors are answered in the JSON-RPC error format the SDK itself uses.
  */
@@ -15,6 +16,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { BASE_HEADERS } from '../../serve/headers.js';
 import type { SurfaceContext } from '../context.js';
 import { mcpServerFor } from './mcp-server.js';
+import { rebindingProblem } from './origin-check.js';
 
 /** The endpoint the capability fabric's `mcp-tools` rail names. */
 export const MCP_PATH = '/mcp';
@@ -36,6 +38,7 @@ function jsonRpcError(reply: FastifyReply, status: number, code: number, message
 /** Fastify's body errors (before the handler runs), in the SDK's words for the same cases. */
 function bodyError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const status = err.statusCode ?? 500;
+  if (err.code === 'GSPC_JSON_TOO_DEEP') return jsonRpcError(reply, 400, -32600, `Invalid Request: ${err.message}`);
   if (status === 413)
     return jsonRpcError(reply, 413, -32000, `Payload Too Large: Request body must not exceed ${MCP_MAX_BODY} bytes`);
   if (status === 415)
@@ -89,6 +92,8 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: SurfaceContext): vo
     bodyLimit: MCP_MAX_BODY,
     errorHandler: bodyError,
     handler: async (req, reply) => {
+      const rebinding = rebindingProblem(req.headers, ctx.baseUrl);
+      if (rebinding !== undefined) return jsonRpcError(reply, 403, -32000, `Forbidden: ${rebinding}`);
       // The SDK writes the response itself (JSON, or an SSE stream for 2025-era requests).
       reply.hijack();
       if (isListen(req.body)) {
