@@ -206,7 +206,11 @@ export function assembleApp(opts: AppOptions): { app: FastifyInstance; entries: 
       productPaths: new Set(service.products ? PRODUCTS.map((p) => p.path) : []),
       ledger: service.ledger,
     });
-  installOpenApi(app, { title: 'gspc-board', version: PACKAGE_VERSION });
+  installOpenApi(app, { title: 'gspc-board', version: PACKAGE_VERSION }, () => ({
+    baseUrl: service.baseUrl,
+    state: service.state,
+    entries,
+  }));
   // The routes are registered in a plugin after the limits and the OpenAPI collector, plugins
   // that hook every route registered after they have loaded, so that they see all of them.
   void app.register(async (routes) => {

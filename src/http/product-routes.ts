@@ -11,7 +11,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { PaymentRequirements } from '@x402/core/types';
 import { GspcError } from '../core/errors.js';
-import { PRODUCT_ROUTE_SCHEMA } from '../web/openapi.js';
+import { productRouteSchema } from '../web/openapi-schemas.js';
 import { PRODUCTS, type Product } from '../core/pricing/products.js';
 import { readPaymentHeader, type ReadPayment } from '../payments/payment-header.js';
 import { payForArtefact, type PaidDeps, type SettleResponseBody } from '../payments/paid-request.js';
@@ -49,7 +49,7 @@ export function registerProductRoutes(app: FastifyInstance, ctx: ServiceContext,
         }
       : undefined;
   for (const product of PRODUCTS)
-    app.get(product.path, { schema: PRODUCT_ROUTE_SCHEMA }, (req, reply) =>
+    app.get(product.path, { schema: productRouteSchema(product.key) }, (req, reply) =>
       answer(product, req.url, req.headers, reply, ctx, products, paid),
     );
   registerInvoiceRoutes(app, { ledger: products.ledger, baseUrl: ctx.baseUrl });

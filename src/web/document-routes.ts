@@ -9,7 +9,7 @@ import type { ServiceContext } from '../serve/context.js';
 import type { DocumentBody, DocumentEntry } from '../serve/documents/document.js';
 import { readQuery } from '../serve/query.js';
 import type { PreparedFastPath } from './fast-path.js';
-import { documentRouteSchema } from './openapi.js';
+import { documentRouteSchema } from './openapi-schemas.js';
 import { sendPrepared } from './send.js';
 
 /** No query: one empty map for every request (readers never change it). */

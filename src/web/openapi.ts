@@ -4,69 +4,31 @@
  * change them: the serializer is plain JSON.stringify and the validator accepts everything, so
  * the service's own checks (strict queries, payment headers) keep answering their errors.
  *
- * What each route's schema says: registry documents (`documentRouteSchema`) answer 200 with their
+ * What each route's schema says (`openapi-schemas.ts`): registry documents answer 200 with their
  * `schema` string where they have one, 304 for a matching ETag, and the error shape otherwise;
- * every route gets the error shape as its default response (`withErrors`).
+ * the metered products their query, 402 and artefact; every route gets the error shape as its
+ * default response. The other routes are described in `openapi-operations.ts`, and
+ * `openapi-finish.ts` makes the served document (servers, operationIds, the release's paths).
  */
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import type { DocumentEntry } from '../serve/documents/document.js';
+import type { PreparedRelease } from '../serve/prepared.js';
+import type { ServedState } from '../serve/served-state.js';
+import { finishOpenApi, type OpenApiDocument } from './openapi-finish.js';
+import { errorResponse } from './openapi-schemas.js';
 
-/** `{ error, code, … }`: every error the service answers (docs/errors.md). */
-export const ERROR_SCHEMA = {
-  type: 'object',
-  required: ['error', 'code'],
-  properties: { error: { type: 'string' }, code: { type: 'string', pattern: '^[a-z_]+$' } },
-  additionalProperties: true,
-} as const;
-
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: ERROR_SCHEMA } },
-});
-
-/** The route schema of a registry document: its query, and what it answers. */
-export function documentRouteSchema(entry: DocumentEntry): FastifySchema {
-  const ok =
-    entry.schema !== null
-      ? {
-          description: `a ${entry.schema} document`,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['schema'],
-                properties: { schema: { const: entry.schema } },
-                additionalProperties: true,
-              },
-            },
-          },
-        }
-      : { description: 'the file as published (JSON, JSONL or text)', content: { '*/*': { schema: {} } } };
-  return {
-    summary: entry.id,
-    ...(entry.query !== null &&
-      entry.query.length > 0 && {
-        querystring: {
-          type: 'object',
-          properties: Object.fromEntries(entry.query.map((q) => [q, { type: 'string' }])),
-          additionalProperties: false,
-        },
-      }),
-    response: {
-      200: ok,
-      ...(entry.cache.kind === 'release' && { 304: { description: 'not modified (If-None-Match matched the ETag)' } }),
-      ...(entry.id === 'readiness' && {
-        503: {
-          description: 'unready: a check failed',
-          content: { 'application/json': { schema: { type: 'object', required: ['status', 'checks'] } } },
-        },
-      }),
-    },
-  };
+export interface OpenApiSource {
+  baseUrl: string;
+  state: ServedState;
+  entries: readonly DocumentEntry[];
 }
 
-export function installOpenApi(app: FastifyInstance, info: { title: string; version: string }): void {
+export function installOpenApi(
+  app: FastifyInstance,
+  info: { title: string; version: string },
+  source: () => OpenApiSource,
+): void {
   // Schemas document; they do not serialize (bytes stay as sent) or validate (the service's own
   // checks answer their errors).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -94,44 +56,23 @@ export function installOpenApi(app: FastifyInstance, info: { title: string; vers
       };
     },
   });
-  app.get('/openapi.json', { schema: { summary: 'this document', hide: true } as FastifySchema }, async (_req, reply) =>
-    reply
+  // One text per served release: its wildcard paths follow the release's files.
+  const texts = new WeakMap<PreparedRelease, string>();
+  app.get('/openapi.json', { schema: { summary: 'this document', hide: true } as FastifySchema }, async (_req, reply) => {
+    const { baseUrl, state, entries } = source();
+    const current = state.current();
+    let text = texts.get(current);
+    if (text === undefined) {
+      text = JSON.stringify(finishOpenApi(app.swagger() as unknown as OpenApiDocument, { baseUrl, current, entries }));
+      texts.set(current, text);
+    }
+    return reply
       .code(200)
       .headers({
         'content-type': 'application/json; charset=utf-8',
         'cache-control': 'public, max-age=300',
         'access-control-allow-origin': '*',
       })
-      .send(JSON.stringify(app.swagger())),
-  );
+      .send(text);
+  });
 }
-
-/** A metered product's route: a 402 challenge without payment, the artefact (or a free preview) with one. */
-export const PRODUCT_ROUTE_SCHEMA: FastifySchema = {
-  summary: 'a metered product (x402 v2, scheme exact)',
-  response: {
-    200: {
-      description:
-        'the artefact, after settlement (or a replay of it); for the evidence bundle without bundle=1, its free preview',
-      content: { 'application/json': { schema: { type: 'object' } } },
-    },
-    402: {
-      description:
-        'payment required: an x402 v2 PaymentRequired (also in the PAYMENT-REQUIRED header), or a failed settlement',
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            anyOf: [
-              {
-                required: ['x402Version', 'accepts'],
-                properties: { x402Version: { const: 2 }, accepts: { type: 'array', minItems: 1 } },
-              },
-              ERROR_SCHEMA,
-            ],
-          },
-        },
-      },
-    },
-  },
-};

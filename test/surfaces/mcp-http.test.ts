@@ -63,14 +63,26 @@ async function jsonRpcError(r: Response, status: number, code: number, message: 
 }
 
 describe('/mcp over plain HTTP', () => {
-  it('a raw 2025-era tools/list with the right Accept header is answered (no 403, no session, CORS open): SSE with the 16 tools', async () => {
-    const r = await post(LIST, { 'content-type': 'application/json', accept: BOTH, origin: 'https://agent.example' });
+  it('a raw 2025-era tools/list with the right Accept header is answered (no session, CORS open): SSE with the 16 tools', async () => {
+    const r = await post(LIST, { 'content-type': 'application/json', accept: BOTH });
     assert.equal(r.status, 200);
     assert.equal(r.headers.get('access-control-allow-origin'), '*');
     assert.equal(r.headers.get('mcp-session-id'), null);
     assert.match(r.headers.get('content-type') ?? '', /^text\/event-stream/);
     const [msg] = sseMessages(await r.text());
     assert.equal((msg!.result as { tools: unknown[] }).tools.length, 16);
+  });
+
+  it('DNS-rebinding protection: a foreign Origin is a 403 JSON-RPC error; no Origin, the public or a loopback one is served', async () => {
+    const headers = { 'content-type': 'application/json', accept: BOTH };
+    const foreign = await post(LIST, { ...headers, origin: 'https://agent.example' });
+    assert.equal(foreign.status, 403);
+    const body = (await foreign.json()) as { jsonrpc: string; error: { code: number; message: string } };
+    assert.equal(body.error.code, -32000);
+    assert.match(body.error.message, /^Forbidden: the Origin https:\/\/agent\.example is not this service's/);
+    for (const origin of [undefined, 'http://localhost:8080', 'http://127.0.0.1:5173', 'http://[::1]:3000'])
+      assert.equal((await post(LIST, { ...headers, ...(origin && { origin }) })).status, 200, String(origin));
+    assert.equal((await post(LIST, { ...headers, origin: 'null' })).status, 403);
   });
 
   it('a raw 2026-07-28 tools/list and tools/call are answered as plain JSON', async () => {
