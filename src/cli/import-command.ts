@@ -5,6 +5,7 @@
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CliRun } from './cli-io.js';
+import { noticeLines } from './validate-command.js';
 import { isIsoUtcInstant } from '../core/iso-instant.js';
 import { GspcError } from '../core/errors.js';
 import { FORMATS, type ImportedRun, isFormat, type ReadOptions } from '../import/imported.js';
@@ -125,6 +126,11 @@ export async function runImport(
   // problem here is one the operator's other files have, and is printed like `gspc validate`).
   const c = readCorpus(o.into);
   io.out(`validate: ok (${c.definitions.length} axes, ${perItemRows(c)} per-item rows)\n`);
+  // What `gspc validate` would say of it (the scaffold's placeholders are said above already).
+  const { deriveRelease } = await import('../release/derive.js');
+  const { SCAFFOLD_NOTICE, validateNotices } = await import('../release/validate-notices.js');
+  const notices = validateNotices(c, deriveRelease(c)).filter((n) => n.reason !== SCAFFOLD_NOTICE);
+  for (const l of noticeLines(notices)) io.err(`${l}\n`);
   return result;
 }
 

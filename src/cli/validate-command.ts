@@ -9,7 +9,7 @@
 import type { Command } from 'commander';
 import type { AxisRow } from '../core/board/axis-row.js';
 import { buildBoard } from '../core/board/board.js';
-import { formatProblem } from '../core/errors.js';
+import { type CorpusProblem, formatProblem } from '../core/errors.js';
 import { perItemRows, readCorpus } from '../corpus/read-corpus.js';
 import { deriveRelease } from '../release/derive.js';
 import { validateNotices } from '../release/validate-notices.js';
@@ -63,11 +63,15 @@ export function registerValidateCommand(program: Command, run: CliRun): void {
         );
         if (o.preview === true) run.print(previewTable(board.axes));
       }
-      if (notices.length > 0) {
-        run.warn(
-          `${notices.length} notice${notices.length === 1 ? '' : 's'}: it would publish, but the board will not say what you may expect:`,
-        );
-        for (const n of notices) run.warn(`  ${formatProblem(n)}`);
-      }
+      for (const l of noticeLines(notices)) run.warn(l);
     });
+}
+
+/** The notices as `gspc validate` prints them (and `gspc import` after it, for the corpus it wrote). */
+export function noticeLines(notices: readonly CorpusProblem[]): string[] {
+  if (notices.length === 0) return [];
+  return [
+    `${notices.length} notice${notices.length === 1 ? '' : 's'}: it would publish, but the board will not say what you may expect:`,
+    ...notices.map((n) => `  ${formatProblem(n)}`),
+  ];
 }

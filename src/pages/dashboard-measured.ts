@@ -82,10 +82,19 @@ const hasInterval = (
   r.accuracy !== undefined &&
   r.separation !== undefined;
 
-/** Why a model-comparison row has no interval: its status, or its bank state. */
+/**
+ * Why a model-comparison row has no interval: its status, or its bank state. A refused bank is
+ * stated as the board states it, in the plot, the table and the board's own fields alike:
+ * separation UNTESTED because the bank is refused (`UNTESTED · REFUSED_ONE_LABEL_MENU`).
+ */
 function noResultState(r: BoardRow): string {
-  return r.status !== 'MEASURED' ? r.status : (r.bank_state ?? r.public_leader_state ?? 'NO_INTERVAL');
+  if (r.status !== 'MEASURED') return r.status;
+  if (r.bank_state !== undefined) return refusedState(r);
+  return r.public_leader_state ?? 'NO_INTERVAL';
 }
+
+/** `UNTESTED · REFUSED_ONE_LABEL_MENU`: the separation and the bank state, one statement. */
+const refusedState = (r: BoardRow) => `${r.separation ?? 'UNTESTED'} · ${r.bank_state}`;
 
 export function measuredIsland(board: Board): MeasuredIsland {
   const rows: ForestRow[] = [];
@@ -138,14 +147,13 @@ function comparisonTable(rows: BoardRow[]): SafeHtml {
     const notes = [
       r.public_leader_state,
       r.leader_card_state,
-      r.bank_state,
       r.separation === 'UNTESTED' ? r.separation_basis : undefined,
     ].filter((x): x is string => x !== undefined);
     return html`<tr data-axis="${r.axis}" data-separation="${r.separation ?? ''}" data-win="${r.separation === 'SEPARATED' && r.leader !== undefined ? 'true' : 'false'}">
 <th scope="row"><a href="/api/gspc?axis=${r.axis}">${r.axis}</a><br><span class="note">${r.title ?? ''}</span></th>
 <td data-field="leader">${r.leader ?? (r.public_leader_state ? html`<span class="state">no public leader</span>` : '—')}</td>
 ${pctCell(r.accuracy)}${pctCell(r.interval?.[0])}${pctCell(r.interval?.[1])}
-<td data-field="separation">${r.separation ? stateSpan(r.separation) : '—'}${r.separation === 'SEPARATED' && r.leader !== undefined ? html` <span class="dash-win" aria-hidden="true">▲</span>` : ''}</td>
+<td data-field="separation">${r.bank_state !== undefined ? html`${stateSpan(r.separation ?? 'UNTESTED')} · ${stateSpan(r.bank_state)}` : r.separation ? stateSpan(r.separation) : '—'}${r.separation === 'SEPARATED' && r.leader !== undefined ? html` <span class="dash-win" aria-hidden="true">▲</span>` : ''}</td>
 ${numCell(r.separation_p, r.separation_p === undefined ? undefined : pValue(r.separation_p, ev?.log10_p))}${numCell(r.n)}
 ${textCell(ev?.next_best?.model)}${pctCell(ev?.next_best?.accuracy)}
 <td>${r.quotable ? 'yes' : 'no'}</td>

@@ -47,26 +47,36 @@ export function validateNotices(corpus: Corpus, derived: DerivedRelease): Corpus
       });
   });
 
-  const rowsOnOneAxisOnly = new Map<string, string>();
+  // A model on one axis only is normal on a board built from several harnesses; it is worth a
+  // word only when its id looks like another model's spelt differently (decision T7).
+  const rowsOnOneAxisOnly = new Map<string, { axis: string; like: string }>();
   if (modelsByAxis.size > 1)
     for (const m of everyModel) {
       const on = [...modelsByAxis].filter(([, models]) => models.has(m)).map(([axis]) => axis);
-      if (on.length === 1) rowsOnOneAxisOnly.set(m, on[0]!);
+      const like = on.length === 1 ? [...everyModel].find((o) => o !== m && sameModelSpeltOtherwise(m, o)) : undefined;
+      if (like !== undefined) rowsOnOneAxisOnly.set(m, { axis: on[0]!, like });
     }
 
   for (const derivedAxis of derived.source.axes) {
     const def = corpus.definitions.find((d) => d.axis === derivedAxis.row.axis);
     if (def?.kind !== 'model-comparison') continue;
     notices.push(...axisNotices(def, derivedAxis, modelsByAxis.get(def.axis) ?? new Set(), corpus));
-    for (const [m, axis] of rowsOnOneAxisOnly)
+    for (const [m, { axis, like }] of rowsOnOneAxisOnly)
       if (axis === def.axis)
         notices.push({
           file: `peritem/${axis}.jsonl`,
           field: '',
-          reason: `model '${m}' has rows on this axis only (every other model here has rows on other axes too, if any): is its id spelt the same everywhere?`,
+          reason: `model '${m}' has rows on this axis only, and '${like}' elsewhere: the same model spelt two ways? The board counts them as two models`,
         });
   }
   return notices;
+}
+
+/** `m` and `o` name one model spelt two ways: the same letters and digits, or one with an org prefix. */
+export function sameModelSpeltOtherwise(m: string, o: string): boolean {
+  const bare = (id: string) => id.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const name = (id: string) => id.slice(id.lastIndexOf('/') + 1);
+  return bare(m) === bare(o) || (m.includes('/') !== o.includes('/') && bare(name(m)) === bare(name(o)));
 }
 
 function axisNotices(

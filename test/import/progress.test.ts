@@ -19,7 +19,9 @@ async function importOn(tty: boolean, format: string, paths: string[]) {
   let err = '';
   const io = { out: (t: string) => (out += t), err: (t: string) => (err += t), tty };
   await runImport(format, paths, { into: join(tempDir(), 'corpus') }, io);
-  return { out, err };
+  // After the bar, stderr carries what `gspc validate` would say of the corpus (its notices).
+  const at = err.search(/\d+ notices?: it would publish/);
+  return at === -1 ? { out, err, notices: '' } : { out, err: err.slice(0, at), notices: err.slice(at) };
 }
 
 /** Every redraw of the bar: [label, percent (null without a bar), rows]. */
@@ -37,9 +39,10 @@ function draws(err: string): [string, number | null, number][] {
 }
 
 describe('gspc import: progress', () => {
-  it('not on a terminal: nothing on stderr, the summary on stdout', async () => {
-    const { out, err } = await importOn(false, 'lm-eval', [lmEval(SSH)]);
+  it('not on a terminal: no bar on stderr (only the notices), the summary on stdout', async () => {
+    const { out, err, notices } = await importOn(false, 'lm-eval', [lmEval(SSH)]);
     assert.equal(err, '');
+    assert.match(notices, /^2 notices: it would publish/);
     assert.match(out, /rows 20, models 1, items 20, unparsed 0, refused 0\n/);
   });
 
