@@ -48,10 +48,17 @@ export function finishOpenApi(
         const operation: Operation = structuredClone(described ?? op);
         if (wildcard)
           operation.parameters = [
-            { in: 'path', name: 'file', required: true, description: 'a file name of the release', schema: { type: 'string' } },
+            {
+              in: 'path',
+              name: 'file',
+              required: true,
+              description: 'a file name of the release',
+              schema: { type: 'string' },
+            },
           ];
         operation.operationId = operationIdOf(method, target);
-        if (operation.responses?.['304']) operation.responses['304'] = { description: operation.responses['304'].description };
+        if (operation.responses?.['304'])
+          operation.responses['304'] = { description: operation.responses['304'].description };
         paths[target] ??= {};
         paths[target]![method] = operation;
       }

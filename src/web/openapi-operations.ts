@@ -89,7 +89,10 @@ export const OPERATIONS: Readonly<Record<string, Json>> = {
       }),
     },
     responses: {
-      200: { description: 'a svc.card-verification document: each card VALID or INVALID with its checks', content: json() },
+      200: {
+        description: 'a svc.card-verification document: each card VALID or INVALID with its checks',
+        content: json(),
+      },
       '4XX': error('a body that is not one of the shapes, too many cards, or an id of no card'),
     },
   },
@@ -146,11 +149,15 @@ export const OPERATIONS: Readonly<Record<string, Json>> = {
   },
   'GET /mcp': {
     summary: 'Not offered: no standalone SSE stream (stateless server)',
-    responses: { '4XX': { description: '405 with a JSON-RPC error; 403 for a foreign Host or Origin', content: json(RPC_ERROR) } },
+    responses: {
+      '4XX': { description: '405 with a JSON-RPC error; 403 for a foreign Host or Origin', content: json(RPC_ERROR) },
+    },
   },
   'DELETE /mcp': {
     summary: 'Not offered: there is no session to end',
-    responses: { '4XX': { description: '405 with a JSON-RPC error; 403 for a foreign Host or Origin', content: json(RPC_ERROR) } },
+    responses: {
+      '4XX': { description: '405 with a JSON-RPC error; 403 for a foreign Host or Origin', content: json(RPC_ERROR) },
+    },
   },
   'OPTIONS /mcp': preflight('CORS preflight of /mcp'),
   'POST /api/a2a': {
@@ -159,10 +166,14 @@ export const OPERATIONS: Readonly<Record<string, Json>> = {
     requestBody: { required: true, content: json() },
     responses: {
       200: {
-        description: 'a JSON-RPC response: the answering message, or a JSON-RPC error (A2A errors travel with HTTP 200)',
+        description:
+          'a JSON-RPC response: the answering message, or a JSON-RPC error (A2A errors travel with HTTP 200)',
         content: json(RPC_RESPONSE),
       },
-      '4XX': { description: 'a body too large (413) or nested too deep (400), as a JSON-RPC error', content: json(RPC_ERROR) },
+      '4XX': {
+        description: 'a body too large (413) or nested too deep (400), as a JSON-RPC error',
+        content: json(RPC_ERROR),
+      },
     },
   },
   'GET /api/a2a': {
@@ -174,7 +185,10 @@ export const OPERATIONS: Readonly<Record<string, Json>> = {
     summary: 'AG-UI: the board as a read-only event stream, for a RunAgentInput',
     requestBody: { required: true, content: json({ type: 'object', description: 'an AG-UI RunAgentInput' }) },
     responses: {
-      200: { description: 'the AG-UI event stream (SSE)', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+      200: {
+        description: 'the AG-UI event stream (SSE)',
+        content: { 'text/event-stream': { schema: { type: 'string' } } },
+      },
       '4XX': error('a body that is not a RunAgentInput, a query string, too large, or not JSON'),
     },
   },
@@ -182,7 +196,10 @@ export const OPERATIONS: Readonly<Record<string, Json>> = {
     summary: 'AG-UI: the board as a read-only event stream',
     parameters: [queryParam('hold_seconds', 'keep the run open for up to 300 s, to see a new release arrive')],
     responses: {
-      200: { description: 'the AG-UI event stream (SSE)', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+      200: {
+        description: 'the AG-UI event stream (SSE)',
+        content: { 'text/event-stream': { schema: { type: 'string' } } },
+      },
       '4XX': error('a bad query (bad_query)'),
     },
   },

@@ -85,7 +85,12 @@ export function productRouteSchema(key: ProductKey): FastifySchema {
   return {
     summary: `The metered product ${key} (x402 v2, scheme exact)`,
     ...(Object.keys(query.properties ?? {}).length > 0 && {
-      querystring: { type: 'object', properties: query.properties, required: query.required ?? [], additionalProperties: false },
+      querystring: {
+        type: 'object',
+        properties: query.properties,
+        required: query.required ?? [],
+        additionalProperties: false,
+      },
     }),
     response: {
       200: {
@@ -95,9 +100,12 @@ export function productRouteSchema(key: ProductKey): FastifySchema {
       },
       ...(key === 'evidence_bundle' && {
         202: {
-          description: 'an invoice request (invoice=gbp with commissioned_by): the reference is issued, svc.invoice/0.1',
+          description:
+            'an invoice request (invoice=gbp with commissioned_by): the reference is issued, svc.invoice/0.1',
           content: {
-            'application/json': { schema: { type: 'object', required: ['ref'], properties: { ref: { type: 'string' } } } },
+            'application/json': {
+              schema: { type: 'object', required: ['ref'], properties: { ref: { type: 'string' } } },
+            },
           },
         },
       }),

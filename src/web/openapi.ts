@@ -58,21 +58,27 @@ export function installOpenApi(
   });
   // One text per served release: its wildcard paths follow the release's files.
   const texts = new WeakMap<PreparedRelease, string>();
-  app.get('/openapi.json', { schema: { summary: 'this document', hide: true } as FastifySchema }, async (_req, reply) => {
-    const { baseUrl, state, entries } = source();
-    const current = state.current();
-    let text = texts.get(current);
-    if (text === undefined) {
-      text = JSON.stringify(finishOpenApi(app.swagger() as unknown as OpenApiDocument, { baseUrl, current, entries }));
-      texts.set(current, text);
-    }
-    return reply
-      .code(200)
-      .headers({
-        'content-type': 'application/json; charset=utf-8',
-        'cache-control': 'public, max-age=300',
-        'access-control-allow-origin': '*',
-      })
-      .send(text);
-  });
+  app.get(
+    '/openapi.json',
+    { schema: { summary: 'this document', hide: true } as FastifySchema },
+    async (_req, reply) => {
+      const { baseUrl, state, entries } = source();
+      const current = state.current();
+      let text = texts.get(current);
+      if (text === undefined) {
+        text = JSON.stringify(
+          finishOpenApi(app.swagger() as unknown as OpenApiDocument, { baseUrl, current, entries }),
+        );
+        texts.set(current, text);
+      }
+      return reply
+        .code(200)
+        .headers({
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': 'public, max-age=300',
+          'access-control-allow-origin': '*',
+        })
+        .send(text);
+    },
+  );
 }

@@ -41,8 +41,6 @@ function assertOneStatement(v: Awaited<ReturnType<typeof views>>, axis: string) 
   assert.equal(v.island.noResult.find((r) => r.axis === axis)?.state, words, 'the plot');
 }
 
-let importOutput = '';
-
 describe('a refused one-label bank reads the same in every view', () => {
   it("the demo's detector-interop", async () => {
     assertOneStatement(await views(), 'detector-interop');
@@ -53,8 +51,7 @@ describe('a refused one-label bank reads the same in every view', () => {
     const rows = join(tempDir(), 'demo_samples.jsonl');
     copyFileSync(fixturePath('every-eval-ever', 'demo_samples.jsonl'), rows);
     const corpus = join(tempDir(), 'eee');
-    const { out } = await importQuiet('eee', [rows], { into: corpus, asOf: '2026-01-01' });
-    importOutput = out;
+    await importQuiet('eee', [rows], { into: corpus, asOf: '2026-01-01' });
     const v = await views(corpus);
     const refused = v.board.axes.filter((a) => a.bank_state === 'REFUSED_ONE_LABEL_MENU');
     assert.equal(refused.length, 1);
