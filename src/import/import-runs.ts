@@ -7,7 +7,7 @@
  * 2. merge each axis's spool into `peritem/<axis>.jsonl`, write the axis definition and
  *    board.json, all staged, and rename them into place only when everything is ready.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { GspcError } from '../core/errors.js';
 import { SLUG } from '../corpus/schemas.js';
@@ -116,7 +116,15 @@ export async function importRuns(
 ): Promise<ImportResult> {
   if (opts.axis !== undefined && !SLUG.test(opts.axis))
     throw new GspcError('import_refused', `--axis ${opts.axis}: must be a lower-case slug (a-z, 0-9, single hyphens)`);
-  mkdirSync(corpusDir, { recursive: true });
+  // A refusal writes nothing: what this import made (the corpus directory and its parents, or
+  // its peritem/ and axes/) is removed again when it is refused (issue 28).
+  const made: string[] = [];
+  const mkdir = (dir: string) => {
+    const first = mkdirSync(dir, { recursive: true });
+    if (first !== undefined) made.push(first);
+  };
+  mkdir(corpusDir);
+  let committed = false;
   const axes = new Map<string, AxisState>();
   const staged: StagedFile[] = [];
   const summaries: RunSummary[] = [];
@@ -139,8 +147,8 @@ export async function importRuns(
     if (summaries.length === 0) throw new GspcError('import_refused', 'nothing to import: no runs in the given paths');
 
     // Phase 2: stage every file, then rename them all.
-    mkdirSync(join(corpusDir, 'peritem'), { recursive: true });
-    mkdirSync(join(corpusDir, 'axes'), { recursive: true });
+    mkdir(join(corpusDir, 'peritem'));
+    mkdir(join(corpusDir, 'axes'));
     const commits: [StagedFile, string][] = [];
     const axisResults: ImportResult['axes'] = [];
     for (const [axis, st] of axes) {
@@ -180,6 +188,7 @@ export async function importRuns(
       f.write(board.text);
       commits.push([f, join(corpusDir, 'board.json')]);
     }
+    committed = true;
     for (const [f, target] of commits) f.commit(target);
 
     const models = new Set(summaries.map((s) => s.run.model));
@@ -196,5 +205,6 @@ export async function importRuns(
     };
   } finally {
     for (const f of staged) f.discard(); // committed files were renamed away: nothing to remove
+    if (!committed) for (const dir of made.reverse()) rmSync(dir, { recursive: true, force: true });
   }
 }

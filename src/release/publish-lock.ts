@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { GspcError } from '../core/errors.js';
 
 const LOCK = 'publish.lock';
@@ -103,13 +103,30 @@ function acquire(dataDir: string): () => void {
 
 /** Runs `fn` holding the data directory's publish lock; it is released however `fn` ends. */
 export async function withPublishLock<T>(dataDir: string, fn: () => T | Promise<T>): Promise<T> {
+  // A refusal writes nothing: a data directory this call made (with any parent it made) goes
+  // again when the publish or pull fails (issue 28: a refused pull left an empty ./replica0).
+  const made = firstMissing(resolve(dataDir));
+  let ok = false;
   const release = acquire(dataDir);
   try {
     removeLeftovers(dataDir);
-    return await fn();
+    const result = await fn();
+    ok = true;
+    return result;
   } finally {
     release();
+    if (!ok && made !== undefined) rmSync(made, { recursive: true, force: true });
   }
+}
+
+/** The outermost directory of `dir`'s path that does not exist yet (undefined when `dir` exists). */
+function firstMissing(dir: string): string | undefined {
+  let missing: string | undefined;
+  for (let d = dir; !existsSync(d); d = dirname(d)) {
+    missing = d;
+    if (dirname(d) === d) break;
+  }
+  return missing;
 }
 
 /**
