@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { formatProblem, GspcError, type CorpusProblem } from '../core/errors.js';
 import { publishVerified } from '../verify/verified-publish.js';
 import { keygen } from '../keys/key-store.js';
+import { ioFailureLine } from './io-failure.js';
 import { signingContext } from '../keys/signing.js';
 import { PACKAGE_VERSION, readConfig, type ConfigOverrides, type ConfigSource } from '../config.js';
 import { CliRun, PROCESS_IO, type CliIo } from './cli-io.js';
@@ -263,6 +264,11 @@ export async function main(
       run.warn(`gspc: ${err.message}`);
       const problems = err.details?.problems as CorpusProblem[] | undefined;
       if (problems) for (const p of problems) run.warn(`  ${formatProblem(p)}`);
+      return 2;
+    }
+    const io = ioFailureLine(err, argv[2]);
+    if (io !== undefined) {
+      run.warn(`gspc: ${io}`);
       return 2;
     }
     throw err;

@@ -147,6 +147,11 @@ async function answer(
   );
   switch (outcome.kind) {
     case 'delivered':
+      if (outcome.record === null)
+        reply.log.error(
+          { payer: payment.payer, transaction: outcome.settle.transaction },
+          'settled on chain, but the ledger could not record it (left RESERVED): the artefact is delivered; run gspc reconcile once the ledger is writable',
+        );
       return reply
         .code(200)
         .headers({

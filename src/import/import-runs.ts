@@ -188,6 +188,9 @@ export async function importRuns(
       f.write(board.text);
       commits.push([f, join(corpusDir, 'board.json')]);
     }
+    // Every file written out and synced before the first rename: a full disk fails here, with
+    // nothing renamed yet, so the refusal still writes nothing.
+    for (const [f] of commits) f.close();
     committed = true;
     for (const [f, target] of commits) f.commit(target);
 

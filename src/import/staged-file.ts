@@ -30,7 +30,7 @@ export class StagedFile {
     // A UTF-16 code unit encodes to at most 3 UTF-8 bytes, so this always fits after a flush.
     if (this.used + text.length * 3 > BUFFER) this.flush();
     if (text.length * 3 > BUFFER) {
-      this.size += writeSync(this.fd!, text);
+      this.size += this.named(() => writeSync(this.fd!, text));
       return at;
     }
     const n = this.buf.write(text, this.used);
@@ -41,8 +41,19 @@ export class StagedFile {
 
   flush(): void {
     if (this.used === 0 || this.fd === null) return;
-    writeSync(this.fd, this.buf, 0, this.used);
+    const fd = this.fd;
+    this.named(() => writeSync(fd, this.buf, 0, this.used));
     this.used = 0;
+  }
+
+  /** Runs a write; a failure (ENOSPC names no path) is given this file's path for its message. */
+  private named<T>(write: () => T): T {
+    try {
+      return write();
+    } catch (e) {
+      (e as NodeJS.ErrnoException).path ??= this.path;
+      throw e;
+    }
   }
 
   /** Reads `length` bytes at `offset` back (flushes first). */

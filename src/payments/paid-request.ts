@@ -60,7 +60,14 @@ export interface SettleResponseBody {
 }
 
 export type PaidOutcome =
-  | { kind: 'delivered'; body: Buffer; settle: SettleResponseBody; replay: boolean; record: SettlementRecord }
+  | {
+      kind: 'delivered';
+      body: Buffer;
+      settle: SettleResponseBody;
+      replay: boolean;
+      /** Null when the chain moved the money but the ledger could not record it (then RESERVED). */
+      record: SettlementRecord | null;
+    }
   /** The payment does not pay for this resource, or the facilitator refused it: 402 with a fresh challenge. */
   | { kind: 'rejected'; reason: string }
   /** The facilitator answered that settlement failed: 402, nothing delivered, the payer may retry. */
@@ -182,6 +189,18 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
       try {
         record = await deps.ledger.markSettled(key, { ...attachment, transaction: settled.transaction, at });
       } catch (e) {
+        // The money moved and the ledger cannot record it (a full disk, the database gone): the
+        // buyer is not left charged without the artefact. The reservation is durable, so the
+        // payment is found RESERVED and `gspc reconcile` settles it from the chain (issue 28).
+        if (e instanceof GspcError && e.code === 'ledger_unavailable') {
+          return {
+            kind: 'delivered',
+            body: artefact.body,
+            settle: settleBodyOf(key.payer, settled.transaction, req.requirements.network, receipt),
+            replay: false,
+            record: null,
+          };
+        }
         // A settle slower than `gspc reconcile --stale-after` may find its reservation parked as
         // UNKNOWN; the facilitator's answer is the better evidence, so it resolves the record.
         if (
@@ -278,14 +297,18 @@ function signedReceipt(
   ).signature;
 }
 
-function settleBody(r: SettlementRecord): SettleResponseBody {
+function settleBodyOf(payer: string, transaction: string, network: string, receipt: string | null): SettleResponseBody {
   return {
     success: true,
-    transaction: r.transaction!,
-    network: r.network,
-    payer: r.payer,
-    ...(r.receipt !== null && {
-      extensions: { 'offer-receipt': { info: { receipt: { format: 'jws' as const, signature: r.receipt } } } },
+    transaction,
+    network,
+    payer,
+    ...(receipt !== null && {
+      extensions: { 'offer-receipt': { info: { receipt: { format: 'jws' as const, signature: receipt } } } },
     }),
   };
+}
+
+function settleBody(r: SettlementRecord): SettleResponseBody {
+  return settleBodyOf(r.payer, r.transaction!, r.network, r.receipt);
 }

@@ -127,7 +127,13 @@ export function publishRelease(
 
 function writeDurably(path: string, bytes: Buffer): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, bytes, { flag: 'wx' });
+  try {
+    writeFileSync(path, bytes, { flag: 'wx' });
+  } catch (e) {
+    // A write that fails after the open (ENOSPC) names no path: name the file for the message.
+    (e as NodeJS.ErrnoException).path ??= path;
+    throw e;
+  }
   const fd = openSync(path, 'r');
   try {
     fsyncSync(fd);

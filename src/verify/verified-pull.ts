@@ -151,7 +151,12 @@ export async function pullRelease(
             `${src.describe}: ${f.path} of release ${descriptor.id} is not the file its release.json states (SHA-256 ${sha256(body)}, ${body.length} bytes); nothing was made current`,
           );
         mkdirSync(dirname(join(staging, f.path)), { recursive: true });
-        writeFileSync(join(staging, f.path), body);
+        try {
+          writeFileSync(join(staging, f.path), body);
+        } catch (e) {
+          (e as NodeJS.ErrnoException).path ??= join(staging, f.path); // ENOSPC names no path
+          throw e;
+        }
         copied += body.length;
       }
       writeFileSync(join(staging, 'release.json'), bytes);
