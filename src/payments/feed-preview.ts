@@ -5,7 +5,7 @@
  * a stream whose source was not read says so in `unreadable`, with a null value: a null is an
  * unread value, never an empty one.
  */
-import { CARD_V0_SCHEMA } from '../core/evidence/commission-receipt.js';
+import { CARD_V0_SCHEMA } from '../core/evidence/card-v0-schemas.js';
 import type { ProductKey } from '../core/pricing/products.js';
 import {
   regulationStreams,

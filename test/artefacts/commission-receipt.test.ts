@@ -1,8 +1,8 @@
 /** The commission receipt of request_attestation: content address, signature, reserve and proofs, checked independently. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { CARD_V0_SCHEMA } from '../../src/core/evidence/card-v0-schemas.js';
 import {
-  CARD_V0_SCHEMA,
   COMMISSION_UNMEASURED,
   commissionReceipt,
   RESERVE_LIMIT,

@@ -7,6 +7,7 @@
  * Ed25519 over the same bytes, or null with `unsigned_reason` when the board key is unhealthy.
  */
 import { createHash } from 'node:crypto';
+import { CARD_V0_SCHEMA } from './card-v0-schemas.js';
 import { canonicalBytesStrict } from '../crypto/canonical-json.js';
 import { verify as ed25519Verify } from '../crypto/ed25519.js';
 import type { CardFile } from './card.js';
@@ -18,7 +19,6 @@ import type { SignerState } from './signer.js';
  * Schema id of the commission receipt. An identifier, not a served document: it does not depend
  * on the base URL, so receipts from every deployment name the same schema (docs/decisions.md P13).
  */
-export const CARD_V0_SCHEMA = 'https://gspc.example/schemas/card-v0/commission-receipt.json';
 export const COMMISSION_SURFACE = 'ras.commission';
 /** The specification's reserve size ("Limits"); src/payments/attestation-preview.ts has the same. */
 export const RESERVE_LIMIT = 24;

@@ -6,6 +6,7 @@
  * SHA-256 of every component. Relevant-to, never a determination. docs/formats.md, "Paid artefacts".
  */
 import { createHash } from 'node:crypto';
+import { BUNDLE_MANIFEST_SCHEMA } from './card-v0-schemas.js';
 import { canonicalBytesStrict } from '../crypto/canonical-json.js';
 import type { Obligation } from '../board/model.js';
 import type { CardFile } from './card.js';
@@ -23,7 +24,6 @@ import type { SignerState } from './signer.js';
 
 export const EVIDENCE_BUNDLE_SCHEMA = 'svc.evidence-bundle/0.1';
 /** Schema id of the manifest card (card-v0 family, like the commission receipt; docs/decisions.md P13). */
-export const BUNDLE_MANIFEST_SCHEMA = 'https://gspc.example/schemas/card-v0/evidence-bundle-manifest.json';
 export const BUNDLE_SURFACE = 'evidence.bundle';
 export const BENCH_PREIMAGE = 'RFC 8785 of bench.json';
 

@@ -15,8 +15,11 @@ import type { Obligation } from '../board/model.js';
 import type { CardFile } from './card.js';
 
 export const OSCAL_VERSION = '1.1.0';
-/** Namespace of this service's OSCAL props (names outside the OSCAL namespace need one). */
-export const OSCAL_PROP_NS = 'https://gspc.example/ns/oscal';
+/**
+ * Namespace of this service's OSCAL props (names outside the OSCAL namespace need one): a URL of
+ * the operator's own public origin, `<origin>/ns/oscal`, where the service describes them.
+ */
+export const oscalPropNamespace = (baseUrl: string): string => `${baseUrl}/ns/oscal`;
 export const RELEVANT_NOT_DETERMINATION =
   'The product is relevant-to, never a conformity determination: these observations are signed measurements relevant to the control, and this document states no finding and no satisfied or not-satisfied status.';
 
@@ -34,11 +37,9 @@ export function uuidV5(namespace: string, name: string): string {
 /** RFC 4122 Appendix C NameSpace_URL. */
 const URL_NAMESPACE = '6ba7b811-9dad-11d1-80b4-00c04fd430c8';
 /** This service's UUID namespace: v5 of the props namespace URL. */
-export const OSCAL_UUID_NAMESPACE = uuidV5(URL_NAMESPACE, OSCAL_PROP_NS);
+export const oscalUuidNamespace = (baseUrl: string): string => uuidV5(URL_NAMESPACE, oscalPropNamespace(baseUrl));
 
 const sha256Hex = (v: unknown) => createHash('sha256').update(canonicalBytesStrict(v)).digest('hex');
-/** `role` says what the UUID names; `digest` is a SHA-256 hex of the content it stands for. */
-const uuidOf = (role: string, digest: string) => uuidV5(OSCAL_UUID_NAMESPACE, `${role}:${digest}`);
 
 export interface OscalInput {
   obligation: Obligation;
@@ -55,7 +56,6 @@ export interface OscalInput {
 }
 
 type Prop = { name: string; ns: string; value: string };
-const prop = (name: string, value: string): Prop => ({ name, ns: OSCAL_PROP_NS, value });
 const sentence = (s: string) => (/[.!?]$/.test(s.trim()) ? s.trim() : `${s.trim()}.`);
 
 /**
@@ -64,6 +64,11 @@ const sentence = (s: string) => (/[.!?]$/.test(s.trim()) ? s.trim() : `${s.trim(
  */
 export function oscalAssessmentResults(input: OscalInput): { 'assessment-results': Record<string, unknown> } {
   const { obligation: o, cards, baseUrl } = input;
+  const ns = oscalPropNamespace(baseUrl);
+  const uuidNs = oscalUuidNamespace(baseUrl);
+  const prop = (name: string, value: string): Prop => ({ name, ns, value });
+  /** `role` says what the UUID names; `digest` is a SHA-256 hex of the content it stands for. */
+  const uuidOf = (role: string, digest: string) => uuidV5(uuidNs, `${role}:${digest}`);
   const content = sha256Hex({
     obligation: o,
     subject: input.subject,

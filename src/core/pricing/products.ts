@@ -4,7 +4,7 @@
  * specification names; prices are integers in atomic units, kept as bigint so no float touches
  * an amount.
  */
-import { CARD_V0_SCHEMA } from '../evidence/commission-receipt.js';
+import { CARD_V0_SCHEMA } from '../evidence/card-v0-schemas.js';
 
 export type ProductKey = 'free_door' | 'request_attestation' | 'evidence_bundle' | 'eunomia_data';
 

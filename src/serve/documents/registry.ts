@@ -20,6 +20,7 @@ import { readinessDocument } from './readiness.js';
 import { insurabilityDocument } from './insurability.js';
 import { regulationDocument } from './regulation.js';
 import { reportedDocument } from './reported.js';
+import { cardV0SchemaDocument } from './schemas.js';
 import { xrplDocument } from './xrpl.js';
 
 export interface RegistryOptions {
@@ -51,6 +52,7 @@ export function documentRegistry(opts: RegistryOptions): readonly DocumentEntry[
     computeDocument,
     providerCanaryDocument,
     xrplDocument(),
+    cardV0SchemaDocument,
     ...(opts.products ? catalogueDocuments() : []),
     healthDocument,
     readinessDocument,
