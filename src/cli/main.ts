@@ -178,7 +178,9 @@ export async function main(
 
   program
     .command('serve')
-    .description('serve the current release (publishing the bundled demo first if nothing is published)')
+    .description(
+      'serve the current release of the data directory and follow new publishes (the bundled demo only with --demo, or when the default ./data is empty)',
+    )
     .option('--release <dir>', 'serve this release directory instead of the current one')
     .option('--port <n>', 'port (default: $PORT or 8080)', port)
     .option('--host <host>', 'address to listen on (default: $GSPC_HOST or 127.0.0.1)')

@@ -21,9 +21,26 @@ export async function runVerify(target: string, json: boolean, print: (line: str
     for (const c of report.checks) print(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.check}: ${c.detail}`);
     for (const v of report.cards.invalid.slice(0, 20))
       print(`  FAIL card ${v.sha256 ?? '(no id)'}: ${v.reasons.join('; ')}`);
-    print(
-      `${report.ok ? 'VALID' : 'INVALID'}: ${report.cards.valid} of ${report.cards.checked} cards valid, ${report.checks.filter((c) => !c.ok).length} failed checks`,
-    );
+    print(summaryLine(report));
   }
   return report.ok ? 0 : 1;
+}
+
+/**
+ * The last line: what failed first, then the counts (issue 28: "INVALID: 5 of 5 cards valid, 2
+ * failed checks" read as if all was well).
+ */
+export function summaryLine(report: Awaited<ReturnType<typeof verifyRelease>>): string {
+  const failed = report.checks.filter((c) => !c.ok).map((c) => c.check);
+  const cards = `${report.cards.valid} of ${report.cards.checked} cards valid`;
+  if (report.ok) return `VALID: every check passes, ${cards}`;
+  const what = [
+    ...(failed.length > 0
+      ? [`${failed.length} failed check${failed.length === 1 ? '' : 's'} (${failed.join(', ')})`]
+      : []),
+    ...(report.cards.invalid.length > 0
+      ? [`${report.cards.invalid.length} invalid card${report.cards.invalid.length === 1 ? '' : 's'}`]
+      : []),
+  ];
+  return `INVALID: ${what.join(' and ')}; ${cards}`;
 }

@@ -128,7 +128,7 @@ describe('gspc export static, served by nginx', { skip }, () => {
   it('gspc verify <mirror URL> passes (the CLI, exit 0), with every check of a service', async () => {
     const r = await gspc(['verify', url]);
     assert.equal(r.status, 0, r.stdout + r.stderr);
-    assert.match(r.stdout, /^VALID: 36 of 36 cards valid, 0 failed checks$/m);
+    assert.match(r.stdout, /^VALID: every check passes, 36 of 36 cards valid$/m);
     for (const check of ['card_files', 'card_proofs', 'served_documents', 'board_attestation', 'board_rederived'])
       assert.match(r.stdout, new RegExp(`^  ok   ${check}:`, 'm'));
   });

@@ -40,7 +40,7 @@ describe('replicas on PostgreSQL behind nginx', { skip }, () => {
   it('gspc verify passes through the balancer, and every replica answers the same bytes', async () => {
     const v = await gspc(['verify', t.lb]);
     assert.equal(v.status, 0, v.stdout);
-    assert.match(v.stdout, /^VALID: 36 of 36 cards valid, 0 failed checks$/m);
+    assert.match(v.stdout, /^VALID: every check passes, 36 of 36 cards valid$/m);
     for (const path of ['/api/gspc', '/api/gspc?axis=jail', '/root.json', '/cards/index.json', '/log/checkpoint']) {
       const bodies = await Promise.all(
         t.replicas.map(async (r) => {
