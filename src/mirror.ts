@@ -96,7 +96,6 @@ export async function exportStatic(
   const keyDir = o.keyDir ?? join(dataDir, 'keys');
   const signing = signingContext(keyDir, new URL(origin).host);
   requireOrigin(release, signing.did, origin);
-  requireReleaseKeys(release, signing.keys.published, { keyDir, replica: isReplica(dataDir) });
   // Without the board key the mirror's board would be unsigned while the service's is signed:
   // `gspc verify` of the mirror would fail its attestation.
   const board = signing.keys.health.find((k) => k.fragment === BOARD_KEY);
@@ -106,6 +105,8 @@ export async function exportStatic(
       `the board key in ${keyDir} is not usable (${board?.reason ?? 'missing'}): the mirror's board would be unsigned, unlike the service's. ` +
         'Give the keys the release was published with (--key-dir), or export unsigned with --allow-unsigned; nothing was written',
     );
+  // Even unsigned, the mirror's DID document must name the keys that signed the release.
+  requireReleaseKeys(release, signing.keys.published, { keyDir, replica: isReplica(dataDir) });
   const state = new ServedState(release, liveOf(signing), (rootSha) => readWitnesses(dataDir, rootSha));
   const docs = await mirrorDocuments({ state, baseUrl: origin, ...(o.products && { products: o.products }) });
   const result = writeStaticMirror(docs, outDir, { release: release.id, origin, listen: o.listen ?? '8080' });

@@ -26,6 +26,7 @@ const FILE_CONTENT = {
   'application/json': { schema: {} },
   'application/x-ndjson': { schema: { type: 'string' } },
   'application/did+json': { schema: { type: 'object' } },
+  'application/schema+json': { schema: { type: 'object' } },
   'text/plain': { schema: { type: 'string' } },
 };
 

@@ -4,7 +4,7 @@
  * and "no scored items". A refusal writes nothing.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { GspcError } from '../../src/core/errors.js';
@@ -66,7 +66,7 @@ describe('gspc import lm-eval: GSM8K, three filters on every doc', () => {
       importQuiet('lm-eval', [GSM8K], { into: corpus, model: 'dummy/lol', filter: 'maj@16' }),
       refusal(/: no rows with filter 'maj@16'; the filters in this file are: score-first, maj@64, maj@8$/),
     );
-    assert.deepEqual(readdirSync(corpus), [], 'no file, no staged leftover');
+    assert.equal(existsSync(corpus), false, 'no file, no staged leftover, not even the directory');
   });
 
   it('refuses a samples file with no model and no --model', async () => {
@@ -111,7 +111,7 @@ describe('gspc import: agreement and aggregate checks', () => {
       );
       return true;
     });
-    assert.deepEqual(readdirSync(corpus), []);
+    assert.equal(existsSync(corpus), false);
   });
 
   it('--accept-disagreement imports it and records the count in the axis definition', async () => {

@@ -164,7 +164,7 @@ describe('dashboard in headless Chromium', { skip: browserMissing() }, () => {
         m.noResult,
         without.map(
           (a: any) =>
-            `${a.status === 'MEASURED' ? (a.bank_state ?? a.public_leader_state) : a.status} · n=${a.n} · no result`,
+            `${a.status !== 'MEASURED' ? a.status : a.bank_state !== undefined ? `${a.separation} · ${a.bank_state}` : a.public_leader_state} · n=${a.n} · no result`,
         ),
       );
     }

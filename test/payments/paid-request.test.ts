@@ -6,47 +6,18 @@
  * (the real one is exercised end to end in paid.e2e.test.ts).
  */
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { PaymentRequirements } from '@x402/core/types';
 import type { GspcError } from '../../src/core/errors.js';
 import type { Facilitator, SettleOutcome } from '../../src/payments/facilitator.js';
-import { payForArtefact, type PaidDeps, type PaidOutcome, type PaidRequest } from '../../src/payments/paid-request.js';
-import { readPaymentHeader } from '../../src/payments/payment-header.js';
-import { readRailConfig } from '../../src/config.js';
+import { payForArtefact, type PaidDeps, type PaidOutcome } from '../../src/payments/paid-request.js';
 import { openLedger } from '../../src/store/open-ledger.js';
 import { tempDir } from '../helpers/tmp.js';
+import { artefact, body, payment, rail, request, requirements, TX } from './paid-request-fixture.js';
+import { readPaymentHeader } from '../../src/payments/payment-header.js';
 
-const PAY_TO = `0x${'22'.repeat(20)}`;
-const rail = readRailConfig({ GSPC_PAY_TO: PAY_TO, GSPC_FACILITATOR_URL: 'http://127.0.0.1:9' });
-const requirements = {
-  scheme: 'exact',
-  network: rail.network,
-  amount: '20000',
-  asset: rail.asset,
-  payTo: PAY_TO,
-  maxTimeoutSeconds: 300,
-  extra: { name: 'USD Coin', version: '2' },
-} as PaymentRequirements;
 const ledger = await openLedger({ sqlitePath: join(tempDir(), 'ledger.sqlite') });
 after(() => ledger.close());
-
-function payment(signature = `0x${'ab'.repeat(65)}`) {
-  const authorization = {
-    from: `0x${'11'.repeat(20)}`,
-    to: PAY_TO,
-    value: '20000',
-    validAfter: '0',
-    validBefore: '9999999999',
-    nonce: `0x${randomBytes(32).toString('hex')}`,
-  };
-  const payload = { x402Version: 2, accepted: requirements, payload: { signature, authorization } };
-  return readPaymentHeader({ 'payment-signature': Buffer.from(JSON.stringify(payload)).toString('base64') })!;
-}
-
-const body = Buffer.from('{"artefact":1}\n');
-const artefact = { body, sha256: createHash('sha256').update(body).digest('hex') };
 
 function scripted(settle: () => Promise<SettleOutcome>): Facilitator & { settles: number } {
   const f = {
@@ -68,17 +39,6 @@ const deps = (facilitator: Facilitator): PaidDeps => ({
   now: () => new Date(),
   inFlightWaitMs: 200,
 });
-const request = (p = payment(), produce = () => artefact): PaidRequest => ({
-  product_id: 'gspc.request_attestation',
-  sku_id: 'request_attestation',
-  resourcePath: '/api/request-attestation?subject=m',
-  resourceUrl: 'http://x/api/request-attestation?subject=m',
-  requirements,
-  payment: p,
-  produce,
-});
-const TX = `0x${'cd'.repeat(32)}`;
-
 describe('payForArtefact', () => {
   it('a duplicate that arrives while the first verifies waits for its settlement and gets the artefact, not a 402', async () => {
     const p = payment();

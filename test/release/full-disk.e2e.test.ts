@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   cpSync,
@@ -26,15 +26,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import type { PaymentRequirements } from '@x402/core/types';
-import { readRailConfig } from '../../src/config.js';
 import { GspcError } from '../../src/core/errors.js';
 import type { Facilitator } from '../../src/payments/facilitator.js';
-import { payForArtefact, type PaidRequest } from '../../src/payments/paid-request.js';
-import { readPaymentHeader } from '../../src/payments/payment-header.js';
+import { payForArtefact } from '../../src/payments/paid-request.js';
 import { currentReleaseDir } from '../../src/release/data-dir.js';
 import { openLedger } from '../../src/store/open-ledger.js';
 import { gspc } from '../helpers/cli.js';
+import { body, rail, request, TX } from '../payments/paid-request-fixture.js';
 import { demoCorpus, tempDir } from '../helpers/tmp.js';
 
 /** Mounts a tmpfs of `size` at a new directory, or says why it cannot. */
@@ -124,45 +122,6 @@ describe('a full disk', { skip }, () => {
 });
 
 describe('the SQLite ledger filling up during payments', { skip }, () => {
-  const PAY_TO = `0x${'22'.repeat(20)}`;
-  const rail = readRailConfig({ GSPC_PAY_TO: PAY_TO, GSPC_FACILITATOR_URL: 'http://127.0.0.1:9' });
-  const requirements = {
-    scheme: 'exact',
-    network: rail.network,
-    amount: '20000',
-    asset: rail.asset,
-    payTo: PAY_TO,
-    maxTimeoutSeconds: 300,
-    extra: { name: 'USD Coin', version: '2' },
-  } as PaymentRequirements;
-  const body = Buffer.from('{"artefact":1}\n');
-  const artefact = { body, sha256: createHash('sha256').update(body).digest('hex') };
-  const TX = `0x${'cd'.repeat(32)}`;
-  const request = (): PaidRequest => {
-    const authorization = {
-      from: `0x${'11'.repeat(20)}`,
-      to: PAY_TO,
-      value: '20000',
-      validAfter: '0',
-      validBefore: '9999999999',
-      nonce: `0x${randomBytes(32).toString('hex')}`,
-    };
-    const payload = {
-      x402Version: 2,
-      accepted: requirements,
-      payload: { signature: `0x${'ab'.repeat(65)}`, authorization },
-    };
-    return {
-      product_id: 'gspc.request_attestation',
-      sku_id: 'request_attestation',
-      resourcePath: '/api/request-attestation?subject=m',
-      resourceUrl: 'http://x/api/request-attestation?subject=m',
-      requirements,
-      payment: readPaymentHeader({ 'payment-signature': Buffer.from(JSON.stringify(payload)).toString('base64') })!,
-      produce: () => artefact,
-    };
-  };
-
   it('a reservation the full disk cannot hold is ledger_unavailable (503) and nothing is settled; a settlement it cannot record is delivered, left RESERVED', async () => {
     const disk = tmpfs('2m') as string;
     const path = join(disk, 'ledger.sqlite');
