@@ -8,6 +8,7 @@ import { formatProblem, GspcError, type CorpusProblem } from '../core/errors.js'
 import { publishVerified } from '../verify/verified-publish.js';
 import { keygen } from '../keys/key-store.js';
 import { ioFailureLine } from './io-failure.js';
+import { isReplica } from '../release/release-keys.js';
 import { signingContext } from '../keys/signing.js';
 import { PACKAGE_VERSION, readConfig, type ConfigOverrides, type ConfigSource } from '../config.js';
 import { CliRun, PROCESS_IO, type CliIo } from './cli-io.js';
@@ -144,6 +145,10 @@ export async function main(
           ? `created ${written.join(', ')} in ${dir}`
           : `all keys already exist in ${dir} (use --force to replace)`,
       );
+      if (written.length > 0 && isReplica(config.dataDir))
+        run.warn(
+          `gspc: warning: ${config.dataDir} is a replica (gspc pull filled it): it serves with the publisher's keys, so gspc serve will refuse these; copy the publisher's key directory into ${dir} instead`,
+        );
     });
 
   registerValidateCommand(program, run);

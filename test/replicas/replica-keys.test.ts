@@ -56,7 +56,8 @@ describe('a replica cannot contradict its release', () => {
     const pub = await publisher();
     const replica = tempDir('gspc-replica-');
     await ok(['pull', pub, '--data-dir', replica, '--public-url', ORIGIN]);
-    await ok(['keygen', '--data-dir', replica]);
+    const made = await ok(['keygen', '--data-dir', replica]);
+    assert.match(made.stderr, /is a replica \(gspc pull filled it\): it serves with the publisher's keys/);
     const port = await freePort();
     const served = await gspc(['serve', '--data-dir', replica, '--port', String(port), '--public-url', ORIGIN], env);
     assert.equal(served.status, 2);
