@@ -12,6 +12,8 @@ export interface PairedOutcomes {
   b: number;
   /** `first` wrong, `second` right. */
   c: number;
+  /** Both right (with b, c and the paired count, the whole 2×2 table). */
+  both: number;
   /** Paired items whose content hashes differ between the models' rows: a pairing to refuse. */
   conflicts: number;
 }
@@ -21,6 +23,7 @@ export function pairedOutcomes(table: ItemTable, first: string, second: string):
   const z = table.columns.get(second)!.outcome;
   let b = 0;
   let c = 0;
+  let both = 0;
   let paired = 0;
   let conflicts = 0;
   for (let i = 0; i < table.items.length; i++) {
@@ -31,6 +34,7 @@ export function pairedOutcomes(table: ItemTable, first: string, second: string):
     paired++;
     if (x === OUTCOME_CORRECT && y === OUTCOME_WRONG) b++;
     else if (x === OUTCOME_WRONG && y === OUTCOME_CORRECT) c++;
+    else if (x === OUTCOME_CORRECT) both++;
   }
-  return { paired, b, c, conflicts };
+  return { paired, b, c, both, conflicts };
 }

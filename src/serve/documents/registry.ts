@@ -20,6 +20,7 @@ import { readinessDocument } from './readiness.js';
 import { insurabilityDocument } from './insurability.js';
 import { regulationDocument } from './regulation.js';
 import { reportedDocument } from './reported.js';
+import { modelsDocumentEntry } from './models.js';
 import { cardV0SchemaDocument } from './schemas.js';
 import { xrplDocument } from './xrpl.js';
 
@@ -33,6 +34,7 @@ export interface RegistryOptions {
 export function documentRegistry(opts: RegistryOptions): readonly DocumentEntry[] {
   const entries: DocumentEntry[] = [
     boardDocument,
+    modelsDocumentEntry,
     peritemFiles,
     evidenceFiles,
     ...evidenceDocuments,

@@ -1,0 +1,192 @@
+/**
+ * Every model of one model-comparison axis, and how sure the board is (issue 29): each model's
+ * counts, accuracy, Wilson interval, rank and tie-group letters; every pair of models tested by
+ * the exact McNemar test on the items both parsed, Holm-adjusted over the public pairs; the size
+ * of each difference with Newcombe's interval and what the pair could have detected. Added
+ * beside the board (`svc.gspc-models/0.1`); the board and its separation rule do not change.
+ * Formulas and a worked example: docs/methodology.md §7.
+ */
+import { holmAdjust } from '../stats/holm.js';
+import { compactLetters } from '../stats/letters.js';
+import { pairedDifference } from '../stats/paired-difference.js';
+import { pairedPower } from '../stats/power.js';
+import { mcnemarExact, SEPARATION_ALPHA, wilsonInterval } from '../stats/index.js';
+import type { ItemTable } from './item-table.js';
+import type { ModelComparisonAxis } from './model.js';
+import { compareTallies, tallyResults, tallyTable, type ModelRoles, type ModelTally } from './model-tally.js';
+import { pairedOutcomes } from './paired-outcomes.js';
+
+export const MODELS_SCHEMA = 'svc.gspc-models/0.1';
+
+export interface ModelEntry {
+  model: string;
+  own: boolean;
+  base: boolean;
+  rows: number;
+  unparsed: number;
+  parsed: number;
+  k: number;
+  accuracy: number | null;
+  interval: [number, number] | null;
+  /** Rank among the public models with a parsed response, by the board's rule; null for own models. */
+  rank: number | null;
+  /** Letters shared exactly by the public models not separated from it; '' without a result. */
+  tie_group: string;
+}
+
+export interface PairEntry {
+  first: string;
+  second: string;
+  /** Whether an own model is in the pair: then it is shown, but outside the Holm family. */
+  own: boolean;
+  state: 'SEPARATED' | 'TIE' | 'UNTESTED';
+  reason?: string;
+  n_pairs?: number;
+  b?: number;
+  c?: number;
+  p?: number;
+  /** Holm-adjusted over the public tested pairs; null for a pair with an own model. */
+  p_holm?: number | null;
+  /** The model with more wins among the discordant items, when SEPARATED. */
+  better?: string;
+  /** d = (b − c)/n_pairs: first minus second, on the items both parsed. */
+  difference?: number;
+  /** Newcombe (1998) method 10, 95%. */
+  difference_interval?: [number, number];
+  /** Normal approximation: the smallest difference detectable at α 0.05, 80% power. */
+  mdd?: number;
+  /** Normal approximation: paired items that would detect the observed d with 80% power. */
+  n_needed?: number | null;
+}
+
+export interface ModelsDocument {
+  schema: typeof MODELS_SCHEMA;
+  axis: string;
+  status: string;
+  n: number;
+  bank_state?: 'REFUSED_ONE_LABEL_MENU';
+  method: Record<string, string>;
+  /** Public tested pairs: the size of the Holm family. */
+  m: number;
+  models: ModelEntry[];
+  pairs: PairEntry[];
+}
+
+const METHOD = {
+  accuracy: 'k / parsed, with the Wilson 95% interval exactly as on the board',
+  rank: "the board's ranking rule among public models: accuracy (exact fractions), then more parsed, then model id",
+  pairs:
+    'exact McNemar, two-sided, on the items both models parsed; Holm-Bonferroni over the public tested pairs (m); SEPARATED when p_holm < 0.05',
+  own_pairs: 'a pair with an own model is shown for honesty, outside the Holm family: its state reads its unadjusted p',
+  tie_group:
+    'compact letter display (Piepho 2004): two public models share a letter exactly when they are not separated',
+  difference: 'd = (b − c) / n_pairs, first minus second; 95% interval by Newcombe (1998) method 10',
+  power:
+    'mdd and n_needed are normal approximations: (z0.975 + z0.80)·√(p_disc/n_pairs) and (z0.975 + z0.80)²·p_disc/d², p_disc = (b + c)/n_pairs',
+};
+
+export function modelsDocument(
+  def: ModelComparisonAxis,
+  table: ItemTable | undefined,
+  boardOwn: readonly string[],
+): ModelsDocument {
+  const roles: ModelRoles = {
+    own: new Set([...boardOwn, ...(def.own_models ?? [])]),
+    base: def.base_models ? new Set(def.base_models) : null,
+  };
+  const tallies =
+    def.status !== 'MEASURED' ? [] : table ? tallyTable(table, roles) : tallyResults(def.results ?? [], roles);
+  const menu = new Set(def.labels ?? (table ? [...table.distinctGoldLabels()] : []));
+  const refused = table !== undefined && def.status === 'MEASURED' && menu.size < 2;
+  const ordered = [...tallies].sort(compareTallies);
+  const publicRanked = ordered.filter((t) => !t.own && t.parsed > 0);
+  const rankOf = new Map(publicRanked.map((t, i) => [t.model, i + 1]));
+
+  const pairs: PairEntry[] = [];
+  const withResult = ordered.filter((t) => t.parsed > 0);
+  for (let i = 0; i < withResult.length; i++)
+    for (let j = i + 1; j < withResult.length; j++) pairs.push(pairOf(withResult[i]!, withResult[j]!, table, refused));
+  const family = pairs.filter((p) => !p.own && p.state !== 'UNTESTED');
+  holmAdjust(family.map((p) => p.p!)).forEach((h, k) => {
+    const p = family[k]!;
+    p.p_holm = h;
+    if (h < SEPARATION_ALPHA && p.b !== p.c) {
+      p.state = 'SEPARATED';
+      p.better = p.b! > p.c! ? p.first : p.second;
+    }
+  });
+  // A pair with an own model is tested for honesty, outside the family: its p is not adjusted.
+  for (const p of pairs)
+    if (p.own && p.state !== 'UNTESTED') {
+      p.p_holm = null;
+      if (p.p! < SEPARATION_ALPHA && p.b !== p.c) {
+        p.state = 'SEPARATED';
+        p.better = p.b! > p.c! ? p.first : p.second;
+      }
+    }
+
+  const separatedPair = new Set(
+    pairs.filter((p) => !p.own && p.state === 'SEPARATED').map((p) => `${p.first}\u0000${p.second}`),
+  );
+  const isSep = (x: string, y: string) => separatedPair.has(`${x}\u0000${y}`) || separatedPair.has(`${y}\u0000${x}`);
+  const letters = refused
+    ? publicRanked.map(() => '')
+    : compactLetters(publicRanked.length, (i, j) => isSep(publicRanked[i]!.model, publicRanked[j]!.model));
+  const letterOf = new Map(publicRanked.map((t, i) => [t.model, letters[i]!]));
+
+  const models: ModelEntry[] = ordered.map((t) => ({
+    model: t.model,
+    own: t.own,
+    base: t.base,
+    rows: t.rows,
+    unparsed: t.unparsed,
+    parsed: t.parsed,
+    k: t.correct,
+    accuracy: t.parsed > 0 ? t.correct / t.parsed : null,
+    interval: t.parsed > 0 ? wilsonInterval(t.correct, t.parsed) : null,
+    rank: rankOf.get(t.model) ?? null,
+    tie_group: letterOf.get(t.model) ?? '',
+  }));
+  return {
+    schema: MODELS_SCHEMA,
+    axis: def.axis,
+    status: def.status,
+    n: table && table.items.length > 0 ? table.items.length : (def.n ?? 0),
+    ...(refused && { bank_state: 'REFUSED_ONE_LABEL_MENU' as const }),
+    method: METHOD,
+    m: family.length,
+    models,
+    pairs,
+  };
+}
+
+function pairOf(x: ModelTally, y: ModelTally, table: ItemTable | undefined, refused: boolean): PairEntry {
+  const base = { first: x.model, second: y.model, own: x.own || y.own };
+  const untested = (reason: string): PairEntry => ({ ...base, state: 'UNTESTED', reason });
+  if (refused) return untested('refused: the exact-label menu has fewer than two distinct labels');
+  if (!table) return untested('no published per-item rows: aggregate results cannot be paired');
+  const o = pairedOutcomes(table, x.model, y.model);
+  if (o.conflicts > 0)
+    return untested(`item content hashes differ on ${o.conflicts} paired items: the pairing is refused`);
+  if (o.paired === 0) return untested('no item was parsed by both');
+  const { p } = mcnemarExact(o.b, o.c);
+  const diff = pairedDifference({
+    both: o.both,
+    firstOnly: o.b,
+    secondOnly: o.c,
+    neither: o.paired - o.both - o.b - o.c,
+  });
+  const power = pairedPower(o.b, o.c, o.paired);
+  return {
+    ...base,
+    state: 'TIE',
+    n_pairs: o.paired,
+    b: o.b,
+    c: o.c,
+    p,
+    difference: diff.difference,
+    difference_interval: diff.interval,
+    mdd: power.mdd,
+    n_needed: power.n_needed,
+  };
+}

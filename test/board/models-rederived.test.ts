@@ -1,0 +1,199 @@
+/**
+ * `GET /api/models?axis=` re-derived by a reader who shares no code with src/ (issue 29): from
+ * the published per-item rows alone (`/peritem/<axis>.jsonl`), grading label ∈ gold, an exact
+ * binomial McNemar in BigInt, Holm by hand, Newcombe's method 10 from textbook Wilson bounds and
+ * the power formulas, every number of every model-comparison axis of the demo; the letters by
+ * their defining property. And the board is unchanged beside it.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { demoApp } from '../helpers/app.js';
+
+const { app } = demoApp();
+const Z = 1.959963984540054;
+const Z80 = 0.8416212335729143;
+
+interface Row {
+  item: string;
+  model: string;
+  gold: string | string[];
+  label?: string | null;
+  item_hash?: string;
+}
+type Outcome = 'right' | 'wrong' | 'unparsed';
+
+const get = async (url: string) => {
+  const r = await app.inject({ url });
+  assert.equal(r.statusCode, 200, url);
+  return r;
+};
+
+/** p = min(1, 2·P(X ≤ min(b, c))), X ~ Bin(b + c, ½), exactly in BigInt, then to a double. */
+function mcnemarP(b: number, c: number): number {
+  const n = b + c;
+  if (n === 0) return 1;
+  let term = 1n;
+  let sum = 0n;
+  for (let i = 0; i <= Math.min(b, c); i++) {
+    if (i > 0) term = (term * BigInt(n - i + 1)) / BigInt(i);
+    sum += term;
+  }
+  const num = 2n * sum;
+  const den = 1n << BigInt(n);
+  if (num >= den) return 1;
+  const shift = den.toString(2).length - num.toString(2).length + 64;
+  return Number((num << BigInt(shift)) / den) * 2 ** -shift;
+}
+
+const wilson = (k: number, n: number): [number, number] => {
+  const p = k / n;
+  const centre = (p + (Z * Z) / (2 * n)) / (1 + (Z * Z) / n);
+  const half = (Z / (1 + (Z * Z) / n)) * Math.sqrt((p * (1 - p)) / n + (Z * Z) / (4 * n * n));
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+};
+
+const close = (a: number, b: number, what: string, tol = 1e-12) =>
+  assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${what}: served ${a}, re-derived ${b}`);
+
+describe('/api/models re-derived from the published rows alone', async () => {
+  const board = (await get('/api/gspc')).json() as { axes: { axis: string; kind: string; status: string }[] };
+  const manifest = (await get('/peritem/manifest.json')).json() as {
+    files: { axis?: string; role: string; url: string }[];
+  };
+  const own = new Set<string>(
+    (JSON.parse((await get('/peritem/board.json')).body) as { own_models: string[] }).own_models,
+  );
+  const axes = board.axes.filter((a) => a.kind === 'model-comparison' && a.status === 'MEASURED').map((a) => a.axis);
+
+  it('the demo has model-comparison axes with rows', () => assert.ok(axes.length >= 10));
+
+  for (const axis of axes)
+    it(`axis ${axis}: every model and every pair`, async () => {
+      const def = (await get(`/peritem/axes/${axis}.json`)).json() as { own_models?: string[]; labels?: string[] };
+      const rowsFile = manifest.files.find((f) => f.axis === axis && f.role === 'per-item-rows');
+      const doc = (await get(`/api/models?axis=${axis}`)).json() as any;
+      assert.equal(doc.schema, 'svc.gspc-models/0.1');
+      if (!rowsFile) {
+        assert.ok(doc.pairs.every((p: any) => p.state === 'UNTESTED'));
+        return;
+      }
+      const rows = (await get(rowsFile.url)).body
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Row);
+      const owners = new Set([...own, ...(def.own_models ?? [])]);
+      const outcome = new Map<string, Map<string, Outcome>>();
+      const hashes = new Map<string, Set<string>>();
+      for (const r of rows) {
+        const o: Outcome =
+          r.label === null || r.label === undefined
+            ? 'unparsed'
+            : (Array.isArray(r.gold) ? r.gold.includes(r.label) : r.gold === r.label)
+              ? 'right'
+              : 'wrong';
+        if (!outcome.has(r.model)) outcome.set(r.model, new Map());
+        outcome.get(r.model)!.set(r.item, o);
+        if (r.item_hash !== undefined) hashes.set(r.item, new Set([...(hashes.get(r.item) ?? []), r.item_hash]));
+      }
+      const menu = new Set(def.labels ?? rows.flatMap((r) => (Array.isArray(r.gold) ? r.gold : [r.gold])));
+      const refused = menu.size < 2;
+      const stats = [...outcome].map(([model, items]) => {
+        const v = [...items.values()];
+        const k = v.filter((x) => x === 'right').length;
+        const parsed = v.filter((x) => x !== 'unparsed').length;
+        return { model, own: owners.has(model), rows: v.length, k, parsed, unparsed: v.length - parsed };
+      });
+      const publicRanked = stats
+        .filter((s) => !s.own && s.parsed > 0)
+        .sort((x, y) => y.k * x.parsed - x.k * y.parsed || y.parsed - x.parsed || (x.model < y.model ? -1 : 1));
+      assert.equal(doc.models.length, stats.length);
+      for (const s of stats) {
+        const m = doc.models.find((x: any) => x.model === s.model);
+        assert.deepEqual(
+          [m.own, m.rows, m.k, m.parsed, m.unparsed],
+          [s.own, s.rows, s.k, s.parsed, s.unparsed],
+          s.model,
+        );
+        if (s.parsed > 0) {
+          close(m.accuracy, s.k / s.parsed, `${s.model} accuracy`);
+          wilson(s.k, s.parsed).forEach((e, i) => close(m.interval[i], e, `${s.model} interval ${i}`));
+        }
+        const r = publicRanked.findIndex((x) => x.model === s.model);
+        assert.equal(m.rank, r === -1 ? null : r + 1, `${s.model} rank`);
+      }
+      // Every pair of models with a parsed response, tested on the items both parsed.
+      const withResult = stats.filter((s) => s.parsed > 0);
+      assert.equal(doc.pairs.length, (withResult.length * (withResult.length - 1)) / 2);
+      const family: { entry: any; p: number }[] = [];
+      for (const entry of doc.pairs) {
+        const x = outcome.get(entry.first)!;
+        const y = outcome.get(entry.second)!;
+        let a = 0;
+        let b = 0;
+        let c = 0;
+        let d = 0;
+        let conflicts = 0;
+        for (const [item, ox] of x) {
+          const oy = y.get(item);
+          if (ox === 'unparsed' || oy === undefined || oy === 'unparsed') continue;
+          if ((hashes.get(item)?.size ?? 0) > 1) conflicts++;
+          if (ox === 'right' && oy === 'right') a++;
+          else if (ox === 'right') b++;
+          else if (oy === 'right') c++;
+          else d++;
+        }
+        const n = a + b + c + d;
+        if (refused || conflicts > 0 || n === 0) {
+          assert.equal(entry.state, 'UNTESTED', `${entry.first} ~ ${entry.second}`);
+          continue;
+        }
+        assert.deepEqual([entry.n_pairs, entry.b, entry.c], [n, b, c]);
+        close(entry.p, mcnemarP(b, c), `${entry.first} ~ ${entry.second} p`);
+        close(entry.difference, (b - c) / n, 'd');
+        // Newcombe method 10, from textbook Wilson bounds and the adjusted φ.
+        const p1 = (a + b) / n;
+        const p2 = (a + c) / n;
+        const [l1, u1] = wilson(a + b, n);
+        const [l2, u2] = wilson(a + c, n);
+        const ad = a * d - b * c;
+        const e = ad > n / 2 ? ad - n / 2 : ad >= 0 ? 0 : ad;
+        const margins = (a + b) * (c + d) * (a + c) * (b + d);
+        const phi = margins === 0 ? 0 : e / Math.sqrt(margins);
+        const dd = (b - c) / n;
+        const lo = dd - Math.sqrt(Math.max(0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2));
+        const hi = dd + Math.sqrt(Math.max(0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2));
+        close(entry.difference_interval[0], lo, 'newcombe lower', 1e-9);
+        close(entry.difference_interval[1], hi, 'newcombe upper', 1e-9);
+        close(entry.mdd, (Z + Z80) * Math.sqrt((b + c) / n / n), 'mdd');
+        if (b === c) assert.equal(entry.n_needed, null);
+        else close(entry.n_needed, ((Z + Z80) ** 2 * ((b + c) / n)) / dd ** 2, 'n_needed');
+        if (owners.has(entry.first) || owners.has(entry.second)) assert.equal(entry.p_holm, null);
+        else family.push({ entry, p: mcnemarP(b, c) });
+      }
+      // Holm by hand over the public tested pairs.
+      assert.equal(doc.m, family.length);
+      const sorted = [...family].sort((x, y) => x.p - y.p);
+      let running = 0;
+      sorted.forEach((f, i) => {
+        running = Math.max(running, Math.min(1, (family.length - i) * f.p));
+        close(f.entry.p_holm, running, 'p_holm');
+        const sep = running < 0.05 && f.entry.b !== f.entry.c;
+        assert.equal(f.entry.state, sep ? 'SEPARATED' : 'TIE');
+        if (sep) assert.equal(f.entry.better, f.entry.b > f.entry.c ? f.entry.first : f.entry.second);
+      });
+      // Letters: two public models share one exactly when their pair is not SEPARATED.
+      const letters = new Map<string, string>(doc.models.map((m: any) => [m.model, m.tie_group as string]));
+      for (const entry of doc.pairs.filter((p: any) => !p.own && !refused)) {
+        const share = [...letters.get(entry.first)!].some((l) => letters.get(entry.second)!.includes(l));
+        assert.equal(share, entry.state !== 'SEPARATED', `${entry.first} ~ ${entry.second}`);
+      }
+    });
+
+  it('an unknown or deterministic-facts axis is a 404 naming the model-comparison axes; no axis is a 400', async () => {
+    const nope = await app.inject({ url: '/api/models?axis=nope' });
+    assert.equal(nope.statusCode, 404);
+    assert.equal(nope.json().code, 'unknown_axis');
+    assert.ok(nope.json().known.includes('governance'));
+    assert.equal((await app.inject({ url: '/api/models' })).statusCode, 400);
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * The statistics of the every-model document (issue 29), each against its source: Holm's
+ * adjustment against a hand-worked example (and R's p.adjust); Newcombe's method 10 against
+ * Altman et al. (2000), Table 6.2; the compact letter display's defining property (two models
+ * share a letter exactly when not separated) on random separation patterns; the power formulas.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { holmAdjust } from '../../src/core/stats/holm.js';
+import { compactLetters } from '../../src/core/stats/letters.js';
+import { adjustedPhi, pairedDifference } from '../../src/core/stats/paired-difference.js';
+import { pairedPower, Z_POWER_80 } from '../../src/core/stats/power.js';
+
+const close = (a: number, b: number, tol: number, what: string) =>
+  assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} is not within ${tol} of ${b}`);
+
+describe('Holm–Bonferroni', () => {
+  it('a hand-worked example: p = 0.01, 0.04, 0.03, 0.005 (m = 4)', () => {
+    // Sorted: 0.005, 0.01, 0.03, 0.04 → 4·0.005 = 0.02; 3·0.01 = 0.03; 2·0.03 = 0.06; max(0.06, 1·0.04) = 0.06.
+    const adjusted = holmAdjust([0.01, 0.04, 0.03, 0.005]);
+    [0.03, 0.06, 0.06, 0.02].forEach((e, i) => close(adjusted[i]!, e, 1e-15, `p${i}`));
+  });
+  it('caps at 1, keeps the order monotone, and is the identity for one test', () => {
+    assert.deepEqual(holmAdjust([0.5, 0.6]), [1, 1]);
+    assert.deepEqual(holmAdjust([0.2]), [0.2]);
+    assert.deepEqual(holmAdjust([]), []);
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 30 }), (p) => {
+        const h = holmAdjust(p);
+        p.forEach((v, i) => assert.ok(h[i]! >= v && h[i]! <= 1));
+        const order = p.map((v, i) => [v, i] as const).sort((x, y) => x[0] - y[0]);
+        for (let k = 1; k < order.length; k++) assert.ok(h[order[k]![1]]! >= h[order[k - 1]![1]]!);
+      }),
+    );
+  });
+});
+
+describe('Newcombe (1998) method 10', () => {
+  it('Altman et al. (2000), Table 6.2: [[14, 5], [0, 22]] gives 0.122, 95% interval 0.011 to 0.226', () => {
+    const r = pairedDifference({ both: 14, firstOnly: 5, secondOnly: 0, neither: 22 });
+    close(r.difference, 0.122, 0.0005, 'difference');
+    close(r.interval[0], 0.011, 0.0005, 'lower');
+    close(r.interval[1], 0.226, 0.0005, 'upper');
+  });
+  it('adjusted φ: reduced by n/2 when AD − BC > n/2, 0 up to n/2, unchanged when negative; 0 with an empty margin', () => {
+    close(
+      adjustedPhi({ both: 14, firstOnly: 5, secondOnly: 0, neither: 22 }),
+      (308 - 20.5) / Math.sqrt(19 * 22 * 14 * 27),
+      1e-15,
+      'φ',
+    );
+    assert.equal(adjustedPhi({ both: 1, firstOnly: 0, secondOnly: 0, neither: 1 }), 0);
+    close(
+      adjustedPhi({ both: 0, firstOnly: 3, secondOnly: 2, neither: 0 }),
+      -6 / Math.sqrt(3 * 2 * 2 * 3),
+      1e-15,
+      'negative',
+    );
+    assert.equal(adjustedPhi({ both: 5, firstOnly: 0, secondOnly: 0, neither: 0 }), 0);
+  });
+  it('the interval holds the difference and stays within [−1, 1]', () => {
+    fc.assert(
+      fc.property(fc.nat(50), fc.nat(50), fc.nat(50), fc.nat(50), (a, b, c, d) => {
+        fc.pre(a + b + c + d > 0);
+        const r = pairedDifference({ both: a, firstOnly: b, secondOnly: c, neither: d });
+        assert.ok(r.interval[0] <= r.difference + 1e-12 && r.difference <= r.interval[1] + 1e-12);
+        assert.ok(r.interval[0] >= -1 - 1e-12 && r.interval[1] <= 1 + 1e-12);
+      }),
+    );
+  });
+});
+
+describe('compact letter display (Piepho 2004)', () => {
+  it('two models share a letter exactly when they are not separated (random patterns)', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .integer({ min: 1, max: 9 })
+          .chain((n) =>
+            fc.tuple(
+              fc.constant(n),
+              fc.array(fc.boolean(), { minLength: (n * (n - 1)) / 2, maxLength: (n * (n - 1)) / 2 }),
+            ),
+          ),
+        ([n, bits]) => {
+          const sep = (i: number, j: number) => {
+            const [x, y] = i < j ? [i, j] : [j, i];
+            return bits[(x * (2 * n - x - 1)) / 2 + (y - x - 1)]!;
+          };
+          const letters = compactLetters(n, sep);
+          for (let i = 0; i < n; i++) {
+            assert.ok(letters[i]!.length > 0, 'every model has a letter');
+            for (let j = i + 1; j < n; j++) {
+              const share = [...letters[i]!].some((l) => letters[j]!.includes(l));
+              assert.equal(share, !sep(i, j), `${i}, ${j}: ${letters.join(' ')}`);
+            }
+          }
+        },
+      ),
+      { numRuns: 500, seed: 29 },
+    );
+  });
+  it('the best model holds a; nothing separated is one letter; all separated is one letter each', () => {
+    assert.deepEqual(
+      compactLetters(3, () => false),
+      ['a', 'a', 'a'],
+    );
+    assert.deepEqual(
+      compactLetters(3, () => true),
+      ['a', 'b', 'c'],
+    );
+    // 0 vs 2 separated only: {0,1} and {1,2}.
+    assert.deepEqual(
+      compactLetters(3, (i, j) => i === 0 && j === 2),
+      ['a', 'ab', 'b'],
+    );
+  });
+});
+
+describe('what a TIE could have seen', () => {
+  it('MDD = (z₀.₉₇₅ + z₀.₈₀)·√(p_disc/n); n* = (z₀.₉₇₅ + z₀.₈₀)²·p_disc/d²; null when d = 0', () => {
+    const zz = 1.959963984540054 + Z_POWER_80;
+    const r = pairedPower(6, 2, 20);
+    close(r.mdd, zz * Math.sqrt(0.4 / 20), 1e-15, 'mdd');
+    close(r.n_needed!, (zz * zz * 0.4) / 0.04, 1e-12, 'n');
+    assert.equal(pairedPower(3, 3, 20).n_needed, null);
+    close(Z_POWER_80, 0.8416212335729143, 0, 'z 0.80');
+  });
+});
