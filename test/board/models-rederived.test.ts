@@ -7,7 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { cpSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { demoApp } from '../helpers/app.js';
+import { demoCorpus, tempDir } from '../helpers/tmp.js';
 
 const { app } = demoApp();
 const Z = 1.959963984540054;
@@ -55,139 +59,142 @@ const wilson = (k: number, n: number): [number, number] => {
 const close = (a: number, b: number, what: string, tol = 1e-12) =>
   assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${what}: served ${a}, re-derived ${b}`);
 
-describe('/api/models re-derived from the published rows alone', async () => {
-  const board = (await get('/api/gspc')).json() as { axes: { axis: string; kind: string; status: string }[] };
+/** Re-derives every number of `/api/models?axis=` from the served per-item rows (module doc). */
+async function rederive(app: FastifyInstance, axis: string): Promise<void> {
+  const get = async (url: string) => {
+    const r = await app.inject({ url });
+    assert.equal(r.statusCode, 200, url);
+    return r;
+  };
   const manifest = (await get('/peritem/manifest.json')).json() as {
     files: { axis?: string; role: string; url: string }[];
   };
   const own = new Set<string>(
     (JSON.parse((await get('/peritem/board.json')).body) as { own_models: string[] }).own_models,
   );
+  const def = (await get(`/peritem/axes/${axis}.json`)).json() as { own_models?: string[]; labels?: string[] };
+  const rowsFile = manifest.files.find((f) => f.axis === axis && f.role === 'per-item-rows');
+  const doc = (await get(`/api/models?axis=${axis}`)).json() as any;
+  assert.equal(doc.schema, 'svc.gspc-models/0.1');
+  if (!rowsFile) {
+    assert.ok(doc.pairs.every((p: any) => p.state === 'UNTESTED'));
+    return;
+  }
+  const rows = (await get(rowsFile.url)).body
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Row);
+  const owners = new Set([...own, ...(def.own_models ?? [])]);
+  const outcome = new Map<string, Map<string, Outcome>>();
+  const hashes = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const o: Outcome =
+      r.label === null || r.label === undefined
+        ? 'unparsed'
+        : (Array.isArray(r.gold) ? r.gold.includes(r.label) : r.gold === r.label)
+          ? 'right'
+          : 'wrong';
+    if (!outcome.has(r.model)) outcome.set(r.model, new Map());
+    outcome.get(r.model)!.set(r.item, o);
+    if (r.item_hash !== undefined) hashes.set(r.item, new Set([...(hashes.get(r.item) ?? []), r.item_hash]));
+  }
+  const menu = new Set(def.labels ?? rows.flatMap((r) => (Array.isArray(r.gold) ? r.gold : [r.gold])));
+  const refused = menu.size < 2;
+  const stats = [...outcome].map(([model, items]) => {
+    const v = [...items.values()];
+    const k = v.filter((x) => x === 'right').length;
+    const parsed = v.filter((x) => x !== 'unparsed').length;
+    return { model, own: owners.has(model), rows: v.length, k, parsed, unparsed: v.length - parsed };
+  });
+  const publicRanked = stats
+    .filter((s) => !s.own && s.parsed > 0)
+    .sort((x, y) => y.k * x.parsed - x.k * y.parsed || y.parsed - x.parsed || (x.model < y.model ? -1 : 1));
+  assert.equal(doc.models.length, stats.length);
+  for (const s of stats) {
+    const m = doc.models.find((x: any) => x.model === s.model);
+    assert.deepEqual([m.own, m.rows, m.k, m.parsed, m.unparsed], [s.own, s.rows, s.k, s.parsed, s.unparsed], s.model);
+    if (s.parsed > 0) {
+      close(m.accuracy, s.k / s.parsed, `${s.model} accuracy`);
+      wilson(s.k, s.parsed).forEach((e, i) => close(m.interval[i], e, `${s.model} interval ${i}`));
+    }
+    const r = publicRanked.findIndex((x) => x.model === s.model);
+    assert.equal(m.rank, r === -1 ? null : r + 1, `${s.model} rank`);
+  }
+  // Every pair of models with a parsed response, tested on the items both parsed.
+  const withResult = stats.filter((s) => s.parsed > 0);
+  assert.equal(doc.pairs.length, (withResult.length * (withResult.length - 1)) / 2);
+  const family: { entry: any; p: number }[] = [];
+  for (const entry of doc.pairs) {
+    const x = outcome.get(entry.first)!;
+    const y = outcome.get(entry.second)!;
+    let a = 0;
+    let b = 0;
+    let c = 0;
+    let d = 0;
+    let conflicts = 0;
+    for (const [item, ox] of x) {
+      const oy = y.get(item);
+      if (ox === 'unparsed' || oy === undefined || oy === 'unparsed') continue;
+      if ((hashes.get(item)?.size ?? 0) > 1) conflicts++;
+      if (ox === 'right' && oy === 'right') a++;
+      else if (ox === 'right') b++;
+      else if (oy === 'right') c++;
+      else d++;
+    }
+    const n = a + b + c + d;
+    if (refused || conflicts > 0 || n === 0) {
+      assert.equal(entry.state, 'UNTESTED', `${entry.first} ~ ${entry.second}`);
+      continue;
+    }
+    assert.deepEqual([entry.n_pairs, entry.b, entry.c], [n, b, c]);
+    close(entry.p, mcnemarP(b, c), `${entry.first} ~ ${entry.second} p`);
+    close(entry.difference, (b - c) / n, 'd');
+    // Newcombe method 10, from textbook Wilson bounds and the adjusted φ.
+    const p1 = (a + b) / n;
+    const p2 = (a + c) / n;
+    const [l1, u1] = wilson(a + b, n);
+    const [l2, u2] = wilson(a + c, n);
+    const ad = a * d - b * c;
+    const e = ad > n / 2 ? ad - n / 2 : ad >= 0 ? 0 : ad;
+    const margins = (a + b) * (c + d) * (a + c) * (b + d);
+    const phi = margins === 0 ? 0 : e / Math.sqrt(margins);
+    const dd = (b - c) / n;
+    const lo = dd - Math.sqrt(Math.max(0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2));
+    const hi = dd + Math.sqrt(Math.max(0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2));
+    close(entry.difference_interval[0], lo, 'newcombe lower', 1e-9);
+    close(entry.difference_interval[1], hi, 'newcombe upper', 1e-9);
+    close(entry.mdd, (Z + Z80) * Math.sqrt((b + c) / n / n), 'mdd');
+    if (b === c) assert.equal(entry.n_needed, null);
+    else close(entry.n_needed, ((Z + Z80) ** 2 * ((b + c) / n)) / dd ** 2, 'n_needed');
+    if (owners.has(entry.first) || owners.has(entry.second)) assert.equal(entry.p_holm, null);
+    else family.push({ entry, p: mcnemarP(b, c) });
+  }
+  // Holm by hand over the public tested pairs.
+  assert.equal(doc.m, family.length);
+  const sorted = [...family].sort((x, y) => x.p - y.p);
+  let running = 0;
+  sorted.forEach((f, i) => {
+    running = Math.max(running, Math.min(1, (family.length - i) * f.p));
+    close(f.entry.p_holm, running, 'p_holm');
+    const sep = running < 0.05 && f.entry.b !== f.entry.c;
+    assert.equal(f.entry.state, sep ? 'SEPARATED' : 'TIE');
+    if (sep) assert.equal(f.entry.better, f.entry.b > f.entry.c ? f.entry.first : f.entry.second);
+  });
+  // Letters: two public models share one exactly when their pair is not SEPARATED.
+  const letters = new Map<string, string>(doc.models.map((m: any) => [m.model, m.tie_group as string]));
+  for (const entry of doc.pairs.filter((p: any) => !p.own && !refused)) {
+    const share = [...letters.get(entry.first)!].some((l) => letters.get(entry.second)!.includes(l));
+    assert.equal(share, entry.state !== 'SEPARATED', `${entry.first} ~ ${entry.second}`);
+  }
+}
+
+describe('/api/models re-derived from the published rows alone', async () => {
+  const board = (await get('/api/gspc')).json() as { axes: { axis: string; kind: string; status: string }[] };
   const axes = board.axes.filter((a) => a.kind === 'model-comparison' && a.status === 'MEASURED').map((a) => a.axis);
 
   it('the demo has model-comparison axes with rows', () => assert.ok(axes.length >= 10));
 
-  for (const axis of axes)
-    it(`axis ${axis}: every model and every pair`, async () => {
-      const def = (await get(`/peritem/axes/${axis}.json`)).json() as { own_models?: string[]; labels?: string[] };
-      const rowsFile = manifest.files.find((f) => f.axis === axis && f.role === 'per-item-rows');
-      const doc = (await get(`/api/models?axis=${axis}`)).json() as any;
-      assert.equal(doc.schema, 'svc.gspc-models/0.1');
-      if (!rowsFile) {
-        assert.ok(doc.pairs.every((p: any) => p.state === 'UNTESTED'));
-        return;
-      }
-      const rows = (await get(rowsFile.url)).body
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as Row);
-      const owners = new Set([...own, ...(def.own_models ?? [])]);
-      const outcome = new Map<string, Map<string, Outcome>>();
-      const hashes = new Map<string, Set<string>>();
-      for (const r of rows) {
-        const o: Outcome =
-          r.label === null || r.label === undefined
-            ? 'unparsed'
-            : (Array.isArray(r.gold) ? r.gold.includes(r.label) : r.gold === r.label)
-              ? 'right'
-              : 'wrong';
-        if (!outcome.has(r.model)) outcome.set(r.model, new Map());
-        outcome.get(r.model)!.set(r.item, o);
-        if (r.item_hash !== undefined) hashes.set(r.item, new Set([...(hashes.get(r.item) ?? []), r.item_hash]));
-      }
-      const menu = new Set(def.labels ?? rows.flatMap((r) => (Array.isArray(r.gold) ? r.gold : [r.gold])));
-      const refused = menu.size < 2;
-      const stats = [...outcome].map(([model, items]) => {
-        const v = [...items.values()];
-        const k = v.filter((x) => x === 'right').length;
-        const parsed = v.filter((x) => x !== 'unparsed').length;
-        return { model, own: owners.has(model), rows: v.length, k, parsed, unparsed: v.length - parsed };
-      });
-      const publicRanked = stats
-        .filter((s) => !s.own && s.parsed > 0)
-        .sort((x, y) => y.k * x.parsed - x.k * y.parsed || y.parsed - x.parsed || (x.model < y.model ? -1 : 1));
-      assert.equal(doc.models.length, stats.length);
-      for (const s of stats) {
-        const m = doc.models.find((x: any) => x.model === s.model);
-        assert.deepEqual(
-          [m.own, m.rows, m.k, m.parsed, m.unparsed],
-          [s.own, s.rows, s.k, s.parsed, s.unparsed],
-          s.model,
-        );
-        if (s.parsed > 0) {
-          close(m.accuracy, s.k / s.parsed, `${s.model} accuracy`);
-          wilson(s.k, s.parsed).forEach((e, i) => close(m.interval[i], e, `${s.model} interval ${i}`));
-        }
-        const r = publicRanked.findIndex((x) => x.model === s.model);
-        assert.equal(m.rank, r === -1 ? null : r + 1, `${s.model} rank`);
-      }
-      // Every pair of models with a parsed response, tested on the items both parsed.
-      const withResult = stats.filter((s) => s.parsed > 0);
-      assert.equal(doc.pairs.length, (withResult.length * (withResult.length - 1)) / 2);
-      const family: { entry: any; p: number }[] = [];
-      for (const entry of doc.pairs) {
-        const x = outcome.get(entry.first)!;
-        const y = outcome.get(entry.second)!;
-        let a = 0;
-        let b = 0;
-        let c = 0;
-        let d = 0;
-        let conflicts = 0;
-        for (const [item, ox] of x) {
-          const oy = y.get(item);
-          if (ox === 'unparsed' || oy === undefined || oy === 'unparsed') continue;
-          if ((hashes.get(item)?.size ?? 0) > 1) conflicts++;
-          if (ox === 'right' && oy === 'right') a++;
-          else if (ox === 'right') b++;
-          else if (oy === 'right') c++;
-          else d++;
-        }
-        const n = a + b + c + d;
-        if (refused || conflicts > 0 || n === 0) {
-          assert.equal(entry.state, 'UNTESTED', `${entry.first} ~ ${entry.second}`);
-          continue;
-        }
-        assert.deepEqual([entry.n_pairs, entry.b, entry.c], [n, b, c]);
-        close(entry.p, mcnemarP(b, c), `${entry.first} ~ ${entry.second} p`);
-        close(entry.difference, (b - c) / n, 'd');
-        // Newcombe method 10, from textbook Wilson bounds and the adjusted φ.
-        const p1 = (a + b) / n;
-        const p2 = (a + c) / n;
-        const [l1, u1] = wilson(a + b, n);
-        const [l2, u2] = wilson(a + c, n);
-        const ad = a * d - b * c;
-        const e = ad > n / 2 ? ad - n / 2 : ad >= 0 ? 0 : ad;
-        const margins = (a + b) * (c + d) * (a + c) * (b + d);
-        const phi = margins === 0 ? 0 : e / Math.sqrt(margins);
-        const dd = (b - c) / n;
-        const lo = dd - Math.sqrt(Math.max(0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2));
-        const hi = dd + Math.sqrt(Math.max(0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2));
-        close(entry.difference_interval[0], lo, 'newcombe lower', 1e-9);
-        close(entry.difference_interval[1], hi, 'newcombe upper', 1e-9);
-        close(entry.mdd, (Z + Z80) * Math.sqrt((b + c) / n / n), 'mdd');
-        if (b === c) assert.equal(entry.n_needed, null);
-        else close(entry.n_needed, ((Z + Z80) ** 2 * ((b + c) / n)) / dd ** 2, 'n_needed');
-        if (owners.has(entry.first) || owners.has(entry.second)) assert.equal(entry.p_holm, null);
-        else family.push({ entry, p: mcnemarP(b, c) });
-      }
-      // Holm by hand over the public tested pairs.
-      assert.equal(doc.m, family.length);
-      const sorted = [...family].sort((x, y) => x.p - y.p);
-      let running = 0;
-      sorted.forEach((f, i) => {
-        running = Math.max(running, Math.min(1, (family.length - i) * f.p));
-        close(f.entry.p_holm, running, 'p_holm');
-        const sep = running < 0.05 && f.entry.b !== f.entry.c;
-        assert.equal(f.entry.state, sep ? 'SEPARATED' : 'TIE');
-        if (sep) assert.equal(f.entry.better, f.entry.b > f.entry.c ? f.entry.first : f.entry.second);
-      });
-      // Letters: two public models share one exactly when their pair is not SEPARATED.
-      const letters = new Map<string, string>(doc.models.map((m: any) => [m.model, m.tie_group as string]));
-      for (const entry of doc.pairs.filter((p: any) => !p.own && !refused)) {
-        const share = [...letters.get(entry.first)!].some((l) => letters.get(entry.second)!.includes(l));
-        assert.equal(share, entry.state !== 'SEPARATED', `${entry.first} ~ ${entry.second}`);
-      }
-    });
+  for (const axis of axes) it(`axis ${axis}: every model and every pair`, () => rederive(app, axis));
 
   it('an unknown or deterministic-facts axis is a 404 naming the model-comparison axes; no axis is a 400', async () => {
     const nope = await app.inject({ url: '/api/models?axis=nope' });
@@ -196,4 +203,85 @@ describe('/api/models re-derived from the published rows alone', async () => {
     assert.ok(nope.json().known.includes('governance'));
     assert.equal((await app.inject({ url: '/api/models' })).statusCode, 400);
   });
+});
+
+/** A seeded generator (mulberry32): the same seed, the same corpus. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The demo corpus with its `care` axis replaced by random rows: six public models of different
+ * skill, the board's own model and an axis-level own model, gold lists, unparsed rows, missing
+ * rows, and (in some seeds) items whose content hash differs between models.
+ */
+function randomCorpus(seed: number): string {
+  const next = random(seed);
+  const dir = join(tempDir(), 'corpus');
+  cpSync(demoCorpus, dir, { recursive: true });
+  const models = ['r/alpha', 'r/beta', 'r/gamma', 'r/delta', 'r/eps', 'r/zeta', 'svc/sentinel-1', 'r/own-2'];
+  const skill = new Map(models.map((m) => [m, 0.3 + next() * 0.65]));
+  const labels = ['A', 'B', 'C'];
+  const rows: string[] = [];
+  const conflicts = seed % 2 === 0 ? 3 : 0;
+  for (let i = 0; i < 120; i++) {
+    const item = `care/${String(i).padStart(4, '0')}`;
+    const gold = next() < 0.1 ? ['A', 'B'] : labels[Math.floor(next() * 3)]!;
+    const hash = (i + 1).toString(16).padStart(64, '0');
+    models.forEach((model, k) => {
+      if (next() < 0.08) return; // no row for this model
+      const right = next() < skill.get(model)!;
+      const goldOne = Array.isArray(gold) ? gold[0]! : gold;
+      const label =
+        next() < 0.07
+          ? null
+          : right
+            ? goldOne
+            : labels.find((l) => !(Array.isArray(gold) ? gold : [gold]).includes(l))!;
+      const item_hash = i < conflicts && k === 1 ? 'f'.repeat(64) : hash;
+      rows.push(JSON.stringify({ item, model, gold, label, item_hash }));
+    });
+  }
+  writeFileSync(join(dir, 'peritem', 'care.jsonl'), `${rows.join('\n')}\n`);
+  writeFileSync(
+    join(dir, 'axes', 'care.json'),
+    JSON.stringify({
+      axis: 'care',
+      family: 'behavioural',
+      kind: 'model-comparison',
+      status: 'MEASURED',
+      title: 'Random',
+      bench: 'random',
+      task: 'random rows',
+      dataset: 'random',
+      labels,
+      own_models: ['r/own-2'],
+    }),
+  );
+  return dir;
+}
+
+describe('/api/models re-derived on random corpora (own models, gold lists, unparsed and missing rows, hash conflicts)', () => {
+  for (const seed of [1, 2, 3, 4, 5, 6])
+    it(`seed ${seed}`, async () => {
+      const { app: random } = demoApp(randomCorpus(seed));
+      await rederive(random, 'care');
+      const doc = (await random.inject({ url: '/api/models?axis=care' })).json() as any;
+      assert.ok(
+        doc.models.some((m: any) => m.own && m.rank === null),
+        'own models listed, unranked',
+      );
+      if (seed % 2 === 0)
+        assert.ok(
+          doc.pairs.some((p: any) => p.state === 'UNTESTED'),
+          'hash conflicts refuse pairs',
+        );
+    });
 });
