@@ -32,6 +32,8 @@ function checkRow(v: unknown): { row: PerItemRow } | { field: string; reason: st
     return { field: 'label', reason: 'must be a non-empty string or null (unparsed)' };
   if (r.item_hash !== undefined && (typeof r.item_hash !== 'string' || !HEX64.test(r.item_hash)))
     return { field: 'item_hash', reason: 'must be 64 lower-case hex characters' };
+  if (r.cluster !== undefined && (typeof r.cluster !== 'string' || r.cluster.length === 0 || r.cluster.length > MAX_ID))
+    return { field: 'cluster', reason: `must be a non-empty string of at most ${MAX_ID} characters` };
   const row: PerItemRow = {
     item: r.item,
     model: r.model,
@@ -39,6 +41,7 @@ function checkRow(v: unknown): { row: PerItemRow } | { field: string; reason: st
     label: r.label as string | null,
   };
   if (r.item_hash !== undefined) row.item_hash = r.item_hash as string;
+  if (r.cluster !== undefined) row.cluster = r.cluster as string;
   return { row };
 }
 
@@ -74,5 +77,13 @@ export function readPerItemRows(
     return problems.length < MAX_PROBLEMS;
   });
   if (lines === 0) report({ file, field: '', reason: 'the per-item file is empty' });
+  const c = table.clusterRows;
+  if (c.with > 0 && c.without > 0)
+    report({
+      file,
+      line: c.firstWithout,
+      field: 'cluster',
+      reason: `${c.with} of ${c.with + c.without} rows carry a cluster and this one does not (first with one: line ${c.firstWith}): all rows of an axis carry one, or none`,
+    });
   return { table, problems };
 }

@@ -23,6 +23,7 @@ interface Row {
   gold: string | string[];
   label?: string | null;
   item_hash?: string;
+  cluster?: string;
 }
 type Outcome = 'right' | 'wrong' | 'unparsed';
 
@@ -116,6 +117,23 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
     if (s.parsed > 0) {
       close(m.accuracy, s.k / s.parsed, `${s.model} accuracy`);
       wilson(s.k, s.parsed).forEach((e, i) => close(m.interval[i], e, `${s.model} interval ${i}`));
+    }
+    // Clustered standard errors (Miller 2024) where the rows carry clusters, and nowhere else.
+    if (!rows.some((r) => r.cluster !== undefined)) assert.equal('se_clustered' in m, false, s.model);
+    else if (s.parsed > 0) {
+      const mean = s.k / s.parsed;
+      const sums = new Map<string, number>();
+      for (const r of rows.filter((x) => x.model === s.model)) {
+        const o = outcome.get(s.model)!.get(r.item)!;
+        if (o !== 'unparsed') sums.set(r.cluster!, (sums.get(r.cluster!) ?? 0) + (o === 'right' ? 1 : 0) - mean);
+      }
+      close(m.se, Math.sqrt((mean * (1 - mean)) / s.parsed), `${s.model} se`);
+      close(
+        m.se_clustered,
+        Math.sqrt([...sums.values()].reduce((a, v) => a + v * v, 0)) / s.parsed,
+        `${s.model} se_clustered`,
+      );
+      assert.equal(m.clusters, sums.size, `${s.model} clusters`);
     }
     const r = publicRanked.findIndex((x) => x.model === s.model);
     assert.equal(m.rank, r === -1 ? null : r + 1, `${s.model} rank`);
@@ -246,7 +264,9 @@ function randomCorpus(seed: number): string {
             ? goldOne
             : labels.find((l) => !(Array.isArray(gold) ? gold : [gold]).includes(l))!;
       const item_hash = i < conflicts && k === 1 ? 'f'.repeat(64) : hash;
-      rows.push(JSON.stringify({ item, model, gold, label, item_hash }));
+      // Odd seeds: items in passages of four (a shared context), as a reading benchmark has.
+      const cluster = seed % 2 === 1 ? { cluster: `passage-${Math.floor(i / 4)}` } : {};
+      rows.push(JSON.stringify({ item, model, gold, label, item_hash, ...cluster }));
     });
   }
   writeFileSync(join(dir, 'peritem', 'care.jsonl'), `${rows.join('\n')}\n`);
@@ -268,7 +288,7 @@ function randomCorpus(seed: number): string {
   return dir;
 }
 
-describe('/api/models re-derived on random corpora (own models, gold lists, unparsed and missing rows, hash conflicts)', () => {
+describe('/api/models re-derived on random corpora (own models, gold lists, unparsed and missing rows, hash conflicts, clusters)', () => {
   for (const seed of [1, 2, 3, 4, 5, 6])
     it(`seed ${seed}`, async () => {
       const { app: random } = demoApp(randomCorpus(seed));

@@ -68,6 +68,42 @@ describe('corpus reader', () => {
     assert.ok(problems.some((p) => p.field === 'gold' && /differs from line 1/.test(p.reason) && p.line === 2002));
   });
 
+  it('clusters (issue 29): all rows of an axis carry one or none, one per item; some but not all is refused at file:line', () => {
+    const dir = demoCopy();
+    const path = join(dir, 'peritem/governance.jsonl');
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    const withCluster = (l: string, c: string) => JSON.stringify({ ...(JSON.parse(l) as object), cluster: c });
+    // Every row but line 7 carries its item's passage: refused at line 7.
+    writeFileSync(
+      path,
+      `${lines.map((l, i) => (i === 6 ? l : withCluster(l, `p-${(JSON.parse(l) as { item: string }).item.slice(-2)}`))).join('\n')}\n`,
+    );
+    const partial = problemsOf(dir).filter((p) => p.field === 'cluster');
+    assert.equal(partial.length, 1);
+    assert.deepEqual([partial[0]!.file, partial[0]!.line], ['peritem/governance.jsonl', 7]);
+    assert.match(
+      partial[0]!.reason,
+      /rows carry a cluster and this one does not \(first with one: line 1\): all rows of an axis carry one, or none/,
+    );
+    // Every row with one, but an item whose models name two clusters.
+    writeFileSync(
+      path,
+      `${lines.map((l, i) => withCluster(l, i === 1 ? 'other' : `p-${(JSON.parse(l) as { item: string }).item.slice(-2)}`)).join('\n')}\n`,
+    );
+    const twice = problemsOf(dir).filter((p) => p.field === 'cluster');
+    assert.ok(twice.some((p) => p.line === 2 && /cluster differs from line 1 for the same item/.test(p.reason)));
+    // Every row with its item's cluster: read.
+    writeFileSync(
+      path,
+      `${lines.map((l) => withCluster(l, `p-${(JSON.parse(l) as { item: string }).item.slice(-2)}`)).join('\n')}\n`,
+    );
+    assert.ok(
+      readCorpus(dir)
+        .tables.get('governance')!
+        .cluster.every((c) => c !== undefined),
+    );
+  });
+
   it('places a schema error in a JSON file on its line', () => {
     const dir = demoCopy();
     writeFileSync(

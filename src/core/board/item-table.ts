@@ -34,6 +34,10 @@ export class ItemTable {
   readonly gold: string[] = [];
   readonly goldLabels: (string | string[])[] = [];
   readonly itemHash: (string | undefined)[] = [];
+  /** The cluster of each item (undefined when its rows carry none). */
+  readonly cluster: (string | undefined)[] = [];
+  /** How many rows carry a cluster and how many do not, with the first line of each. */
+  readonly clusterRows = { with: 0, without: 0, firstWith: 0, firstWithout: 0 };
   /** Items whose content hash differs between models: they cannot be paired. */
   readonly hashConflicts = new Set<number>();
   private firstLine = new Int32Array(1024);
@@ -56,6 +60,7 @@ export class ItemTable {
       this.gold.push(goldKey);
       this.goldLabels.push(row.gold);
       this.itemHash.push(row.item_hash);
+      this.cluster.push(row.cluster);
       this.firstLine = grow(this.firstLine, idx + 1);
       this.firstLine[idx] = line;
     } else {
@@ -65,6 +70,12 @@ export class ItemTable {
           reason: `gold label differs from line ${this.firstLine[idx]} for the same item '${row.item}'`,
         };
       }
+      if (row.cluster !== undefined && this.cluster[idx] !== undefined && row.cluster !== this.cluster[idx])
+        return {
+          field: 'cluster',
+          reason: `cluster differs from line ${this.firstLine[idx]} for the same item '${row.item}'`,
+        };
+      if (this.cluster[idx] === undefined) this.cluster[idx] = row.cluster;
       const known = this.itemHash[idx];
       if (row.item_hash !== undefined && known !== undefined && known !== row.item_hash) this.hashConflicts.add(idx);
       else if (known === undefined && row.item_hash !== undefined) this.itemHash[idx] = row.item_hash;
@@ -92,6 +103,10 @@ export class ItemTable {
     }
     col.rows++;
     this.rowCount++;
+    const c = this.clusterRows;
+    if (row.cluster === undefined) {
+      if (c.without++ === 0) c.firstWithout = line;
+    } else if (c.with++ === 0) c.firstWith = line;
     return undefined;
   }
 

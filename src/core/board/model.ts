@@ -148,6 +148,11 @@ export interface PerItemRow {
   label: string | null;
   /** Content hash of the item, where the harness gives one; pairs are refused when they differ. */
   item_hash?: string;
+  /**
+   * Items that are not independent share a cluster (a passage, a source document, a template):
+   * the clustered standard error of /api/models reads it. All rows of an axis carry one, or none.
+   */
+  cluster?: string;
 }
 
 /** The outcome of one fact, computed at load from the evidence file. */

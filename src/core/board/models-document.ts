@@ -11,7 +11,7 @@ import { compactLetters } from '../stats/letters.js';
 import { pairedDifference } from '../stats/paired-difference.js';
 import { pairedPower } from '../stats/power.js';
 import { mcnemarExact, SEPARATION_ALPHA, wilsonInterval } from '../stats/index.js';
-import type { ItemTable } from './item-table.js';
+import { OUTCOME_CORRECT, OUTCOME_WRONG, type ItemTable } from './item-table.js';
 import type { ModelComparisonAxis } from './model.js';
 import { compareTallies, tallyResults, tallyTable, type ModelRoles, type ModelTally } from './model-tally.js';
 import { pairedOutcomes } from './paired-outcomes.js';
@@ -32,6 +32,33 @@ export interface ModelEntry {
   rank: number | null;
   /** Letters shared exactly by the public models not separated from it; '' without a result. */
   tie_group: string;
+  /** On an axis whose rows carry clusters: the naive SE of the accuracy, √(s̄(1 − s̄)/parsed). */
+  se?: number | null;
+  /** Miller (2024): √(Σ_c (Σ_{i∈c}(sᵢ − s̄))²) / parsed, no small-sample factor. */
+  se_clustered?: number | null;
+  /** Clusters among the model's parsed items. */
+  clusters?: number;
+}
+
+/** The naive and the clustered standard error of a model's accuracy over its parsed items. */
+function standardErrors(table: ItemTable, t: ModelTally): Pick<ModelEntry, 'se' | 'se_clustered' | 'clusters'> {
+  if (t.parsed === 0) return { se: null, se_clustered: null, clusters: 0 };
+  const mean = t.correct / t.parsed;
+  const outcome = table.columns.get(t.model)!.outcome;
+  const residual = new Map<string, number>();
+  for (let i = 0; i < table.items.length; i++) {
+    const o = outcome[i];
+    if (o !== OUTCOME_CORRECT && o !== OUTCOME_WRONG) continue;
+    const c = table.cluster[i]!;
+    residual.set(c, (residual.get(c) ?? 0) + (o === OUTCOME_CORRECT ? 1 : 0) - mean);
+  }
+  let sum = 0;
+  for (const r of residual.values()) sum += r * r;
+  return {
+    se: Math.sqrt((mean * (1 - mean)) / t.parsed),
+    se_clustered: Math.sqrt(sum) / t.parsed,
+    clusters: residual.size,
+  };
 }
 
 export interface PairEntry {
@@ -81,6 +108,7 @@ const METHOD = {
   tie_group:
     'compact letter display (Piepho 2004): two public models share a letter exactly when they are not separated',
   difference: 'd = (b − c) / n_pairs, first minus second; 95% interval by Newcombe (1998) method 10',
+  se: 'on an axis whose rows carry a cluster: se = √(s̄(1 − s̄)/parsed) and se_clustered = √(Σ_c (Σ_{i∈c}(sᵢ − s̄))²) / parsed (Miller 2024), over the parsed responses, no small-sample factor',
   power:
     'mdd and n_needed are normal approximations: (z0.975 + z0.80)·√(p_disc/n_pairs) and (z0.975 + z0.80)²·p_disc/d², p_disc = (b + c)/n_pairs',
 };
@@ -134,6 +162,7 @@ export function modelsDocument(
     : compactLetters(publicRanked.length, (i, j) => isSep(publicRanked[i]!.model, publicRanked[j]!.model));
   const letterOf = new Map(publicRanked.map((t, i) => [t.model, letters[i]!]));
 
+  const clustered = table !== undefined && table.clusterRows.with > 0 && table.clusterRows.without === 0;
   const models: ModelEntry[] = ordered.map((t) => ({
     model: t.model,
     own: t.own,
@@ -146,6 +175,7 @@ export function modelsDocument(
     interval: t.parsed > 0 ? wilsonInterval(t.correct, t.parsed) : null,
     rank: rankOf.get(t.model) ?? null,
     tie_group: letterOf.get(t.model) ?? '',
+    ...(clustered && standardErrors(table!, t)),
   }));
   return {
     schema: MODELS_SCHEMA,
