@@ -14,7 +14,7 @@ import { mcnemarExact, SEPARATION_ALPHA, wilsonInterval } from '../stats/index.j
 import { OUTCOME_CORRECT, OUTCOME_WRONG, type ItemTable } from './item-table.js';
 import type { ModelComparisonAxis } from './model.js';
 import { compareTallies, tallyResults, tallyTable, type ModelRoles, type ModelTally } from './model-tally.js';
-import { pairedOutcomes } from './paired-outcomes.js';
+import { PairCounter } from './paired-bitsets.js';
 
 export const MODELS_SCHEMA = 'svc.gspc-models/0.1';
 
@@ -132,8 +132,10 @@ export function modelsDocument(
 
   const pairs: PairEntry[] = [];
   const withResult = ordered.filter((t) => t.parsed > 0);
+  const counter = table && !refused ? new PairCounter(table) : undefined;
   for (let i = 0; i < withResult.length; i++)
-    for (let j = i + 1; j < withResult.length; j++) pairs.push(pairOf(withResult[i]!, withResult[j]!, table, refused));
+    for (let j = i + 1; j < withResult.length; j++)
+      pairs.push(pairOf(withResult[i]!, withResult[j]!, counter, table === undefined, refused));
   const family = pairs.filter((p) => !p.own && p.state !== 'UNTESTED');
   holmAdjust(family.map((p) => p.p!)).forEach((h, k) => {
     const p = family[k]!;
@@ -190,12 +192,18 @@ export function modelsDocument(
   };
 }
 
-function pairOf(x: ModelTally, y: ModelTally, table: ItemTable | undefined, refused: boolean): PairEntry {
+function pairOf(
+  x: ModelTally,
+  y: ModelTally,
+  counter: PairCounter | undefined,
+  aggregate: boolean,
+  refused: boolean,
+): PairEntry {
   const base = { first: x.model, second: y.model, own: x.own || y.own };
   const untested = (reason: string): PairEntry => ({ ...base, state: 'UNTESTED', reason });
   if (refused) return untested('refused: the exact-label menu has fewer than two distinct labels');
-  if (!table) return untested('no published per-item rows: aggregate results cannot be paired');
-  const o = pairedOutcomes(table, x.model, y.model);
+  if (aggregate || !counter) return untested('no published per-item rows: aggregate results cannot be paired');
+  const o = counter.count(x.model, y.model);
   if (o.conflicts > 0)
     return untested(`item content hashes differ on ${o.conflicts} paired items: the pairing is refused`);
   if (o.paired === 0) return untested('no item was parsed by both');
