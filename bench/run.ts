@@ -24,6 +24,9 @@
  *      ratio of a JSON.parse of the same sample documents in the same run (goal ≥ 200,000 rows/s),
  *      with RSS at 100,000 and 1,000,000 rows.
  *
+ *  13. Every pair of models (pairs.ts): /api/models for 100 models × 100,000 items (4,950 pairs)
+ *      against popcounts over the same outcome bitsets (no goal: the figure is reported).
+ *
  * Goals are reported (PASS / BELOW GOAL), never enforced: timings vary by machine. The process
  * fails only when a measurement is invalid (a wrong response, a row count that does not match).
  * Everything runs on 127.0.0.1, in one temp dir that is removed at the end, and every child
@@ -41,8 +44,9 @@
  * BENCH_SPEED_ROUNDS and BENCH_SPEED_SECONDS (§12's rounds, default 8, and seconds per server per round,
  * default 3), BENCH_REPLICA_PAID (paid requests timed at 1 and at 3 replicas, default 200), BENCH_REPLICA_PAYMENTS
  * (payments sent to every replica at once to check exactly-once, default 1000),
+ * BENCH_PAIR_ITEMS (items of §13's axis, default 100000),
  * BENCH_ONLY (comma-separated sections to run: throughput, derivation, evidence, trees,
- * payments, fabric, mcp, browser-verify, import, replicas, board-speed; default all; a partial run rewrites only its own subsections of the results),
+ * payments, fabric, mcp, browser-verify, import, replicas, board-speed, pairs; default all; a partial run rewrites only its own subsections of the results),
  * BENCH_WRITE_DOCS=0 to leave docs/performance.md untouched.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -78,6 +82,7 @@ import { IMPORT_TITLE, INSPECT_IMPORT_TITLE, importSection, measureImport, measu
 import { measureReplicas, REPLICAS_TITLE, replicasSection } from './replicas.js';
 import { BOARD_SPEED_TITLE, boardSpeedSection } from './board-speed-report.js';
 import { measureBoardSpeed } from './board-speed.js';
+import { measurePairs, PAIRS_TITLE, pairsSection } from './pairs.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -105,6 +110,7 @@ const SECTIONS = [
   'import',
   'replicas',
   'board-speed',
+  'pairs',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -246,6 +252,11 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
       ...b.runs.flatMap((r) => r.problems.map((p) => `board-speed ${r.server} round ${r.round}: ${p}`)),
       ...b.pairs.flatMap((r) => r.problems.map((p) => `board-speed pair ${r.server} round ${r.round}: ${p}`)),
     );
+  }
+
+  if (only.has('pairs')) {
+    log('13. Every pair of models: /api/models for 100 models x 100,000 items against popcounts over the same bitsets');
+    sections.push([PAIRS_TITLE, pairsSection(measurePairs(100, setting('BENCH_PAIR_ITEMS', 100_000, 1_000_000), log))]);
   }
 
   for (const [title, body] of sections) log(`\n## ${title}\n\n${body}`);
