@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { prng } from '../../demo/generate.js';
 import { demoApp } from '../helpers/app.js';
 import { demoCorpus, tempDir } from '../helpers/tmp.js';
 
@@ -223,25 +224,13 @@ describe('/api/models re-derived from the published rows alone', async () => {
   });
 });
 
-/** A seeded generator (mulberry32): the same seed, the same corpus. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The demo corpus with its `care` axis replaced by random rows: six public models of different
  * skill, the board's own model and an axis-level own model, gold lists, unparsed rows, missing
  * rows, and (in some seeds) items whose content hash differs between models.
  */
 function randomCorpus(seed: number): string {
-  const next = random(seed);
+  const next = prng(seed);
   const dir = join(tempDir(), 'corpus');
   cpSync(demoCorpus, dir, { recursive: true });
   const models = ['r/alpha', 'r/beta', 'r/gamma', 'r/delta', 'r/eps', 'r/zeta', 'svc/sentinel-1', 'r/own-2'];
