@@ -185,6 +185,9 @@ describe('/mcp with the official clients of both eras', () => {
         (await http(`/peritem/axes/${axis}.json`)).body,
         `${who}: the axis definition`,
       );
+      // Every model and pair: the same document as GET /api/models (a model comparison), or null.
+      const models = await http(`/api/models?axis=${axis}`);
+      assert.deepEqual(a.structuredContent!.models, models.status === 200 ? models.body : null, `${who}: the models`);
     }
   });
 

@@ -69,7 +69,7 @@ export const READER_TOOLS: readonly McpTool[] = [
     name: 'gspc_axis',
     title: 'Look up one axis',
     description:
-      'One axis: its row on the board (n, status, leader, interval, separation; as in GET /api/gspc?axis=<slug>) and its published definition (task, dataset, labels, base models; GET /peritem/axes/<slug>.json).',
+      'One axis: its row on the board (n, status, leader, interval, separation; as in GET /api/gspc?axis=<slug>), its published definition (task, dataset, labels, base models; GET /peritem/axes/<slug>.json) and, for a model comparison, every model and every pair (GET /api/models?axis=<slug>): which models are separated (Holm-adjusted exact McNemar), by how much (the difference with its interval) and what a TIE could have seen.',
     input: z.object({ axis: AXIS }).strict(),
     run: async ({ axis }, ctx) => {
       const current = ctx.state.current();
@@ -77,18 +77,26 @@ export const READER_TOOLS: readonly McpTool[] = [
       if (!board) return unknownAxis(current, axis);
       const row = (documentOf(board).axes as Document[])[0]!;
       const definition = current.files.get(`/peritem/axes/${axis}.json`);
+      // The every-model document, read through the registry as GET /api/models answers it.
+      const models = row.kind === 'model-comparison' ? await ctx.documents.readPath(`/api/models?axis=${axis}`) : null;
       const doc = {
         axis,
         row,
         definition: definition ? documentOf(definition) : null,
-        sources: { row: `/api/gspc?axis=${axis}`, definition: definition ? `/peritem/axes/${axis}.json` : null },
+        models: models?.ok ? models.value : null,
+        sources: {
+          row: `/api/gspc?axis=${axis}`,
+          definition: definition ? `/peritem/axes/${axis}.json` : null,
+          models: models?.ok ? `/api/models?axis=${axis}` : null,
+        },
       };
-      const headline = `Axis ${axis}: ${String(row.status)}${row.n !== undefined ? `, n = ${String(row.n)}` : ''}${row.separation !== undefined ? `, ${String(row.separation)}` : ''}`;
+      const groups = models?.ok ? tieGroups(models.value) : '';
+      const headline = `Axis ${axis}: ${String(row.status)}${row.n !== undefined ? `, n = ${String(row.n)}` : ''}${row.separation !== undefined ? `, ${String(row.separation)}` : ''}${groups}`;
       return {
         content: [
           {
             type: 'text',
-            text: `${headline}. The row and the definition are in structuredContent (GET ${doc.sources.row} and ${doc.sources.definition ?? 'no published definition'}).`,
+            text: `${headline}. The row, the definition and every model and pair are in structuredContent (GET ${doc.sources.row}, ${doc.sources.definition ?? 'no published definition'}, ${doc.sources.models ?? 'no every-model document'}).`,
           },
         ],
         structuredContent: doc,
@@ -202,4 +210,14 @@ export function noProducts(_ctx: SurfaceContext, path: string) {
     code: 'not_found',
     path,
   });
+}
+
+/** `; tie groups: a: m1, b: m2, m3`: the public models by letter, for the tool's one-line text. */
+function tieGroups(doc: Record<string, unknown>): string {
+  const models = (doc.models as { model: string; tie_group: string; own: boolean }[] | undefined) ?? [];
+  const byLetter = new Map<string, string[]>();
+  for (const m of models)
+    for (const letter of m.own ? '' : m.tie_group) byLetter.set(letter, [...(byLetter.get(letter) ?? []), m.model]);
+  if (byLetter.size === 0) return '';
+  return `; tie groups (not separated within a letter): ${[...byLetter].map(([l, ms]) => `${l}: ${ms.join(', ')}`).join('; ')}`;
 }
