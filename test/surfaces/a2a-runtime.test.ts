@@ -194,12 +194,22 @@ describe('SendMessage through the SDK client', () => {
       (await getJson('/api/gspc')).axes as { axis: string; leader?: string; n: number; quotable?: boolean }[]
     ).find((a) => a.quotable && a.leader)!;
     const selection = await getJson(`/api/gspc?axis=${row.axis}`);
+    const models = await getJson(`/api/models?axis=${row.axis}`);
     for (const r of [
       await reply(client, `axis ${row.axis}`),
       await reply(client, 'which axis?', { metadata: { skill: 'axis-lookup', axis: row.axis } }),
     ]) {
       assert.equal(r.metadata.skill, 'axis-lookup');
-      assert.deepEqual(r.data, [selection]);
+      // The board selection, and (a model comparison) every model and pair.
+      assert.deepEqual(r.data, [selection, models]);
+      assert.match(
+        r.text,
+        /Tie groups \(models sharing a letter are not separated, Holm-adjusted exact McNemar\): a: /,
+      );
+      assert.match(
+        r.text,
+        / (leads|trails) .* by \d+\.\d points \(95% interval -?\d+\.\d to -?\d+\.\d\) on the \d+ items both answered .*could not have been seen with 80% power at this n\./,
+      );
       assert.ok(
         r.text.startsWith(`${row.axis} (`) &&
           r.text.includes(`n = ${row.n}`) &&
@@ -240,7 +250,7 @@ describe('SendMessage through the SDK client', () => {
     const id16 = String(((await getJson('/cards/index.json')).cards as { sha256: string }[])[0]!.sha256).slice(0, 16);
     const expect: Record<string, string[]> = {
       'board-summary': ['/api/gspc'],
-      'axis-lookup': ['/api/gspc?axis=jail'],
+      'axis-lookup': ['/api/gspc?axis=jail', '/api/models?axis=jail'],
       'regulation-deadlines': ['/api/regulation'],
       'root-pointer': ['/root.json', '/interop/card-root-latest.json'],
       'card-lookup': [`/cards/${id16}.json`, `/cards/${id16}.proof.json`],

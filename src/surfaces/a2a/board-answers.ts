@@ -15,6 +15,8 @@ import {
   type SkillAnswer,
 } from './answer-kit.js';
 import type { RoutedMessage } from './skills.js';
+import type { ModelsDocument } from '../../core/board/models-document.js';
+import { leadSentence, tieGroupsText } from '../../core/board/lead-sentence.js';
 
 /** At most this many cards are looked up or listed per message (the rest are named). */
 export const MAX_CARDS_PER_ANSWER = 10;
@@ -66,16 +68,37 @@ export async function axisLookup(msg: RoutedMessage, deps: AnswerDeps): Promise<
   const notes = (Array.isArray(r.json.limitations) ? r.json.limitations : []).filter(
     (l): l is string => typeof l === 'string' && l.startsWith(`${msg.axis}:`),
   );
+  // A model comparison: every model and pair too (is X separated from Y, and by how much).
+  const models =
+    row.kind === 'model-comparison' ? await read(deps, `/api/models?axis=${encodeURIComponent(msg.axis)}`) : undefined;
+  const doc = models?.status === 200 ? (models.json as unknown as ModelsDocument) : undefined;
+  const ev = row.separation_evidence as { leader?: { model?: string }; next_best?: { model?: string } } | undefined;
+  const lead =
+    doc && ev?.leader?.model && ev.next_best?.model
+      ? leadSentence(doc, ev.leader.model, ev.next_best.model)
+      : undefined;
+  const groups = doc ? tieGroupsText(doc) : '';
   const text = [
     `${axisLine(row)}.`,
     typeof row.task === 'string' ? `Task: ${row.task}; dataset ${str(row.dataset)}.` : '',
     ...notes,
+    lead ?? '',
+    groups !== ''
+      ? `Tie groups (models sharing a letter are not separated, Holm-adjusted exact McNemar): ${groups}.`
+      : '',
     livingStamp(r.json),
-    `Exact figures: the data part is the board selection as ${deps.ctx.baseUrl}/api/gspc?axis=${msg.axis} serves it.`,
+    `Exact figures: the data parts are the board selection as ${deps.ctx.baseUrl}/api/gspc?axis=${msg.axis} serves it${doc ? ` and every model and pair as ${deps.ctx.baseUrl}/api/models?axis=${msg.axis} serves them` : ''}.`,
   ]
     .filter((s) => s !== '')
     .join('\n');
-  return { skill: 'axis-lookup', text, data: [{ value: r.json, source: r.source }] };
+  return {
+    skill: 'axis-lookup',
+    text,
+    data: [
+      { value: r.json, source: r.source },
+      ...(doc && models ? [{ value: models.json, source: models.source }] : []),
+    ],
+  };
 }
 
 /** card-lookup: each named card and its inclusion proof, or the index entries of an axis. */

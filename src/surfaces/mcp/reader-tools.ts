@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { MCP_TOOL_FOR_ACTION } from '../../core/fabric/actions.js';
 import type { PreparedRelease } from '../../serve/prepared.js';
 import type { SurfaceContext } from '../context.js';
+import type { ModelsDocument } from '../../core/board/models-document.js';
+import { tieGroupsText } from '../../core/board/lead-sentence.js';
 import {
   documentOf,
   documentResult,
@@ -90,7 +92,8 @@ export const READER_TOOLS: readonly McpTool[] = [
           models: models?.ok ? `/api/models?axis=${axis}` : null,
         },
       };
-      const groups = models?.ok ? tieGroups(models.value) : '';
+      const letters = models?.ok ? tieGroupsText(models.value as unknown as ModelsDocument) : '';
+      const groups = letters === '' ? '' : `; tie groups (not separated within a letter): ${letters}`;
       const headline = `Axis ${axis}: ${String(row.status)}${row.n !== undefined ? `, n = ${String(row.n)}` : ''}${row.separation !== undefined ? `, ${String(row.separation)}` : ''}${groups}`;
       return {
         content: [
@@ -210,14 +213,4 @@ export function noProducts(_ctx: SurfaceContext, path: string) {
     code: 'not_found',
     path,
   });
-}
-
-/** `; tie groups: a: m1, b: m2, m3`: the public models by letter, for the tool's one-line text. */
-function tieGroups(doc: Record<string, unknown>): string {
-  const models = (doc.models as { model: string; tie_group: string; own: boolean }[] | undefined) ?? [];
-  const byLetter = new Map<string, string[]>();
-  for (const m of models)
-    for (const letter of m.own ? '' : m.tie_group) byLetter.set(letter, [...(byLetter.get(letter) ?? []), m.model]);
-  if (byLetter.size === 0) return '';
-  return `; tie groups (not separated within a letter): ${[...byLetter].map(([l, ms]) => `${l}: ${ms.join(', ')}`).join('; ')}`;
 }
