@@ -15,7 +15,7 @@ import type {
 import { OUTCOME_CORRECT, OUTCOME_MISSING, OUTCOME_UNPARSED, OUTCOME_WRONG, type ItemTable } from './item-table.js';
 import { pairedOutcomes } from './paired-outcomes.js';
 import type { ModelComparisonAxis } from './model.js';
-import { rank, tallyResults, tallyTable, type ModelRoles, type ModelTally } from './model-tally.js';
+import { axisRoles, rank, tallyResults, tallyTable, type ModelRoles, type ModelTally } from './model-tally.js';
 
 export const QUOTABLE_MIN_N = 30;
 
@@ -24,10 +24,7 @@ export function deriveComparisonRow(
   table: ItemTable | undefined,
   boardOwn: readonly string[],
 ): DerivedAxis {
-  const roles: ModelRoles = {
-    own: new Set([...boardOwn, ...(def.own_models ?? [])]),
-    base: def.base_models ? new Set(def.base_models) : null,
-  };
+  const roles = axisRoles(def, boardOwn);
   const n = table && table.items.length > 0 ? table.items.length : (def.n ?? 0);
   const row: AxisRow = {
     axis: def.axis,

@@ -4,7 +4,7 @@
  * model id, so the same rows always name the same leader.
  */
 import { OUTCOME_CORRECT, OUTCOME_UNPARSED, OUTCOME_WRONG, type ItemTable } from './item-table.js';
-import type { AggregateResult } from './model.js';
+import type { AggregateResult, ModelComparisonAxis } from './model.js';
 
 export interface ModelTally {
   model: string;
@@ -20,6 +20,14 @@ export interface ModelRoles {
   own: ReadonlySet<string>;
   /** null: every non-own model is a base model. */
   base: ReadonlySet<string> | null;
+}
+
+/** The roles of an axis: own models (the board's and the axis's), and its declared base models. */
+export function axisRoles(def: ModelComparisonAxis, boardOwn: readonly string[]): ModelRoles {
+  return {
+    own: new Set([...boardOwn, ...(def.own_models ?? [])]),
+    base: def.base_models ? new Set(def.base_models) : null,
+  };
 }
 
 export function tallyTable(table: ItemTable, roles: ModelRoles): ModelTally[] {

@@ -13,7 +13,7 @@ import { pairedPower } from '../stats/power.js';
 import { mcnemarExact, SEPARATION_ALPHA, wilsonInterval } from '../stats/index.js';
 import { OUTCOME_CORRECT, OUTCOME_WRONG, type ItemTable } from './item-table.js';
 import type { ModelComparisonAxis } from './model.js';
-import { compareTallies, tallyResults, tallyTable, type ModelRoles, type ModelTally } from './model-tally.js';
+import { axisRoles, compareTallies, tallyResults, tallyTable, type ModelTally } from './model-tally.js';
 import { PairCounter } from './paired-bitsets.js';
 
 export const MODELS_SCHEMA = 'svc.gspc-models/0.1';
@@ -118,10 +118,7 @@ export function modelsDocument(
   table: ItemTable | undefined,
   boardOwn: readonly string[],
 ): ModelsDocument {
-  const roles: ModelRoles = {
-    own: new Set([...boardOwn, ...(def.own_models ?? [])]),
-    base: def.base_models ? new Set(def.base_models) : null,
-  };
+  const roles = axisRoles(def, boardOwn);
   const tallies =
     def.status !== 'MEASURED' ? [] : table ? tallyTable(table, roles) : tallyResults(def.results ?? [], roles);
   const menu = new Set(def.labels ?? (table ? [...table.distinctGoldLabels()] : []));
