@@ -8,6 +8,7 @@ import { publishedUrl } from '../core/board/peritem-manifest.js';
 import type { LoadedRelease } from '../release/load.js';
 import { evidenceUrl } from '../release/evidence.js';
 import { signedBoard, type SigningLive } from './signed-board.js';
+import { keyMismatches, type KeyMismatch } from '../release/release-keys.js';
 import { didDocument, type DidDocument } from '../core/evidence/did.js';
 import type { CardFile } from '../core/evidence/card.js';
 import { keysOfDidDocument, type CardVerificationContext } from '../core/verify/card-verifier.js';
@@ -45,6 +46,8 @@ export interface PreparedRelease {
   verification(): Promise<CardVerificationContext>;
   /** The card log: checkpoint, entries, proofs. */
   log: PreparedLog;
+  /** The release's keys the served DID document does not give (/readyz's `keys` check reads it). */
+  keyMismatches: readonly KeyMismatch[];
 }
 
 export function prepareRelease(
@@ -52,13 +55,14 @@ export function prepareRelease(
   live: LiveState,
   signing: SigningLive,
   witnesses: readonly WitnessEvidence[] = [],
+  mismatches: readonly KeyMismatch[] = keyMismatches(release, signing.published),
 ): PreparedRelease {
   const boards = new Map<string, Prepared>();
   const serialise = (board: Record<string, unknown>) => prepare(Buffer.from(JSON.stringify(board)), JSON_TYPE);
-  const all = signedBoard(release, null, live, signing);
+  const all = signedBoard(release, null, live, signing, mismatches);
   boards.set('', serialise(all));
   const knownAxes = release.source.axes.map((a) => a.row.axis);
-  for (const axis of knownAxes) boards.set(axis, serialise(signedBoard(release, axis, live, signing)));
+  for (const axis of knownAxes) boards.set(axis, serialise(signedBoard(release, axis, live, signing, mismatches)));
 
   const files = new Map<string, Prepared>();
   files.set('/peritem/manifest.json', prepare(release.manifestBytes, JSON_TYPE, release.source.peritem.sha256));
@@ -116,6 +120,7 @@ export function prepareRelease(
     cardById,
     verification,
     log,
+    keyMismatches: mismatches,
   };
 }
 

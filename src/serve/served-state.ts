@@ -5,6 +5,7 @@
 import type { LoadedRelease } from '../release/load.js';
 import { prepareRelease, type PreparedRelease } from './prepared.js';
 import { liveStateFor, type SigningLive } from './signed-board.js';
+import { keyMismatches } from '../release/release-keys.js';
 import type { WitnessEvidence } from '../core/evidence/witness.js';
 
 /** Reads the witness evidence recorded for a root (by the SHA-256 of its bytes). */
@@ -23,11 +24,13 @@ export class ServedState {
   }
 
   private prepareFor(release: LoadedRelease): PreparedRelease {
+    const mismatches = keyMismatches(release, this.signing.published);
     return prepareRelease(
       release,
-      liveStateFor(release, this.signing),
+      liveStateFor(release, this.signing, mismatches),
       this.signing,
       this.witnesses(release.evidence.rootSha256),
+      mismatches,
     );
   }
 

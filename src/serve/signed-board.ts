@@ -9,7 +9,7 @@ import type { PublishedKey } from '../core/evidence/did.js';
 import { attest, attestationPreimage } from '../core/evidence/site-attestation.js';
 import { BOARD_KEY, type SignerState } from '../core/evidence/signer.js';
 import type { LoadedRelease } from '../release/load.js';
-import { describeMismatches, keyMismatches } from '../release/release-keys.js';
+import { describeMismatches, type KeyMismatch } from '../release/release-keys.js';
 
 export interface SigningLive {
   did: string;
@@ -19,7 +19,12 @@ export interface SigningLive {
   cardKey?: SignerState;
 }
 
-export function liveStateFor(release: LoadedRelease, signing: SigningLive): LiveState {
+/** `mismatches`: the release's keys the served DID document does not give (computed once per prepare). */
+export function liveStateFor(
+  release: LoadedRelease,
+  signing: SigningLive,
+  mismatches: readonly KeyMismatch[],
+): LiveState {
   const limitations: string[] = [];
   if (!signing.boardKey.healthy)
     limitations.push(
@@ -30,7 +35,6 @@ export function liveStateFor(release: LoadedRelease, signing: SigningLive): Live
     limitations.push(
       `${unsignedCards} cards of this release are unsigned (their key was unhealthy at publish); leaders without a signed card are not named.`,
     );
-  const mismatches = keyMismatches(release, signing.published);
   if (mismatches.length > 0)
     limitations.push(
       `The DID document served names other keys than those that signed this release (${describeMismatches(mismatches)}): its signatures do not verify here.`,
@@ -43,6 +47,7 @@ export function signedBoard(
   axis: string | null,
   live: LiveState,
   signing: SigningLive,
+  mismatches: readonly KeyMismatch[],
 ): Record<string, unknown> {
   const built = buildBoard(release.source, axis, live) as BoardResponse & Record<string, unknown>;
   const att = attest(built, signing.boardKey);
@@ -51,7 +56,6 @@ export function signedBoard(
   const { limitations, site_attestation: _sa, ...rest } = built;
   const board: Record<string, unknown> = { ...rest, site_attestation: att, limitations };
   const measuredOn = board.measured_on as { living_stamp: LiveState['livingStamp'] };
-  const mismatches = keyMismatches(release, signing.published);
   if (att.sig === undefined) {
     measuredOn.living_stamp = {
       verification_state: 'UNSIGNED',

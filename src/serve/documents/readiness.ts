@@ -13,7 +13,7 @@
  */
 import type { DocumentEntry } from './document.js';
 import { BASE_HEADERS, JSON_TYPE } from '../headers.js';
-import { describeMismatches, keyMismatches } from '../../release/release-keys.js';
+import { describeMismatches } from '../../release/release-keys.js';
 
 const LEDGER_TIMEOUT_MS = 2_000;
 
@@ -54,7 +54,7 @@ export const readinessDocument: DocumentEntry<{ status: 'ready' | 'unready'; rel
     const release = current.release;
     const stamp = current.boardStamp;
     const unsignedRelease = release.evidence.root.sig_ed25519 === null;
-    const mismatches = keyMismatches(release, ctx.state.signingLive().published);
+    const mismatches = current.keyMismatches;
     const checks: Check[] = [
       { check: 'release', ok: true, detail: `${release.id} (as of ${release.descriptor.as_of}) loaded` },
       stamp.verification_state === 'VERIFIED'

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { GspcError } from '../../core/errors.js';
+import { writeFailure } from './sqlite-write-errors.js';
 import { ledgerError } from '../ledger-errors.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import type { ActionJobReceipt } from '../../core/ledger/action-jobs-receipt.js';
@@ -371,21 +372,7 @@ export class SqliteLedger implements Ledger {
     try {
       return this.live().transaction(fn).immediate();
     } catch (e) {
-      const code = (e as { code?: string }).code ?? '';
-      if (code === 'SQLITE_BUSY') {
-        throw ledgerError(
-          'ledger_unavailable',
-          `ledger: SQLite file is locked by another writer: ${(e as Error).message}`,
-        );
-      }
-      // The disk is full, or the file cannot be written: nothing of this transaction was kept.
-      if (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_READONLY'))
-        throw ledgerError(
-          'ledger_unavailable',
-          `ledger: cannot write the SQLite ledger (${code === 'SQLITE_FULL' ? 'the disk is full' : code}): ${(e as Error).message}; nothing of this write was kept`,
-          { sqlite: code },
-        );
-      throw e;
+      throw writeFailure(e);
     }
   }
 
