@@ -6,7 +6,8 @@
  * Which documents: every registry entry whose cache rule is `release` (the board for every
  * `?axis=`, cards and proofs, index, bundle, matrix, ledgers, root, pointer, witness record, the
  * card log, the DID document, the A2A agent card, the per-item files and manifest, the
- * release-bound status documents), three of the four pages and their assets. Not: paid routes,
+ * release-bound status documents), three of the four pages (with the dashboard's axis pages) and
+ * their assets. Not: paid routes,
  * /pricing, and documents built per request from a clock, a ledger or a live source
  * (docs/operations.md, "A static mirror").
  */
@@ -19,6 +20,7 @@ import { type MirrorDocument, type MirrorResult, writeStaticMirror } from './exp
 import { BOARD_KEY } from './core/evidence/signer.js';
 import { signingContext } from './keys/signing.js';
 import { ASSET_DIR } from './pages/asset-routes.js';
+import { axisPagePath } from './pages/axis-path.js';
 import { currentReleaseDir } from './release/data-dir.js';
 import { loadRelease } from './release/load.js';
 import { releaseDid, requireOrigin } from './release/release-origin.js';
@@ -42,6 +44,10 @@ export async function mirrorDocuments(opts: AppOptions): Promise<MirrorDocument[
       .filter((e) => e.cache.kind === 'release')
       .flatMap((e) => e.paths(current).map((path) => ({ path, keyedByQuery: e.query !== null }))),
     ...PAGES.map((path) => ({ path, keyedByQuery: false })),
+    // Each model-comparison axis's page of every model and pair (issue 29).
+    ...current.release.corpus.definitions
+      .filter((d) => d.kind === 'model-comparison')
+      .map((d) => ({ path: axisPagePath(d.axis), keyedByQuery: false })),
     ...readdirSync(ASSET_DIR).map((f) => ({ path: `/assets/${f}`, keyedByQuery: false })),
   ];
   try {

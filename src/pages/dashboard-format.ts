@@ -3,6 +3,7 @@
  * and the cells that show a number (the exact served value in `data-value`, a rounded text for
  * reading). Nothing here types a number: every value comes from a served document.
  */
+import { breakable } from './card-table.js';
 import { html, type SafeHtml } from './html.js';
 import type { PageContext } from './page-context.js';
 
@@ -41,11 +42,11 @@ export function pctCell(value: number | null | undefined): SafeHtml {
 
 /** A state word with its colour class (the word itself carries the meaning, never the colour alone). */
 export function stateSpan(state: string): SafeHtml {
-  return html`<span class="state state-${state.replace(/[^A-Z_]/g, '')}">${state}</span>`;
+  return html`<span class="state state-${state.replace(/[^A-Z_]/g, '')}">${breakable(state)}</span>`;
 }
 
 export function textCell(text: string | null | undefined): SafeHtml {
-  return html`<td>${text ?? '—'}</td>`;
+  return html`<td>${text === null || text === undefined ? '—' : breakable(text)}</td>`;
 }
 
 /** A duration in seconds, in words (e.g. `8 h 30 min 30 s`). */

@@ -76,4 +76,36 @@ export interface ComputeIsland {
   states: { state: string; rails: number }[];
 }
 
-export type DashboardIsland = MeasuredIsland | RegulatorsIsland | ProvenanceIsland | ComputeIsland;
+/** One model of an axis page's forest plot: a model with a parsed response. */
+export interface AxisModelPoint {
+  model: string;
+  own: boolean;
+  rank: number | null;
+  /** Tie-group letters ('' for own models). */
+  letters: string;
+  accuracy: number;
+  lo: number;
+  hi: number;
+}
+
+/** One tested or untested pair of an axis page's matrix, as `/api/models` lists it. */
+export interface AxisCell {
+  first: string;
+  second: string;
+  state: Separation;
+  own: boolean;
+  p: number | null;
+  p_holm: number | null;
+}
+
+/** An axis page (`/dashboard/axes/<slug>`): its forest plot and its pairwise matrix. */
+export interface AxisIsland {
+  tab: 'axis';
+  axis: string;
+  models: AxisModelPoint[];
+  /** Models with rows but no parsed response: no interval to draw. */
+  noParsed: { model: string; rows: number }[];
+  cells: AxisCell[];
+}
+
+export type DashboardIsland = MeasuredIsland | RegulatorsIsland | ProvenanceIsland | ComputeIsland | AxisIsland;

@@ -14,6 +14,8 @@ import {
   type Separation,
 } from './dashboard-islands.js';
 import { numCell, pctCell, plotFigure, pValue, stateSpan, textCell } from './dashboard-format.js';
+import { breakable, cardTable, type Column } from './card-table.js';
+import { axisPagePath } from './axis-path.js';
 
 interface SideEvidence {
   model: string;
@@ -138,52 +140,109 @@ const LEGEND = html`<ul class="dash-legend" aria-label="Legend">
 <li data-legend="basis">${symbol('rule', MARK_COLOURS.basis, false)}<span>Thin grey interval below a row: the best base model the leader was tested against</span></li>
 </ul>`;
 
-function comparisonTable(rows: BoardRow[]): SafeHtml {
-  return html`<div class="table-wrap"><table id="dash-measured-comparisons" class="dash-table">
-<caption>Model-comparison axes, MEASURED: leader accuracy, Wilson 95% interval, separation and n (the plot's values)</caption>
-<thead><tr><th scope="col">Axis</th><th scope="col">Leader</th><th scope="col" class="num">Accuracy</th><th scope="col" class="num">Interval low</th><th scope="col" class="num">Interval high</th><th scope="col">Separation</th><th scope="col" class="num">p</th><th scope="col" class="num">n</th><th scope="col">Basis (next best)</th><th scope="col" class="num">Basis accuracy</th><th scope="col">Quotable</th><th scope="col">Notes</th></tr></thead>
-<tbody>${rows.map((r) => {
-    const ev = r.separation_evidence;
-    const notes = [
-      r.public_leader_state,
-      r.leader_card_state,
-      r.separation === 'UNTESTED' ? r.separation_basis : undefined,
-    ].filter((x): x is string => x !== undefined);
-    return html`<tr data-axis="${r.axis}" data-separation="${r.separation ?? ''}" data-win="${r.separation === 'SEPARATED' && r.leader !== undefined ? 'true' : 'false'}">
-<th scope="row"><a href="/api/gspc?axis=${r.axis}">${r.axis}</a><br><span class="note">${r.title ?? ''}</span></th>
-<td data-field="leader">${r.leader ?? (r.public_leader_state ? html`<span class="state">no public leader</span>` : '—')}</td>
-${pctCell(r.accuracy)}${pctCell(r.interval?.[0])}${pctCell(r.interval?.[1])}
-<td data-field="separation">${r.bank_state !== undefined ? html`${stateSpan(r.separation ?? 'UNTESTED')} · ${stateSpan(r.bank_state)}` : r.separation ? stateSpan(r.separation) : '—'}${r.separation === 'SEPARATED' && r.leader !== undefined ? html` <span class="dash-win" aria-hidden="true">▲</span>` : ''}</td>
-${numCell(r.separation_p, r.separation_p === undefined ? undefined : pValue(r.separation_p, ev?.log10_p))}${numCell(r.n)}
-${textCell(ev?.next_best?.model)}${pctCell(ev?.next_best?.accuracy)}
-<td>${r.quotable ? 'yes' : 'no'}</td>
-<td>${notes.map((n, i) => html`${i > 0 ? html`<br>` : ''}${/^[A-Z_]+$/.test(n) ? stateSpan(n) : n}`)}</td>
-</tr>`;
-  })}</tbody></table></div>`;
+/** The axis cell: a model comparison links to its own page (every model, every pair), others to their board row. */
+function axisCell(r: BoardRow): SafeHtml {
+  const href = r.kind === 'model-comparison' ? axisPagePath(r.axis) : `/api/gspc?axis=${r.axis}`;
+  return html`<th scope="row"><a href="${href}">${r.axis}</a><br><span class="note">${r.title ?? ''}</span></th>`;
 }
+
+const COMPARISON_COLUMNS: Column[] = [
+  { label: 'Axis' },
+  { label: 'Leader' },
+  { label: 'Accuracy', num: true },
+  { label: 'Interval low', num: true },
+  { label: 'Interval high', num: true },
+  { label: 'Separation' },
+  { label: 'p', num: true },
+  { label: 'n', num: true },
+  { label: 'Basis (next best)' },
+  { label: 'Basis accuracy', num: true },
+  { label: 'Quotable' },
+  { label: 'Notes' },
+];
+
+function comparisonTable(rows: BoardRow[]): SafeHtml {
+  return cardTable(
+    'dash-measured-comparisons',
+    "Model-comparison axes, MEASURED: leader accuracy, Wilson 95% interval, separation and n (the plot's values); each axis links to its page of every model and pair",
+    COMPARISON_COLUMNS,
+    rows.map((r) => {
+      const ev = r.separation_evidence;
+      const win = r.separation === 'SEPARATED' && r.leader !== undefined;
+      const notes = [
+        r.public_leader_state,
+        r.leader_card_state,
+        r.separation === 'UNTESTED' ? r.separation_basis : undefined,
+      ].filter((x): x is string => x !== undefined);
+      return {
+        attrs: html` data-axis="${r.axis}" data-separation="${r.separation ?? ''}" data-win="${win ? 'true' : 'false'}"`,
+        cells: [
+          axisCell(r),
+          html`<td data-field="leader">${r.leader ? breakable(r.leader) : r.public_leader_state ? html`<span class="state">no public leader</span>` : '—'}</td>`,
+          pctCell(r.accuracy),
+          pctCell(r.interval?.[0]),
+          pctCell(r.interval?.[1]),
+          html`<td data-field="separation">${r.bank_state !== undefined ? html`${stateSpan(r.separation ?? 'UNTESTED')} · ${stateSpan(r.bank_state)}` : r.separation ? stateSpan(r.separation) : '—'}${win ? html` <span class="dash-win" aria-hidden="true">▲</span>` : ''}</td>`,
+          numCell(r.separation_p, r.separation_p === undefined ? undefined : pValue(r.separation_p, ev?.log10_p)),
+          numCell(r.n),
+          textCell(ev?.next_best?.model),
+          pctCell(ev?.next_best?.accuracy),
+          html`<td>${r.quotable ? 'yes' : 'no'}</td>`,
+          html`<td>${notes.map((n, i) => html`${i > 0 ? html`<br>` : ''}${/^[A-Z_]+$/.test(n) ? stateSpan(n) : n}`)}</td>`,
+        ],
+      };
+    }),
+  );
+}
+
+const FACTS_COLUMNS: Column[] = [
+  { label: 'Axis' },
+  { label: 'Family' },
+  { label: 'n', num: true },
+  { label: 'Facts checked', num: true },
+  { label: 'Facts held', num: true },
+  { label: 'Facts failed' },
+  { label: 'Evidence' },
+];
 
 function factsTable(rows: BoardRow[]): SafeHtml {
-  return html`<div class="table-wrap"><table id="dash-measured-facts" class="dash-table">
-<caption>Deterministic-facts axes, MEASURED: facts checked and held (no leader, accuracy or separation)</caption>
-<thead><tr><th scope="col">Axis</th><th scope="col">Family</th><th scope="col" class="num">n</th><th scope="col" class="num">Facts checked</th><th scope="col" class="num">Facts held</th><th scope="col">Facts failed</th><th scope="col">Evidence</th></tr></thead>
-<tbody>${rows.map(
-    (r) => html`<tr data-axis="${r.axis}">
-<th scope="row"><a href="/api/gspc?axis=${r.axis}">${r.axis}</a><br><span class="note">${r.title ?? ''}</span></th>
-${textCell(r.family)}${numCell(r.n)}${numCell(r.facts_checked)}${numCell(r.facts_held)}
-<td>${r.facts_failed && r.facts_failed.length > 0 ? r.facts_failed.join(', ') : 'none'}</td>
-<td>${r.evidence_url ? html`<a href="${r.evidence_url}">${r.evidence_url}</a>` : '—'}</td></tr>`,
-  )}</tbody></table></div>`;
+  return cardTable(
+    'dash-measured-facts',
+    'Deterministic-facts axes, MEASURED: facts checked and held (no leader, accuracy or separation)',
+    FACTS_COLUMNS,
+    rows.map((r) => ({
+      attrs: html` data-axis="${r.axis}"`,
+      cells: [
+        axisCell(r),
+        textCell(r.family),
+        numCell(r.n),
+        numCell(r.facts_checked),
+        numCell(r.facts_held),
+        html`<td>${r.facts_failed && r.facts_failed.length > 0 ? r.facts_failed.join(', ') : 'none'}</td>`,
+        html`<td>${r.evidence_url ? html`<a href="${r.evidence_url}">${breakable(r.evidence_url)}</a>` : '—'}</td>`,
+      ],
+    })),
+  );
 }
 
+const NOT_MEASURED_COLUMNS: Column[] = [
+  { label: 'Axis' },
+  { label: 'Status' },
+  { label: 'Kind' },
+  { label: 'Family' },
+  { label: 'n', num: true },
+];
+
 function notMeasuredTable(rows: BoardRow[]): SafeHtml {
-  return html`<div class="table-wrap"><table id="dash-measured-unmeasured" class="dash-table">
-<caption>Axes not measured yet (UNMEASURED, DRAFT, SPEC, PLANNED): listed with their n, never hidden</caption>
-<thead><tr><th scope="col">Axis</th><th scope="col">Status</th><th scope="col">Kind</th><th scope="col">Family</th><th scope="col" class="num">n</th></tr></thead>
-<tbody>${rows.map(
-    (r) => html`<tr data-axis="${r.axis}" data-status="${r.status}">
-<th scope="row"><a href="/api/gspc?axis=${r.axis}">${r.axis}</a><br><span class="note">${r.title ?? ''}</span></th>
-<td>${stateSpan(r.status)}</td>${textCell(r.kind)}${textCell(r.family)}${numCell(r.n)}</tr>`,
-  )}</tbody></table></div>`;
+  return cardTable(
+    'dash-measured-unmeasured',
+    'Axes not measured yet (UNMEASURED, DRAFT, SPEC, PLANNED): listed with their n, never hidden',
+    NOT_MEASURED_COLUMNS,
+    rows.map((r) => ({
+      attrs: html` data-axis="${r.axis}" data-status="${r.status}"`,
+      cells: [axisCell(r), html`<td>${stateSpan(r.status)}</td>`, textCell(r.kind), textCell(r.family), numCell(r.n)],
+    })),
+  );
 }
 
 export function measuredTab(ctx: PageContext): { body: SafeHtml; island: MeasuredIsland } {

@@ -9,6 +9,7 @@ import type { PageContext } from './page-context.js';
 import { registerMethodologyPage } from './methodology-page.js';
 import { registerPricingPage } from './pricing-page.js';
 import { registerDashboardPage } from './dashboard-page.js';
+import { registerAxisPage } from './dashboard-axis-page.js';
 import { registerVerifyPage } from './verify-page.js';
 
 export function registerPageRoutes(app: FastifyInstance, ctx: PageContext): void {
@@ -16,5 +17,6 @@ export function registerPageRoutes(app: FastifyInstance, ctx: PageContext): void
   registerMethodologyPage(app, ctx);
   registerPricingPage(app, ctx);
   registerDashboardPage(app, ctx);
+  registerAxisPage(app, ctx);
   registerVerifyPage(app, ctx);
 }

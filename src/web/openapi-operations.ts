@@ -48,6 +48,22 @@ export const OPERATIONS: Readonly<Record<string, Json>> = {
     parameters: [queryParam('tab', 'measured, regulators, provenance or compute (default measured)')],
     responses: { 200: html('the page'), '4XX': html('an unknown tab or query: a page that says what is wrong') },
   },
+  'GET /dashboard/axes/{axis}': {
+    summary: 'One model-comparison axis: every model, every pair, tie groups and the size of the lead',
+    parameters: [
+      {
+        in: 'path',
+        name: 'axis',
+        required: true,
+        description: "a model-comparison axis slug of the board (GET /api/gspc's axes)",
+        schema: { type: 'string' },
+      },
+    ],
+    responses: {
+      200: html('the page'),
+      '4XX': html('an axis the board has no model comparison for (404) or a query (400): a page listing the axes'),
+    },
+  },
   'GET /methodology': {
     summary: 'The methodology page: how every board number is made',
     responses: { 200: html('the page'), '4XX': error('a query string (the page takes none)') },

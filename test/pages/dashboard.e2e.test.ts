@@ -18,7 +18,7 @@ import {
   railStateCounts,
 } from './dashboard-expect.js';
 import { htmlView, pageView, type View } from './dashboard-view.js';
-import { pageWidth, plotMarks, type Marks } from './dashboard-marks.js';
+import { clippedTexts, overflowingTables, pageWidth, plotMarks, type Marks } from './dashboard-marks.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- served JSON */
 type Docs = Record<string, any>;
@@ -208,6 +208,9 @@ describe('dashboard in headless Chromium', { skip: browserMissing() }, () => {
         );
         const w = await pageWidth(page);
         assert.ok(w.scroll <= w.view, `no page-level horizontal scroll (${w.scroll} > ${w.view})`);
+        assert.deepEqual(await clippedTexts(page), [], 'no name or label in the plot is clipped');
+        // Issue 29: the measured tables fit the screen, as a table at 1280 px and as cards at 390 px.
+        if (tab === 'measured') assert.deepEqual(await overflowingTables(page), [], 'no table scrolls sideways');
         await screenshot(page, `dashboard-${tab}-${size}`);
         assert.deepEqual(errors, []);
         assert.deepEqual(offOrigin, []);

@@ -26,7 +26,7 @@ async function views(corpus?: string) {
     noResult: { axis: string; state: string }[];
   };
   const cell = (axis: string) =>
-    new RegExp(`data-axis="${axis}"[\\s\\S]*?<td data-field="separation">([\\s\\S]*?)</td>`)
+    new RegExp(`data-axis="${axis}"[\\s\\S]*?<td[^>]*data-field="separation"[^>]*>([\\s\\S]*?)</td>`)
       .exec(page)?.[1]
       ?.replace(/<[^>]+>/g, '')
       .trim();

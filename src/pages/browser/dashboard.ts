@@ -10,6 +10,7 @@ import {
   ISLAND_ID,
   MARK_COLOURS,
   type ComputeIsland,
+  type AxisIsland,
   type DashboardIsland,
   type ForestRow,
   type MeasuredIsland,
@@ -17,6 +18,12 @@ import {
   type RegulatorsIsland,
   type Separation,
 } from '../dashboard-islands.js';
+
+import { axisForest, axisMatrix } from './plots/axis.js';
+import { NARROW, nameMargin, rowNames } from './plots/rows.js';
+
+// The x label inside the svg, descenders included (Plot's default puts its box a pixel past the edge).
+const LABEL_OFFSET = 34;
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -27,29 +34,6 @@ const SYMBOL: Record<Separation, string> = { SEPARATED: 'circle', TIE: 'diamond'
 function rowLabel(r: ForestRow): string {
   const who = r.leader ?? `no public leader (${r.leaderState ?? 'withheld'})`;
   return `${r.axis}: ${r.separation}${isWin(r) ? ' (separated leader)' : r.separation === 'TIE' ? ' (a tie is not a win)' : ''}, ${who}, accuracy ${pct(r.accuracy)}, interval ${pct(r.lo)} to ${pct(r.hi)}, n ${r.n}`;
-}
-
-/**
- * On a narrow screen the row names go above each row (no y axis), so the plot keeps the full
- * width for the intervals instead of scrolling.
- */
-const NARROW = 560;
-function rowNames(ys: string[], narrow: boolean, x: number, dy = -12): Plot.Markish[] {
-  return narrow
-    ? [
-        Plot.text(ys, {
-          y: (a: string) => a,
-          x,
-          dx: 4,
-          dy,
-          textAnchor: 'start',
-          fontWeight: 600,
-          fill: '#1a1a1a',
-          text: (a: string) => a,
-          className: 'dash-row-name',
-        }),
-      ]
-    : [];
 }
 
 function measuredPlot(d: MeasuredIsland, width: number): SVGSVGElement | HTMLElement {
@@ -142,7 +126,9 @@ function measuredPlot(d: MeasuredIsland, width: number): SVGSVGElement | HTMLEle
       textAnchor: 'start',
       fill: '#4a4a4a',
       className: 'dash-noresult',
-      text: (r: N) => `${r.state} · n=${r.n} · no result`,
+      // On a phone a long state would run past the plot's edge: the n goes on a second line.
+      ...(narrow && { lineAnchor: 'top' as const, dy: -2 }),
+      text: (r: N) => `${r.state} ·${narrow ? '\n' : ' '}n=${r.n} · no result`,
       ariaLabel: (r: N) => `${r.axis}: ${r.state}, n ${r.n}, no result`,
     }),
     Plot.ruleX([xmin]),
@@ -150,13 +136,14 @@ function measuredPlot(d: MeasuredIsland, width: number): SVGSVGElement | HTMLEle
   return Plot.plot({
     width,
     height: 50 + (narrow ? 44 : 30) * Math.max(ys.length, 1),
-    marginLeft: narrow ? 8 : 160,
+    marginLeft: narrow ? 20 : nameMargin(ys, 160),
     marginRight: narrow ? 20 : 130,
     marginBottom: 40,
     marginTop: narrow ? 24 : 20,
     x: {
       domain: [xmin, 1],
       label: 'Accuracy (Wilson 95% interval) →',
+      labelOffset: LABEL_OFFSET,
       tickFormat: (x: number) => `${Math.round(x * 100)}%`,
       grid: true,
       ticks: narrow ? 4 : 8,
@@ -178,11 +165,18 @@ function regulatorsPlot(d: RegulatorsIsland, width: number): SVGSVGElement | HTM
   return Plot.plot({
     width,
     height: 60 + (narrow ? 44 : 32) * Math.max(pts.length, 1),
-    marginLeft: narrow ? 8 : 170,
+    marginLeft: narrow ? 20 : nameMargin(ys, 170),
     marginRight: 30,
     marginBottom: 40,
     marginTop: 30,
-    x: { type: 'utc', label: 'Applies from →', grid: true, ticks: narrow ? 3 : 6, inset: 36 },
+    x: {
+      type: 'utc',
+      label: 'Applies from →',
+      labelOffset: LABEL_OFFSET,
+      grid: true,
+      ticks: narrow ? 3 : 6,
+      inset: 36,
+    },
     y: { domain: ys, label: null, axis: narrow ? null : 'left' },
     marks: [
       ...(narrow
@@ -256,13 +250,19 @@ function barPlot(
   return Plot.plot({
     width,
     height: 50 + (narrow ? 48 : 26) * Math.max(rows.length, 1),
-    marginLeft: narrow ? 8 : 190,
+    marginLeft: narrow
+      ? 20
+      : nameMargin(
+          rows.map((r) => r.key),
+          190,
+        ),
     marginRight: 40,
     marginBottom: 40,
     marginTop: narrow ? 24 : 20,
     // Counts: whole-number ticks only.
     x: {
       label: xLabel,
+      labelOffset: LABEL_OFFSET,
       grid: true,
       ticks: Math.min(Math.max(...rows.map((r) => r.value), 1), narrow ? 4 : 8),
       tickFormat: 'd',
@@ -296,8 +296,10 @@ function barPlot(
   });
 }
 
-function draw(d: DashboardIsland, width: number): SVGSVGElement | HTMLElement {
+function draw(d: DashboardIsland, plotId: string, width: number): SVGSVGElement | HTMLElement {
   switch (d.tab) {
+    case 'axis':
+      return plotId === 'plot-axis-pairs' ? axisMatrix(d as AxisIsland, width) : axisForest(d as AxisIsland, width);
     case 'measured':
       return measuredPlot(d, width);
     case 'regulators':
@@ -321,17 +323,19 @@ function draw(d: DashboardIsland, width: number): SVGSVGElement | HTMLElement {
 
 function main(): void {
   const island = document.getElementById(ISLAND_ID);
-  const figure = document.querySelector<HTMLElement>('figure.dash-plot');
-  const canvas = figure?.querySelector<HTMLElement>('.dash-canvas');
-  if (!island || !figure || !canvas) return;
+  if (!island) return;
   const data = JSON.parse(island.textContent ?? 'null') as DashboardIsland;
-  const width = Math.max(300, Math.floor(canvas.clientWidth || figure.clientWidth));
-  const plot = draw(data, width);
-  // Plot appends a <style> element: removed while detached, so the CSP never has to refuse it.
-  for (const s of plot.querySelectorAll('style')) s.remove();
-  plot.setAttribute('aria-label', figure.querySelector('figcaption')?.textContent ?? 'plot');
-  canvas.replaceChildren(plot);
-  figure.dataset['drawn'] = 'true';
+  for (const figure of document.querySelectorAll<HTMLElement>('figure.dash-plot')) {
+    const canvas = figure.querySelector<HTMLElement>('.dash-canvas');
+    if (!canvas) continue;
+    const width = Math.max(300, Math.floor(canvas.clientWidth || figure.clientWidth));
+    const plot = draw(data, figure.dataset['plot'] ?? '', width);
+    // Plot appends a <style> element: removed while detached, so the CSP never has to refuse it.
+    for (const s of plot.querySelectorAll('style')) s.remove();
+    plot.setAttribute('aria-label', figure.querySelector('figcaption')?.textContent ?? 'plot');
+    canvas.replaceChildren(plot);
+    figure.dataset['drawn'] = 'true';
+  }
 }
 
 main();

@@ -1,0 +1,34 @@
+/**
+ * What the dashboard's plots share about their row names: below {@link NARROW} pixels the names
+ * go above each row (no y axis), so the plot keeps the width for its marks instead of scrolling;
+ * on a wide screen the left margin is sized to the longest name, so no name is clipped.
+ */
+import * as Plot from '@observablehq/plot';
+
+export const NARROW = 560;
+
+/** Pixels a 12 px system-ui label of `chars` characters may need (generous: digits and capitals are wide). */
+export const labelPixels = (chars: number) => Math.ceil(chars * 7.4);
+
+/** The left margin that fits the longest of `names` as y-axis labels (with the tick and a gap). */
+export function nameMargin(names: readonly string[], min = 60): number {
+  return Math.max(min, labelPixels(Math.max(0, ...names.map((s) => s.length))) + 16);
+}
+
+export function rowNames(ys: string[], narrow: boolean, x: number, dy = -12): Plot.Markish[] {
+  return narrow
+    ? [
+        Plot.text(ys, {
+          y: (a: string) => a,
+          x,
+          dx: 4,
+          dy,
+          textAnchor: 'start',
+          fontWeight: 600,
+          fill: '#1a1a1a',
+          text: (a: string) => a,
+          className: 'dash-row-name',
+        }),
+      ]
+    : [];
+}

@@ -1,0 +1,165 @@
+/**
+ * `GET /dashboard/axes/<slug>` (issue 29): one model-comparison axis, every model and every pair,
+ * from the served `/api/models?axis=<slug>` document and the board's row. A forest plot of every
+ * model's Wilson interval with its tie-group letters, the pairwise matrix as a heat map of
+ * `p_holm` with SEPARATED cells marked, the leader's lead in one sentence, and the same values in
+ * two tables (readable without JavaScript). An axis the board has no model comparison for is a
+ * 404 HTML page listing those it has.
+ */
+import type { FastifyInstance } from 'fastify';
+import { leadSentence } from '../core/board/lead-sentence.js';
+import type { ModelsDocument } from '../core/board/models-document.js';
+import { GspcError } from '../core/errors.js';
+import { readQuery } from '../serve/query.js';
+import { axisPagePath } from './axis-path.js';
+import { modelsTable, pairsTable } from './dashboard-axis-tables.js';
+import { type AxisIsland, ISLAND_ID } from './dashboard-islands.js';
+import { plotFigure, readJson, stateSpan, unread } from './dashboard-format.js';
+import { servedBoard, type BoardRow } from './dashboard-measured.js';
+import { html, jsonIsland, type SafeHtml } from './html.js';
+import { page, PAGE_HEADERS } from './layout.js';
+import type { PageContext } from './page-context.js';
+
+export function axisIsland(doc: ModelsDocument): AxisIsland {
+  return {
+    tab: 'axis',
+    axis: doc.axis,
+    models: doc.models.flatMap((m) =>
+      m.accuracy === null || m.interval === null
+        ? []
+        : [
+            {
+              model: m.model,
+              own: m.own,
+              rank: m.rank,
+              letters: m.tie_group,
+              accuracy: m.accuracy,
+              lo: m.interval[0],
+              hi: m.interval[1],
+            },
+          ],
+    ),
+    noParsed: doc.models.filter((m) => m.accuracy === null).map((m) => ({ model: m.model, rows: m.rows })),
+    cells: doc.pairs.map((p) => ({
+      first: p.first,
+      second: p.second,
+      state: p.state,
+      own: p.own,
+      p: p.p ?? null,
+      p_holm: p.p_holm ?? null,
+    })),
+  };
+}
+
+/** The lead of the board's leader over its basis, in words; or why there is none. */
+function leadParagraph(doc: ModelsDocument, row: BoardRow): SafeHtml {
+  const ev = row.separation_evidence;
+  const sentence = ev?.next_best ? leadSentence(doc, ev.leader.model, ev.next_best.model) : undefined;
+  if (sentence)
+    return html`<p class="callout" id="axis-lead" data-field="lead">${sentence}</p>
+<p class="note">The board tests its leader against the best base model alone (${stateSpan(row.separation ?? 'UNTESTED')}, p from the exact McNemar test); the matrix below tests every pair of public models and adjusts for their number (Holm).</p>`;
+  const why =
+    row.separation === 'UNTESTED'
+      ? `the board could not test its leader (${row.separation_basis ?? 'no basis'})`
+      : `the board has no leader with a basis on this axis (${row.status})`;
+  return html`<p class="callout" id="axis-lead" data-field="lead">No lead to state: ${why}.</p>`;
+}
+
+const LEGEND = html`<ul class="dash-legend" aria-label="Legend">
+<li><span><strong>Letters</strong> beside a model: its tie groups. Two public models share a letter exactly when they are not separated (exact McNemar, Holm-adjusted p &lt; 0.05 separates).</span></li>
+<li><span><strong>own</strong>, a hollow square: this service's own model, shown for honesty; never ranked, never in a tie group, never in the Holm family.</span></li>
+</ul>`;
+
+const MATRIX_LEGEND = html`<ul class="dash-legend" aria-label="Matrix legend">
+<li><span><strong>S</strong> in a cell: the pair is SEPARATED (p_holm &lt; 0.05); the darker the cell, the smaller p_holm.</span></li>
+<li><span><strong>U</strong>: UNTESTED (no shared parsed item, or conflicting item hashes); <strong>own</strong>: a pair with an own model, grey, its p unadjusted and outside the family.</span></li>
+</ul>`;
+
+function axisBody(row: BoardRow, doc: ModelsDocument, island: AxisIsland): SafeHtml {
+  const plotted = island.models.length;
+  return html`<p class="note"><a href="/dashboard">← Dashboard</a> · every value is read from <a href="/api/models?axis=${doc.axis}">/api/models?axis=${doc.axis}</a> (<code>${doc.schema}</code>) and the board's row <a href="/api/gspc?axis=${doc.axis}">/api/gspc?axis=${doc.axis}</a>. The formulas, with a worked example: <a href="/methodology#9-every-model-every-pair-get-apimodelsaxisslug">methodology §9</a>.</p>
+<dl class="dash-facts" id="axis-facts">
+<dt>Status</dt><dd>${stateSpan(doc.status)}${doc.bank_state ? html` · ${stateSpan(doc.bank_state)}` : ''}</dd>
+<dt>n</dt><dd data-field="n">${doc.n}</dd>
+<dt>Board leader</dt><dd data-field="leader">${row.leader ?? (row.public_leader_state ? `no public leader (${row.public_leader_state})` : '—')}</dd>
+<dt>Board separation</dt><dd>${row.separation ? stateSpan(row.separation) : '—'}</dd>
+<dt>Public pairs tested (m)</dt><dd data-field="m">${doc.m}</dd>
+</dl>
+${leadParagraph(doc, row)}
+<h2 id="axis-models-heading">Every model</h2>
+${
+  plotted > 0
+    ? plotFigure(
+        'plot-axis-models',
+        `Forest plot: accuracy with its Wilson 95% interval for ${plotted} models of ${doc.axis}, ranked, tie-group letters beside each; own models marked.${island.noParsed.length > 0 ? ` ${island.noParsed.length} models with no parsed response are listed without an interval.` : ''}`,
+        'axis-models',
+        LEGEND,
+      )
+    : html`<p class="note">No model has a parsed response on this axis: nothing to plot.</p>`
+}
+${modelsTable(doc)}
+<h2 id="axis-pairs-heading">Every pair</h2>
+${
+  island.cells.length > 0
+    ? plotFigure(
+        'plot-axis-pairs',
+        `Heat map of the Holm-adjusted p of every pair of ${doc.axis}'s models; SEPARATED cells marked S.`,
+        'axis-pairs',
+        MATRIX_LEGEND,
+      )
+    : html`<p class="note">Fewer than two models: no pair to test.</p>`
+}
+${pairsTable(doc)}`;
+}
+
+function errorPage(message: string, known: string[]): string {
+  return page({
+    title: 'Axis not found',
+    path: '/dashboard',
+    description: 'The axis page could not be shown.',
+    body: html`<h1>Axis not found</h1>
+<p class="callout" id="dash-error">${message}</p>
+<p>The model-comparison axes, each with its page of every model and pair:</p>
+<ul id="axis-known">${known.map((a) => html`<li><a href="${axisPagePath(a)}"><code>${a}</code></a></li>`)}</ul>`,
+  });
+}
+
+export function registerAxisPage(app: FastifyInstance, ctx: PageContext): void {
+  app.get<{ Params: { axis: string } }>('/dashboard/axes/:axis', async (req, reply) => {
+    const board = servedBoard(ctx);
+    const comparisons = board.axes.filter((r) => r.kind === 'model-comparison');
+    const row = comparisons.find((r) => r.axis === req.params.axis);
+    const known = comparisons.map((r) => r.axis);
+    try {
+      readQuery(req.url, []);
+    } catch (e) {
+      if (!(e instanceof GspcError)) throw e;
+      const message = `${e.message}: an axis page takes no query.`;
+      return reply.code(400).headers(PAGE_HEADERS).send(errorPage(message, known));
+    }
+    if (row === undefined) {
+      const message = `The board has no model-comparison axis '${req.params.axis.slice(0, 80)}'.`;
+      return reply.code(404).headers(PAGE_HEADERS).send(errorPage(message, known));
+    }
+    const read = await readJson<ModelsDocument>(ctx, `/api/models?axis=${row.axis}`);
+    const body = read.ok
+      ? (() => {
+          const island = axisIsland(read.value);
+          return html`${axisBody(row, read.value, island)}${jsonIsland(ISLAND_ID, island)}`;
+        })()
+      : unread('The every-model document', read.reason);
+    return reply.headers(PAGE_HEADERS).send(
+      page({
+        title: `Axis ${row.axis}`,
+        path: '/dashboard',
+        description: `Every model and every pair of the ${row.axis} axis: intervals, tie groups, Holm-adjusted separations, the size of the lead.`,
+        scripts: ['dashboard.js'],
+        body: html`<h1>Axis <span class="dash-tabname">· ${row.axis}</span></h1>
+<p class="note">${row.title ?? ''} Measurement, not certification; a TIE is not a win.</p>
+<section class="dash-tab" id="tab-axis" data-tab="axis">
+${body}
+</section>`,
+      }),
+    );
+  });
+}

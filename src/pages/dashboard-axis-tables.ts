@@ -1,0 +1,108 @@
+/**
+ * The two tables of an axis page (issue 29): every model and every pair of `/api/models`, each
+ * value in `data-value` exactly as served (an interval as its JSON `[low, high]`), rounded for
+ * reading. Cards on a phone (card-table.ts).
+ */
+import type { ModelsDocument, PairEntry } from '../core/board/models-document.js';
+import { breakable, cardTable, type Column } from './card-table.js';
+import { numCell, pct, pctCell, pValue, stateSpan } from './dashboard-format.js';
+import { html, type SafeHtml } from './html.js';
+
+/** Percentage points with one decimal and a sign: `+2.3`. */
+const points = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}`;
+
+/** An interval cell: `data-value` is the served `[low, high]` as JSON. */
+function intervalCell(iv: [number, number] | null | undefined, format: (x: number) => string): SafeHtml {
+  if (!iv) return html`<td class="num" data-value="">—</td>`;
+  return html`<td class="num" data-value="${JSON.stringify(iv)}">${format(iv[0])} to ${format(iv[1])}</td>`;
+}
+
+export function modelsTable(doc: ModelsDocument): SafeHtml {
+  const clustered = doc.models.some((m) => m.se_clustered !== undefined);
+  const columns: Column[] = [
+    { label: 'Model' },
+    { label: 'Rank', num: true },
+    { label: 'Tie group' },
+    { label: 'Accuracy', num: true },
+    { label: 'Wilson 95% interval', num: true },
+    { label: 'k', num: true },
+    { label: 'Parsed', num: true },
+    { label: 'Unparsed', num: true },
+    ...(clustered
+      ? [
+          { label: 'SE', num: true },
+          { label: 'Clustered SE', num: true },
+          { label: 'Clusters', num: true },
+        ]
+      : []),
+  ];
+  return cardTable(
+    'axis-models',
+    `Every model of ${doc.axis}, in the board's ranking order: accuracy k / parsed with its Wilson 95% interval, tie-group letters (public models only)${clustered ? ', standard errors with and without clustering' : ''}`,
+    columns,
+    doc.models.map((m) => ({
+      attrs: html` data-model="${m.model}" data-own="${String(m.own)}" data-rank="${m.rank === null ? '' : String(m.rank)}" data-letters="${m.tie_group}"`,
+      cells: [
+        html`<th scope="row">${breakable(m.model)}${m.own ? html` <span class="state axis-own">own</span>` : ''}${m.base ? html` <span class="note">base</span>` : ''}</th>`,
+        numCell(m.rank),
+        html`<td data-value="${m.tie_group}"><strong class="axis-letters">${m.tie_group || '—'}</strong></td>`,
+        pctCell(m.accuracy),
+        intervalCell(m.interval, pct),
+        numCell(m.k),
+        numCell(m.parsed),
+        numCell(m.unparsed),
+        ...(clustered
+          ? [
+              numCell(m.se, m.se == null ? undefined : m.se.toFixed(4)),
+              numCell(m.se_clustered, m.se_clustered == null ? undefined : m.se_clustered.toFixed(4)),
+              numCell(m.clusters),
+            ]
+          : []),
+      ],
+    })),
+  );
+}
+
+const PAIR_COLUMNS: Column[] = [
+  { label: 'Pair' },
+  { label: 'State' },
+  { label: 'Items both parsed', num: true },
+  { label: 'b / c', num: true },
+  { label: 'p', num: true },
+  { label: 'p (Holm)', num: true },
+  { label: 'Difference (points)', num: true },
+  { label: '95% interval (Newcombe)', num: true },
+  { label: 'MDD (points)', num: true },
+  { label: 'Items to detect', num: true },
+];
+
+function pairState(p: PairEntry): SafeHtml {
+  if (p.state === 'UNTESTED') return html`${stateSpan('UNTESTED')}<br><span class="note">${p.reason ?? ''}</span>`;
+  const by = p.better ? html`<br><span class="note">${breakable(p.better)} better</span>` : '';
+  return html`${stateSpan(p.state)}${p.own ? html` <span class="note">(own: unadjusted)</span>` : ''}${by}`;
+}
+
+export function pairsTable(doc: ModelsDocument): SafeHtml {
+  return cardTable(
+    'axis-pairs',
+    `Every pair of ${doc.axis}'s models: exact McNemar on the items both parsed, Holm-adjusted over the ${doc.m} public tested pairs; the difference first − second with its interval; the minimum detectable difference (80% power, normal approximation)`,
+    PAIR_COLUMNS,
+    doc.pairs.map((p) => ({
+      attrs: html` data-first="${p.first}" data-second="${p.second}" data-state="${p.state}" data-own="${String(p.own)}"`,
+      cells: [
+        html`<th scope="row">${breakable(p.first)} <span class="note">vs</span> ${breakable(p.second)}</th>`,
+        html`<td>${pairState(p)}</td>`,
+        numCell(p.n_pairs),
+        p.b === undefined
+          ? numCell(undefined)
+          : html`<td class="num" data-value="${JSON.stringify([p.b, p.c])}">${p.b} / ${p.c}</td>`,
+        numCell(p.p, p.p === undefined ? undefined : pValue(p.p)),
+        numCell(p.p_holm, p.p_holm == null ? undefined : pValue(p.p_holm)),
+        numCell(p.difference, p.difference === undefined ? undefined : points(p.difference)),
+        intervalCell(p.difference_interval, points),
+        numCell(p.mdd, p.mdd === undefined ? undefined : (p.mdd * 100).toFixed(1)),
+        numCell(p.n_needed, p.n_needed == null ? undefined : Math.ceil(p.n_needed).toLocaleString('en')),
+      ],
+    })),
+  );
+}
