@@ -36,6 +36,7 @@ import {
 import type { DocumentEntry } from './serve/documents/document.js';
 import { DocumentReader } from './serve/documents/reader.js';
 import { documentRegistry } from './serve/documents/registry.js';
+import { warmModelsDocuments } from './serve/documents/models.js';
 import type { ReadContext } from './serve/read-context.js';
 import { ServedState } from './serve/served-state.js';
 import type { SigningLive } from './serve/signed-board.js';
@@ -344,6 +345,11 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
     app.log.warn({ key: h.fragment, reason: h.reason }, 'key is unhealthy: what it signs is served unsigned');
 
   let servedDir = dir;
+  // Each served release's every-model documents are built ahead of their first reader, one axis
+  // per turn of the event loop (src/serve/documents/models.ts): the first release's once
+  // listening, each newly published one's when it is swapped in.
+  let stopWarm = () => {};
+  app.addHook('onClose', async () => stopWarm());
   const check = () => {
     const nextSigning = signingContext(config.keyDir, config.didHost);
     if (healthKey(nextSigning) !== healthKey(signing)) {
@@ -365,6 +371,8 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
       requireOrigin(release, signing.did, config.baseUrl);
       requireReleaseKeys(release, signing.keys.published, keyPlace);
       state.swap(release);
+      stopWarm();
+      stopWarm = warmModelsDocuments(state.current()).stop;
       servedDir = next;
       lastWitnesses = witnessState();
       app.log.info({ release: state.current().release.id }, 'serving newly published release');
@@ -403,6 +411,7 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
   const baseUrl = config.baseUrlExplicit ? config.baseUrl : `http://localhost:${port}`;
   if (!config.baseUrlExplicit && port !== config.port) fabric.retarget(baseUrl);
   fabric.start();
+  stopWarm = warmModelsDocuments(state.current()).stop;
   app.log.info(
     { release: state.current().release.id, board: `${baseUrl}/api/gspc`, did: signing.did },
     'gspc board serving',

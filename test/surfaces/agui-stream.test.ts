@@ -150,10 +150,31 @@ describe('the AG-UI board stream over HTTP', () => {
     assert.equal(res.status, 200);
     return res.json() as Promise<Record<string, unknown>>;
   };
+  /**
+   * The state a run must send: the board as GET /api/gspc answers it, plus `tie_groups`, each
+   * model-comparison axis's letters and their public models as GET /api/models?axis= lists them.
+   */
+  const getState = async () => {
+    const board = await getBoard();
+    const tie_groups: Record<string, unknown> = {};
+    for (const row of board['axes'] as { axis: string; kind: string }[]) {
+      if (row.kind !== 'model-comparison') continue;
+      const source = `/api/models?axis=${row.axis}`;
+      const doc = (await (await fetch(origin + source)).json()) as {
+        m: number;
+        models: { model: string; own: boolean; tie_group: string }[];
+      };
+      const groups: Record<string, string[]> = {};
+      for (const m of doc.models.filter((x) => !x.own))
+        for (const letter of m.tie_group) groups[letter] = [...(groups[letter] ?? []), m.model];
+      tie_groups[row.axis] = { source, m: doc.m, groups };
+    }
+    return { ...board, tie_groups };
+  };
 
   it('HttpAgent: RUN_STARTED, the served board, a STATE_DELTA to the next release, RUN_FINISHED; no listener or timer left', async () => {
     state.swap(original);
-    const [boardBefore, listenersBefore, timersBefore] = [await getBoard(), listenersOf(state), timers()];
+    const [boardBefore, listenersBefore, timersBefore] = [await getState(), listenersOf(state), timers()];
     const agent = new HttpAgent({ url: `${origin}${PATH}`, threadId: 'board-thread' });
     const events: BaseEvent[] = [];
     let listenersDuring = -1;
@@ -177,8 +198,9 @@ describe('the AG-UI board stream over HTTP', () => {
     const [started, snapshot, delta, finished] = events as Record<string, any>[];
     assert.deepEqual([started!.threadId, started!.runId], ['board-thread', 'run-1']);
     assert.deepEqual([finished!.threadId, finished!.runId], ['board-thread', 'run-1']);
-    assert.deepEqual(snapshot!.snapshot, boardBefore, 'the snapshot is GET /api/gspc');
-    const boardAfter = await getBoard();
+    assert.deepEqual(snapshot!.snapshot, boardBefore, 'the snapshot is GET /api/gspc with the tie groups');
+    assert.ok(Object.keys(boardBefore.tie_groups).length > 0, 'the demo has tie groups');
+    const boardAfter = await getState();
     assert.notDeepEqual(boardAfter, boardBefore);
     assert.ok(
       (delta!.delta as unknown[]).length > 0 && JSON.stringify(delta!.delta).length < JSON.stringify(boardAfter).length,
@@ -187,7 +209,7 @@ describe('the AG-UI board stream over HTTP', () => {
       (delta!.delta as { path: string }[]).some((op) => op.path.startsWith('/limitations/')),
       'the new limitation is in the patch',
     );
-    assert.deepEqual(agent.state, boardAfter, 'snapshot + delta = the new GET /api/gspc');
+    assert.deepEqual(agent.state, boardAfter, 'snapshot + delta = the new GET /api/gspc and its tie groups');
     assert.deepEqual(result.result, { ended: 'hold_elapsed', board_changes: 1 });
     assert.deepEqual([listenersBefore, listenersDuring, listenersOf(state)], [0, 1, 0]);
     await until(() => timers() <= timersBefore, 'the run timers to be cleared');
@@ -211,7 +233,7 @@ describe('the AG-UI board stream over HTTP', () => {
     assertValidEvents(events);
     assert.ok(text.endsWith(`data: ${JSON.stringify(events[2])}\n\n`));
     assert.deepEqual(events[2]!.result, { ended: 'hold_elapsed', board_changes: 0 });
-    assert.deepEqual(events[1]!.snapshot, await getBoard());
+    assert.deepEqual(events[1]!.snapshot, await getState());
     assert.equal(events[1]!.metadata.etag, (await fetch(`${origin}/api/gspc`)).headers.get('etag'));
     assert.equal(listenersOf(state), 0);
   });

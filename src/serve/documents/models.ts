@@ -2,9 +2,10 @@
  * `GET /api/models?axis=<slug>`: every model of one model-comparison axis, every pair tested,
  * tie groups, the size of each difference and what each pair could have seen
  * (`svc.gspc-models/0.1`, src/core/board/models-document.ts; issue 29). Built once per served
- * release and axis, on first request, then served as prepared bytes like the board.
+ * release and axis (ahead of the first request by warmModelsDocuments, or on it), then served as
+ * prepared bytes like the board.
  */
-import { modelsDocument } from '../../core/board/models-document.js';
+import { modelsDocument, type ModelsDocument } from '../../core/board/models-document.js';
 import { GspcError } from '../../core/errors.js';
 import { CACHE_CONTROL, prepare, type Prepared } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
@@ -13,22 +14,87 @@ import { perRelease, prepared, type DocumentEntry } from './document.js';
 const comparisonAxes = (p: PreparedRelease) =>
   p.release.corpus.definitions.filter((d) => d.kind === 'model-comparison').map((d) => d.axis);
 
-const perAxis = perRelease(() => new Map<string, Prepared>());
+interface Built {
+  doc: ModelsDocument;
+  bytes: Prepared;
+}
 
-function documentFor(p: PreparedRelease, axis: string): Prepared {
+const perAxis = perRelease(() => new Map<string, Built>());
+
+function builtFor(p: PreparedRelease, axis: string): Built {
   const cache = perAxis(p);
-  let bytes = cache.get(axis);
-  if (bytes === undefined) {
+  let built = cache.get(axis);
+  if (built === undefined) {
     const def = p.release.corpus.definitions.find((d) => d.axis === axis);
     if (def?.kind !== 'model-comparison')
       throw new GspcError('unknown_axis', 'unknown axis', { known: comparisonAxes(p) });
     const doc = modelsDocument(def, p.release.corpus.tables.get(axis), p.release.corpus.meta.own_models);
-    bytes = prepare(Buffer.from(JSON.stringify(doc)), 'application/json; charset=utf-8');
-    cache.set(axis, bytes);
+    built = { doc, bytes: prepare(Buffer.from(JSON.stringify(doc)), 'application/json; charset=utf-8') };
+    cache.set(axis, built);
   }
-  return bytes;
+  return built;
 }
 
+/** One axis's tie groups: each letter with its public models, as `/api/models?axis=` gives them. */
+export interface AxisTieGroups {
+  source: string;
+  /** Public tested pairs: the Holm family the letters come from. */
+  m: number;
+  groups: Record<string, string[]>;
+}
+
+/**
+ * Every model-comparison axis's tie groups (the AG-UI state carries them beside the board):
+ * read from the same per-release documents `GET /api/models` serves, so they cannot disagree.
+ */
+export const tieGroupsOf = perRelease((p): Record<string, AxisTieGroups> => {
+  const out: Record<string, AxisTieGroups> = {};
+  for (const axis of comparisonAxes(p)) {
+    const { doc } = builtFor(p, axis);
+    const groups: Record<string, string[]> = {};
+    for (const m of doc.models) if (!m.own) for (const l of m.tie_group) (groups[l] ??= []).push(m.model);
+    out[axis] = { source: `/api/models?axis=${axis}`, m: doc.m, groups };
+  }
+  return out;
+});
+
+/**
+ * Builds every axis's document after a release is prepared, one axis per turn of the event loop,
+ * so the first reader of `/api/models` (or of the AG-UI state) does not wait for the pairs of a
+ * large axis (about 0.6 s at 100 models × 100,000 items, docs/performance.md §13). `stop` ends it
+ * (a newer release replaced this one); `done` says how many axes it built before it ended.
+ */
+export function warmModelsDocuments(p: PreparedRelease): { stop: () => void; done: Promise<number> } {
+  const axes = comparisonAxes(p);
+  let built = 0;
+  let ended = false;
+  let finish: (built: number) => void = () => {};
+  const done = new Promise<number>((resolve) => {
+    finish = resolve;
+  });
+  const end = () => {
+    ended = true;
+    clearImmediate(timer);
+    finish(built);
+  };
+  const next = () => {
+    if (ended) return;
+    if (built >= axes.length) return end();
+    builtFor(p, axes[built]!);
+    built++;
+    timer = setImmediate(next);
+  };
+  let timer: NodeJS.Immediate = setImmediate(next);
+  return {
+    stop: () => {
+      if (!ended) end();
+    },
+    done,
+  };
+}
+
+/** Whether an axis's document is built already (for tests of the warming). */
+export const isBuilt = (p: PreparedRelease, axis: string): boolean => perAxis(p).has(axis);
 export const modelsDocumentEntry: DocumentEntry = {
   id: 'models',
   route: '/api/models',
@@ -43,6 +109,6 @@ export const modelsDocumentEntry: DocumentEntry = {
       throw new GspcError('bad_query', 'axis: required (a model-comparison axis slug)', {
         known: comparisonAxes(current),
       });
-    return prepared(documentFor(current, axis));
+    return prepared(builtFor(current, axis).bytes);
   },
 };

@@ -7,10 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { tieGroupsOf } from '../../serve/documents/models.js';
 import { BASE_HEADERS } from '../../serve/headers.js';
+import type { PreparedRelease } from '../../serve/prepared.js';
 import { readQuery } from '../../serve/query.js';
 import type { SurfaceContext } from '../context.js';
-import { BoardRun, type BoardSource, type RunSink } from './board-run.js';
+import { BoardRun, type BoardSource, type RunSink, type RunState } from './board-run.js';
 import { readGetRun, readRunInput, type RunRequest } from './run-input.js';
 
 export const AGUI_PATH = '/api/agui/gspc-state';
@@ -59,18 +61,34 @@ function sinkOf(res: ServerResponse): RunSink {
   };
 }
 
+// One state per served board (a swap that re-signs the board makes a new one), shared by every run.
+const states = new WeakMap<object, RunState>();
+
+/**
+ * The run's state: the served board's document, key for key as GET /api/gspc sends it, with one
+ * key added, `tie_groups` (issue 29): each model-comparison axis's letters and their public
+ * models, from the release's /api/models documents (docs/agents.md §3, decision S3). The ETag is
+ * the board's, so a client can still match the state's board to GET /api/gspc.
+ */
+function runState(p: PreparedRelease): RunState {
+  const board = p.boards.get('')!;
+  let state = states.get(board);
+  if (state === undefined) {
+    const doc = JSON.parse(board.body.toString('utf8')) as Record<string, unknown>;
+    state = { body: Buffer.from(JSON.stringify({ ...doc, tie_groups: tieGroupsOf(p) })), etag: board.etag };
+    states.set(board, state);
+  }
+  return state;
+}
+
 /** Registers POST, GET (and HEAD) and the CORS preflight of {@link AGUI_PATH}. */
 export function registerAguiRoutes(app: FastifyInstance, ctx: SurfaceContext, opts: AguiOptions = {}): void {
   const heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const maxHeld = opts.maxHeldRuns ?? DEFAULT_MAX_HELD_RUNS;
   const held = new Set<BoardRun>();
   const source: BoardSource = {
-    board: () => ctx.state.current().boards.get('')!,
-    onBoard: (listener) =>
-      ctx.state.onChange((next) => {
-        const board = next.boards.get('');
-        if (board) listener(board);
-      }),
+    board: () => runState(ctx.state.current()),
+    onBoard: (listener) => ctx.state.onChange((next) => listener(runState(next))),
   };
 
   const serve = (reply: FastifyReply, request: RunRequest, headOnly: boolean): void => {

@@ -1,7 +1,8 @@
 /**
  * One AG-UI run over the served board (AG-UI 1.0 "Events" and "State Management"):
- * RUN_STARTED → STATE_SNAPSHOT (the `/api/gspc` document) → a STATE_DELTA (RFC 6902) each time
- * the served board changes while the run is held open → RUN_FINISHED, after which nothing is
+ * RUN_STARTED → STATE_SNAPSHOT (the `/api/gspc` document with the axes' tie groups) → a
+ * STATE_DELTA (RFC 6902) each time the served state changes while the run is held open →
+ * RUN_FINISHED, after which nothing is
  * written. Presentation transport only (specification, "Other endpoints"): it reads the served
  * bytes and proves nothing about provider execution. Transport-free: the route gives it a sink.
  */
@@ -10,11 +11,17 @@ import { EventEncoder } from '@ag-ui/encoder';
 import type { Prepared } from '../../serve/prepared-bytes.js';
 import { diffJson, type JsonValue } from './json-patch.js';
 
-/** Where a run reads the board: the bytes GET /api/gspc sends, and their changes. */
+/** What a run sends as its state: JSON bytes, and the ETag its metadata names. */
+export type RunState = Pick<Prepared, 'body' | 'etag'>;
+
+/**
+ * Where a run reads its state (the served board with its tie groups, agui-routes.ts) and the
+ * changes to it.
+ */
 export interface BoardSource {
-  board(): Prepared;
-  /** Called with the newly served board after every swap; returns the function that stops it. */
-  onBoard(listener: (board: Prepared) => void): () => void;
+  board(): RunState;
+  /** Called with the new state after every swap; returns the function that stops it. */
+  onBoard(listener: (board: RunState) => void): () => void;
 }
 
 /** Where a run writes its frames. */
@@ -47,8 +54,8 @@ export const BOARD_SOURCE = '/api/gspc';
 const NOTE = 'presentation transport only; does not prove provider execution';
 
 // One parse per served board, shared by every open run (the parsed value is never mutated).
-const parsed = new WeakMap<Prepared, JsonValue>();
-function boardDocument(p: Prepared): JsonValue {
+const parsed = new WeakMap<RunState, JsonValue>();
+function boardDocument(p: RunState): JsonValue {
   let doc = parsed.get(p);
   if (doc === undefined) {
     doc = JSON.parse(p.body.toString('utf8')) as JsonValue;
@@ -60,7 +67,7 @@ function boardDocument(p: Prepared): JsonValue {
 export class BoardRun {
   private readonly encoder = new EventEncoder();
   private stopped = false;
-  private last: Prepared | undefined;
+  private last: RunState | undefined;
   private changes = 0;
   private unsubscribe: (() => void) | undefined;
   private holdTimer: NodeJS.Timeout | undefined;
@@ -129,7 +136,7 @@ export class BoardRun {
     this.o.onStop?.();
   }
 
-  private changed(next: Prepared): void {
+  private changed(next: RunState): void {
     const last = this.last;
     // A swap that leaves the board's bytes alone (witness evidence, a re-read) sends nothing.
     if (this.stopped || last === undefined || next === last || next.body.equals(last.body)) return;
