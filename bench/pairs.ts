@@ -11,6 +11,8 @@ import { ItemTable } from '../src/core/board/item-table.js';
 import type { ModelComparisonAxis } from '../src/core/board/model.js';
 import { modelsDocument } from '../src/core/board/models-document.js';
 import { PairCounter } from '../src/core/board/paired-bitsets.js';
+import { throughputSection } from './report.js';
+import type { LoadSettings, ThroughputFigures } from './throughput.js';
 
 export interface PairsFigures {
   models: number;
@@ -139,6 +141,17 @@ export function pairsSection(f: PairsFigures): string {
     `| the whole document (tables, exact McNemar, Holm, Newcombe, power, letters) | ${ms(f.documentMs)} | ${f.ratio.toFixed(2)} |`,
     `| JSON.stringify of it (${(f.bytes / 1e6).toFixed(2)} MB) | ${ms(f.stringifyMs)} | ${(f.stringifyMs / f.anchorMs).toFixed(2)} |`,
     '',
-    `Building the item table from ${(f.models * f.items).toLocaleString('en')} rows took ${ms(f.buildTableMs)} (what a publish already does). The document is built once per release and axis, on the first request for that axis, on the event loop: at this scale that request waits about the document's time, and so do the requests behind it. What would make the figure wrong: a machine busy during one side only (the anchor brackets the document to catch drift), and real data with far fewer discordant pairs (the exact McNemar test costs O(min(b, c)) per pair). Not measured yet: the served read's throughput (it is prepared bytes, as the board's).`,
+    `Building the item table from ${(f.models * f.items).toLocaleString('en')} rows took ${ms(f.buildTableMs)} (what a publish already does). The document is built once per release and axis: gspc serve builds every axis's in the background once listening and after each new release, one axis per turn of the event loop (decision S5), so only a reader who comes before that waits the document's time, and at this scale the requests queued behind one axis wait up to it too. What would make the figure wrong: a machine busy during one side only (the anchor brackets the document to catch drift), and real data with far fewer discordant pairs (the exact McNemar test costs O(min(b, c)) per pair).`,
+  ].join('\n');
+}
+
+/** The served read measured like the board's (throughput.ts): the demo's safety axis. */
+export const MODELS_READ_PATH = '/api/models?axis=safety';
+
+export function modelsReadSection(t: ThroughputFigures, s: LoadSettings): string {
+  return [
+    `**The served read.** Once built, the document is prepared bytes served like the board: ${t.path} against the bare node:http anchor sending the same bytes, measured as section 1 measures the board (same protocol, same checks on every response); since decision S6 the fast path replays it, as it does the board. As in section 1, autocannon here nearly saturates its own core (the Client CPU column), so a ratio near or above 1 says only that the read costs no more than the anchor as far as this load generator can tell, not that it is faster; section 12's pinned wrk is the strict method, and it measures the board.`,
+    '',
+    throughputSection(t, s),
   ].join('\n');
 }

@@ -78,7 +78,7 @@ export function throughputSection(t: ThroughputFigures, s: LoadSettings): string
     return a && b ? (b.rps / a.rps).toFixed(3) : '-';
   });
   return [
-    `GET /api/gspc of the demo release: ${int(t.reference.body.length)}-byte body, ${s.connections} connections, pipelining 1, ${s.warmupSeconds} s warm-up + ${s.seconds} s measured per run, runs alternating.`,
+    `GET ${t.path} of the demo release: ${int(t.reference.body.length)}-byte body, ${s.connections} connections, pipelining 1, ${s.warmupSeconds} s warm-up + ${s.seconds} s measured per run, runs alternating.`,
     '',
     table(
       [

@@ -49,7 +49,7 @@
  * payments, fabric, mcp, browser-verify, import, replicas, board-speed, pairs; default all; a partial run rewrites only its own subsections of the results),
  * BENCH_WRITE_DOCS=0 to leave docs/performance.md untouched.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,7 +82,7 @@ import { IMPORT_TITLE, INSPECT_IMPORT_TITLE, importSection, measureImport, measu
 import { measureReplicas, REPLICAS_TITLE, replicasSection } from './replicas.js';
 import { BOARD_SPEED_TITLE, boardSpeedSection } from './board-speed-report.js';
 import { measureBoardSpeed } from './board-speed.js';
-import { measurePairs, PAIRS_TITLE, pairsSection } from './pairs.js';
+import { measurePairs, MODELS_READ_PATH, modelsReadSection, PAIRS_TITLE, pairsSection } from './pairs.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -256,7 +256,13 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
 
   if (only.has('pairs')) {
     log('13. Every pair of models: /api/models for 100 models x 100,000 items against popcounts over the same bitsets');
-    sections.push([PAIRS_TITLE, pairsSection(measurePairs(100, setting('BENCH_PAIR_ITEMS', 100_000, 1_000_000), log))]);
+    const pairs = measurePairs(100, setting('BENCH_PAIR_ITEMS', 100_000, 1_000_000), log);
+    log('  the served read: GET /api/models?axis=safety against the bare node:http anchor');
+    const readTmp = join(tmp, 'models-read');
+    mkdirSync(readTmp);
+    const read = await measureThroughput(join(ROOT, 'demo', 'corpus'), readTmp, load, children, log, MODELS_READ_PATH);
+    invalid.push(...read.runs.flatMap((r) => r.problems.map((p) => `models read round ${r.round} ${r.server}: ${p}`)));
+    sections.push([PAIRS_TITLE, `${pairsSection(pairs)}\n\n${modelsReadSection(read, load)}`]);
   }
 
   for (const [title, body] of sections) log(`\n## ${title}\n\n${body}`);

@@ -65,6 +65,8 @@ export interface RunFigures {
 }
 
 export interface ThroughputFigures {
+  /** The request path loaded (the board's, or another prepared document's). */
+  path: string;
   reference: Reference;
   runs: RunFigures[];
   /** Rounds the summary is computed from: the undisturbed ones, or all when every round was disturbed. */
@@ -85,6 +87,7 @@ export const isDisturbed = (r: RunFigures) => (r.otherCpu ?? 0) > DISTURBED_OTHE
 export async function prepare(
   demoCorpus: string,
   tmp: string,
+  path = PATH,
 ): Promise<{ releaseDir: string; mirrorDir: string; reference: Reference }> {
   // Keys live at <data>/keys, where serve-child.ts finds them (the served board is signed).
   keygen(join(tmp, 'data', 'keys'));
@@ -102,10 +105,10 @@ export async function prepare(
     }),
     logLevel: 'warn',
   });
-  const res = await app.inject({ method: 'GET', url: PATH });
+  const res = await app.inject({ method: 'GET', url: path });
   await app.close();
   if (res.statusCode !== 200)
-    throw new Error(`reference GET ${PATH} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
+    throw new Error(`reference GET ${path} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(res.headers))
     if (!TRANSPORT_HEADERS.has(k) && v !== undefined) headers[k] = String(v);
@@ -121,9 +124,9 @@ export async function prepare(
 }
 
 /** One plain GET, compared byte for byte (body) and value for value (mirrored headers). */
-export function verifyOnce(port: number, ref: Reference): Promise<string[]> {
+export function verifyOnce(port: number, ref: Reference, path = PATH): Promise<string[]> {
   return new Promise((resolve) => {
-    const req = get({ host: HOST, port, path: PATH, agent: false, timeout: 10_000 }, (res) => {
+    const req = get({ host: HOST, port, path, agent: false, timeout: 10_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -147,7 +150,7 @@ export function verifyOnce(port: number, ref: Reference): Promise<string[]> {
  * headers arrive; the HTTP parser then only completes a response after exactly content-length
  * body bytes, so together this proves every counted response carried the whole body.
  */
-function load(port: number, seconds: number, connections: number, ref: Reference): Promise<Load> {
+function load(port: number, seconds: number, connections: number, ref: Reference, path: string): Promise<Load> {
   const length = String(ref.body.length);
   const etag = ref.headers.etag;
   const out = { checked: 0, bad: 0, firstBad: undefined as string | undefined };
@@ -158,7 +161,7 @@ function load(port: number, seconds: number, connections: number, ref: Reference
   return new Promise((resolve, reject) => {
     autocannon(
       {
-        url: `http://${HOST}:${port}${PATH}`,
+        url: `http://${HOST}:${port}${path}`,
         connections,
         pipelining: 1,
         duration: seconds,
@@ -259,14 +262,15 @@ async function runOne(
   ref: Reference,
   s: LoadSettings,
   children: BenchChild[],
+  path: string,
 ): Promise<RunFigures> {
   const child = new BenchChild(`${server} server`, SERVE_CHILD, [server, dir]);
   children.push(child);
   try {
     const { port } = await child.next<{ port: number }>(60_000, 'listening port');
     const figures = await measureRun(child, {
-      verify: () => verifyOnce(port, ref),
-      load: (seconds) => load(port, seconds, s.connections, ref),
+      verify: () => verifyOnce(port, ref, path),
+      load: (seconds) => load(port, seconds, s.connections, ref, path),
       warmupSeconds: s.warmupSeconds,
       seconds: s.seconds,
     });
@@ -282,8 +286,9 @@ export async function measureThroughput(
   s: LoadSettings,
   children: BenchChild[],
   log: (line: string) => void,
+  path = PATH,
 ): Promise<ThroughputFigures> {
-  const { releaseDir, mirrorDir, reference } = await prepare(demoCorpus, tmp);
+  const { releaseDir, mirrorDir, reference } = await prepare(demoCorpus, tmp, path);
   log(`  reference: ${reference.body.length} bytes, etag ${reference.headers.etag}`);
   const runs: RunFigures[] = [];
   // Disturbed rounds (see summarise) are replaced by extra rounds, at most s.extraRounds of
@@ -292,7 +297,7 @@ export async function measureThroughput(
   for (let round = 1; quietRounds < s.rounds && round <= s.rounds + s.extraRounds; round++) {
     let disturbed = false;
     for (const server of ['anchor', 'app'] as const) {
-      const r = await runOne(round, server, server === 'app' ? releaseDir : mirrorDir, reference, s, children);
+      const r = await runOne(round, server, server === 'app' ? releaseDir : mirrorDir, reference, s, children, path);
       const cpu = `server ${r.serverCpu.toFixed(0)} %, client ${r.clientCpu.toFixed(0)} %${r.otherCpu === undefined ? '' : `, other ${r.otherCpu.toFixed(0)} %`} CPU`;
       log(
         `  round ${round} ${server.padEnd(6)} ${Math.round(r.rps).toLocaleString('en-US').padStart(8)} req/s  (${cpu})${isDisturbed(r) ? '  disturbed' : ''}${r.problems.length ? `  INVALID: ${r.problems.join('; ')}` : ''}`,
@@ -302,7 +307,7 @@ export async function measureThroughput(
     }
     if (!disturbed) quietRounds++;
   }
-  return summarise(reference, runs);
+  return summarise(path, reference, runs);
 }
 
 /**
@@ -310,7 +315,7 @@ export async function measureThroughput(
  * process competing for the 2 cores skews that run, not the two servers). The summary uses
  * the undisturbed rounds, as whole anchor+app pairs so alternation still balances drift.
  */
-function summarise(reference: Reference, runs: RunFigures[]): ThroughputFigures {
+function summarise(path: string, reference: Reference, runs: RunFigures[]): ThroughputFigures {
   const rounds = [...new Set(runs.map((r) => r.round))];
   const quiet = rounds.filter((n) => !runs.some((r) => r.round === n && isDisturbed(r)));
   const usedRounds = quiet.length > 0 ? quiet : rounds;
@@ -323,6 +328,7 @@ function summarise(reference: Reference, runs: RunFigures[]): ThroughputFigures 
   const anchorCpuUs = mean(of('anchor').map(cpuUs));
   const appCpuUs = mean(of('app').map(cpuUs));
   return {
+    path,
     reference,
     runs,
     usedRounds,

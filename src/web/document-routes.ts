@@ -32,10 +32,12 @@ export function registerDocumentRoutes(
       const release = ctx.state.current();
       const body = entry.read(ctx, { params: req.params as Record<string, string>, query, path, log: req.log });
       if (body instanceof Promise) return body.then((b) => send(req, reply, b));
-      // A plain GET of a per-release prepared document: the fast path may replay this answer
-      // for the same target until the release changes (the read was synchronous, so `release`
-      // is the one it read).
-      if (perRelease && q === -1 && req.method === 'GET' && body.kind === 'prepared')
+      // A GET of a per-release prepared document: the fast path may replay this answer for the
+      // same target until the release changes (the read was synchronous, so `release` is the one
+      // it read). A query counts when the document reads it (the board's and /api/models's
+      // `?axis=`: the bytes are a function of the release and the query, decision S6); a query a
+      // document ignores is not recorded, so it cannot grow the record with spellings.
+      if (perRelease && (q === -1 || entry.query !== null) && req.method === 'GET' && body.kind === 'prepared')
         fastPath.record(release, req.url, entry.route, body.prepared);
       return send(req, reply, body);
     });

@@ -10,9 +10,9 @@
  *
  * What is replayed is only what Fastify itself answered, for this exact request target, under the
  * release being served: the document routes `record` each 200 they send of a per-release
- * prepared document for a GET without a query. A request is answered here only when it is a GET
- * of a recorded target with no `If-None-Match` and the service is not closing; every other
- * request (a query, a HEAD, a conditional request, a new release not yet recorded, a request over
+ * prepared document for a GET (without a query, or with one the document reads: `?axis=`). A
+ * request is answered here only when it is a GET of a recorded target with no `If-None-Match`
+ * and the service is not closing; every other request (a query not recorded, a HEAD, a conditional request, a new release not yet recorded, a request over
  * its budget, every route that is not a prepared document) goes to Fastify unchanged. The same
  * rate budget (the limiter's own store) and the same request series (metrics) are applied here.
  * With the access log on, nothing is fast-pathed: every request must reach the logger.
@@ -72,7 +72,7 @@ export class PreparedFastPath {
   }
 
   /**
-   * What Fastify answered for `target` (a GET without a query) under `release`. Only a target
+   * What Fastify answered for `target` (a GET, its query one the document reads) under `release`. Only a target
    * without percent-escapes is kept, and at most MAX_RECORDED of them: the router decodes
    * escapes, so one card could otherwise be recorded under millions of spellings of its name.
    */

@@ -92,13 +92,16 @@ describe('the prepared documents fast path', () => {
     }
   });
 
-  it('leaves to Fastify a query, a HEAD, a conditional GET, an unknown path and every document built per request', async () => {
+  it('leaves to Fastify a refused or ignored query, a HEAD, a conditional GET, an unknown path and every document built per request', async () => {
     const s = await serve();
     await get(s.port, '/api/gspc');
     const etag = (await get(s.port, '/api/gspc')).headers.etag!;
+    // A query a document does not read (the card index answers it as without) is never recorded.
     const cases: [string, string, Record<string, string>, number][] = [
-      ['GET', `/api/gspc?axis=${demo.state.current().knownAxes[0]}`, {}, 200],
       ['GET', '/api/gspc?axis=nope', {}, 404],
+      ['GET', '/api/gspc?axis=nope', {}, 404],
+      ['GET', '/cards/index.json?x=1', {}, 200],
+      ['GET', '/cards/index.json?x=1', {}, 200],
       ['HEAD', '/api/gspc', {}, 200],
       ['GET', '/api/gspc', { 'If-None-Match': etag }, 304],
       ['GET', '/api/gspc/', {}, 404],
@@ -116,6 +119,25 @@ describe('the prepared documents fast path', () => {
       const a = await get(s.port, path, headers, method);
       assert.equal(a.status, status, `${method} ${path}`);
       assert.equal(s.fastify(), before + 1, `${method} ${path} reached Fastify`);
+    }
+  });
+
+  it('a query the document reads (the board and /api/models by axis) is replayed like a path, exactly as Fastify answered it', async () => {
+    const fast = await serve();
+    const slow = await serve({ fastPath: false });
+    const axis = demo.state.current().knownAxes.find((a) => a === 'safety')!;
+    for (const path of [`/api/gspc?axis=${axis}`, `/api/models?axis=${axis}`]) {
+      const reference = await get(slow.port, path);
+      assert.equal(reference.status, 200, path);
+      const seen = fast.fastify();
+      const first = await get(fast.port, path);
+      assert.equal(fast.fastify(), seen + 1, `${path}: the first GET reaches Fastify`);
+      const replayed = await get(fast.port, path);
+      assert.equal(fast.fastify(), seen + 1, `${path}: the second is replayed before Fastify`);
+      for (const a of [first, replayed]) {
+        assert.deepEqual([a.status, a.headers], [reference.status, reference.headers], path);
+        assert.ok(a.body.equals(reference.body), `${path}: same bytes`);
+      }
     }
   });
 
