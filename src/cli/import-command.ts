@@ -9,6 +9,7 @@ import { noticeLines } from './validate-command.js';
 import { isIsoUtcInstant } from '../core/iso-instant.js';
 import { GspcError } from '../core/errors.js';
 import { FORMATS, type ImportedRun, isFormat, type ReadOptions } from '../import/imported.js';
+import { clusterField } from '../import/cluster-field.js';
 import type { ImportResult } from '../import/import-runs.js';
 
 export interface ImportCommandOptions {
@@ -21,6 +22,7 @@ export interface ImportCommandOptions {
   allowIncomplete?: boolean;
   acceptDisagreement?: boolean;
   asOf?: string;
+  cluster?: string;
 }
 
 export interface ImportOutput {
@@ -101,6 +103,7 @@ export async function runImport(
     ...(o.split !== undefined && { split: o.split }),
     ...(o.epochs !== undefined && { epochs: o.epochs }),
     ...(o.allowIncomplete === true && { allowIncomplete: true }),
+    ...(o.cluster !== undefined && { cluster: clusterField(o.cluster) }),
   };
   // Loaded here, not at the top: the readers (ZIP, zstd, four formats) and the merge are most of
   // this module's weight, and every other command starts without them.
@@ -149,6 +152,10 @@ export function registerImportCommand(program: Command, run: CliRun): void {
       new Option('--epochs <rule>', 'Inspect: how epochs reduce to one value per item').choices(['first', 'majority']),
     )
     .option('--allow-incomplete', 'Inspect: import a cancelled or errored run anyway')
+    .option(
+      '--cluster <path>',
+      "the field of each item's record in the harness output that names its cluster (shared passage, document or template), e.g. metadata.passage_id: the clustered standard errors of /api/models (docs/import.md)",
+    )
     .option(
       '--accept-disagreement',
       "import rows where the harness's verdict and label ∈ gold disagree, and record the count",

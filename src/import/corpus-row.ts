@@ -65,6 +65,7 @@ export function corpusLine(row: ImportedRow, g: GradedRow): string {
   const p = row.provenance;
   const out: Record<string, unknown> = { item: row.item, model: row.model, gold: g.gold, label: g.label };
   if (row.item_hash !== undefined) out.item_hash = row.item_hash;
+  if (row.cluster !== undefined) out.cluster = row.cluster;
   out.harness = p.harness;
   out.harness_version = p.harness_version;
   out.task = p.task;

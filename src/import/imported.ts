@@ -6,6 +6,8 @@
  * Readers never write; the importer (`import-runs.ts`) merges runs into a corpus.
  */
 
+import type { ClusterField } from './cluster-field.js';
+
 /** The formats `gspc import` reads (formats.ts maps each to its reader; the type makes it total). */
 export const FORMATS = ['lm-eval', 'inspect', 'helm', 'eee'] as const;
 export type HarnessFormat = (typeof FORMATS)[number];
@@ -55,6 +57,8 @@ export interface ImportedRow {
   /** The extracted label; null when no label could be read (unparsed, never scored as wrong). */
   label: string | null;
   item_hash?: string;
+  /** The item's cluster, read with `--cluster` from the harness's record of it. */
+  cluster?: string;
   provenance: Provenance;
   verdict?: HarnessVerdict;
   /** Where the row came from, for messages: `file:line` or `file!entry`. */
@@ -110,6 +114,8 @@ export interface ReadOptions {
   allowIncomplete?: boolean;
   /** Whether the target axis is MEASURED (a model-judged run is refused for a MEASURED axis). */
   measured?: boolean;
+  /** `--cluster`: the field of each item's record that names its cluster (cluster-field.ts). */
+  cluster?: ClusterField;
 }
 
 /** A reader: the runs in the given files (a directory may hold several). Refusals are thrown as GspcError('import_refused', reason). */

@@ -23,6 +23,26 @@ export interface Merged {
   items: number;
 }
 
+/**
+ * A row the merge keeps must agree with the import on clusters: all rows of an axis carry one or
+ * none (the corpus reader's rule), and the rows of one item the same one.
+ */
+function checkCluster(cluster: unknown, spool: RowSpool, item: string, at: string): void {
+  if ((cluster !== undefined) !== spool.clustered)
+    throw new GspcError(
+      'import_refused',
+      spool.clustered
+        ? `${at}: this row of the corpus carries no cluster and the import gives clusters (--cluster): all rows of an axis carry one or none; import every run of the axis again with --cluster, or this one without it`
+        : `${at}: this row of the corpus carries a cluster and the import gives none: all rows of an axis carry one or none; import this run with --cluster naming the same field`,
+    );
+  const theirs = spool.clusterOf(item);
+  if (theirs !== undefined && theirs !== cluster)
+    throw new GspcError(
+      'import_refused',
+      `${at} ${item}: the corpus has cluster ${JSON.stringify(cluster)} for this item, the import has ${JSON.stringify(theirs)}: rows of one item must agree on the cluster`,
+    );
+}
+
 export function mergePeritem(corpusDir: string, axis: string, target: string, spool: RowSpool): Merged {
   // Nothing to merge with: the spool, already in import order, is the file (no second pass).
   if (!existsSync(target))
@@ -46,7 +66,7 @@ export function mergePeritem(corpusDir: string, axis: string, target: string, sp
     const rel = `peritem/${axis}.jsonl`;
     for (const { line, text } of new LineFile(target).lines()) {
       if (text === '') continue; // a final newline; readCorpus refuses any other blank line
-      let r: { item?: unknown; model?: unknown; gold?: unknown };
+      let r: { item?: unknown; model?: unknown; gold?: unknown; cluster?: unknown };
       try {
         r = JSON.parse(text) as typeof r;
       } catch {
@@ -69,6 +89,7 @@ export function mergePeritem(corpusDir: string, axis: string, target: string, sp
             'import_refused',
             `${rel}:${line} ${item}: the corpus has gold ${JSON.stringify(r.gold)} for this item (model ${String(r.model)}), the import has ${goldText(theirs)}: rows of one item must agree on the gold`,
           );
+        checkCluster(r.cluster, spool, item, `${rel}:${line}`);
         for (const g of Array.isArray(r.gold) ? r.gold : [r.gold]) if (typeof g === 'string') existingGolds.add(g);
         out.write(`${text}\n`);
       }

@@ -33,6 +33,10 @@ export class RowSpool {
   private offsets = new Float64Array(1024);
   /** Every distinct gold label (for the axis's label menu). */
   readonly golds = new Set<string>();
+  /** Item number → its cluster (`--cluster`); empty when the import gives none. */
+  private readonly itemCluster: string[] = [];
+  /** Whether this import's rows carry a cluster (all of them or none: one reader, one option). */
+  clustered = false;
   rows = 0;
 
   constructor(corpusDir: string, axis: string) {
@@ -65,6 +69,16 @@ export class RowSpool {
         `${row.at} ${row.item}: gold ${JSON.stringify(gold)} differs from the gold ${goldText(this.goldKeys[this.itemGold[item]!]!)} another row of this import gives the same item`,
       );
     }
+    if (row.cluster !== undefined) {
+      this.clustered = true;
+      const theirs = this.itemCluster[item];
+      if (theirs === undefined) this.itemCluster[item] = row.cluster;
+      else if (theirs !== row.cluster)
+        throw new GspcError(
+          'import_refused',
+          `${row.at} ${row.item}: cluster ${JSON.stringify(row.cluster)} differs from the cluster ${JSON.stringify(theirs)} another row of this import gives the same item`,
+        );
+    }
     let rowsOfModel = this.byModel.get(row.model) ?? new Int32Array(1024);
     if (rowsOfModel[item] !== undefined && rowsOfModel[item] !== 0)
       throw new GspcError(
@@ -91,6 +105,12 @@ export class RowSpool {
   goldOf(item: string): string | undefined {
     const i = this.items.get(item);
     return i === undefined ? undefined : this.goldKeys[this.itemGold[i]!];
+  }
+
+  /** The cluster this import gives the item, if it gives the item one. */
+  clusterOf(item: string): string | undefined {
+    const i = this.items.get(item);
+    return i === undefined ? undefined : this.itemCluster[i];
   }
 
   /** Row `n`'s line, newline included, read back from the staged file. */

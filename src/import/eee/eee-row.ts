@@ -9,6 +9,7 @@
  * - verdict: the record's `evaluation.is_correct`, with `score` kept as the raw value.
  */
 import { GspcError } from '../../core/errors.js';
+import type { ClusterField } from '../cluster-field.js';
 import type { HarnessVerdict, ImportedRow } from '../imported.js';
 import { type EeeAttribution, type EeeInstance, GSPC_ITEM_KEY } from './eee-records.js';
 
@@ -29,7 +30,7 @@ function responseOf(r: EeeInstance, answer: EeeAttribution | undefined): string 
   return r.messages?.find((m) => m.turn_idx === turn)?.content ?? null;
 }
 
-export function eeeRow(r: EeeInstance, at: string, sourceSha256: string): ImportedRow {
+export function eeeRow(r: EeeInstance, at: string, sourceSha256: string, cluster?: ClusterField): ImportedRow {
   const reference = [...new Set(r.input.reference.filter((x) => x !== ''))];
   if (reference.length === 0)
     throw new GspcError('import_refused', `${at}: input.reference is empty: no gold answer to grade against`);
@@ -61,5 +62,6 @@ export function eeeRow(r: EeeInstance, at: string, sourceSha256: string): Import
     at,
   };
   if (typeof r.sample_hash === 'string' && HEX64.test(r.sample_hash)) row.item_hash = r.sample_hash;
+  if (cluster) row.cluster = cluster.of(r, at); // the instance record: metadata.<field>, …
   return row;
 }

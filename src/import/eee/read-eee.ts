@@ -10,6 +10,7 @@
  */
 import { GspcError } from '../../core/errors.js';
 import type { HarnessReader, ImportedRow, ImportedRun, ReadOptions } from '../imported.js';
+import type { ClusterField } from '../cluster-field.js';
 import { checkDescribes, refuseJudgedResult, reportedOf, resultFor } from './eee-aggregate.js';
 import { eeeInputs, type EeeInputs } from './eee-files.js';
 import type { EeeInstance } from './eee-records.js';
@@ -85,11 +86,16 @@ async function survey(
 }
 
 /** Second pass: the rows of one run, from a file that must still have the surveyed bytes. */
-async function* rowsOf(file: string, key: string, sha256: string): AsyncGenerator<ImportedRow> {
+async function* rowsOf(
+  file: string,
+  key: string,
+  sha256: string,
+  cluster: ClusterField | undefined,
+): AsyncGenerator<ImportedRow> {
   let now = '';
   for await (const { value, line } of jsonlLines(file, (h) => (now = h))) {
     const r = value as EeeInstance;
-    if (groupKey(r) === key) yield eeeRow(r, `${file}:${line}`, sha256);
+    if (groupKey(r) === key) yield eeeRow(r, `${file}:${line}`, sha256, cluster);
   }
   if (now !== sha256)
     throw new GspcError('import_refused', `${file}: changed while it was being imported (its SHA-256 differs)`);
@@ -134,7 +140,7 @@ function runOf(file: string, g: Group, key: string, sha256: string, inputs: EeeI
     labels: g.choices.length > 0 ? g.choices : null,
     reported,
     notes,
-    rows: rowsOf(file, key, sha256),
+    rows: rowsOf(file, key, sha256, opts.cluster),
   };
 }
 

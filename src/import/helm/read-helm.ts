@@ -134,6 +134,7 @@ function runOf(run: HelmRun, opts: ReadOptions): ImportedRun {
       },
       at,
     };
+    if (opts.cluster) row.cluster = opts.cluster.of(r, at); // the request state: instance.<field>, …
     if (value !== undefined)
       row.verdict = { correct: label === null && value === 0 ? null : value >= 1, raw: value, metric, normalise };
     return row;

@@ -51,6 +51,8 @@ export interface LogSample {
   scores: Record<string, { value: unknown; answer: unknown }>;
   /** The model's raw completion, or null when the output holds no text. */
   response: string | null;
+  /** The sample as the log has it (read by `--cluster`; dropped with the sample once read). */
+  record: Json;
 }
 
 const isObject = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -142,6 +144,7 @@ export function readSample(doc: unknown, where: string): LogSample {
       Object.entries(scores).map(([k, s]) => [k, { value: objectOr(s)['value'], answer: objectOr(s)['answer'] }]),
     ),
     response: responseOf(doc['output']),
+    record: doc,
   };
 }
 

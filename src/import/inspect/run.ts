@@ -183,6 +183,7 @@ async function* rows(
       verdict: { correct, raw: score.value, metric: scorer, normalise: grading.normalise },
       at,
     };
+    if (opts.cluster) row.cluster = opts.cluster.of(sample.record, at); // the sample: metadata.<field>, …
     const reduced = reducer.add(row);
     if (reduced !== null) {
       emitted++;

@@ -97,6 +97,7 @@ function openRun(f: SamplesFile, opts: ReadOptions): ImportedRun {
         at,
       };
       if (typeof s.doc_hash === 'string' && /^[0-9a-f]{64}$/.test(s.doc_hash)) row.item_hash = s.doc_hash;
+      if (opts.cluster) row.cluster = opts.cluster.of(s, at); // the sample line: doc.<field>, doc_id, …
       yield row;
     }
     const filters = [...seen.keys()];
