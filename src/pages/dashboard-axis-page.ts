@@ -65,15 +65,32 @@ function leadParagraph(doc: ModelsDocument, row: BoardRow): SafeHtml {
   return html`<p class="callout" id="axis-lead" data-field="lead">No lead to state: ${why}.</p>`;
 }
 
-const LEGEND = html`<ul class="dash-legend" aria-label="Legend">
+/** The forest plot's legend: the own-model line only when the axis has an own model. */
+function legend(doc: ModelsDocument): SafeHtml {
+  return html`<ul class="dash-legend" aria-label="Legend">
 <li><span><strong>Letters</strong> beside a model: its tie groups. Two public models share a letter exactly when they are not separated (exact McNemar, Holm-adjusted p &lt; 0.05 separates).</span></li>
-<li><span><strong>own</strong>, a hollow square: this service's own model, shown for honesty; never ranked, never in a tie group, never in the Holm family.</span></li>
+${doc.models.some((m) => m.own) ? html`<li><span><strong>own</strong>, a hollow square: this service's own model, shown for honesty; never ranked, never in a tie group, never in the Holm family.</span></li>` : ''}
 </ul>`;
+}
 
-const MATRIX_LEGEND = html`<ul class="dash-legend" aria-label="Matrix legend">
-<li><span><strong>S</strong> in a cell: the pair is SEPARATED (p_holm &lt; 0.05); the darker the cell, the smaller p_holm.</span></li>
-<li><span><strong>U</strong>: UNTESTED (no shared parsed item, or conflicting item hashes); <strong>own</strong>: a pair with an own model, grey, its p unadjusted and outside the family.</span></li>
+/** The matrix's legend: a line for UNTESTED and own pairs only when the axis has them. */
+function matrixLegend(doc: ModelsDocument): SafeHtml {
+  const untested = doc.pairs.some((p) => p.state === 'UNTESTED');
+  const own = doc.pairs.some((p) => p.own);
+  return html`<ul class="dash-legend" aria-label="Matrix legend">
+<li><span>Each cell is shaded by its Holm-adjusted p, darker for smaller, and shows it when the cell is large enough; <strong>S</strong>: the pair is SEPARATED (p_holm &lt; 0.05).</span></li>
+${untested ? html`<li><span><strong>U</strong>: UNTESTED (no shared parsed item, or conflicting item hashes).</span></li>` : ''}
+${own ? html`<li><span><strong>own</strong>, grey: a pair with an own model, its p unadjusted and outside the Holm family.</span></li>` : ''}
 </ul>`;
+}
+
+/** With few clusters the clustered standard error is itself imprecise: said beside the table. */
+function clusterNote(doc: ModelsDocument): SafeHtml {
+  const counts = doc.models.flatMap((m) => (m.clusters === undefined ? [] : [m.clusters]));
+  if (counts.length === 0) return html``;
+  const fewest = Math.min(...counts);
+  return html`<p class="note" id="axis-cluster-note">Clustered standard errors from ${fewest === Math.max(...counts) ? fewest : `${fewest} to ${Math.max(...counts)}`} clusters.${fewest < 30 ? ' With fewer than about 30 clusters the clustered standard error is itself imprecise (Cameron and Miller 2015): read it as a rough guide.' : ''}</p>`;
+}
 
 function axisBody(row: BoardRow, doc: ModelsDocument, island: AxisIsland): SafeHtml {
   const plotted = island.models.length;
@@ -93,11 +110,12 @@ ${
         'plot-axis-models',
         `Forest plot: accuracy with its Wilson 95% interval for ${plotted} models of ${doc.axis}, ranked, tie-group letters beside each; own models marked.${island.noParsed.length > 0 ? ` ${island.noParsed.length} models with no parsed response are listed without an interval.` : ''}`,
         'axis-models',
-        LEGEND,
+        legend(doc),
       )
     : html`<p class="note">No model has a parsed response on this axis: nothing to plot.</p>`
 }
 ${modelsTable(doc)}
+${clusterNote(doc)}
 <h2 id="axis-pairs-heading">Every pair</h2>
 ${
   island.cells.length > 0
@@ -105,7 +123,7 @@ ${
         'plot-axis-pairs',
         `Heat map of the Holm-adjusted p of every pair of ${doc.axis}'s models; SEPARATED cells marked S.`,
         'axis-pairs',
-        MATRIX_LEGEND,
+        matrixLegend(doc),
       )
     : html`<p class="note">Fewer than two models: no pair to test.</p>`
 }

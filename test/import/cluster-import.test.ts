@@ -62,6 +62,13 @@ describe('gspc import --cluster', () => {
         `${m.model} se_clustered ${m.se_clustered} vs ${clustered}`,
       );
     }
+    // The axis page shows both standard errors as served, and says what two clusters are worth.
+    const page = (await app.inject('/dashboard/axes/copa')).body;
+    for (const m of doc.models) {
+      const row = new RegExp(`<tr data-model="${m.model}"[\\s\\S]*?</tr>`).exec(page)![0];
+      assert.ok(row.includes(`data-value="${m.se}"`) && row.includes(`data-value="${m.se_clustered}"`), m.model);
+    }
+    assert.match(page, /Clustered standard errors from 2 clusters\. With fewer than about 30 clusters/);
   });
 
   it('Every Eval Ever: metadata.subject of each instance', async () => {

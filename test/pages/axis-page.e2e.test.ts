@@ -165,6 +165,7 @@ const MARKS_JS = `(() => {
     letters: texts('.axis-letters-mark'), noParsed: count('.axis-noparsed'),
     publicCells: count('.axis-cell-public'), ownCells: count('.axis-cell-own'), untestedCells: count('.axis-cell-untested'),
     separated: count('.axis-separated-mark'), untestedMarks: count('.axis-untested-mark'),
+    pTexts: texts('.axis-p-mark'),
   };
 })()`;
 
@@ -206,6 +207,14 @@ describe('axis pages in headless Chromium', { skip: browserMissing() }, () => {
           m['separated'],
           2 * doc.pairs.filter((p: Json) => !p.own && p.state === 'SEPARATED').length,
           'every SEPARATED public pair marked S',
+        );
+        // At 1280 px the demo's cells are large enough to show their p_holm; at 390 px they are not.
+        const pText = (p: number) => (p < 0.001 ? p.toExponential(0) : p.toFixed(3));
+        const shown = tested.filter((p: Json) => !p.own).flatMap((p: Json) => [pText(p.p_holm), pText(p.p_holm)]);
+        assert.deepEqual(
+          [...m['pTexts']].sort(),
+          size === 'desktop' ? shown.sort() : [],
+          'the values the cells are shaded by',
         );
         expectAxisPage(await pageView(page), doc);
         assert.deepEqual(await clippedTexts(page), [], 'no model name is clipped');

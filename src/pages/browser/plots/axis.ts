@@ -101,6 +101,9 @@ const cellLabel = (c: AxisCell) =>
   `${c.first} vs ${c.second}: ${c.state}${c.own ? ' (own model: unadjusted p, outside the Holm family)' : ''}` +
   `${c.p_holm !== null ? `, p (Holm) ${c.p_holm.toPrecision(2)}` : c.p !== null ? `, p ${c.p.toPrecision(2)}` : ''}`;
 
+/** A p for a cell: three decimals, or one significant digit below 0.001. */
+const pText = (p: number | null) => (p === null ? '' : p < 0.001 ? p.toExponential(0) : p.toFixed(3));
+
 /** The smallest p shaded apart from zero: an exact p can underflow to 0 (the board gives log10_p). */
 const FLOOR = 1e-12;
 
@@ -119,7 +122,7 @@ export function axisMatrix(d: AxisIsland, width: number): SVGSVGElement | HTMLEl
   const smallest = Math.max(FLOOR, Math.min(1, ...publicTested.map((c) => c.p_holm ?? 1)));
   const shade = (c: AxisCell) => Math.max(FLOOR, c.p_holm ?? 1);
   const dark = (c: AxisCell) => shade(c) < Math.sqrt(smallest);
-  const big = size >= 28;
+  const big = size >= 36;
   return Plot.plot({
     width: left + size * order.length + right,
     height: top + size * order.length + 12,
@@ -159,11 +162,29 @@ export function axisMatrix(d: AxisIsland, width: number): SVGSVGElement | HTMLEl
         ariaLabel: cellLabel,
         title: cellLabel,
       }),
+      // Large cells also show the value they are shaded by (under the S of a SEPARATED pair).
+      ...(big
+        ? [true, false].map((separated) =>
+            Plot.text(
+              publicTested.filter((c) => (c.state === 'SEPARATED') === separated),
+              {
+                x: 'second',
+                y: 'first',
+                dy: separated ? 9 : 0,
+                fontSize: 9,
+                text: (c: AxisCell) => pText(c.p_holm),
+                fill: (c: AxisCell) => (dark(c) ? '#ffffff' : '#1a1a1a'),
+                className: 'axis-p-mark',
+              },
+            ),
+          )
+        : []),
       Plot.text(
         publicTested.filter((c) => c.state === 'SEPARATED'),
         {
           x: 'second',
           y: 'first',
+          ...(big && { dy: -5 }),
           text: () => 'S',
           fontWeight: 700,
           fill: (c: AxisCell) => (dark(c) ? '#ffffff' : '#1a1a1a'),
