@@ -20,10 +20,7 @@ import {
 } from '../dashboard-islands.js';
 
 import { axisForest, axisMatrix } from './plots/axis.js';
-import { NARROW, nameMargin, rowNames } from './plots/rows.js';
-
-// The x label inside the svg, descenders included (Plot's default puts its box a pixel past the edge).
-const LABEL_OFFSET = 34;
+import { accuracyX, LABEL_OFFSET, NARROW, nameMargin, rowNames } from './plots/rows.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -140,14 +137,7 @@ function measuredPlot(d: MeasuredIsland, width: number): SVGSVGElement | HTMLEle
     marginRight: narrow ? 20 : 130,
     marginBottom: 40,
     marginTop: narrow ? 24 : 20,
-    x: {
-      domain: [xmin, 1],
-      label: 'Accuracy (Wilson 95% interval) →',
-      labelOffset: LABEL_OFFSET,
-      tickFormat: (x: number) => `${Math.round(x * 100)}%`,
-      grid: true,
-      ticks: narrow ? 4 : 8,
-    },
+    x: accuracyX(xmin, narrow),
     y: { domain: ys, label: null, axis: narrow ? null : 'left' },
     marks,
   });

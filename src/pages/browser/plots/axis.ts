@@ -7,7 +7,7 @@
  */
 import * as Plot from '@observablehq/plot';
 import { MARK_COLOURS, type AxisCell, type AxisIsland, type AxisModelPoint } from '../../dashboard-islands.js';
-import { labelPixels, NARROW, nameMargin, rowNames } from './rows.js';
+import { accuracyX, labelPixels, NARROW, nameMargin, rowNames } from './rows.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const PUBLIC = '#0b57d0';
@@ -43,15 +43,7 @@ export function axisForest(d: AxisIsland, width: number): SVGSVGElement | HTMLEl
     marginRight: narrow ? 20 : 70,
     marginBottom: 44,
     marginTop: narrow ? 24 : 20,
-    x: {
-      domain: [xmin, 1],
-      label: 'Accuracy (Wilson 95% interval) →',
-      // Inside the svg with its descenders: the default puts the label's box a pixel past the edge.
-      labelOffset: 34,
-      tickFormat: (x: number) => `${Math.round(x * 100)}%`,
-      grid: true,
-      ticks: narrow ? 4 : 8,
-    },
+    x: accuracyX(xmin, narrow),
     y: { domain: ys, label: null, axis: narrow ? null : 'left' },
     marks: [
       ...rowNames(ys, narrow, xmin),

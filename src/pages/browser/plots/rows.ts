@@ -1,5 +1,6 @@
 /**
- * What the dashboard's plots share about their row names: below {@link NARROW} pixels the names
+ * What the dashboard's plots share: the accuracy axis of the forest plots, the x label's offset,
+ * and their row names: below {@link NARROW} pixels the names
  * go above each row (no y axis), so the plot keeps the width for its marks instead of scrolling;
  * on a wide screen the left margin is sized to the longest name, so no name is clipped.
  */
@@ -31,4 +32,19 @@ export function rowNames(ys: string[], narrow: boolean, x: number, dy = -12): Pl
         }),
       ]
     : [];
+}
+
+/** The x label inside the svg, descenders included (Plot's default puts its box a pixel past the edge). */
+export const LABEL_OFFSET = 34;
+
+/** The accuracy axis of a forest plot, from `xmin` to 100 %. */
+export function accuracyX(xmin: number, narrow: boolean) {
+  return {
+    domain: [xmin, 1],
+    label: 'Accuracy (Wilson 95% interval) →',
+    labelOffset: LABEL_OFFSET,
+    tickFormat: (x: number) => `${Math.round(x * 100)}%`,
+    grid: true,
+    ticks: narrow ? 4 : 8,
+  };
 }
