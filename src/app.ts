@@ -274,6 +274,7 @@ export const liveOf = (s: SigningContext): SigningLive => ({
   published: s.keys.published,
   did: s.did,
   cardKey: s.keys.state('card-attestation-2'),
+  ...(s.keys.transitions.length > 0 && { transitions: s.keys.transitions }),
 });
 
 /**

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { formatProblem, GspcError, type CorpusProblem } from '../core/errors.js';
 import { publishVerified } from '../verify/verified-publish.js';
 import { keygen } from '../keys/key-store.js';
+import { hasPublished, registerKeysCommands, ROLES } from './keys-commands.js';
 import { ioFailureLine } from './io-failure.js';
 import { isReplica } from '../release/release-keys.js';
 import { signingContext } from '../keys/signing.js';
@@ -135,10 +136,16 @@ export async function main(
     .description('create the Ed25519 keys (board signer and agent-card keys) as owner-only files')
     .option(...DATA_DIR)
     .option(...KEY_DIR)
-    .option('--force', 'replace existing keys (their signatures stop verifying)')
+    .option('--force', 'replace existing keys before anything is published (afterwards: gspc keys rotate)')
     .action((o: DirOptions & { force?: boolean }) => {
       const config = configFor(dirOverrides(o));
       const dir = config.keyDir;
+      // New keys would fail every earlier checkpoint of the log: no later publish could continue it.
+      if (o.force === true && hasPublished(config.dataDir))
+        throw new GspcError(
+          'keys_in_use',
+          `${config.dataDir} has published releases, whose log the current keys sign: replacing them with keygen --force would break it for good. Use gspc keys rotate <${Object.keys(ROLES).join('|')}>, which replaces a key with a transition the old and the new key both sign; nothing was written`,
+        );
       const written = keygen(dir, { force: o.force === true });
       run.print(
         written.length > 0
@@ -152,6 +159,13 @@ export async function main(
     });
 
   registerValidateCommand(program, run);
+  registerKeysCommands(
+    program,
+    run,
+    configFor,
+    { options: [DATA_DIR, KEY_DIR], overrides: (o) => dirOverrides(o as DirOptions) },
+    () => new Date(),
+  );
 
   program
     .command('pull')

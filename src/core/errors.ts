@@ -11,6 +11,7 @@ export type GspcErrorCode =
   | 'release_wrong_origin'
   | 'release_keys_mismatch'
   | 'keys_unhealthy'
+  | 'keys_in_use'
   | 'listen_failed'
   | 'publish_locked'
   | 'unknown_axis'

@@ -1,19 +1,27 @@
 /**
  * Ed25519 keys on disk. Each key is a 32-byte seed in `<dir>/<fragment>.key` (base64url, mode
  * 0600, readable only by its owner); `<dir>/public-keys.json` records the public keys as issued,
- * which is what the DID document publishes. A key is healthy only when its file exists, is not
+ * which is what the DID document publishes, and `<dir>/transitions.json` every rotation. A key is healthy only when its file exists, is not
  * readable by group or others, parses, and derives the recorded public key; otherwise it is
  * unhealthy with a reason, and everything it would sign is published unsigned (fail closed).
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keyPairFromSeed, sign } from '../core/crypto/ed25519.js';
 import type { PublishedKey } from '../core/evidence/did.js';
 import { ALL_KEYS, type KeyFragment, type SignerState } from '../core/evidence/signer.js';
 import { GspcError } from '../core/errors.js';
+import {
+  KEY_TRANSITION_SCHEMA,
+  signTransition,
+  transitionsDocument,
+  type KeyTransition,
+} from '../core/evidence/key-transition.js';
 
 const PUBLIC_FILE = 'public-keys.json';
+/** The key directory's transitions (issue 30): public, copied into every release published after one. */
+export const TRANSITIONS_FILE = 'transitions.json';
 
 export interface KeyHealth {
   fragment: KeyFragment;
@@ -26,6 +34,8 @@ export interface LoadedKeys {
   /** Public keys as issued (published in the DID document even when a key is unhealthy). */
   published: PublishedKey[];
   health: KeyHealth[];
+  /** Every transition of these keys, oldest first (`gspc keys rotate`). */
+  transitions: KeyTransition[];
   state(fragment: KeyFragment): SignerState;
 }
 
@@ -89,7 +99,80 @@ export function loadKeys(dir: string, did: string): LoadedKeys {
       });
     }
   }
-  return { did, published, health, state: (f) => states.get(f)! };
+  return { did, published, health, transitions: readTransitions(dir), state: (f) => states.get(f)! };
+}
+
+/** The transitions recorded in a key directory (none before the first rotation). */
+export function readTransitions(dir: string): KeyTransition[] {
+  const path = join(dir, TRANSITIONS_FILE);
+  if (!existsSync(path)) return [];
+  const doc = JSON.parse(readFileSync(path, 'utf8')) as { transitions?: unknown };
+  if (!Array.isArray(doc.transitions))
+    throw new GspcError('config_invalid', `${path} is not a svc.key-transitions/1 document`);
+  return doc.transitions as KeyTransition[];
+}
+
+/**
+ * `gspc keys rotate`: a new key for `fragment`, and the transition both keys sign. The
+ * transitions, the public keys and the new seed are each written to a temporary file and renamed
+ * into place in that order: after a crash between renames either the seed no longer matches the
+ * public keys (unhealthy: it signs nothing) or the transitions end at a key not yet served (the
+ * next publish fails gspc verify and is not made current); never a silent wrong signature
+ * (decision K3). The retired seed is replaced, not kept: it must never sign again.
+ */
+export function rotateKey(
+  dir: string,
+  fragment: KeyFragment,
+  opts: { did: string; at: string; seed?: Uint8Array },
+): KeyTransition {
+  const keys = loadKeys(dir, opts.did);
+  const old = keys.state(fragment);
+  if (!old.healthy)
+    throw new GspcError(
+      'keys_unhealthy',
+      `${fragment} cannot be rotated: ${old.reason}. A rotation is signed by the key it retires; a key that is lost or leaked is replaced with gspc keys revoke`,
+    );
+  const seed = Buffer.from(opts.seed ?? randomBytes(32));
+  const pair = keyPairFromSeed(seed);
+  const transitions = readTransitions(dir);
+  const next = {
+    kid: old.signer.kid,
+    publicKey: pair.publicKey,
+    sign: (m: Uint8Array) => sign(pair.privateKey, m),
+  };
+  const record = signTransition(
+    {
+      schema: KEY_TRANSITION_SCHEMA,
+      did: opts.did,
+      fragment,
+      sequence: transitions.filter((t) => t.fragment === fragment).length + 1,
+      kind: 'rotation',
+      old_x: Buffer.from(old.signer.publicKey).toString('base64url'),
+      new_x: pair.publicKey.toString('base64url'),
+      at: opts.at,
+    },
+    old.signer,
+    next,
+  );
+  const published = readPublic(dir);
+  published[fragment] = pair.publicKey.toString('base64url');
+  const staged = (name: string, text: string, mode: number) => {
+    const tmp = join(dir, `.${name}.new`);
+    writeFileSync(tmp, text, { mode });
+    chmodSync(tmp, mode);
+    return () => renameSync(tmp, join(dir, name));
+  };
+  const renames = [
+    staged(
+      TRANSITIONS_FILE,
+      `${JSON.stringify(transitionsDocument(opts.did, [...transitions, record]), null, 2)}\n`,
+      0o644,
+    ),
+    staged(PUBLIC_FILE, `${JSON.stringify(published, null, 2)}\n`, 0o644),
+    staged(`${fragment}.key`, `${seed.toString('base64url')}\n`, 0o600),
+  ];
+  for (const rename of renames) rename();
+  return record;
 }
 
 function checkKey(path: string, recordedPub: string | undefined, recordedProblem: string | undefined) {

@@ -16,5 +16,6 @@ export interface SigningContext {
 export function signingContext(keyDir: string, didHost: string): SigningContext {
   const did = didForHost(didHost);
   const keys = loadKeys(keyDir, did);
-  return { did, keys, inputs: { did, boardKey: keys.state(BOARD_KEY), publishedKeys: keys.published } };
+  const inputs = { did, boardKey: keys.state(BOARD_KEY), publishedKeys: keys.published };
+  return { did, keys, inputs: keys.transitions.length > 0 ? { ...inputs, transitions: keys.transitions } : inputs };
 }

@@ -17,6 +17,7 @@ import {
   type WithdrawalEntry,
 } from '../core/evidence/card-matrix.js';
 import { sealCard } from '../core/evidence/card.js';
+import { transitionId, transitionsDocument, type KeyTransition } from '../core/evidence/key-transition.js';
 import { planCards, type CardSourceFile } from '../core/evidence/measurement-cards.js';
 import { buildRoot } from '../core/evidence/public-root.js';
 import {
@@ -49,6 +50,7 @@ export const EVIDENCE_URL_BY_FILE: Readonly<Record<string, string>> = {
   'log-entries.json': '/log/entries.json',
   'log-history.json': '/log/history.json',
   'log-checkpoint': '/log/checkpoint',
+  'key-transitions.json': '/keys/transitions.json',
 };
 
 /** The public URL of a release's evidence file (path relative to the release), if it is served. */
@@ -73,6 +75,8 @@ export interface EvidenceInputs {
   previous?: PreviousEvidence;
   /** The largest card log published before (the log only grows, whichever release is current). */
   previousLog?: PreviousLog;
+  /** Every transition of the DID's keys (`gspc keys rotate`), oldest first; logged before the cards. */
+  transitions?: readonly KeyTransition[];
 }
 
 /** Every JSON evidence file's bytes: indented by two spaces, with a final newline. */
@@ -147,12 +151,17 @@ export function buildEvidence(corpus: Corpus, derived: DerivedRelease, inputs: E
   );
   out.set(`${EVIDENCE_DIR}/root.json`, root);
   out.set(`${EVIDENCE_DIR}/card-root-latest.json`, json(rootPointer(root)));
+  const transitions = inputs.transitions ?? [];
   const log = extendLog(
     inputs.previousLog,
     active.map((c) => c.card.sha256),
     logOrigin(inputs.did),
     inputs.boardKey,
+    transitions.map(transitionId),
   );
+  // Only once there is one: a release of keys that never changed keeps the bytes it always had.
+  if (transitions.length > 0)
+    out.set(`${EVIDENCE_DIR}/key-transitions.json`, json(transitionsDocument(inputs.did, transitions)));
   out.set(`${EVIDENCE_DIR}/log-entries.json`, json(logEntriesDocument(log, kid)));
   out.set(`${EVIDENCE_DIR}/log-history.json`, json(logHistoryDocument(log)));
   if (log.checkpoint !== undefined) out.set(`${EVIDENCE_DIR}/log-checkpoint`, Buffer.from(log.checkpoint, 'utf8'));

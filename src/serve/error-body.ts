@@ -13,6 +13,7 @@ export const STATUS_BY_CODE: Record<GspcErrorCode, number> = {
   release_wrong_origin: 500,
   release_keys_mismatch: 500,
   keys_unhealthy: 500,
+  keys_in_use: 500,
   listen_failed: 500,
   publish_locked: 500,
   unknown_axis: 404,

@@ -82,7 +82,7 @@ export function prepareRelease(
       files.set(url, prepare(bytes, JSON_TYPE));
   }
   const json = (v: unknown) => prepare(Buffer.from(`${JSON.stringify(v, null, 2)}\n`), JSON_TYPE);
-  const doc = didDocument(signing.did, signing.published);
+  const doc = didDocument(signing.did, signing.published, signing.transitions);
   const log = prepareLog(release, signing.published.find((k) => k.fragment === BOARD_KEY)?.publicKey, witnesses);
   for (const [url, p] of log.files) files.set(url, p);
   files.set('/.well-known/did.json', prepare(Buffer.from(`${JSON.stringify(doc, null, 2)}\n`), 'application/did+json'));

@@ -14,16 +14,20 @@ import { parseNote } from '../core/evidence/note/signed-note.js';
 import { parseVerifierKey } from '../core/evidence/note/verifier-key.js';
 import { verifyCosignature } from '../core/evidence/note/cosignature.js';
 import { parseDocument, type ReleaseSource } from './release-source.js';
+import { checkTransitions, keyAtSize, type KeyEpoch } from '../core/verify/key-transitions.js';
+import { BOARD_KEY } from '../core/evidence/signer.js';
 
 type Add = (check: string, ok: boolean, detail: string) => boolean;
 
 export async function verifyLog(
   src: ReleaseSource,
   did: string,
-  boardKey: Uint8Array | undefined,
+  /** The DID document's current key of each fragment (`board-attestation-1` → bytes). */
+  currentKey: (fragment: string) => Uint8Array | undefined,
   active: readonly string[],
   add: Add,
 ): Promise<CardVerificationContext['log']> {
+  const boardKey = currentKey(BOARD_KEY);
   const entriesDoc = parseDocument<{ origin: string; tree_size: number; entries: string[] }>(
     await src.get('/log/entries.json'),
   );
@@ -62,10 +66,19 @@ export async function verifyLog(
           .join(', ')}`,
   );
 
+  // The board key an earlier checkpoint was signed with: the one in force at its size, by the
+  // key transitions the log holds (issue 30); the current key when the keys never changed.
+  const epochs = await verifyTransitions(src, did, currentKey, entriesDoc.entries, add);
+  const keyAt = (size: number): Uint8Array | undefined => {
+    if (boardKey === undefined || epochs === undefined) return boardKey;
+    const now = Buffer.from(boardKey).toString('base64url');
+    return Buffer.from(keyAtSize(epochs.get(BOARD_KEY), size, now), 'base64url');
+  };
   const bad: string[] = [];
   let previous = 0;
   for (const h of history.checkpoints) {
-    const opened = boardKey ? await verifyCheckpointNote(nodeVerifyCrypto, h.checkpoint, origin, boardKey) : undefined;
+    const key = keyAt(h.tree_size);
+    const opened = key ? await verifyCheckpointNote(nodeVerifyCrypto, h.checkpoint, origin, key) : undefined;
     const signed = opened?.ok === true && opened.size === h.tree_size && opened.rootHex === h.root_hash;
     const consistent =
       h.tree_size > previous &&
@@ -107,6 +120,45 @@ export async function verifyLog(
           };
     },
   };
+}
+
+/**
+ * `/keys/transitions.json`, when the release has one: every transition checked (both signatures,
+ * one unbroken chain per key ending at the DID document's key, each logged in order). Undefined
+ * when there is none; a failed check is added and gives no epochs (every earlier checkpoint is
+ * then checked under the current key, and a rotated one fails).
+ */
+async function verifyTransitions(
+  src: ReleaseSource,
+  did: string,
+  currentKey: (fragment: string) => Uint8Array | undefined,
+  entries: readonly string[],
+  add: Add,
+): Promise<Map<string, KeyEpoch[]> | undefined> {
+  const bytes = await src.get('/keys/transitions.json');
+  if (bytes === undefined) return undefined;
+  const doc = parseDocument<{ did?: unknown; transitions?: unknown }>(bytes);
+  if (!doc || !Array.isArray(doc.transitions)) {
+    add('key_transitions', false, '/keys/transitions.json is not a svc.key-transitions/1 document');
+    return undefined;
+  }
+  const current = new Map<string, string>();
+  for (const t of doc.transitions as { fragment?: unknown }[]) {
+    const f = typeof t?.fragment === 'string' ? t.fragment : undefined;
+    const key = f === undefined ? undefined : currentKey(f);
+    if (f !== undefined && key !== undefined) current.set(f, Buffer.from(key).toString('base64url'));
+  }
+  const verdict = await checkTransitions(nodeVerifyCrypto, doc.transitions, did, current, entries);
+  if (!verdict.ok) {
+    add('key_transitions', false, verdict.detail);
+    return undefined;
+  }
+  add(
+    'key_transitions',
+    true,
+    `${verdict.ids.length} key transition${verdict.ids.length === 1 ? '' : 's'}, each signed by the retired and the new key, logged in order and ending at the DID document's keys`,
+  );
+  return verdict.epochs;
 }
 
 /** A WITNESSED transparency-log record: each named cosigner's line on the served checkpoint verifies under its vkey. */

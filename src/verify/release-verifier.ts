@@ -21,7 +21,6 @@ import { readCorpus } from '../corpus/read-corpus.js';
 import { deriveRelease } from '../release/derive.js';
 import { nodeVerifyCrypto } from './node-crypto.js';
 import { verifyLog } from './log-verifier.js';
-import { BOARD_KEY } from '../core/evidence/signer.js';
 import { supersededNow } from '../core/evidence/card-matrix.js';
 import { type ListedFile, type ReleaseSource, parseDocument } from './release-source.js';
 import type { AddCheck, ReleaseCards, ReleaseCheck } from './release-check.js';
@@ -101,7 +100,9 @@ export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<
 
   // 2b. The card log: checkpoint, recomputation, the root's cards among its entries, history.
   const log =
-    typeof did === 'string' ? await verifyLog(src, did, keys.get(`${did}#${BOARD_KEY}`), active, add) : undefined;
+    typeof did === 'string'
+      ? await verifyLog(src, did, (fragment) => keys.get(`${did}#${fragment}`), active, add)
+      : undefined;
 
   // 4. Every card.
   const ledger = async (path: string, field: string) =>

@@ -156,7 +156,9 @@ export async function verifyServedFiles(src: ReleaseSource, rc: ReleaseCards, ad
   );
   const entries = Array.isArray(entriesDoc?.entries) ? entriesDoc.entries : [];
   const logTree = new MerkleTree(logLeaves(entries));
-  const log = { origin, entries, tree: logTree, history: [] };
+  // A log holding key transitions states the leaf rule that says so (card-log.ts).
+  const keyTransitions = (await src.get('/keys/transitions.json')) !== undefined;
+  const log = { origin, entries, tree: logTree, history: [], ...(keyTransitions && { keyTransitions }) };
   if (entriesDoc) {
     const unsigned = entriesDoc.unsigned_reason !== undefined ? { unsigned_reason: entriesDoc.unsigned_reason } : {};
     same(

@@ -8,7 +8,7 @@
  * change under it is never ready and never VERIFIED. A replica with the publisher's keys verifies.
  */
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
@@ -96,7 +96,9 @@ describe('a replica cannot contradict its release', () => {
 
   it("the publisher whose keys were replaced is told to restore them, not a replica's fix", async () => {
     const pub = await publisher();
-    await ok(['keygen', '--data-dir', pub, '--force']);
+    // Keys lost and made again (keygen --force is refused once a release exists: issue 30).
+    rmSync(join(pub, 'keys'), { recursive: true });
+    await ok(['keygen', '--data-dir', pub]);
     const r = await gspc(['serve', '--data-dir', pub, '--port', String(await freePort()), '--public-url', ORIGIN], env);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /restore the keys that signed it into .*keys/);

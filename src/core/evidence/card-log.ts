@@ -18,6 +18,9 @@ export const LOG_SCHEMA = 'svc.card-log/1';
 export const LOG_HISTORY_SCHEMA = 'svc.card-log-history/1';
 export const LOG_LEAF_RULE =
   'leaf = SHA-256(0x00 || card sha256 bytes); entries in the order cards first became active (within one release, ascending hex)';
+/** The rule once the log holds a key transition (the rule above, unchanged, for logs without one). */
+export const LOG_LEAF_RULE_WITH_TRANSITIONS =
+  'leaf = SHA-256(0x00 || entry bytes), an entry being a card sha256 or a key transition id (/keys/transitions.json); each release appends its new key transitions, then its new cards in ascending hex';
 
 /** A checkpoint of an earlier release, with its consistency proof to the current tree. */
 export interface LogHistoryEntry {
@@ -45,6 +48,8 @@ export interface CardLog {
   checkpoint?: string;
   unsigned_reason?: string;
   history: LogHistoryEntry[];
+  /** Whether the log holds key transitions (its leaf rule then says so). */
+  keyTransitions?: boolean;
 }
 
 /** The log origin for a did:web DID: its host (port included) + `/log`, the schemeless URL it is served under. */
@@ -73,9 +78,16 @@ export function extendLog(
   activeCards: readonly string[],
   origin: string,
   key: SignerState,
+  /** Key transitions (their ids, oldest first): logged before the cards, once each (key-transition.ts). */
+  transitions: readonly string[] = [],
 ): CardLog {
   const entries = [...(previous?.entries ?? [])];
   const seen = new Set(entries);
+  for (const h of transitions)
+    if (!seen.has(h)) {
+      entries.push(h);
+      seen.add(h);
+    }
   for (const h of [...activeCards].sort())
     if (!seen.has(h)) {
       entries.push(h);
@@ -102,10 +114,11 @@ export function extendLog(
     consistency_proof: tree.consistencyProof(h.tree_size).map((p) => Buffer.from(p).toString('hex')),
   }));
   const text = formatCheckpoint({ origin, size: tree.size, rootHash: tree.root(), extensions: [] });
-  if (!key.healthy) return { origin, entries, tree, unsigned_reason: key.reason, history };
+  const kt = transitions.length > 0 ? { keyTransitions: true } : {};
+  if (!key.healthy) return { origin, entries, tree, unsigned_reason: key.reason, history, ...kt };
   const signature = key.signer.sign(Buffer.from(text, 'utf8'));
   const line = noteSignature(origin, keyId(origin, SIG_TYPE_ED25519, key.signer.publicKey), signature);
-  return { origin, entries, tree, checkpoint: formatNote(text, [line]), history };
+  return { origin, entries, tree, checkpoint: formatNote(text, [line]), history, ...kt };
 }
 
 /** `/log/entries.json`. */
@@ -114,7 +127,7 @@ export function logEntriesDocument(log: CardLog, kid: string) {
     schema: LOG_SCHEMA,
     origin: log.origin,
     tree: 'RFC 6962 (an odd last node is promoted, never duplicated)',
-    leaves: LOG_LEAF_RULE,
+    leaves: log.keyTransitions ? LOG_LEAF_RULE_WITH_TRANSITIONS : LOG_LEAF_RULE,
     tree_size: log.tree.size,
     root_hash: Buffer.from(log.tree.root()).toString('hex'),
     kid,

@@ -5,6 +5,7 @@
  */
 import { GspcError } from '../errors.js';
 import { publicJwk } from '../crypto/jwk.js';
+import { transitionId, type KeyTransition } from './key-transition.js';
 import type { KeyFragment } from './signer.js';
 
 const HOST =
@@ -32,29 +33,49 @@ export interface PublishedKey {
   publicKey: Uint8Array;
 }
 
+interface VerificationMethod {
+  id: string;
+  type: 'JsonWebKey2020';
+  controller: string;
+  publicKeyJwk: ReturnType<typeof publicJwk>;
+  /** A retired key (issue 30): the key its fragment had before a transition, kept so what it signed still verifies. */
+  retired?: { fragment: string; sequence: number; at: string; transition: string };
+}
+
 export interface DidDocument {
   '@context': string[];
   id: string;
-  verificationMethod: {
-    id: string;
-    type: 'JsonWebKey2020';
-    controller: string;
-    publicKeyJwk: ReturnType<typeof publicJwk>;
-  }[];
+  verificationMethod: VerificationMethod[];
   assertionMethod: string[];
 }
 
-export function didDocument(did: string, keys: readonly PublishedKey[]): DidDocument {
-  const methods = keys.map((k) => ({
+/**
+ * The DID document: the current keys (each also an assertion method), then every retired key
+ * as `#<fragment>~<sequence>` with the transition that retired it (not an assertion method: it
+ * signs nothing any more; verifiers that follow /keys/transitions.json use it for what it signed).
+ */
+export function didDocument(
+  did: string,
+  keys: readonly PublishedKey[],
+  transitions: readonly KeyTransition[] = [],
+): DidDocument {
+  const methods: VerificationMethod[] = keys.map((k) => ({
     id: `${did}#${k.fragment}`,
     type: 'JsonWebKey2020' as const,
     controller: did,
     publicKeyJwk: publicJwk(k.publicKey),
   }));
+  const retired: VerificationMethod[] = transitions.map((t) => ({
+    id: `${did}#${t.fragment}~${t.sequence}`,
+    type: 'JsonWebKey2020' as const,
+    controller: did,
+    publicKeyJwk: publicJwk(Buffer.from(t.old_x, 'base64url')),
+    retired: { fragment: t.fragment, sequence: t.sequence, at: t.at, transition: transitionId(t) },
+  }));
   return {
     '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
     id: did,
-    verificationMethod: methods,
+    verificationMethod: [...methods, ...retired],
     assertionMethod: methods.map((m) => m.id),
   };
 }

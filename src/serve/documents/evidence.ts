@@ -1,7 +1,7 @@
 /**
  * Signed evidence, read-only and free: the DID document, cards (by id prefix) and their
  * inclusion proofs, the card index, bundle and matrix, the ledgers, the public root, its pointer
- * and witness record, and the card log. All bytes are prepared per release; only a consistency
+ * and witness record, the card log, and the keys' transitions (once a key was rotated). All bytes are prepared per release; only a consistency
  * proof from an arbitrary size is computed on request (from the stored tree).
  */
 import { GspcError } from '../../core/errors.js';
@@ -22,6 +22,7 @@ export const EVIDENCE_PATHS = [
   '/log/vkey',
   '/log/entries.json',
   '/log/history.json',
+  '/keys/transitions.json',
 ] as const;
 
 const ids: Record<(typeof EVIDENCE_PATHS)[number], string> = {
@@ -38,6 +39,7 @@ const ids: Record<(typeof EVIDENCE_PATHS)[number], string> = {
   '/log/vkey': 'log-vkey',
   '/log/entries.json': 'log-entries',
   '/log/history.json': 'log-history',
+  '/keys/transitions.json': 'key-transitions',
 };
 
 const schemas: Partial<Record<(typeof EVIDENCE_PATHS)[number], string>> = {
@@ -51,6 +53,7 @@ const schemas: Partial<Record<(typeof EVIDENCE_PATHS)[number], string>> = {
   '/ledgers/supersessions.json': 'svc.supersession-ledger/1',
   '/log/entries.json': 'svc.card-log/1',
   '/log/history.json': 'svc.card-log-history/1',
+  '/keys/transitions.json': 'svc.key-transitions/1',
 };
 
 export const evidenceDocuments: DocumentEntry[] = EVIDENCE_PATHS.map((path) => ({

@@ -137,6 +137,9 @@ export async function didKeys(_msg: RoutedMessage, deps: AnswerDeps): Promise<Sk
     ...methods.map((m) => {
       const id = str(m.id);
       const fragment = id.slice(id.indexOf('#') + 1);
+      const retired = m.retired as { fragment?: string; at?: string } | undefined;
+      if (retired !== undefined)
+        return `${id}: the key ${str(retired.fragment)} had until it was rotated at ${str(retired.at)} (kept so what it signed still verifies; signs nothing now).`;
       return `${id}: ${ROLE_OF[fragment] ?? 'a key of this service'}.`;
     }),
     sig.signed

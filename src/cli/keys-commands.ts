@@ -1,0 +1,67 @@
+/**
+ * `gspc keys rotate <board|agent-card>` (issue 30): a new key for one role, and the transition
+ * the retired and the new key both sign (src/keys/key-store.ts rotateKey). The next publish logs
+ * the transition and signs with the new key; every earlier release, card and checkpoint still
+ * verifies under the key it was signed with (docs/operations.md, "Key lifecycles").
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Argument, type Command } from 'commander';
+import type { ConfigOverrides, ConfigSource } from '../config.js';
+import { didForHost } from '../core/evidence/did.js';
+import { transitionId } from '../core/evidence/key-transition.js';
+import { BOARD_KEY, type KeyFragment } from '../core/evidence/signer.js';
+import { rotateKey } from '../keys/key-store.js';
+import { currentReleaseDir } from '../release/data-dir.js';
+import { loadRelease } from '../release/load.js';
+import { releaseDid } from '../release/release-origin.js';
+import type { CliRun } from './cli-io.js';
+
+/** The roles an operator names, and the key each is. */
+export const ROLES: Readonly<Record<string, KeyFragment>> = {
+  board: BOARD_KEY,
+  'agent-card': 'card-attestation-2',
+};
+
+/** Whether the data directory has published a release: its log then depends on the keys. */
+export function hasPublished(dataDir: string): boolean {
+  const releases = join(dataDir, 'releases');
+  return existsSync(releases) && readdirSync(releases).some((f) => f.startsWith('r-'));
+}
+
+export function registerKeysCommands(
+  program: Command,
+  run: CliRun,
+  configFor: ConfigSource,
+  dirOptions: {
+    options: readonly (readonly [string, string])[];
+    overrides: (o: Record<string, string | undefined>) => ConfigOverrides;
+  },
+  now: () => Date,
+): void {
+  const keys = program.command('keys').description('key lifecycles: rotate a key without breaking the log');
+  const rotate = keys
+    .command('rotate')
+    .description(
+      'replace one key with a new one; the retired and the new key both sign the transition, which the next publish logs',
+    )
+    .addArgument(new Argument('<role>', 'the key to rotate').choices(Object.keys(ROLES)));
+  for (const [flag, help] of dirOptions.options) rotate.option(flag, help);
+  rotate.action((role: string, o: Record<string, string | undefined>) => {
+    const fragment = ROLES[role]!;
+    const config = configFor(dirOptions.overrides(o));
+    // The DID the releases were signed under (the current release's), else the configured one.
+    const current = currentReleaseDir(config.dataDir);
+    const did = current === undefined ? didForHost(config.didHost) : releaseDid(loadRelease(current));
+    const t = rotateKey(config.keyDir, fragment, { did, at: now().toISOString() });
+    run.print(`rotated ${fragment} (${role}): transition ${transitionId(t)} (sequence ${t.sequence})`);
+    run.print(`  retired key x=${t.old_x}`);
+    run.print(`  new key     x=${t.new_x}`);
+    run.print(
+      'The next gspc publish logs the transition and signs with the new key; earlier releases keep verifying under the retired key.' +
+        (fragment === BOARD_KEY
+          ? ' The log verifier key (/log/vkey) changes with the board key: give witnesses the new one.'
+          : ''),
+    );
+  });
+}

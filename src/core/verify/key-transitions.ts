@@ -1,0 +1,120 @@
+/**
+ * Following a DID's key transitions (issue 30), browser-safe: every record is checked (both
+ * signatures over the RFC 8785 body, the DID, one unbroken sequence per key whose old key is the
+ * previous new key, and a last new key that is the key the DID document serves now), and the
+ * log says where each transition happened, so a checkpoint is checked under the board key that
+ * was in force at its size. A verifier that starts from the first checkpoint's key reaches the
+ * current key only through records both keys signed.
+ */
+import { canonicalJsonStrict } from '../crypto/canonical-json.js';
+import { base64urlToBytes, bytesToHex, hexToBytes, utf8, type VerifyCrypto } from '../crypto/verify-crypto.js';
+import { KEY_TRANSITION_SCHEMA, type KeyTransition } from '../evidence/key-transition.js';
+
+/** One key a fragment had, and the log sizes its checkpoints may have. */
+export interface KeyEpoch {
+  /** JWK `x` (base64url). */
+  x: string;
+  /** The transition that made it the key (absent for the first). */
+  transition?: string;
+  /** The log leaf index of that transition (-1 for the first key). */
+  fromLeaf: number;
+  /** The leaf index of the transition that retired it, or undefined while it is current. */
+  untilLeaf?: number;
+}
+
+export type TransitionsVerdict =
+  | { ok: true; ids: string[]; epochs: Map<string, KeyEpoch[]> }
+  | { ok: false; detail: string };
+
+const BODY_KEYS = ['schema', 'did', 'fragment', 'sequence', 'kind', 'old_x', 'new_x', 'at'] as const;
+
+function shapeProblem(t: unknown): string | undefined {
+  if (typeof t !== 'object' || t === null || Array.isArray(t)) return 'not an object';
+  const r = t as Record<string, unknown>;
+  for (const k of [...BODY_KEYS, 'sig_old', 'sig_new']) if (!(k in r)) return `no ${k}`;
+  const extra = Object.keys(r).filter((k) => ![...BODY_KEYS, 'sig_old', 'sig_new'].includes(k as never));
+  if (extra.length > 0) return `unknown field ${extra[0]}`;
+  if (r['schema'] !== KEY_TRANSITION_SCHEMA || r['kind'] !== 'rotation') return 'not a svc.key-transition/1 rotation';
+  if (!Number.isInteger(r['sequence']) || (r['sequence'] as number) < 1) return 'sequence is not a whole number from 1';
+  for (const k of ['did', 'fragment', 'old_x', 'new_x', 'at', 'sig_old', 'sig_new'])
+    if (typeof r[k] !== 'string') return `${k} is not a string`;
+  return undefined;
+}
+
+/**
+ * Checks `transitions` (in order) for `did` against the keys its DID document serves now
+ * (`current`: fragment → x) and the log's entries (each transition's id must be logged, in order).
+ */
+export async function checkTransitions(
+  crypto: VerifyCrypto,
+  transitions: readonly unknown[],
+  did: string,
+  current: ReadonlyMap<string, string>,
+  entries: readonly string[],
+): Promise<TransitionsVerdict> {
+  const at = new Map(entries.map((h, i) => [h, i]));
+  const epochs = new Map<string, KeyEpoch[]>();
+  const ids: string[] = [];
+  let lastLeaf = -1;
+  for (const [i, raw] of transitions.entries()) {
+    const where = `transition ${i + 1}`;
+    const problem = shapeProblem(raw);
+    if (problem) return { ok: false, detail: `${where}: ${problem}` };
+    const t = raw as KeyTransition;
+    if (t.did !== did) return { ok: false, detail: `${where}: for ${t.did}, not ${did}` };
+    const { sig_old, sig_new, ...body } = t;
+    const bytes = utf8(canonicalJsonStrict(body));
+    const oldKey = base64urlToBytes(t.old_x);
+    const newKey = base64urlToBytes(t.new_x);
+    const sigOld = hexToBytes(sig_old);
+    const sigNew = hexToBytes(sig_new);
+    if (oldKey?.length !== 32 || newKey?.length !== 32) return { ok: false, detail: `${where}: a key is not 32 bytes` };
+    if (sigOld?.length !== 64 || sigNew?.length !== 64)
+      return { ok: false, detail: `${where}: a signature is not 64 bytes` };
+    if (!(await crypto.ed25519Verify(oldKey, bytes, sigOld)))
+      return {
+        ok: false,
+        detail: `${where} (${t.fragment} ${t.sequence}): the retired key's signature does not verify`,
+      };
+    if (!(await crypto.ed25519Verify(newKey, bytes, sigNew)))
+      return { ok: false, detail: `${where} (${t.fragment} ${t.sequence}): the new key's signature does not verify` };
+    const chain = epochs.get(t.fragment) ?? [];
+    const last = chain.at(-1);
+    const prior = Math.max(0, chain.length - 1);
+    if (t.sequence !== prior + 1)
+      return { ok: false, detail: `${where}: ${t.fragment} sequence ${t.sequence}, expected ${prior + 1}` };
+    if (last !== undefined && last.x !== t.old_x)
+      return { ok: false, detail: `${where}: ${t.fragment} retires ${t.old_x}, but its key then was ${last.x}` };
+    const id = bytesToHex(await crypto.sha256(utf8(canonicalJsonStrict(t))));
+    const leaf = at.get(id);
+    if (leaf === undefined) return { ok: false, detail: `${where} (${id.slice(0, 16)}): not an entry of the log` };
+    if (leaf < lastLeaf) return { ok: false, detail: `${where}: logged before the transition preceding it` };
+    lastLeaf = leaf;
+    if (chain.length === 0) chain.push({ x: t.old_x, fromLeaf: -1 });
+    chain.at(-1)!.untilLeaf = leaf;
+    chain.push({ x: t.new_x, transition: id, fromLeaf: leaf });
+    epochs.set(t.fragment, chain);
+    ids.push(id);
+  }
+  for (const [fragment, chain] of epochs) {
+    const now = current.get(fragment);
+    if (chain.at(-1)!.x !== now)
+      return {
+        ok: false,
+        detail: `${fragment}: the transitions end at ${chain.at(-1)!.x}, but the DID document serves ${now ?? 'no key'}`,
+      };
+  }
+  return { ok: true, ids, epochs };
+}
+
+/**
+ * The key (JWK `x`) that signs a checkpoint of `size` leaves: the one whose transition is the
+ * last logged before that size (a checkpoint covering a transition's leaf is the new key's).
+ * `fallback`: the fragment's key when it never changed.
+ */
+export function keyAtSize(epochs: readonly KeyEpoch[] | undefined, size: number, fallback: string): string {
+  if (epochs === undefined || epochs.length === 0) return fallback;
+  let x = epochs[0]!.x;
+  for (const e of epochs) if (e.fromLeaf < size) x = e.x;
+  return x;
+}

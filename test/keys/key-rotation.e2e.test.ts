@@ -1,0 +1,161 @@
+/**
+ * Keys that can change (issue 30), as an operator meets it. Before, `gspc keygen --force` wrote
+ * new keys and every later publish was refused for good (`log_consistency: earlier checkpoints
+ * that fail: … (signature)`). Now keygen --force refuses once a release exists and points to
+ * `gspc keys rotate`, and A, rotate the board key, B, rotate the agent-card key, C: each publish
+ * is verified before it goes live, the log is one consistent log whose earlier checkpoints are
+ * checked under the key of their time, and the served DID document lists the retired keys.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { buildApp, liveOf } from '../../src/app.js';
+import { signingContext } from '../../src/keys/signing.js';
+import { loadRelease } from '../../src/release/load.js';
+import { ServedState } from '../../src/serve/served-state.js';
+import { gspc } from '../helpers/cli.js';
+import { freePort } from '../helpers/process.js';
+import { demoCorpus, tempDir } from '../helpers/tmp.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- served JSON */
+type Json = any;
+
+const publishedId = (stdout: string) => /^published (r-[0-9a-f]{20})/.exec(stdout)![1]!;
+
+describe('key rotation: A, rotate the board key, B, rotate the agent-card key, C', () => {
+  const data = tempDir();
+  const keyDir = join(data, 'keys');
+  let port = 0;
+  let origin = '';
+  const ids: string[] = [];
+  const publicKeys = () => JSON.parse(readFileSync(join(keyDir, 'public-keys.json'), 'utf8')) as Record<string, string>;
+  const publish = async () => {
+    const r = await gspc(['publish', demoCorpus, '--data-dir', data, '--public-url', origin]);
+    assert.equal(r.status, 0, r.stderr);
+    ids.push(publishedId(r.stdout));
+  };
+
+  before(async () => {
+    port = await freePort();
+    origin = `http://localhost:${port}`;
+    assert.equal((await gspc(['keygen', '--data-dir', data])).status, 0);
+    await publish(); // A
+  });
+
+  it('keygen --force refuses once a release exists, points to keys rotate, and changes nothing', async () => {
+    const before = publicKeys();
+    const r = await gspc(['keygen', '--force', '--data-dir', data]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /has published releases, whose log the current keys sign/);
+    assert.match(r.stderr, /gspc keys rotate <board\|agent-card>/);
+    assert.deepEqual(publicKeys(), before);
+  });
+
+  it('rotate the board key, publish B: verified before it went live, the log continues', async () => {
+    const before = publicKeys();
+    const r = await gspc(['keys', 'rotate', 'board', '--data-dir', data]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^rotated board-attestation-1 \(board\): transition [0-9a-f]{64} \(sequence 1\)/);
+    const after = publicKeys();
+    assert.notEqual(after['board-attestation-1'], before['board-attestation-1']);
+    assert.equal(after['card-attestation-2'], before['card-attestation-2'], 'only the board key changed');
+    await publish(); // B: before, refused with log_consistency (signature)
+    assert.notEqual(ids[1], ids[0]);
+    const v = await gspc(['verify', join(data, 'releases', ids[1]!)]);
+    assert.equal(v.status, 0, v.stdout);
+  });
+
+  it('rotate the agent-card key, publish C: verified, and a second board rotation is sequence 2', async () => {
+    assert.equal((await gspc(['keys', 'rotate', 'agent-card', '--data-dir', data])).status, 0);
+    await publish(); // C
+    const v = await gspc(['verify', join(data, 'releases', ids[2]!)]);
+    assert.equal(v.status, 0, v.stdout);
+    const transitions = JSON.parse(readFileSync(join(keyDir, 'transitions.json'), 'utf8')).transitions as Json[];
+    assert.deepEqual(
+      transitions.map((t) => [t.fragment, t.sequence]),
+      [
+        ['board-attestation-1', 1],
+        ['card-attestation-2', 1],
+      ],
+    );
+  });
+
+  describe('C served', () => {
+    let app: ReturnType<typeof buildApp>;
+    before(async () => {
+      const signing = signingContext(keyDir, `localhost:${port}`);
+      app = buildApp({
+        state: new ServedState(loadRelease(join(data, 'releases', ids[2]!)), liveOf(signing)),
+        logLevel: 'silent',
+        baseUrl: origin,
+      });
+      await app.listen({ host: '127.0.0.1', port });
+      assert.equal((app.server.address() as AddressInfo).port, port);
+    });
+    after(() => app.close());
+
+    it('gspc verify of the served URL passes, with the transitions checked', async () => {
+      const v = await gspc(['verify', origin, '--json']);
+      const report = JSON.parse(v.stdout) as Json;
+      assert.equal(v.status, 0, v.stdout);
+      const check = report.checks.find((c: Json) => c.check === 'key_transitions');
+      assert.ok(check?.ok, JSON.stringify(check));
+      const consistency = report.checks.find((c: Json) => c.check === 'log_consistency');
+      assert.match(consistency.detail, /^2 earlier checkpoints, each signed and consistent/);
+    });
+
+    it('the DID document lists each retired key beside the current ones, and /keys/transitions.json is served', async () => {
+      const did = (await (await fetch(`${origin}/.well-known/did.json`)).json()) as Json;
+      const ids2 = did.verificationMethod.map((m: Json) => m.id.split('#')[1]);
+      assert.deepEqual(ids2, [
+        'board-attestation-1',
+        'card-attestation-1',
+        'card-attestation-2',
+        'board-attestation-1~1',
+        'card-attestation-2~1',
+      ]);
+      assert.deepEqual(
+        did.assertionMethod.map((m: string) => m.split('#')[1]),
+        ['board-attestation-1', 'card-attestation-1', 'card-attestation-2'],
+        'a retired key is not an assertion method',
+      );
+      const served = (await (await fetch(`${origin}/keys/transitions.json`)).json()) as Json;
+      assert.equal(served.transitions.length, 2);
+      const retired = did.verificationMethod.find((m: Json) => m.id.endsWith('#board-attestation-1~1'));
+      assert.equal(retired.publicKeyJwk.x, served.transitions[0].old_x);
+      // The first release's board key is the retired one: A's signatures are its.
+      const a = JSON.parse(readFileSync(join(data, 'releases', ids[0]!, 'evidence', 'public-keys.json'), 'utf8'));
+      assert.equal(a.keys.find((k: Json) => k.fragment === 'board-attestation-1').x, retired.publicKeyJwk.x);
+    });
+
+    it('the A2A did-keys skill says what each retired key was and that it signs nothing now', async () => {
+      // A2A 1.0 JSON-RPC, as the official SDK client sends it (test/surfaces/a2a-runtime.test.ts).
+      const res = await fetch(`${origin}/api/a2a`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendMessage',
+          params: {
+            message: {
+              messageId: 'm-keys',
+              role: 'ROLE_USER',
+              parts: [{ text: 'which keys?' }],
+              metadata: { skill: 'did-keys' },
+            },
+          },
+        }),
+      });
+      const text = ((await res.json()) as Json).result.message.parts[0].text as string;
+      assert.match(text, /#board-attestation-1~1: the key board-attestation-1 had until it was rotated at 20\d\d-/);
+      assert.match(
+        text,
+        /#card-attestation-2~1: the key card-attestation-2 had until it was rotated at .*signs nothing now/,
+      );
+      assert.match(text, /#board-attestation-1: signs the board/);
+    });
+  });
+});
