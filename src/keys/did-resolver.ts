@@ -6,6 +6,7 @@
  * UNVERIFIABLE_KEY without any fetch). Fetched documents are size-capped, time-limited and cached.
  */
 import type { KeyResolution } from '../core/crypto/receipt-verifier.js';
+import { resolveInMethods } from '../core/crypto/jws-verifier.js';
 import { didDocumentUrl, didForHost } from '../core/evidence/did.js';
 
 export interface RemoteDidOptions {
@@ -72,10 +73,7 @@ export function didKeyResolver(
   };
 }
 
-function methodIn(methods: readonly { id?: unknown; publicKeyJwk?: unknown }[], kid: string): KeyResolution {
-  const m = methods.find((x) => x.id === kid);
-  return m ? { state: 'found', jwk: m.publicKeyJwk } : { state: 'not-listed' };
-}
+const methodIn = (methods: readonly unknown[], kid: string): KeyResolution => resolveInMethods(methods, kid);
 
 async function fetchDocument(did: string, timeoutMs: number): Promise<Fetched> {
   const url = didDocumentUrl(did);

@@ -21,7 +21,15 @@ export interface JwsHeader {
   [name: string]: unknown;
 }
 export type KeyResolution =
-  | { state: 'found'; jwk: unknown }
+  | {
+      state: 'found';
+      jwk: unknown;
+      /**
+       * Keys the kid had before (issue 30: the DID document's `#<fragment>~<n>` methods), each with
+       * the instant it was retired: a receipt issued before that instant verifies under it.
+       */
+      retired?: { id: string; jwk: unknown; until: string }[];
+    }
   | { state: 'not-listed' }
   | { state: 'unresolvable'; reason: string };
 export interface ReceiptVerification {
@@ -200,9 +208,60 @@ export async function verifyCompactJwsWith(
       header,
     };
 
-  if (!(await crypto.ed25519Verify(raw, parsed.signingInput, parsed.signature)))
-    return invalid(SIGNATURE_DOES_NOT_VERIFY);
+  if (!(await crypto.ed25519Verify(raw, parsed.signingInput, parsed.signature))) {
+    const retired = await underRetiredKey(resolution as { retired?: RetiredKey[] }, parsed, payload.value, crypto);
+    if (retired === undefined) return invalid(SIGNATURE_DOES_NOT_VERIFY);
+    return { result: 'VALID', reason: retired, header, payload: payload.value };
+  }
   return { result: 'VALID', reason: 'signature verifies under the resolved key', header, payload: payload.value };
+}
+
+type RetiredKey = { id: string; jwk: unknown; until: string };
+
+/**
+ * A receipt signed before its kid's key was rotated (issue 30): it verifies under the key the kid
+ * had when it was issued, a retired key whose retirement is at or after the receipt's
+ * `issuedAt`. Only a receipt says when it was made; an offer (no `issuedAt`) is never accepted
+ * under a retired key (its window is minutes, and the next 402 is signed with the new key).
+ * Returns the reason for VALID, or undefined.
+ */
+async function underRetiredKey(
+  resolution: { retired?: RetiredKey[] },
+  parsed: { signingInput: Uint8Array; signature: Uint8Array },
+  payload: unknown,
+  crypto: Pick<VerifyCrypto, 'ed25519Verify'>,
+): Promise<string | undefined> {
+  const issuedAt = (payload as { issuedAt?: unknown } | null)?.issuedAt;
+  if (typeof issuedAt !== 'number' || !Number.isFinite(issuedAt)) return undefined;
+  for (const r of resolution.retired ?? []) {
+    const until = Date.parse(r.until);
+    const raw = rawFromJwk(r.jwk);
+    if (raw === undefined || Number.isNaN(until) || issuedAt * 1000 > until) continue;
+    if (await crypto.ed25519Verify(raw, parsed.signingInput, parsed.signature))
+      return `signature verifies under ${r.id}, the key its kid had when the receipt was issued (retired ${r.until})`;
+  }
+  return undefined;
+}
+
+/**
+ * A kid's verification method in a DID document's methods, with the keys it had before: the
+ * retired methods (`retired.fragment` is the kid's fragment) listed by did.ts.
+ */
+export function resolveInMethods(methods: readonly unknown[], kid: string): KeyResolution {
+  const list = methods as { id?: unknown; publicKeyJwk?: unknown; retired?: { fragment?: unknown; at?: unknown } }[];
+  const m = list.find((x) => x?.id === kid);
+  if (!m) return { state: 'not-listed' };
+  const fragment = kid.slice(kid.indexOf('#') + 1);
+  const did = kid.slice(0, kid.indexOf('#'));
+  const retired = list.flatMap((x) =>
+    typeof x?.id === 'string' &&
+    x.id.startsWith(`${did}#`) &&
+    x.retired?.fragment === fragment &&
+    typeof x.retired.at === 'string'
+      ? [{ id: x.id, jwk: x.publicKeyJwk, until: x.retired.at }]
+      : [],
+  );
+  return retired.length > 0 ? { state: 'found', jwk: m.publicKeyJwk, retired } : { state: 'found', jwk: m.publicKeyJwk };
 }
 
 /**
@@ -224,7 +283,6 @@ export function didDocumentResolver(doc: unknown): (kid: string) => Promise<KeyR
         state: 'unresolvable',
         reason: `the kid's DID is not this service's (${did}); this page reads keys only from this origin's DID document`,
       };
-    const m = methods.find((x) => x?.id === kid);
-    return m ? { state: 'found', jwk: m.publicKeyJwk } : { state: 'not-listed' };
+    return resolveInMethods(methods, kid);
   };
 }
