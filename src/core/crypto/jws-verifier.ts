@@ -261,7 +261,9 @@ export function resolveInMethods(methods: readonly unknown[], kid: string): KeyR
       ? [{ id: x.id, jwk: x.publicKeyJwk, until: x.retired.at }]
       : [],
   );
-  return retired.length > 0 ? { state: 'found', jwk: m.publicKeyJwk, retired } : { state: 'found', jwk: m.publicKeyJwk };
+  return retired.length > 0
+    ? { state: 'found', jwk: m.publicKeyJwk, retired }
+    : { state: 'found', jwk: m.publicKeyJwk };
 }
 
 /**
