@@ -4,7 +4,8 @@
  * that fail: … (signature)`). Now keygen --force refuses once a release exists and points to
  * `gspc keys rotate`, and A, rotate the board key, B, rotate the agent-card key, C: each publish
  * is verified before it goes live, the log is one consistent log whose earlier checkpoints are
- * checked under the key of their time, and the served DID document lists the retired keys.
+ * checked under the key of their time, and the served DID document lists the retired keys, which
+ * the browser verifier and the A2A did-keys skill read as such.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { buildApp, liveOf } from '../../src/app.js';
 import { signingContext } from '../../src/keys/signing.js';
 import { loadRelease } from '../../src/release/load.js';
 import { ServedState } from '../../src/serve/served-state.js';
+import { browserMissing, openPage } from '../helpers/browser.js';
 import { gspc } from '../helpers/cli.js';
 import { freePort } from '../helpers/process.js';
 import { demoCorpus, tempDir } from '../helpers/tmp.js';
@@ -128,6 +130,21 @@ describe('key rotation: A, rotate the board key, B, rotate the agent-card key, C
       // The first release's board key is the retired one: A's signatures are its.
       const a = JSON.parse(readFileSync(join(data, 'releases', ids[0]!, 'evidence', 'public-keys.json'), 'utf8'));
       assert.equal(a.keys.find((k: Json) => k.fragment === 'board-attestation-1').x, retired.publicKeyJwk.x);
+    });
+
+    it('the browser verifier at /gspc-verify finds every served card VALID under the rotated key', {
+      skip: browserMissing(),
+    }, async () => {
+      const { page, errors, offOrigin } = await openPage();
+      await page.goto(`${origin}/gspc-verify`);
+      await page.waitForSelector('body[data-verify-ready="true"]');
+      await page.click('#verify-served');
+      const box = page.locator('#verify-result[data-state="done"], #verify-result[data-state="error"]');
+      await box.waitFor({ timeout: 30_000 });
+      assert.equal(await box.getAttribute('data-result'), 'VALID', await box.innerText());
+      const cards = ((await (await fetch(`${origin}/cards-bundle.json`)).json()) as Json).cards.length;
+      assert.equal(await page.locator('#verify-result .verify-summary').getAttribute('data-valid'), String(cards));
+      assert.deepEqual([errors, offOrigin], [[], []]);
     });
 
     it('the A2A did-keys skill says what each retired key was and that it signs nothing now', async () => {
