@@ -12,7 +12,9 @@ import { didForHost } from '../core/evidence/did.js';
 import { transitionId } from '../core/evidence/key-transition.js';
 import { BOARD_KEY, type KeyFragment } from '../core/evidence/signer.js';
 import { rotateKey } from '../keys/key-store.js';
+import { GspcError } from '../core/errors.js';
 import { currentReleaseDir } from '../release/data-dir.js';
+import { isReplica } from '../release/release-keys.js';
 import { loadRelease } from '../release/load.js';
 import { releaseDid } from '../release/release-origin.js';
 import type { CliRun } from './cli-io.js';
@@ -50,6 +52,11 @@ export function registerKeysCommands(
   rotate.action((role: string, o: Record<string, string | undefined>) => {
     const fragment = ROLES[role]!;
     const config = configFor(dirOptions.overrides(o));
+    if (isReplica(config.dataDir))
+      throw new GspcError(
+        'keys_in_use',
+        `${config.dataDir} is a replica (gspc pull filled it): its keys are the publisher's. Rotate on the publisher, then copy its key directory (every *.key, public-keys.json and transitions.json) here; nothing was written`,
+      );
     // The DID the releases were signed under (the current release's), else the configured one.
     const current = currentReleaseDir(config.dataDir);
     const did = current === undefined ? didForHost(config.didHost) : releaseDid(loadRelease(current));

@@ -8,13 +8,14 @@
  * the browser verifier and the A2A did-keys skill read as such.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildApp, liveOf } from '../../src/app.js';
 import { signingContext } from '../../src/keys/signing.js';
 import { loadRelease } from '../../src/release/load.js';
+import { REPLICA_MARKER } from '../../src/release/release-keys.js';
 import { ServedState } from '../../src/serve/served-state.js';
 import { browserMissing, openPage } from '../helpers/browser.js';
 import { gspc } from '../helpers/cli.js';
@@ -82,6 +83,28 @@ describe('key rotation: A, rotate the board key, B, rotate the agent-card key, C
         ['card-attestation-2', 1],
       ],
     );
+  });
+
+  it('refused, writing nothing: a key that is not healthy (a rotation is signed by the key it retires), and a replica', async () => {
+    const other = tempDir();
+    assert.equal((await gspc(['keygen', '--data-dir', other])).status, 0);
+    rmSync(join(other, 'keys', 'board-attestation-1.key'));
+    const before = readFileSync(join(other, 'keys', 'public-keys.json'), 'utf8');
+    const lost = await gspc(['keys', 'rotate', 'board', '--data-dir', other]);
+    assert.equal(lost.status, 2);
+    assert.match(
+      lost.stderr,
+      /board-attestation-1 cannot be rotated: key board-attestation-1 is unhealthy: the key file is missing/,
+    );
+    assert.equal(readFileSync(join(other, 'keys', 'public-keys.json'), 'utf8'), before);
+    assert.equal(existsSync(join(other, 'keys', 'transitions.json')), false);
+    writeFileSync(join(other, REPLICA_MARKER), '{}\n');
+    const replica = await gspc(['keys', 'rotate', 'agent-card', '--data-dir', other]);
+    assert.equal(replica.status, 2);
+    assert.match(replica.stderr, /is a replica .*Rotate on the publisher, then copy its key directory/);
+    const unknown = await gspc(['keys', 'rotate', 'cards', '--data-dir', data]);
+    assert.notEqual(unknown.status, 0);
+    assert.match(unknown.stderr, /Allowed choices are board, agent-card/);
   });
 
   describe('C served', () => {
