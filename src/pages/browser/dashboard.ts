@@ -20,7 +20,7 @@ import {
 } from '../dashboard-islands.js';
 
 import { axisForest, axisMatrix } from './plots/axis.js';
-import { accuracyX, LABEL_OFFSET, NARROW, nameMargin, rowNames } from './plots/rows.js';
+import { forestFrame, LABEL_OFFSET, NARROW, nameMargin, rowNames } from './plots/rows.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -131,14 +131,7 @@ function measuredPlot(d: MeasuredIsland, width: number): SVGSVGElement | HTMLEle
     Plot.ruleX([xmin]),
   );
   return Plot.plot({
-    width,
-    height: 50 + (narrow ? 44 : 30) * Math.max(ys.length, 1),
-    marginLeft: narrow ? 20 : nameMargin(ys, 160),
-    marginRight: narrow ? 20 : 130,
-    marginBottom: 40,
-    marginTop: narrow ? 24 : 20,
-    x: accuracyX(xmin, narrow),
-    y: { domain: ys, label: null, axis: narrow ? null : 'left' },
+    ...forestFrame(ys, xmin, width, { rowHeight: 30, minLeft: 160, right: 130, bottom: 40 }),
     marks,
   });
 }

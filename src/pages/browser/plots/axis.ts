@@ -7,7 +7,7 @@
  */
 import * as Plot from '@observablehq/plot';
 import { MARK_COLOURS, type AxisCell, type AxisIsland, type AxisModelPoint } from '../../dashboard-islands.js';
-import { accuracyX, labelPixels, NARROW, nameMargin, rowNames } from './rows.js';
+import { forestFrame, labelPixels, NARROW, nameMargin, rowNames } from './rows.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const PUBLIC = '#0b57d0';
@@ -37,14 +37,7 @@ export function axisForest(d: AxisIsland, width: number): SVGSVGElement | HTMLEl
     className: 'axis-letters-mark',
   });
   return Plot.plot({
-    width,
-    height: 50 + (narrow ? 44 : 28) * Math.max(ys.length, 1),
-    marginLeft: narrow ? 20 : nameMargin(ys, 120),
-    marginRight: narrow ? 20 : 70,
-    marginBottom: 44,
-    marginTop: narrow ? 24 : 20,
-    x: accuracyX(xmin, narrow),
-    y: { domain: ys, label: null, axis: narrow ? null : 'left' },
+    ...forestFrame(ys, xmin, width, { rowHeight: 28, minLeft: 120, right: 70, bottom: 44 }),
     marks: [
       ...rowNames(ys, narrow, xmin),
       Plot.ruleY(d.models, {

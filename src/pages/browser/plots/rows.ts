@@ -48,3 +48,26 @@ export function accuracyX(xmin: number, narrow: boolean) {
     ticks: narrow ? 4 : 8,
   };
 }
+
+/**
+ * The frame both forest plots share: one row per name, names in a margin sized to the longest
+ * (above each row on a phone), the accuracy axis from `xmin` to 100 %.
+ */
+export function forestFrame(
+  ys: string[],
+  xmin: number,
+  width: number,
+  o: { rowHeight: number; minLeft: number; right: number; bottom: number },
+) {
+  const narrow = width < NARROW;
+  return {
+    width,
+    height: 50 + (narrow ? 44 : o.rowHeight) * Math.max(ys.length, 1),
+    marginLeft: narrow ? 20 : nameMargin(ys, o.minLeft),
+    marginRight: narrow ? 20 : o.right,
+    marginBottom: o.bottom,
+    marginTop: narrow ? 24 : 20,
+    x: accuracyX(xmin, narrow),
+    y: { domain: ys, label: null, axis: narrow ? null : ('left' as const) },
+  };
+}
