@@ -290,7 +290,11 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
   let signing = signingContext(config.keyDir, config.didHost);
   const first = loadRelease(dir);
   requireOrigin(first, signing.did, config.baseUrl);
-  const keyPlace = { keyDir: config.keyDir, replica: isReplica(config.dataDir) };
+  const keyPlace = {
+    keyDir: config.keyDir,
+    replica: isReplica(config.dataDir),
+    transitions: signing.keys.transitions,
+  };
   requireReleaseKeys(first, signing.keys.published, keyPlace);
   const witnesses = (rootSha: string) => readWitnesses(config.dataDir, rootSha);
   const state = new ServedState(first, liveOf(signing), witnesses);
@@ -370,7 +374,7 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
     try {
       const release = loadRelease(next);
       requireOrigin(release, signing.did, config.baseUrl);
-      requireReleaseKeys(release, signing.keys.published, keyPlace);
+      requireReleaseKeys(release, signing.keys.published, { ...keyPlace, transitions: signing.keys.transitions });
       state.swap(release);
       stopWarm();
       stopWarm = warmModelsDocuments(state.current()).stop;

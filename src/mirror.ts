@@ -112,7 +112,11 @@ export async function exportStatic(
         'Give the keys the release was published with (--key-dir), or export unsigned with --allow-unsigned; nothing was written',
     );
   // Even unsigned, the mirror's DID document must name the keys that signed the release.
-  requireReleaseKeys(release, signing.keys.published, { keyDir, replica: isReplica(dataDir) });
+  requireReleaseKeys(release, signing.keys.published, {
+    keyDir,
+    replica: isReplica(dataDir),
+    transitions: signing.keys.transitions,
+  });
   const state = new ServedState(release, liveOf(signing), (rootSha) => readWitnesses(dataDir, rootSha));
   const docs = await mirrorDocuments({ state, baseUrl: origin, ...(o.products && { products: o.products }) });
   const result = writeStaticMirror(docs, outDir, { release: release.id, origin, listen: o.listen ?? '8080' });

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { PublishedKey } from '../core/evidence/did.js';
 import { GspcError } from '../core/errors.js';
 import type { LoadedRelease } from './load.js';
+import type { KeyTransition } from '../core/evidence/key-transition.js';
 
 const PUBLIC_KEYS = 'evidence/public-keys.json';
 /** Written by `gspc pull` into a replica's data directory: where its releases come from. */
@@ -76,10 +77,22 @@ export const isReplica = (dataDir: string): boolean => existsSync(join(dataDir, 
 export function requireReleaseKeys(
   release: LoadedRelease | { id: string; keys: Map<string, string> },
   served: readonly PublishedKey[],
-  where: { keyDir: string; replica: boolean },
+  where: { keyDir: string; replica: boolean; transitions?: readonly KeyTransition[] },
 ): void {
   const mismatches = keyMismatches('keys' in release ? release.keys : release, served);
   if (mismatches.length === 0) return;
+  // Signed with keys this directory retired (gspc keys rotate): restoring them is not the fix.
+  const retired = mismatches.filter((m) =>
+    (where.transitions ?? []).some((t) => t.fragment === m.fragment && t.old_x === m.release),
+  );
+  if (retired.length === mismatches.length)
+    throw new GspcError(
+      'release_keys_mismatch',
+      `release ${release.id} was signed before its keys were rotated (${retired.map((m) => `${m.fragment}: the retired key x=${m.release}`).join('; ')}): ` +
+        'a release signed with a retired key is not served as the current one (its signatures still verify with gspc verify <release dir>). ' +
+        'Fix: publish its corpus again (gspc publish), which signs it with the current keys; nothing was changed',
+      { release: release.id, mismatches },
+    );
   const fix = where.replica
     ? `a replica serves with the publisher's keys: copy the publisher's key directory (every *.key and public-keys.json, owner-only) into ${where.keyDir}, or point --key-dir / GSPC_KEY_DIR at a copy of it; do not run gspc keygen for a replica`
     : `restore the keys that signed it into ${where.keyDir} (from your backup), or point --key-dir / GSPC_KEY_DIR at them`;

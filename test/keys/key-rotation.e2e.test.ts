@@ -85,6 +85,19 @@ describe('key rotation: A, rotate the board key, B, rotate the agent-card key, C
     );
   });
 
+  it('a release signed before a rotation is not served as the current one, says why, and still verifies as a directory', async () => {
+    const a = join(data, 'releases', ids[0]!);
+    const listen = ['--port', String(await freePort()), '--public-url', origin];
+    const r = await gspc(['serve', '--data-dir', data, '--release', a, ...listen], {
+      GSPC_LOG_LEVEL: 'silent',
+    });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /was signed before its keys were rotated \(board-attestation-1: the retired key x=/);
+    assert.match(r.stderr, /publish its corpus again/);
+    assert.doesNotMatch(r.stderr, /restore the keys/, 'never: restore the retired key from a backup');
+    assert.equal((await gspc(['verify', a])).status, 0);
+  });
+
   it('refused, writing nothing: a key that is not healthy (a rotation is signed by the key it retires), and a replica', async () => {
     const other = tempDir();
     assert.equal((await gspc(['keygen', '--data-dir', other])).status, 0);
