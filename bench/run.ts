@@ -26,6 +26,8 @@
  *
  *  13. Every pair of models (pairs.ts): /api/models for 100 models × 100,000 items (4,950 pairs)
  *      against popcounts over the same outcome bitsets (no goal: the figure is reported).
+ *  14. Signing through a PKCS#11 token (token-signing.ts): Ed25519 on SoftHSM2 through pkcs11js
+ *      against node:crypto in the same run (no goal; skipped with the reason without SoftHSM2).
  *
  * Goals are reported (PASS / BELOW GOAL), never enforced: timings vary by machine. The process
  * fails only when a measurement is invalid (a wrong response, a row count that does not match).
@@ -46,7 +48,7 @@
  * (payments sent to every replica at once to check exactly-once, default 1000),
  * BENCH_PAIR_ITEMS (items of §13's axis, default 100000),
  * BENCH_ONLY (comma-separated sections to run: throughput, derivation, evidence, trees,
- * payments, fabric, mcp, browser-verify, import, replicas, board-speed, pairs; default all; a partial run rewrites only its own subsections of the results),
+ * payments, fabric, mcp, browser-verify, import, replicas, board-speed, pairs, token; default all; a partial run rewrites only its own subsections of the results),
  * BENCH_WRITE_DOCS=0 to leave docs/performance.md untouched.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -83,6 +85,7 @@ import { measureReplicas, REPLICAS_TITLE, replicasSection } from './replicas.js'
 import { BOARD_SPEED_TITLE, boardSpeedSection } from './board-speed-report.js';
 import { measureBoardSpeed } from './board-speed.js';
 import { measurePairs, MODELS_READ_PATH, modelsReadSection, PAIRS_TITLE, pairsSection } from './pairs.js';
+import { measureTokenSigning, TOKEN_TITLE, tokenSection } from './token-signing.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -111,6 +114,7 @@ const SECTIONS = [
   'replicas',
   'board-speed',
   'pairs',
+  'token',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -263,6 +267,11 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
     const read = await measureThroughput(join(ROOT, 'demo', 'corpus'), readTmp, load, children, log, MODELS_READ_PATH);
     invalid.push(...read.runs.flatMap((r) => r.problems.map((p) => `models read round ${r.round} ${r.server}: ${p}`)));
     sections.push([PAIRS_TITLE, `${pairsSection(pairs)}\n\n${modelsReadSection(read, load)}`]);
+  }
+
+  if (only.has('token')) {
+    log('14. Signing through a PKCS#11 token (SoftHSM2) against node:crypto');
+    sections.push([TOKEN_TITLE, tokenSection(measureTokenSigning(tmp, 2_000, 3, log))]);
   }
 
   for (const [title, body] of sections) log(`\n## ${title}\n\n${body}`);

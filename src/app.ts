@@ -246,7 +246,7 @@ async function releaseToServe(config: Config, opts: ServeOptions): Promise<strin
   const current = currentReleaseDir(config.dataDir);
   const signing = () => {
     if (!existsSync(join(config.keyDir, 'public-keys.json'))) keygen(config.keyDir);
-    return signingContext(config.keyDir, config.didHost);
+    return signingContext(config.keyDir, config.didHost, config.token);
   };
   const publishDemo = () =>
     withPublishLock(
@@ -287,7 +287,7 @@ export const liveOf = (s: SigningContext): SigningLive => ({
 export async function startService(config: Config, opts: ServeOptions): Promise<FastifyInstance> {
   const followCurrent = opts.releaseDir === undefined;
   const dir = await releaseToServe(config, opts);
-  let signing = signingContext(config.keyDir, config.didHost);
+  let signing = signingContext(config.keyDir, config.didHost, config.token);
   const first = loadRelease(dir);
   requireOrigin(first, signing.did, config.baseUrl);
   const keyPlace = {
@@ -356,7 +356,7 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
   let stopWarm = () => {};
   app.addHook('onClose', async () => stopWarm());
   const check = () => {
-    const nextSigning = signingContext(config.keyDir, config.didHost);
+    const nextSigning = signingContext(config.keyDir, config.didHost, config.token);
     if (healthKey(nextSigning) !== healthKey(signing)) {
       signing = nextSigning;
       state.setSigning(liveOf(signing));

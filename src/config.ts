@@ -11,6 +11,7 @@ import { didForHost } from './core/evidence/did.js';
 import { SPEC_PROMO_WINDOW, type PromoWindow } from './core/pricing/price.js';
 import { BASE_USDC, type RailConfig } from './payments/rail-config.js';
 import type { OpenLedgerOptions } from './store/open-ledger.js';
+import type { TokenConfig } from './keys/pkcs11-keys.js';
 import type { StatusSources } from './serve/context.js';
 import { isClassicAddress } from './core/status/xrpl-address.js';
 
@@ -18,6 +19,20 @@ import { isClassicAddress } from './core/status/xrpl-address.js';
 export const PACKAGE_VERSION = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
+
+/** GSPC_SIGNER=pkcs11: the token and its PIN file must both be named. */
+function tokenConfig(e: {
+  GSPC_PKCS11_MODULE: string;
+  GSPC_PKCS11_TOKEN?: string | undefined;
+  GSPC_PKCS11_PIN_FILE?: string | undefined;
+}): TokenConfig {
+  if (e.GSPC_PKCS11_TOKEN === undefined || e.GSPC_PKCS11_PIN_FILE === undefined)
+    throw new GspcError(
+      'config_invalid',
+      'invalid configuration: GSPC_SIGNER=pkcs11 needs GSPC_PKCS11_TOKEN (the token label) and GSPC_PKCS11_PIN_FILE (a file holding the user PIN)',
+    );
+  return { module: e.GSPC_PKCS11_MODULE, token: e.GSPC_PKCS11_TOKEN, pinFile: resolve(e.GSPC_PKCS11_PIN_FILE) };
+}
 
 /** Requests per minute per client address, by class, when GSPC_RATE_LIMITS does not say. */
 const DEFAULT_RATE_BUDGETS = { free: 3000, verify: 120, challenge: 600, paid: 600 };
@@ -142,6 +157,10 @@ const envSchema = z.object({
   // On SIGTERM: a paid request may wait on the facilitator for GSPC_FACILITATOR_TIMEOUT_MS.
   GSPC_DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   GSPC_KEY_DIR: z.string().min(1).optional(),
+  GSPC_SIGNER: trimmed(z.enum(['files', 'pkcs11']).default('files')),
+  GSPC_PKCS11_MODULE: trimmed(z.string().min(1).default('/usr/lib/softhsm/libsofthsm2.so')),
+  GSPC_PKCS11_TOKEN: trimmed(z.string().min(1).optional()),
+  GSPC_PKCS11_PIN_FILE: trimmed(z.string().min(1).optional()),
   GSPC_DID_HOST: z.string().min(1).optional(),
   GSPC_TRUSTED_DID_HOSTS: z.string().optional(),
   GSPC_DATABASE_URL: z
@@ -195,6 +214,8 @@ export interface Config {
   drainTimeoutMs: number;
   /** Where the Ed25519 key files live (default `<dataDir>/keys`). */
   keyDir: string;
+  /** GSPC_SIGNER=pkcs11: the token that holds the keys instead (src/keys/pkcs11-keys.ts). */
+  token?: TokenConfig;
   /** did:web host (default: the host and port of the base URL). */
   didHost: string;
   /** did:web hosts whose DID documents receipt verification may fetch (empty: own DID only). */
@@ -309,6 +330,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>, ov
     reloadIntervalMs: e.GSPC_RELOAD_INTERVAL_MS,
     drainTimeoutMs: e.GSPC_DRAIN_TIMEOUT_MS,
     keyDir: resolve(overrides.keyDir ?? e.GSPC_KEY_DIR ?? `${dataDir}/keys`),
+    ...(e.GSPC_SIGNER === 'pkcs11' && { token: tokenConfig(e) }),
     didHost: e.GSPC_DID_HOST ?? new URL(baseUrl).host,
     // Each entry is checked now (didForHost throws config_invalid), not at the first receipt.
     ledger:

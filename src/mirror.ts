@@ -19,6 +19,7 @@ import { GspcError } from './core/errors.js';
 import { type MirrorDocument, type MirrorResult, writeStaticMirror } from './export/static-mirror.js';
 import { BOARD_KEY } from './core/evidence/signer.js';
 import { signingContext } from './keys/signing.js';
+import type { TokenConfig } from './keys/pkcs11-keys.js';
 import { ASSET_DIR } from './pages/asset-routes.js';
 import { axisPagePath } from './pages/axis-path.js';
 import { currentReleaseDir } from './release/data-dir.js';
@@ -75,6 +76,8 @@ export interface StaticExportOptions {
   products?: AppOptions['products'];
   /** Export even without a usable board key (the mirror's board is then unsigned). */
   allowUnsigned?: boolean;
+  /** GSPC_SIGNER=pkcs11: the token that holds the keys. */
+  token?: TokenConfig;
 }
 
 /**
@@ -100,7 +103,7 @@ export async function exportStatic(
   const host = releaseDid(release).slice('did:web:'.length).replace('%3A', ':');
   const origin = release.descriptor.public_url ?? `${/^(localhost|127\.)/.test(host) ? 'http' : 'https'}://${host}`;
   const keyDir = o.keyDir ?? join(dataDir, 'keys');
-  const signing = signingContext(keyDir, new URL(origin).host);
+  const signing = signingContext(keyDir, new URL(origin).host, o.token);
   requireOrigin(release, signing.did, origin);
   // Without the board key the mirror's board would be unsigned while the service's is signed:
   // `gspc verify` of the mirror would fail its attestation.

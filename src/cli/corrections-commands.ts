@@ -91,7 +91,7 @@ export function registerCorrectionsCommands(program: Command, configFor: ConfigS
     )
     .action((corpusDir: string, o: { dataDir?: string }) => {
       const config = configFor(o.dataDir ? { dataDir: o.dataDir } : {});
-      const key = signingContext(config.keyDir, config.didHost).inputs.boardKey;
+      const key = signingContext(config.keyDir, config.didHost, config.token).inputs.boardKey;
       const r = signCorrections(corpusDir, key, new Date());
       run.print(
         `${r.signed ? 'signed' : 'unsigned'} ${r.file.entries.length} entries at ${r.file.signed_at} under ${r.file.kid}\n${r.path}\n`,

@@ -52,6 +52,7 @@ export function registerExportCommands(program: Command, configFor: ConfigSource
         ...(o.keyDir !== undefined && { keyDir: o.keyDir }),
         ...(o.listen !== undefined && { listen: o.listen }),
         ...(o.allowUnsigned === true && { allowUnsigned: true }),
+        ...(config.token !== undefined && { token: config.token }),
         products: { rail: config.rail },
       });
       run.print(

@@ -52,6 +52,11 @@ export function registerKeysCommands(
   rotate.action((role: string, o: Record<string, string | undefined>) => {
     const fragment = ROLES[role]!;
     const config = configFor(dirOptions.overrides(o));
+    if (config.token !== undefined)
+      throw new GspcError(
+        'config_invalid',
+        `GSPC_SIGNER=pkcs11: keys rotate replaces key files, and the keys are on the token '${config.token.token}'; rotating a token's key is not supported yet; nothing was written`,
+      );
     if (isReplica(config.dataDir))
       throw new GspcError(
         'keys_in_use',

@@ -99,14 +99,16 @@ export async function main(
     .option('--allow-unsigned', 'publish even when the keys are missing or unhealthy (the board then says UNSIGNED)')
     .action(async (corpusDir: string, o: DirOptions & { publicUrl?: string; allowUnsigned?: boolean }) => {
       const config = configFor(dirOverrides(o));
-      const signing = signingContext(config.keyDir, config.didHost);
+      const signing = signingContext(config.keyDir, config.didHost, config.token);
       const unhealthy = signing.keys.health.filter((k) => !k.healthy);
       if (unhealthy.length > 0 && o.allowUnsigned !== true)
         throw new GspcError(
           'keys_unhealthy',
-          `no usable signing keys in ${config.keyDir} (${byReason(unhealthy)}): ` +
-            `create them with \`gspc keygen --data-dir ${config.dataDir}\`${o.keyDir === undefined ? '' : ` (or --key-dir ${config.keyDir})`}, ` +
-            'or publish unsigned with --allow-unsigned; nothing was published',
+          config.token !== undefined
+            ? `no usable signing keys on the token '${config.token.token}' (${byReason(unhealthy)}): create an Ed25519 key pair labelled with each key's name on the token, or publish unsigned with --allow-unsigned; nothing was published`
+            : `no usable signing keys in ${config.keyDir} (${byReason(unhealthy)}): ` +
+                `create them with \`gspc keygen --data-dir ${config.dataDir}\`${o.keyDir === undefined ? '' : ` (or --key-dir ${config.keyDir})`}, ` +
+                'or publish unsigned with --allow-unsigned; nothing was published',
         );
       const r = await publishVerified(corpusDir, config.dataDir, signing.inputs, {
         publicUrl: config.baseUrl,
@@ -140,6 +142,11 @@ export async function main(
     .action((o: DirOptions & { force?: boolean }) => {
       const config = configFor(dirOverrides(o));
       const dir = config.keyDir;
+      if (config.token !== undefined)
+        throw new GspcError(
+          'config_invalid',
+          `GSPC_SIGNER=pkcs11: the keys are on the token '${config.token.token}', not files: create an Ed25519 key pair labelled with each key's name there (docs/operations.md, "Keys on a PKCS#11 token"); nothing was written`,
+        );
       // New keys would fail every earlier checkpoint of the log: no later publish could continue it.
       if (o.force === true && hasPublished(config.dataDir))
         throw new GspcError(
@@ -178,7 +185,7 @@ export async function main(
     .option(...PUBLIC_URL)
     .action(async (source: string, o: DirOptions) => {
       const config = configFor(dirOverrides(o));
-      const published = signingContext(config.keyDir, config.didHost).keys.published;
+      const published = signingContext(config.keyDir, config.didHost, config.token).keys.published;
       const r = await pullRelease(source, config.dataDir, didForHost(config.didHost), {
         keyDir: config.keyDir,
         published,

@@ -1,0 +1,136 @@
+/**
+ * Keys that never touch the disk (issue 30): with GSPC_SIGNER=pkcs11 every signature goes
+ * through a SoftHSM2 token (Debian's softhsm2, through pkcs11js). Publish signs the release on
+ * the token and verifies it before it goes live; the served board, DID document and agent card
+ * name the token's public keys; `gspc verify` of the served URL passes; and no private key file
+ * is anywhere under the data directory. A wrong PIN and a token without the keys are refused with
+ * the reason. Skips, saying why, without SoftHSM2 or the binding.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { buildApp, liveOf } from '../../src/app.js';
+import { signingContext } from '../../src/keys/signing.js';
+import { loadRelease } from '../../src/release/load.js';
+import { ServedState } from '../../src/serve/served-state.js';
+import { gspc } from '../helpers/cli.js';
+import { freePort } from '../helpers/process.js';
+import { softhsmMissing, softhsmToken, SOFTHSM_MODULE } from '../helpers/softhsm.js';
+import { demoCorpus, tempDir } from '../helpers/tmp.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- served JSON */
+type Json = any;
+
+const missing = softhsmMissing();
+
+/** Every file under `dir`, recursively. */
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? files(p) : [p];
+  });
+}
+
+describe('signing through a PKCS#11 token (SoftHSM2)', { skip: missing }, () => {
+  const token = missing ? undefined : softhsmToken(['board-attestation-1', 'card-attestation-1', 'card-attestation-2']);
+  const data = tempDir();
+  let port = 0;
+  let origin = '';
+  let releaseId = '';
+
+  before(async () => {
+    port = await freePort();
+    origin = `http://localhost:${port}`;
+  });
+
+  it('publish signs on the token and verifies the release before it goes live, with no key directory', async () => {
+    const r = await gspc(['publish', demoCorpus, '--data-dir', data, '--public-url', origin], token!.env);
+    assert.equal(r.status, 0, r.stderr);
+    releaseId = /^published (r-[0-9a-f]{20})/.exec(r.stdout)![1]!;
+    const v = await gspc(['verify', join(data, 'releases', releaseId)]);
+    assert.equal(v.status, 0, v.stdout);
+  });
+
+  describe('served', () => {
+    let app: ReturnType<typeof buildApp>;
+    before(async () => {
+      const signing = signingContext(join(data, 'keys'), `localhost:${port}`, {
+        module: SOFTHSM_MODULE,
+        token: token!.token,
+        pinFile: token!.pinFile,
+      });
+      assert.deepEqual(
+        signing.keys.health.map((h) => h.healthy),
+        [true, true, true],
+      );
+      app = buildApp({
+        state: new ServedState(loadRelease(join(data, 'releases', releaseId)), liveOf(signing)),
+        logLevel: 'silent',
+        baseUrl: origin,
+      });
+      await app.listen({ host: '127.0.0.1', port });
+      assert.equal((app.server.address() as AddressInfo).port, port);
+    });
+    after(() => app.close());
+
+    it('gspc verify of the served URL passes: cards, root, checkpoint, board attestation and agent card signed on the token', async () => {
+      const v = await gspc(['verify', origin, '--json']);
+      assert.equal(v.status, 0, v.stdout);
+      const board = (await (await fetch(`${origin}/api/gspc`)).json()) as Json;
+      assert.equal(board.measured_on.living_stamp.verification_state, 'VERIFIED');
+      const card = (await (await fetch(`${origin}/.well-known/agent-card.json`)).json()) as Json;
+      assert.ok(Array.isArray(card.signatures) && card.signatures.length === 1, 'the agent card is signed');
+    });
+
+    it('the DID document names the keys the release recorded: the token public keys', async () => {
+      const did = (await (await fetch(`${origin}/.well-known/did.json`)).json()) as Json;
+      const recorded = loadRelease(join(data, 'releases', releaseId)).evidence.files.get('evidence/public-keys.json')!;
+      const keys = (JSON.parse(recorded.toString('utf8')) as Json).keys as { fragment: string; x: string }[];
+      assert.deepEqual(
+        did.verificationMethod.map((m: Json) => [m.id.split('#')[1], m.publicKeyJwk.x]),
+        keys.map((k) => [k.fragment, k.x]),
+      );
+    });
+  });
+
+  it('no private key file anywhere under the data directory', () => {
+    const all = files(data);
+    assert.ok(all.length > 50, 'the release is there');
+    assert.deepEqual(
+      all.filter((f) => f.endsWith('.key') || f.includes('/keys/')),
+      [],
+    );
+  });
+
+  it('refused with the reason: a wrong PIN, a token without the keys, and keygen or keys rotate with a token', async () => {
+    const wrongPin = join(tempDir(), 'pin');
+    writeFileSync(wrongPin, '000000\n');
+    const r = await gspc(['publish', demoCorpus, '--data-dir', tempDir(), '--public-url', origin], {
+      ...token!.env,
+      GSPC_PKCS11_PIN_FILE: wrongPin,
+      GSPC_PKCS11_TOKEN: 'no-such-token',
+    });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /GSPC_PKCS11_TOKEN: no token labelled 'no-such-token'/);
+    const pin = await gspc(['publish', demoCorpus, '--data-dir', tempDir(), '--public-url', origin], {
+      ...token!.env,
+      GSPC_PKCS11_PIN_FILE: wrongPin,
+    });
+    assert.equal(pin.status, 2);
+    assert.match(pin.stderr, /the token 'gspc-test' refused the PIN in .*pin/);
+    const keygen = await gspc(['keygen', '--data-dir', tempDir()], token!.env);
+    assert.equal(keygen.status, 2);
+    assert.match(keygen.stderr, /the keys are on the token 'gspc-test', not files/);
+    const rotate = await gspc(['keys', 'rotate', 'board', '--data-dir', data], token!.env);
+    assert.equal(rotate.status, 2);
+    assert.match(rotate.stderr, /rotating a token's key is not supported yet/);
+    const incomplete = await gspc(['publish', demoCorpus, '--data-dir', tempDir(), '--public-url', origin], {
+      ...token!.env,
+      GSPC_PKCS11_PIN_FILE: '',
+    });
+    assert.equal(incomplete.status, 2);
+    assert.match(incomplete.stderr, /GSPC_SIGNER=pkcs11 needs GSPC_PKCS11_TOKEN .* and GSPC_PKCS11_PIN_FILE/);
+  });
+});
