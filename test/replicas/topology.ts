@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { gspc } from '../helpers/cli.js';
 import { startNginx } from '../helpers/nginx.js';
 import { freePort, start, waitFor } from '../helpers/process.js';
+import type { SoftToken } from '../helpers/softhsm.js';
 import { demoCopy, tempDir } from '../helpers/tmp.js';
 import { freshDatabaseUrl } from '../store/postgres-harness.js';
 
@@ -38,21 +39,30 @@ export interface Topology {
   restart(i: number): Promise<Replica>;
 }
 
-export const ok = async (args: string[]): Promise<string> => {
-  const r = await gspc(args);
+export const ok = async (args: string[], env: Record<string, string> = {}): Promise<string> => {
+  const r = await gspc(args, env);
   assert.equal(r.status, 0, `gspc ${args.join(' ')}: ${r.stdout}${r.stderr}`);
   return r.stdout;
 };
 
-export async function startTopology(replicaEnv: Record<string, string> = {}, replicas = 3): Promise<Topology> {
+/**
+ * `token`: the publisher and every replica sign through this PKCS#11 token (issue 30) instead
+ * of the publisher's key files: no keygen, no key directory anywhere.
+ */
+export async function startTopology(
+  replicaEnv: Record<string, string> = {},
+  replicas = 3,
+  token?: SoftToken,
+): Promise<Topology> {
   const [lbPort, storePort, ...replicaPorts] = await Promise.all(
     Array.from({ length: replicas + 2 }, () => freePort()),
   );
   const origin = `http://localhost:${lbPort}`;
   const store = `http://127.0.0.1:${storePort}`;
   const publisher = tempDir('gspc-publisher-');
-  await ok(['keygen', '--data-dir', publisher]);
-  await ok(['publish', demoCopy(), '--data-dir', publisher, '--public-url', origin]);
+  const signer = token?.env ?? {};
+  if (token === undefined) await ok(['keygen', '--data-dir', publisher]);
+  await ok(['publish', demoCopy(), '--data-dir', publisher, '--public-url', origin], signer);
   const database = await freshDatabaseUrl();
   // max_fails=0: a replica that refuses a connection is skipped for that request only, never
   // marked down for a while (with marking, the replicas' own start-up probes of the origin, made
@@ -92,10 +102,13 @@ ${upstreams}
     GSPC_RELOAD_INTERVAL_MS: '100',
     GSPC_LOG_LEVEL: 'silent',
     GSPC_RATE_LIMITS: 'off',
+    ...signer,
+    ...(token && { SOFTHSM2_CONF: process.env.SOFTHSM2_CONF! }),
     ...replicaEnv,
   };
   const serve = async (dataDir: string, port: number): Promise<Replica> => {
-    const args = ['serve', '--data-dir', dataDir, '--key-dir', join(publisher, 'keys'), '--port', String(port)];
+    const keys = token === undefined ? ['--key-dir', join(publisher, 'keys')] : [];
+    const args = ['serve', '--data-dir', dataDir, ...keys, '--port', String(port)];
     const { child, output } = start(process.execPath, ['bin/gspc.js', ...args, '--public-url', origin], env);
     const url = `http://127.0.0.1:${port}`;
     await waitFor(`${url}/healthz`, 20_000, output);
@@ -104,7 +117,7 @@ ${upstreams}
   const dirs: string[] = [];
   for (let i = 0; i < replicas; i++) {
     const dataDir = tempDir('gspc-replica-');
-    await ok(['pull', store, '--data-dir', dataDir, '--public-url', origin]);
+    await ok(['pull', store, '--data-dir', dataDir, '--public-url', origin], signer);
     dirs.push(dataDir);
   }
   const topology: Topology = {
