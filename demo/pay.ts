@@ -16,7 +16,7 @@ import {
   type JWSSignedReceipt,
 } from '@x402/extensions/offer-receipt';
 import { readConfig } from '../src/config.js';
-import { startService } from '../src/app.js';
+import { startService } from '../src/service.js';
 import { checkCommissionReceipt } from './pay-check.js';
 import { payingFetch, startLocalRail } from './local-rail/index.js';
 

@@ -14,7 +14,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AppOptions } from './app.js';
-import { assembleApp, liveOf } from './app.js';
+import { assembleApp } from './app.js';
+import { liveOf } from './service.js';
 import { GspcError } from './core/errors.js';
 import { type MirrorDocument, type MirrorResult, writeStaticMirror } from './export/static-mirror.js';
 import { BOARD_KEY } from './core/evidence/signer.js';
@@ -27,6 +28,7 @@ import { loadRelease } from './release/load.js';
 import { releaseDid, requireOrigin } from './release/release-origin.js';
 import { isReplica, requireReleaseKeys } from './release/release-keys.js';
 import { readWitnesses } from './release/witness-store.js';
+import { comparisonAxes } from './serve/documents/models.js';
 import { ServedState } from './serve/served-state.js';
 
 /**
@@ -46,9 +48,7 @@ export async function mirrorDocuments(opts: AppOptions): Promise<MirrorDocument[
       .flatMap((e) => e.paths(current).map((path) => ({ path, keyedByQuery: e.query !== null }))),
     ...PAGES.map((path) => ({ path, keyedByQuery: false })),
     // Each model-comparison axis's page of every model and pair (issue 29).
-    ...current.release.corpus.definitions
-      .filter((d) => d.kind === 'model-comparison')
-      .map((d) => ({ path: axisPagePath(d.axis), keyedByQuery: false })),
+    ...comparisonAxes(current).map((axis) => ({ path: axisPagePath(axis), keyedByQuery: false })),
     ...readdirSync(ASSET_DIR).map((f) => ({ path: `/assets/${f}`, keyedByQuery: false })),
   ];
   try {

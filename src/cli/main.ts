@@ -225,7 +225,7 @@ export async function main(
         });
         // Loaded here, not at the top: the service (Fastify, the agent surfaces, the payment
         // rail) is most of the CLI's start-up time, and only `serve` needs it.
-        const { startService } = await import('../app.js');
+        const { startService } = await import('../service.js');
         await startService(config, {
           ...(o.release !== undefined && { releaseDir: o.release }),
           demoCorpusDir: `${PACKAGE_ROOT}demo/corpus`,

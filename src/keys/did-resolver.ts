@@ -60,7 +60,7 @@ export function didKeyResolver(
     const { did, doc } = own();
     const hash = kid.indexOf('#');
     const kidDid = hash < 0 ? kid : kid.slice(0, hash);
-    if (kidDid === did) return methodIn(doc.verificationMethod, kid);
+    if (kidDid === did) return resolveInMethods(doc.verificationMethod, kid);
     if (!trusted.has(kidDid))
       return {
         state: 'unresolvable',
@@ -69,11 +69,9 @@ export function didKeyResolver(
     for (const [k, e] of cache) if (e.at <= now()) cache.delete(k);
     const fetched = await documentOf(kidDid);
     if (!fetched.ok) return { state: 'unresolvable', reason: fetched.reason };
-    return methodIn(fetched.doc.verificationMethod ?? [], kid);
+    return resolveInMethods(fetched.doc.verificationMethod ?? [], kid);
   };
 }
-
-const methodIn = (methods: readonly unknown[], kid: string): KeyResolution => resolveInMethods(methods, kid);
 
 async function fetchDocument(did: string, timeoutMs: number): Promise<Fetched> {
   const url = didDocumentUrl(did);

@@ -130,6 +130,12 @@ ${
 ${pairsTable(doc)}`;
 }
 
+/** The axis's figures, tables and the island the plots read, all from one document. */
+function axisSection(row: BoardRow, doc: ModelsDocument): SafeHtml {
+  const island = axisIsland(doc);
+  return html`${axisBody(row, doc, island)}${jsonIsland(ISLAND_ID, island)}`;
+}
+
 function errorPage(message: string, known: string[]): string {
   return page({
     title: 'Axis not found',
@@ -160,12 +166,7 @@ export function registerAxisPage(app: FastifyInstance, ctx: PageContext): void {
       return reply.code(404).headers(PAGE_HEADERS).send(errorPage(message, known));
     }
     const read = await readJson<ModelsDocument>(ctx, `/api/models?axis=${row.axis}`);
-    const body = read.ok
-      ? (() => {
-          const island = axisIsland(read.value);
-          return html`${axisBody(row, read.value, island)}${jsonIsland(ISLAND_ID, island)}`;
-        })()
-      : unread('The every-model document', read.reason);
+    const body = read.ok ? axisSection(row, read.value) : unread('The every-model document', read.reason);
     return reply.headers(PAGE_HEADERS).send(
       page({
         title: `Axis ${row.axis}`,

@@ -55,7 +55,7 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: 'root',
-    owns: ['src/app.ts', 'src/config.ts', 'src/mirror.ts'],
+    owns: ['src/app.ts', 'src/config.ts', 'src/mirror.ts', 'src/service.ts'],
     mayImport: [
       'core',
       'corpus',

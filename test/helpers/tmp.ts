@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
@@ -18,4 +18,12 @@ export function demoCopy(): string {
   const dir = join(tempDir(), 'corpus');
   cpSync(demoCorpus, dir, { recursive: true });
   return dir;
+}
+
+/** Every file under `dir`, recursively (a test looking for what must not be on disk). */
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
 }

@@ -7,31 +7,24 @@
  * the reason. Skips, saying why, without SoftHSM2 or the binding.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildApp, liveOf } from '../../src/app.js';
+import { buildApp } from '../../src/app.js';
+import { liveOf } from '../../src/service.js';
 import { signingContext } from '../../src/keys/signing.js';
 import { loadRelease } from '../../src/release/load.js';
 import { ServedState } from '../../src/serve/served-state.js';
 import { gspc } from '../helpers/cli.js';
 import { freePort } from '../helpers/process.js';
 import { softhsmMissing, softhsmToken, SOFTHSM_MODULE } from '../helpers/softhsm.js';
-import { demoCorpus, tempDir } from '../helpers/tmp.js';
+import { demoCorpus, filesUnder, tempDir } from '../helpers/tmp.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- served JSON */
 type Json = any;
 
 const missing = softhsmMissing();
-
-/** Every file under `dir`, recursively. */
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : [p];
-  });
-}
 
 describe('signing through a PKCS#11 token (SoftHSM2)', { skip: missing }, () => {
   const token = missing ? undefined : softhsmToken(['board-attestation-1', 'card-attestation-1', 'card-attestation-2']);
@@ -96,7 +89,7 @@ describe('signing through a PKCS#11 token (SoftHSM2)', { skip: missing }, () => 
   });
 
   it('no private key file anywhere under the data directory', () => {
-    const all = files(data);
+    const all = filesUnder(data);
     assert.ok(all.length > 50, 'the release is there');
     assert.deepEqual(
       all.filter((f) => f.endsWith('.key') || f.includes('/keys/')),

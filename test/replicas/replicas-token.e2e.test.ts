@@ -6,13 +6,12 @@
  * without nginx, PostgreSQL, SoftHSM2 or the pkcs11js binding.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gspc } from '../helpers/cli.js';
 import { nginxMissing } from '../helpers/nginx.js';
 import { softhsmMissing, softhsmToken } from '../helpers/softhsm.js';
 import { probePostgres } from '../store/postgres-harness.js';
+import { filesUnder } from '../helpers/tmp.js';
 import { startTopology } from './topology.js';
 
 const pgProbe = await probePostgres();
@@ -22,13 +21,6 @@ const skip =
 const token =
   skip === undefined ? softhsmToken(['board-attestation-1', 'card-attestation-1', 'card-attestation-2']) : undefined;
 const topology = skip === undefined ? await startTopology({}, 3, token) : undefined;
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : [p];
-  });
-}
 
 describe('three replicas signing through one PKCS#11 token', { skip }, () => {
   const t = topology!;
@@ -62,7 +54,7 @@ describe('three replicas signing through one PKCS#11 token', { skip }, () => {
   it('no private key file in the publisher or any replica data directory', () => {
     for (const dir of [t.publisher, ...t.replicas.map((r) => r.dataDir)])
       assert.deepEqual(
-        files(dir).filter((f) => f.endsWith('.key') || f.includes('/keys/')),
+        filesUnder(dir).filter((f) => f.endsWith('.key') || f.includes('/keys/')),
         [],
         dir,
       );

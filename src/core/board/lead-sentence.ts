@@ -40,10 +40,16 @@ export function leadSentence(doc: ModelsDocument, leader: string, basis: string)
   );
 }
 
+/** The public models by tie-group letter, in the document's order: `{a: [m1], b: [m2, m3]}`. */
+export function tieGroups(doc: ModelsDocument): Record<string, string[]> {
+  const groups: Record<string, string[]> = {};
+  for (const m of doc.models) if (!m.own) for (const l of m.tie_group) (groups[l] ??= []).push(m.model);
+  return groups;
+}
+
 /** `a: m1; b: m2, m3`: the public models by tie-group letter. */
 export function tieGroupsText(doc: ModelsDocument): string {
-  const byLetter = new Map<string, string[]>();
-  for (const m of doc.models)
-    if (!m.own) for (const l of m.tie_group) byLetter.set(l, [...(byLetter.get(l) ?? []), m.model]);
-  return [...byLetter].map(([l, ms]) => `${l}: ${ms.join(', ')}`).join('; ');
+  return Object.entries(tieGroups(doc))
+    .map(([l, ms]) => `${l}: ${ms.join(', ')}`)
+    .join('; ');
 }

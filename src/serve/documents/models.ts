@@ -5,13 +5,15 @@
  * release and axis (ahead of the first request by warmModelsDocuments, or on it), then served as
  * prepared bytes like the board.
  */
+import { tieGroups } from '../../core/board/lead-sentence.js';
 import { modelsDocument, type ModelsDocument } from '../../core/board/models-document.js';
 import { GspcError } from '../../core/errors.js';
 import { CACHE_CONTROL, prepare, type Prepared } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
 import { perRelease, prepared, type DocumentEntry } from './document.js';
 
-const comparisonAxes = (p: PreparedRelease) =>
+/** The release's model-comparison axes: those with an every-model document (and an axis page). */
+export const comparisonAxes = (p: PreparedRelease) =>
   p.release.corpus.definitions.filter((d) => d.kind === 'model-comparison').map((d) => d.axis);
 
 interface Built {
@@ -51,9 +53,7 @@ export const tieGroupsOf = perRelease((p): Record<string, AxisTieGroups> => {
   const out: Record<string, AxisTieGroups> = {};
   for (const axis of comparisonAxes(p)) {
     const { doc } = builtFor(p, axis);
-    const groups: Record<string, string[]> = {};
-    for (const m of doc.models) if (!m.own) for (const l of m.tie_group) (groups[l] ??= []).push(m.model);
-    out[axis] = { source: `/api/models?axis=${axis}`, m: doc.m, groups };
+    out[axis] = { source: `/api/models?axis=${axis}`, m: doc.m, groups: tieGroups(doc) };
   }
   return out;
 });
