@@ -48,7 +48,8 @@ async function releaseToServe(config: Config, opts: ServeOptions): Promise<strin
   if (opts.releaseDir !== undefined) return opts.releaseDir;
   const current = currentReleaseDir(config.dataDir);
   const signing = () => {
-    if (!existsSync(join(config.keyDir, 'public-keys.json'))) keygen(config.keyDir);
+    // The demo's keys are made on first start, unless the keys are on a token (never a file then).
+    if (config.token === undefined && !existsSync(join(config.keyDir, 'public-keys.json'))) keygen(config.keyDir);
     return signingContext(config.keyDir, config.didHost, config.token);
   };
   const publishDemo = () =>
