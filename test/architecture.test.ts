@@ -325,7 +325,11 @@ describe('architecture: the checker on planted trees', () => {
       },
       [
         { rule: 'placement', file: 'src/stray/', says: 'is a top-level folder no layer owns (2 files)' },
-        { rule: 'placement', file: 'src/util.ts', says: 'only src/app.ts, src/config.ts, src/mirror.ts, src/service.ts live there' },
+        {
+          rule: 'placement',
+          file: 'src/util.ts',
+          says: 'only src/app.ts, src/config.ts, src/mirror.ts, src/service.ts live there',
+        },
       ],
     );
   });
