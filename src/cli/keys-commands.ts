@@ -3,6 +3,8 @@
  * the retired and the new key both sign (src/keys/key-store.ts rotateKey). The next publish logs
  * the transition and signs with the new key; every earlier release, card and checkpoint still
  * verifies under the key it was signed with (docs/operations.md, "Key lifecycles").
+ * `gspc keys revoke <kid> --compromised-since <instant>`: the same, for a key that leaked
+ * (src/keys/key-revocation.ts), signed by the new key and naming how much of the log came before.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +14,8 @@ import { didForHost } from '../core/evidence/did.js';
 import { transitionId } from '../core/evidence/key-transition.js';
 import { BOARD_KEY, type KeyFragment } from '../core/evidence/signer.js';
 import { rotateKey } from '../keys/key-store.js';
+import { parseKeyRef, revokeKey } from '../keys/key-revocation.js';
+import { checkpointTimes, trustedSizeAt } from '../release/checkpoint-times.js';
 import { GspcError } from '../core/errors.js';
 import { currentReleaseDir } from '../release/data-dir.js';
 import { isReplica } from '../release/release-keys.js';
@@ -52,16 +56,7 @@ export function registerKeysCommands(
   rotate.action((role: string, o: Record<string, string | undefined>) => {
     const fragment = ROLES[role]!;
     const config = configFor(dirOptions.overrides(o));
-    if (config.token !== undefined)
-      throw new GspcError(
-        'config_invalid',
-        `GSPC_SIGNER=pkcs11: keys rotate replaces key files, and the keys are on the token '${config.token.token}'; rotating a token's key is not supported yet; nothing was written`,
-      );
-    if (isReplica(config.dataDir))
-      throw new GspcError(
-        'keys_in_use',
-        `${config.dataDir} is a replica (gspc pull filled it): its keys are the publisher's. Rotate on the publisher, then copy its key directory (every *.key, public-keys.json and transitions.json) here; nothing was written`,
-      );
+    refuseManaged(config, 'keys rotate');
     // The DID the releases were signed under (the current release's), else the configured one.
     const current = currentReleaseDir(config.dataDir);
     const did = current === undefined ? didForHost(config.didHost) : releaseDid(loadRelease(current));
@@ -76,4 +71,73 @@ export function registerKeysCommands(
           : ''),
     );
   });
+
+  const revoke = keys
+    .command('revoke')
+    .description(
+      'the day a key leaks: replace the key, and record, signed by the new key, that <kid> was compromised from an instant on; what it signed then counts only where the log shows it earlier',
+    )
+    .argument('<kid>', 'board-attestation-1, card-attestation-2, or a retired key as <fragment>~<n>')
+    .requiredOption(
+      '--compromised-since <instant>',
+      'ISO 8601 instant from which the key may have been in other hands',
+    );
+  for (const [flag, help] of dirOptions.options) revoke.option(flag, help);
+  revoke.action((kid: string, o: Record<string, string | undefined>) => {
+    const ref = parseKeyRef(kid);
+    const since = parseInstant(o['compromisedSince']!);
+    const config = configFor(dirOptions.overrides(o));
+    refuseManaged(config, 'keys revoke');
+    const current = currentReleaseDir(config.dataDir);
+    const did = current === undefined ? didForHost(config.didHost) : releaseDid(loadRelease(current));
+    const times = checkpointTimes(config.dataDir, did);
+    const trusted = trustedSizeAt(times, new Date(since));
+    const t = revokeKey(config.keyDir, ref, {
+      did,
+      at: now().toISOString(),
+      compromisedSince: since,
+      trustedSize: trusted,
+    });
+    const name = `${ref.fragment}${ref.sequence === undefined ? '' : `~${ref.sequence}`}`;
+    run.print(`revoked ${name} (x=${t.revoked_x}), compromised since ${since}: transition ${transitionId(t)}`);
+    run.print(`  ${ref.fragment} now has a new key x=${t.new_x} (sequence ${t.sequence})`);
+    run.print('  checkpoints of the log, and when this data directory made them:');
+    for (const c of times)
+      run.print(
+        `    size ${c.tree_size}: ${c.made?.toISOString() ?? 'no release on disk carries it'}${c.tree_size <= trusted && c.made !== undefined && c.made < new Date(since) ? '  (made before the compromise)' : ''}`,
+      );
+    run.print(
+      `  What ${name} signed stays valid only where the log holds it among its first ${trusted} entries; every other signature by it now reads INVALID (revoked).`,
+    );
+    run.print(
+      'Publish now (gspc publish): it logs the revocation, signs with the new key, and serves the DID document that names the key revoked.',
+    );
+  });
+}
+
+/** Key files are what rotate and revoke replace: not in a replica, and not on a token. */
+function refuseManaged(config: ReturnType<ConfigSource>, command: string): void {
+  if (config.token !== undefined)
+    throw new GspcError(
+      'config_invalid',
+      `GSPC_SIGNER=pkcs11: ${command} replaces key files, and the keys are on the token '${config.token.token}'; rotating a token's key is not supported yet; nothing was written`,
+    );
+  if (isReplica(config.dataDir))
+    throw new GspcError(
+      'keys_in_use',
+      `${config.dataDir} is a replica (gspc pull filled it): its keys are the publisher's. Run ${command} on the publisher, then copy its key directory (every *.key, public-keys.json and transitions.json) here; nothing was written`,
+    );
+}
+
+/** An ISO 8601 instant with a zone, as UTC; anything else is refused rather than read in local time. */
+function parseInstant(text: string): string {
+  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(text)
+    ? Date.parse(text)
+    : Number.NaN;
+  if (Number.isNaN(ms))
+    throw new GspcError(
+      'config_invalid',
+      `--compromised-since '${text}' is not an ISO 8601 instant with a zone (e.g. 2026-11-28T09:00:00Z); nothing was written`,
+    );
+  return new Date(ms).toISOString();
 }

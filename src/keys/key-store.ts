@@ -57,7 +57,7 @@ export function keygen(dir: string, opts: { force?: boolean } = {}): KeyFragment
   return written;
 }
 
-function readPublic(dir: string): Record<string, string> {
+export function readPublic(dir: string): Record<string, string> {
   const path = join(dir, PUBLIC_FILE);
   if (!existsSync(path)) return {};
   try {
@@ -154,8 +154,24 @@ export function rotateKey(
     old.signer,
     next,
   );
+  commitTransition(dir, opts.did, fragment, seed, [...transitions, record]);
+  return record;
+}
+
+/**
+ * Writes a new seed for `fragment` and the transitions that end at it (decision K3): the
+ * transitions, the public keys and the seed, each to a temporary file renamed into place in
+ * that order, so a crash between renames never signs with a key the DID document does not serve.
+ */
+export function commitTransition(
+  dir: string,
+  did: string,
+  fragment: KeyFragment,
+  seed: Buffer,
+  transitions: readonly KeyTransition[],
+): void {
   const published = readPublic(dir);
-  published[fragment] = pair.publicKey.toString('base64url');
+  published[fragment] = keyPairFromSeed(seed).publicKey.toString('base64url');
   const staged = (name: string, text: string, mode: number) => {
     const tmp = join(dir, `.${name}.new`);
     writeFileSync(tmp, text, { mode });
@@ -163,16 +179,11 @@ export function rotateKey(
     return () => renameSync(tmp, join(dir, name));
   };
   const renames = [
-    staged(
-      TRANSITIONS_FILE,
-      `${JSON.stringify(transitionsDocument(opts.did, [...transitions, record]), null, 2)}\n`,
-      0o644,
-    ),
+    staged(TRANSITIONS_FILE, `${JSON.stringify(transitionsDocument(did, transitions), null, 2)}\n`, 0o644),
     staged(PUBLIC_FILE, `${JSON.stringify(published, null, 2)}\n`, 0o644),
     staged(`${fragment}.key`, `${seed.toString('base64url')}\n`, 0o600),
   ];
   for (const rename of renames) rename();
-  return record;
 }
 
 function checkKey(path: string, recordedPub: string | undefined, recordedProblem: string | undefined) {

@@ -11,7 +11,11 @@ import { signedBoard, type SigningLive } from './signed-board.js';
 import { keyMismatches, type KeyMismatch } from '../release/release-keys.js';
 import { didDocument, type DidDocument } from '../core/evidence/did.js';
 import type { CardFile } from '../core/evidence/card.js';
-import { keysOfDidDocument, type CardVerificationContext } from '../core/verify/card-verifier.js';
+import {
+  keysOfDidDocument,
+  revocationsOfDidDocument,
+  type CardVerificationContext,
+} from '../core/verify/card-verifier.js';
 import { verifyRootRecord } from '../core/verify/root-verifier.js';
 import { nodeVerifyCrypto } from '../verify/node-crypto.js';
 import { dupInclusionProof } from '../core/evidence/merkle/dup-root.js';
@@ -99,6 +103,7 @@ export function prepareRelease(
       const rootCheck = await verifyRootRecord(root, keys, nodeVerifyCrypto);
       return {
         keys,
+        revocations: revocationsOfDidDocument(doc),
         root: { merkle_root: root.merkle_root, leaf_count: root.leaf_count, as_of: root.as_of },
         rootSignatureValid: rootCheck.ok,
         withdrawn: release.evidence.withdrawn,

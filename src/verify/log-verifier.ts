@@ -15,6 +15,7 @@ import { parseVerifierKey } from '../core/evidence/note/verifier-key.js';
 import { verifyCosignature } from '../core/evidence/note/cosignature.js';
 import { parseDocument, type ReleaseSource } from './release-source.js';
 import { checkTransitions, keyAtSize, type KeyEpoch } from '../core/verify/key-transitions.js';
+import { revocationOf, type Revocation } from '../core/verify/revocation.js';
 import { BOARD_KEY } from '../core/evidence/signer.js';
 
 type Add = (check: string, ok: boolean, detail: string) => boolean;
@@ -68,18 +69,25 @@ export async function verifyLog(
 
   // The board key an earlier checkpoint was signed with: the one in force at its size, by the
   // key transitions the log holds (issue 30); the current key when the keys never changed.
-  const epochs = await verifyTransitions(src, did, currentKey, entriesDoc.entries, add);
+  const transitions = await verifyTransitions(src, did, currentKey, entriesDoc.entries, add);
+  const epochs = transitions?.epochs;
   const keyAt = (size: number): Uint8Array | undefined => {
     if (boardKey === undefined || epochs === undefined) return boardKey;
     const now = Buffer.from(boardKey).toString('base64url');
     return Buffer.from(keyAtSize(epochs.get(BOARD_KEY), size, now), 'base64url');
   };
   const bad: string[] = [];
+  const revoked: number[] = [];
   let previous = 0;
   for (const h of history.checkpoints) {
     const key = keyAt(h.tree_size);
-    const opened = key ? await verifyCheckpointNote(nodeVerifyCrypto, h.checkpoint, origin, key) : undefined;
-    const signed = opened?.ok === true && opened.size === h.tree_size && opened.rootHex === h.root_hash;
+    // A checkpoint a revoked key signed after the compromise proves nothing (revocation.ts): its
+    // signature is not relied on, and its tree still has to be a prefix of the current one.
+    const r = key && revocationOf(transitions?.revocations, Buffer.from(key).toString('base64url'));
+    const notRelied = r !== undefined && h.tree_size > r.trusted_size;
+    const opened =
+      key && !notRelied ? await verifyCheckpointNote(nodeVerifyCrypto, h.checkpoint, origin, key) : undefined;
+    const signed = notRelied || (opened?.ok === true && opened.size === h.tree_size && opened.rootHex === h.root_hash);
     const consistent =
       h.tree_size > previous &&
       h.tree_size < tree.size &&
@@ -91,15 +99,21 @@ export async function verifyLog(
         tree.root(),
       ).ok;
     if (!signed || !consistent) bad.push(`${h.tree_size} (${!signed ? 'signature' : 'consistency'})`);
+    else if (notRelied) revoked.push(h.tree_size);
     previous = h.tree_size;
   }
   add(
     'log_consistency',
     bad.length === 0,
-    bad.length === 0
-      ? `${history.checkpoints.length} earlier checkpoints, each signed and consistent with size ${tree.size}`
-      : `earlier checkpoints that fail: ${bad.join(', ')}`,
+    bad.length > 0
+      ? `earlier checkpoints that fail: ${bad.join(', ')}`
+      : `${history.checkpoints.length} earlier checkpoints, each ${revoked.length > 0 ? 'consistent' : 'signed and consistent'} with size ${tree.size}` +
+          (revoked.length > 0
+            ? `; signed by a revoked key after its compromise, so their signatures are not relied on: size ${revoked.join(', ')}`
+            : ''),
   );
+  if (transitions !== undefined && transitions.revocations.length > 0)
+    checkRevocations(transitions.revocations, history.checkpoints, add);
 
   const index = new Map(entriesDoc.entries.map((h, i) => [h, i]));
   return {
@@ -134,7 +148,7 @@ async function verifyTransitions(
   currentKey: (fragment: string) => Uint8Array | undefined,
   entries: readonly string[],
   add: Add,
-): Promise<Map<string, KeyEpoch[]> | undefined> {
+): Promise<{ epochs: Map<string, KeyEpoch[]>; revocations: Revocation[] } | undefined> {
   const bytes = await src.get('/keys/transitions.json');
   if (bytes === undefined) return undefined;
   const doc = parseDocument<{ did?: unknown; transitions?: unknown }>(bytes);
@@ -156,9 +170,31 @@ async function verifyTransitions(
   add(
     'key_transitions',
     true,
-    `${verdict.ids.length} key transition${verdict.ids.length === 1 ? '' : 's'}, each signed by the retired and the new key, logged in order and ending at the DID document's keys`,
+    `${verdict.ids.length} key transition${verdict.ids.length === 1 ? '' : 's'} (${verdict.ids.length - verdict.revocations.length} rotation${verdict.ids.length - verdict.revocations.length === 1 ? '' : 's'} signed by the retired and the new key, ${verdict.revocations.length} revocation${verdict.revocations.length === 1 ? '' : 's'} signed by the new key), logged in order and ending at the DID document's keys`,
   );
-  return verdict.epochs;
+  return verdict;
+}
+
+/**
+ * Each revocation trusts the log up to a size a checkpoint of it had (or none of it): the
+ * operator names the last checkpoint made before the compromise, and it must be one the log
+ * published, so that what it trusts is exactly what a reader could have seen then.
+ */
+function checkRevocations(revocations: readonly Revocation[], history: readonly LogHistoryEntry[], add: Add): void {
+  const sizes = new Set([0, ...history.map((h) => h.tree_size)]);
+  const unknown = revocations.filter((r) => !sizes.has(r.trusted_size));
+  add(
+    'key_revocations',
+    unknown.length === 0,
+    unknown.length > 0
+      ? `a revocation trusts ${unknown[0]!.trusted_size} entries, which no earlier checkpoint of the log had`
+      : revocations
+          .map(
+            (r) =>
+              `${r.fragment} key ${r.x} revoked, compromised since ${r.compromised_since}: what it signed stands only among the first ${r.trusted_size} log entries`,
+          )
+          .join('; '),
+  );
 }
 
 /** A WITNESSED transparency-log record: each named cosigner's line on the served checkpoint verifies under its vkey. */

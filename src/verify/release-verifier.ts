@@ -15,7 +15,13 @@ import type { CardFile } from '../core/evidence/card.js';
 import { dupInclusionProof } from '../core/evidence/merkle/dup-root.js';
 import { DupTree } from '../core/evidence/merkle/dup-tree.js';
 import { rootLeaves } from '../core/evidence/public-root.js';
-import { keysOfDidDocument, verifyCard, type CardVerdict } from '../core/verify/card-verifier.js';
+import type { KeyTransition } from '../core/evidence/key-transition.js';
+import {
+  keysOfDidDocument,
+  revocationsOfDidDocument,
+  verifyCard,
+  type CardVerdict,
+} from '../core/verify/card-verifier.js';
 import { verifyRootRecord } from '../core/verify/root-verifier.js';
 import { readCorpus } from '../corpus/read-corpus.js';
 import { deriveRelease } from '../release/derive.js';
@@ -51,12 +57,16 @@ export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<
     const pk = parseDocument<{ did: string; keys: { fragment: never; x: string }[] }>(
       await src.get('/release/public-keys.json'),
     );
-    doc =
-      pk &&
-      didDocument(
-        pk.did,
-        pk.keys.map((k) => ({ fragment: k.fragment, publicKey: Buffer.from(k.x, 'base64url') })),
-      );
+    // The retired keys too, as the served DID document lists them (did.ts).
+    const kt = parseDocument<{ transitions?: KeyTransition[] }>(await src.get('/keys/transitions.json'));
+    const keysOf = (p: NonNullable<typeof pk>) =>
+      p.keys.map((k) => ({ fragment: k.fragment, publicKey: Buffer.from(k.x, 'base64url') }));
+    try {
+      doc = pk && didDocument(pk.did, keysOf(pk), Array.isArray(kt?.transitions) ? kt.transitions : []);
+    } catch {
+      // A malformed transitions file fails the key_transitions check (log-verifier.ts); the keys stand.
+      doc = pk && didDocument(pk.did, keysOf(pk));
+    }
   }
   const keys = keysOfDidDocument(doc);
   const did = (doc as { id?: unknown } | undefined)?.id;
@@ -115,6 +125,7 @@ export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<
   const index = new Map(active.map((h, i) => [h, i]));
   const ctx = {
     keys,
+    revocations: revocationsOfDidDocument(doc),
     root,
     rootSignatureValid: rootSig.ok,
     withdrawn: await ledger('/ledgers/withdrawals.json', 'reason'),

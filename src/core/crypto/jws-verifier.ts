@@ -28,7 +28,7 @@ export type KeyResolution =
        * Keys the kid had before (issue 30: the DID document's `#<fragment>~<n>` methods), each with
        * the instant it was retired: a receipt issued before that instant verifies under it.
        */
-      retired?: { id: string; jwk: unknown; until: string }[];
+      retired?: RetiredKey[];
     }
   | { state: 'not-listed' }
   | { state: 'unresolvable'; reason: string };
@@ -211,34 +211,46 @@ export async function verifyCompactJwsWith(
   if (!(await crypto.ed25519Verify(raw, parsed.signingInput, parsed.signature))) {
     const retired = await underRetiredKey(resolution as { retired?: RetiredKey[] }, parsed, payload.value, crypto);
     if (retired === undefined) return invalid(SIGNATURE_DOES_NOT_VERIFY);
-    return { result: 'VALID', reason: retired, header, payload: payload.value };
+    if (!retired.valid) return invalid(retired.reason);
+    return { result: 'VALID', reason: retired.reason, header, payload: payload.value };
   }
   return { result: 'VALID', reason: 'signature verifies under the resolved key', header, payload: payload.value };
 }
 
-type RetiredKey = { id: string; jwk: unknown; until: string };
+/** A key the kid had before, the instant it was retired, and when `gspc keys revoke` named it, since when it was compromised. */
+type RetiredKey = { id: string; jwk: unknown; until: string; compromisedSince?: string };
 
 /**
  * A receipt signed before its kid's key was rotated (issue 30): it verifies under the key the kid
  * had when it was issued, a retired key whose retirement is at or after the receipt's
  * `issuedAt`. Only a receipt says when it was made; an offer (no `issuedAt`) is never accepted
  * under a retired key (its window is minutes, and the next 402 is signed with the new key).
- * Returns the reason for VALID, or undefined.
+ * A signature by a revoked key is INVALID whatever it says of its time: a receipt is not an entry
+ * of the log, so the log cannot prove it was made before the compromise (src/core/verify/revocation.ts).
+ * Undefined when no retired key verifies the signature.
  */
 async function underRetiredKey(
   resolution: { retired?: RetiredKey[] },
   parsed: { signingInput: Uint8Array; signature: Uint8Array },
   payload: unknown,
   crypto: Pick<VerifyCrypto, 'ed25519Verify'>,
-): Promise<string | undefined> {
+): Promise<{ valid: boolean; reason: string } | undefined> {
   const issuedAt = (payload as { issuedAt?: unknown } | null)?.issuedAt;
-  if (typeof issuedAt !== 'number' || !Number.isFinite(issuedAt)) return undefined;
   for (const r of resolution.retired ?? []) {
-    const until = Date.parse(r.until);
     const raw = rawFromJwk(r.jwk);
-    if (raw === undefined || Number.isNaN(until) || issuedAt * 1000 > until) continue;
-    if (await crypto.ed25519Verify(raw, parsed.signingInput, parsed.signature))
-      return `signature verifies under ${r.id}, the key its kid had when the receipt was issued (retired ${r.until})`;
+    if (raw === undefined || !(await crypto.ed25519Verify(raw, parsed.signingInput, parsed.signature))) continue;
+    if (r.compromisedSince !== undefined)
+      return {
+        valid: false,
+        reason: `revoked: signed by ${r.id}, which was compromised since ${r.compromisedSince}, and an offer or receipt is not an entry of the log, so nothing proves it was signed before then`,
+      };
+    const until = Date.parse(r.until);
+    if (typeof issuedAt !== 'number' || !Number.isFinite(issuedAt) || Number.isNaN(until) || issuedAt * 1000 > until)
+      return undefined;
+    return {
+      valid: true,
+      reason: `signature verifies under ${r.id}, the key its kid had when the receipt was issued (retired ${r.until})`,
+    };
   }
   return undefined;
 }
@@ -248,7 +260,11 @@ async function underRetiredKey(
  * retired methods (`retired.fragment` is the kid's fragment) listed by did.ts.
  */
 export function resolveInMethods(methods: readonly unknown[], kid: string): KeyResolution {
-  const list = methods as { id?: unknown; publicKeyJwk?: unknown; retired?: { fragment?: unknown; at?: unknown } }[];
+  const list = methods as {
+    id?: unknown;
+    publicKeyJwk?: unknown;
+    retired?: { fragment?: unknown; at?: unknown; revoked?: { compromised_since?: unknown } };
+  }[];
   const m = list.find((x) => x?.id === kid);
   if (!m) return { state: 'not-listed' };
   const fragment = kid.slice(kid.indexOf('#') + 1);
@@ -258,7 +274,16 @@ export function resolveInMethods(methods: readonly unknown[], kid: string): KeyR
     x.id.startsWith(`${did}#`) &&
     x.retired?.fragment === fragment &&
     typeof x.retired.at === 'string'
-      ? [{ id: x.id, jwk: x.publicKeyJwk, until: x.retired.at }]
+      ? [
+          {
+            id: x.id,
+            jwk: x.publicKeyJwk,
+            until: x.retired.at,
+            ...(typeof x.retired.revoked?.compromised_since === 'string' && {
+              compromisedSince: x.retired.revoked.compromised_since,
+            }),
+          },
+        ]
       : [],
   );
   return retired.length > 0

@@ -44,6 +44,12 @@ export function base64urlToBytes(s: string): Uint8Array | undefined {
   return out;
 }
 
+export function bytesToBase64url(bytes: Uint8Array): string {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]!);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
 export const utf8 = (s: string) => new TextEncoder().encode(s);
 
 export function concat(...parts: Uint8Array[]): Uint8Array {

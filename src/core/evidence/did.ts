@@ -39,7 +39,14 @@ interface VerificationMethod {
   controller: string;
   publicKeyJwk: ReturnType<typeof publicJwk>;
   /** A retired key (issue 30): the key its fragment had before a transition, kept so what it signed still verifies. */
-  retired?: { fragment: string; sequence: number; at: string; transition: string };
+  retired?: {
+    fragment: string;
+    sequence: number;
+    at: string;
+    transition: string;
+    /** `gspc keys revoke`: what it signed counts only if the log holds it among the first `trusted_size` entries. */
+    revoked?: { compromised_since: string; trusted_size: number; revocation: string };
+  };
 }
 
 export interface DidDocument {
@@ -65,13 +72,29 @@ export function didDocument(
     controller: did,
     publicKeyJwk: publicJwk(k.publicKey),
   }));
-  const retired: VerificationMethod[] = transitions.map((t) => ({
-    id: `${did}#${t.fragment}~${t.sequence}`,
-    type: 'JsonWebKey2020' as const,
-    controller: did,
-    publicKeyJwk: publicJwk(Buffer.from(t.old_x, 'base64url')),
-    retired: { fragment: t.fragment, sequence: t.sequence, at: t.at, transition: transitionId(t) },
-  }));
+  const revocations = transitions.flatMap((t) => (t.kind === 'revocation' ? [t] : []));
+  const retired: VerificationMethod[] = transitions.map((t) => {
+    const revokedBy = revocations.find((r) => r.fragment === t.fragment && r.revoked_x === t.old_x);
+    return {
+      id: `${did}#${t.fragment}~${t.sequence}`,
+      type: 'JsonWebKey2020' as const,
+      controller: did,
+      publicKeyJwk: publicJwk(Buffer.from(t.old_x, 'base64url')),
+      retired: {
+        fragment: t.fragment,
+        sequence: t.sequence,
+        at: t.at,
+        transition: transitionId(t),
+        ...(revokedBy && {
+          revoked: {
+            compromised_since: revokedBy.compromised_since,
+            trusted_size: revokedBy.trusted_size,
+            revocation: transitionId(revokedBy),
+          },
+        }),
+      },
+    };
+  });
   return {
     '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
     id: did,

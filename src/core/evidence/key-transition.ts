@@ -34,12 +34,40 @@ export interface KeyTransitionBody {
   at: string;
 }
 
-export interface KeyTransition extends KeyTransitionBody {
+export interface RotationTransition extends KeyTransitionBody {
   /** Ed25519 by the retired key over the body's RFC 8785 bytes (hex). */
   sig_old: string;
   /** Ed25519 by the new key over the same bytes (hex). */
   sig_new: string;
 }
+
+/**
+ * `gspc keys revoke`: a rotation away from the fragment's current key that also says a key of
+ * the fragment (the current one or a retired one) was compromised from an instant on. Signed by
+ * the new key only: whoever stole the revoked key could sign as well, so its signature would
+ * prove nothing, and a lost key cannot sign at all. What authorises the new key is the DID
+ * document the domain serves, which every verifier already reads (decision K6).
+ */
+export interface RevocationBody extends Omit<KeyTransitionBody, 'kind'> {
+  kind: 'revocation';
+  /** The compromised key (JWK `x`): `old_x` or a key the fragment had before it. */
+  revoked_x: string;
+  /** From this instant (ISO 8601 UTC) on, anything the revoked key signed is in doubt. */
+  compromised_since: string;
+  /**
+   * The size of the largest checkpoint of the log made before `compromised_since` (0 when none):
+   * what the revoked key signed stays valid only if its content is one of the first
+   * `trusted_size` entries of the log, or is a checkpoint no larger than it.
+   */
+  trusted_size: number;
+}
+
+export interface RevocationTransition extends RevocationBody {
+  /** Ed25519 by the new key over the body's RFC 8785 bytes (hex). */
+  sig_new: string;
+}
+
+export type KeyTransition = RotationTransition | RevocationTransition;
 
 /** `/keys/transitions.json`: every transition of the DID's keys, in the order they happened. */
 export interface KeyTransitionsDocument {
@@ -48,12 +76,17 @@ export interface KeyTransitionsDocument {
   transitions: KeyTransition[];
 }
 
-export const transitionPreimage = (body: KeyTransitionBody): Buffer => canonicalBytes(body);
+export const transitionPreimage = (body: KeyTransitionBody | RevocationBody): Buffer => canonicalBytes(body);
 
 /** Signs a transition with the key it retires and the key that replaces it. */
-export function signTransition(body: KeyTransitionBody, retired: Signer, next: Signer): KeyTransition {
+export function signTransition(body: KeyTransitionBody, retired: Signer, next: Signer): RotationTransition {
   const bytes = transitionPreimage(body);
   return { ...body, sig_old: retired.sign(bytes).toString('hex'), sig_new: next.sign(bytes).toString('hex') };
+}
+
+/** Signs a revocation with the key that replaces the fragment's current one. */
+export function signRevocation(body: RevocationBody, next: Signer): RevocationTransition {
+  return { ...body, sig_new: next.sign(canonicalBytes(body)).toString('hex') };
 }
 
 /** The transition's id and log entry: SHA-256 of the RFC 8785 bytes of the whole record, signatures included. */

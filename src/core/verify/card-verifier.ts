@@ -8,7 +8,15 @@ import { canonicalJsonStrict } from '../crypto/canonical-json.js';
 import { verifyDupProof } from './dup-proof.js';
 import { verifyLogInclusion } from './log-proof.js';
 import {
+  loggedBeforeCompromise,
+  revocationOf,
+  revocationOfMethod,
+  revokedReason,
+  type Revocation,
+} from './revocation.js';
+import {
   base64urlToBytes as base64url,
+  bytesToBase64url,
   bytesToHex,
   hexToBytes,
   utf8,
@@ -42,8 +50,13 @@ export interface InclusionProof {
 }
 
 export interface CardVerificationContext {
-  /** Verification methods of the service's DID document: kid (DID URL) → raw public key. */
+  /**
+   * Verification methods of the service's DID document: kid (DID URL) → raw public key, the
+   * retired keys (`<kid>~<n>`) included: a card an earlier key signed verifies under it.
+   */
   keys: ReadonlyMap<string, Uint8Array>;
+  /** Keys `gspc keys revoke` named (the DID document's `retired.revoked`; revocationsOfDidDocument). */
+  revocations?: readonly Revocation[];
   /** The signed public root, after its own signature was checked (`rootSignatureValid`). */
   root: { merkle_root: string; leaf_count: number; as_of: string } | null;
   rootSignatureValid: boolean;
@@ -133,11 +146,13 @@ export async function verifyCard(
     const sigBytes = typeof sig === 'string' ? hexToBytes(sig) : undefined;
     const ok =
       sigBytes !== undefined && sigBytes.length === 64 && (await crypto.ed25519Verify(key, bodyBytes, sigBytes));
-    add(
-      'signature',
-      ok,
-      ok ? `Ed25519 verified under ${card.signer}` : `bad signature: does not verify under ${card.signer}`,
-    );
+    if (ok) add('signature', true, `Ed25519 verified under ${card.signer}`);
+    else {
+      const retired =
+        sigBytes?.length === 64 ? await retiredSigner(card.signer, ctx, bodyBytes, sigBytes, crypto) : undefined;
+      if (retired === undefined) add('signature', false, `bad signature: does not verify under ${card.signer}`);
+      else await checkRetired(claimed, retired, ctx, crypto, add);
+    }
   }
   const withdrawn = ctx.withdrawn.get(claimed);
   add(
@@ -178,6 +193,65 @@ export async function verifyCard(
   return done(claimed);
 }
 
+/** The retired key of `signer` (a DID document's `<signer>~<n>` method) that made `sig`, if one did. */
+async function retiredSigner(
+  signer: string,
+  ctx: CardVerificationContext,
+  body: Uint8Array,
+  sig: Uint8Array,
+  crypto: VerifyCrypto,
+): Promise<{ id: string; key: Uint8Array } | undefined> {
+  for (const [id, key] of ctx.keys)
+    if (id.startsWith(`${signer}~`) && (await crypto.ed25519Verify(key, body, sig))) return { id, key };
+  return undefined;
+}
+
+/**
+ * A card signed by a retired key: valid, as every card an earlier key signed is (issue 30),
+ * unless that key was revoked and the log does not hold the card among the entries made before
+ * the compromise (src/core/verify/revocation.ts).
+ */
+async function checkRetired(
+  sha: string,
+  retired: { id: string; key: Uint8Array },
+  ctx: CardVerificationContext,
+  crypto: VerifyCrypto,
+  add: (c: CheckName, ok: boolean, d: string) => void,
+): Promise<void> {
+  const x = bytesToBase64url(retired.key);
+  const revoked = revocationOf(ctx.revocations, x);
+  if (revoked === undefined) {
+    add('signature', true, `Ed25519 verified under ${retired.id}, the key its signer had before a rotation`);
+    return;
+  }
+  const log = ctx.log;
+  const proof = log?.checkpointValid ? await log.proofFor(sha) : undefined;
+  const logged =
+    proof !== undefined &&
+    log !== undefined &&
+    proof.tree_size === log.tree_size &&
+    (await verifyLogInclusion(crypto, sha, proof.leaf_index, log.tree_size, proof.proof, log.root_hash));
+  const index = logged ? proof.leaf_index : undefined;
+  if (loggedBeforeCompromise(revoked, index))
+    add(
+      'signature',
+      true,
+      `Ed25519 verified under ${retired.id}, revoked since ${revoked.compromised_since}, and the log holds the card as entry ${index}, among the ${revoked.trusted_size} logged before then`,
+    );
+  else
+    add(
+      'signature',
+      false,
+      revokedReason(
+        revoked,
+        retired.id,
+        index === undefined
+          ? 'the log does not show the card'
+          : `the log holds the card as entry ${index}, not among the ${revoked.trusted_size} logged before then`,
+      ),
+    );
+}
+
 async function checkLog(
   sha: string,
   log: NonNullable<CardVerificationContext['log']>,
@@ -208,6 +282,12 @@ async function checkLog(
       ? `entry ${proof!.leaf_index} of the log ${log.origin} (checkpoint size ${log.tree_size})`
       : `not in the log ${log.origin} at checkpoint size ${log.tree_size}`,
   );
+}
+
+/** The revocations a DID document records on its retired keys (did.ts). */
+export function revocationsOfDidDocument(doc: unknown): Revocation[] {
+  const methods = (doc as { verificationMethod?: unknown })?.verificationMethod;
+  return Array.isArray(methods) ? methods.flatMap((m) => revocationOfMethod(m) ?? []) : [];
 }
 
 /** The raw Ed25519 keys a DID document lists, by verification-method id. */

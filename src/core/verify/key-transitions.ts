@@ -4,11 +4,13 @@
  * previous new key, and a last new key that is the key the DID document serves now), and the
  * log says where each transition happened, so a checkpoint is checked under the board key that
  * was in force at its size. A verifier that starts from the first checkpoint's key reaches the
- * current key only through records both keys signed.
+ * current key through rotations both keys signed, and through revocations the new key signed
+ * and the DID document vouches for (the stolen key's word would count for nothing; K6).
  */
 import { canonicalJsonStrict } from '../crypto/canonical-json.js';
 import { base64urlToBytes, bytesToHex, hexToBytes, utf8, type VerifyCrypto } from '../crypto/verify-crypto.js';
 import { KEY_TRANSITION_SCHEMA, type KeyTransition } from '../evidence/key-transition.js';
+import type { Revocation } from './revocation.js';
 
 /** One key a fragment had, and the log sizes its checkpoints may have. */
 export interface KeyEpoch {
@@ -23,21 +25,37 @@ export interface KeyEpoch {
 }
 
 export type TransitionsVerdict =
-  | { ok: true; ids: string[]; epochs: Map<string, KeyEpoch[]> }
+  | { ok: true; ids: string[]; epochs: Map<string, KeyEpoch[]>; revocations: Revocation[] }
   | { ok: false; detail: string };
 
-const BODY_KEYS = ['schema', 'did', 'fragment', 'sequence', 'kind', 'old_x', 'new_x', 'at'] as const;
+const BODY_KEYS = ['schema', 'did', 'fragment', 'sequence', 'kind', 'old_x', 'new_x', 'at'];
+/** The fields of each kind: a rotation is signed by both keys, a revocation by the new key only. */
+const FIELDS: Record<string, readonly string[]> = {
+  rotation: [...BODY_KEYS, 'sig_old', 'sig_new'],
+  revocation: [...BODY_KEYS, 'revoked_x', 'compromised_since', 'trusted_size', 'sig_new'],
+};
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
 function shapeProblem(t: unknown): string | undefined {
   if (typeof t !== 'object' || t === null || Array.isArray(t)) return 'not an object';
   const r = t as Record<string, unknown>;
-  for (const k of [...BODY_KEYS, 'sig_old', 'sig_new']) if (!(k in r)) return `no ${k}`;
-  const extra = Object.keys(r).filter((k) => ![...BODY_KEYS, 'sig_old', 'sig_new'].includes(k as never));
+  const fields = typeof r['kind'] === 'string' ? FIELDS[r['kind']] : undefined;
+  if (r['schema'] !== KEY_TRANSITION_SCHEMA || fields === undefined)
+    return 'not a svc.key-transition/1 rotation or revocation';
+  for (const k of fields) if (!(k in r)) return `no ${k}`;
+  const extra = Object.keys(r).filter((k) => !fields.includes(k));
   if (extra.length > 0) return `unknown field ${extra[0]}`;
-  if (r['schema'] !== KEY_TRANSITION_SCHEMA || r['kind'] !== 'rotation') return 'not a svc.key-transition/1 rotation';
   if (!Number.isInteger(r['sequence']) || (r['sequence'] as number) < 1) return 'sequence is not a whole number from 1';
-  for (const k of ['did', 'fragment', 'old_x', 'new_x', 'at', 'sig_old', 'sig_new'])
+  for (const k of fields.filter((f) => f !== 'sequence' && f !== 'trusted_size'))
     if (typeof r[k] !== 'string') return `${k} is not a string`;
+  if (r['kind'] === 'revocation') {
+    if (!Number.isInteger(r['trusted_size']) || (r['trusted_size'] as number) < 0)
+      return 'trusted_size is not a whole number';
+    const since = r['compromised_since'] as string;
+    if (!ISO_INSTANT.test(since) || Number.isNaN(Date.parse(since)))
+      return 'compromised_since is not an ISO 8601 UTC instant';
+    if (Date.parse(since) > Date.parse(r['at'] as string)) return 'compromised_since is after the revocation';
+  }
   return undefined;
 }
 
@@ -55,6 +73,7 @@ export async function checkTransitions(
   const at = new Map(entries.map((h, i) => [h, i]));
   const epochs = new Map<string, KeyEpoch[]>();
   const ids: string[] = [];
+  const revocations: Revocation[] = [];
   let lastLeaf = -1;
   for (const [i, raw] of transitions.entries()) {
     const where = `transition ${i + 1}`;
@@ -62,16 +81,16 @@ export async function checkTransitions(
     if (problem) return { ok: false, detail: `${where}: ${problem}` };
     const t = raw as KeyTransition;
     if (t.did !== did) return { ok: false, detail: `${where}: for ${t.did}, not ${did}` };
-    const { sig_old, sig_new, ...body } = t;
+    const { sig_new, sig_old: _signedBy, ...body } = t as KeyTransition & { sig_old?: string };
     const bytes = utf8(canonicalJsonStrict(body));
     const oldKey = base64urlToBytes(t.old_x);
     const newKey = base64urlToBytes(t.new_x);
-    const sigOld = hexToBytes(sig_old);
+    const sigOld = t.kind === 'rotation' ? hexToBytes(t.sig_old) : undefined;
     const sigNew = hexToBytes(sig_new);
     if (oldKey?.length !== 32 || newKey?.length !== 32) return { ok: false, detail: `${where}: a key is not 32 bytes` };
-    if (sigOld?.length !== 64 || sigNew?.length !== 64)
+    if (sigNew?.length !== 64 || (t.kind === 'rotation' && sigOld?.length !== 64))
       return { ok: false, detail: `${where}: a signature is not 64 bytes` };
-    if (!(await crypto.ed25519Verify(oldKey, bytes, sigOld)))
+    if (sigOld !== undefined && !(await crypto.ed25519Verify(oldKey, bytes, sigOld)))
       return {
         ok: false,
         detail: `${where} (${t.fragment} ${t.sequence}): the retired key's signature does not verify`,
@@ -91,6 +110,22 @@ export async function checkTransitions(
     if (leaf < lastLeaf) return { ok: false, detail: `${where}: logged before the transition preceding it` };
     lastLeaf = leaf;
     if (chain.length === 0) chain.push({ x: t.old_x, fromLeaf: -1 });
+    if (t.kind === 'revocation') {
+      if (!chain.some((e) => e.x === t.revoked_x))
+        return { ok: false, detail: `${where}: revokes ${t.revoked_x}, which ${t.fragment} never had` };
+      if (t.trusted_size > leaf)
+        return {
+          ok: false,
+          detail: `${where}: trusts ${t.trusted_size} entries, but the revocation is entry ${leaf} of the log`,
+        };
+      revocations.push({
+        fragment: t.fragment,
+        x: t.revoked_x,
+        compromised_since: t.compromised_since,
+        trusted_size: t.trusted_size,
+        revocation: id,
+      });
+    }
     chain.at(-1)!.untilLeaf = leaf;
     chain.push({ x: t.new_x, transition: id, fromLeaf: leaf });
     epochs.set(t.fragment, chain);
@@ -104,7 +139,7 @@ export async function checkTransitions(
         detail: `${fragment}: the transitions end at ${chain.at(-1)!.x}, but the DID document serves ${now ?? 'no key'}`,
       };
   }
-  return { ok: true, ids, epochs };
+  return { ok: true, ids, epochs, revocations };
 }
 
 /**

@@ -17,6 +17,7 @@ import { BOARD_KEY } from '../evidence/signer.js';
 import { supersededNow } from '../evidence/card-matrix.js';
 import {
   keysOfDidDocument,
+  revocationsOfDidDocument,
   verifyCard,
   type CardVerdict,
   type CardVerificationContext,
@@ -142,7 +143,16 @@ export async function loadServiceContext(files: PublicFiles, crypto: VerifyCrypt
     keys,
     root,
     checks,
-    context: { keys, root, rootSignatureValid, withdrawn, superseded, proofFor, ...(log && { log: log.context }) },
+    context: {
+      keys,
+      revocations: revocationsOfDidDocument(didDocument),
+      root,
+      rootSignatureValid,
+      withdrawn,
+      superseded,
+      proofFor,
+      ...(log && { log: log.context }),
+    },
   };
 }
 
