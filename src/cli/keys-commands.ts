@@ -125,7 +125,7 @@ function refuseManaged(config: ReturnType<ConfigSource>, command: string): void 
   if (isReplica(config.dataDir))
     throw new GspcError(
       'keys_in_use',
-      `${config.dataDir} is a replica (gspc pull filled it): its keys are the publisher's. Run ${command} on the publisher, then copy its key directory (every *.key, public-keys.json and transitions.json) here; nothing was written`,
+      `${config.dataDir} is a replica (gspc pull filled it): its keys are the publisher's. Run gspc ${command} on the publisher, then copy its key directory (every *.key, public-keys.json and transitions.json) here; nothing was written`,
     );
 }
 

@@ -115,7 +115,7 @@ describe('key rotation: A, rotate the board key, B, rotate the agent-card key, C
     writeFileSync(join(other, REPLICA_MARKER), '{}\n');
     const replica = await gspc(['keys', 'rotate', 'agent-card', '--data-dir', other]);
     assert.equal(replica.status, 2);
-    assert.match(replica.stderr, /is a replica .*Rotate on the publisher, then copy its key directory/);
+    assert.match(replica.stderr, /is a replica .*Run gspc keys rotate on the publisher, then copy its key directory/);
     const unknown = await gspc(['keys', 'rotate', 'cards', '--data-dir', data]);
     assert.notEqual(unknown.status, 0);
     assert.match(unknown.stderr, /Allowed choices are board, agent-card/);
