@@ -67,7 +67,7 @@ const rotation = signTransition(
   k2,
 );
 const revocationBody = {
-  schema: KEY_TRANSITION_SCHEMA,
+  schema: KEY_TRANSITION_SCHEMA as typeof KEY_TRANSITION_SCHEMA,
   did: DID,
   fragment: 'board-attestation-1' as const,
   sequence: 2,
@@ -218,7 +218,7 @@ describe('revocation records', () => {
 
   const resigned = (change: object) => {
     const t = signRevocation({ ...revocationBody, ...change }, k3);
-    return [rotation, t, [...entries.slice(0, 8), transitionId(t)]] as const;
+    return [rotation, t, [...entries.slice(0, 8), transitionId(t)]] as [KeyTransition, KeyTransition, string[]];
   };
   const refusals: [string, () => readonly [KeyTransition, KeyTransition, string[]], RegExp][] = [
     [
