@@ -2,8 +2,9 @@
  * Keys that never touch the disk (issue 30): with GSPC_SIGNER=pkcs11 every signature goes
  * through a SoftHSM2 token (Debian's softhsm2, through pkcs11js). Publish signs the release on
  * the token and verifies it before it goes live; the served board, DID document and agent card
- * name the token's public keys; `gspc verify` of the served URL passes; and no private key file
- * is anywhere under the data directory. A wrong PIN and a token without the keys are refused with
+ * name the token's public keys; `gspc verify` of the served URL passes; the official x402
+ * client pays on the local chain for a commission receipt whose offer and receipt the token
+ * signed; and no private key file is anywhere under the data directory (its ledger included). A wrong PIN and a token without the keys are refused with
  * the reason. Skips, saying why, without SoftHSM2 or the binding.
  */
 import assert from 'node:assert/strict';
@@ -16,6 +17,16 @@ import { liveOf } from '../../src/service.js';
 import { signingContext } from '../../src/keys/signing.js';
 import { loadRelease } from '../../src/release/load.js';
 import { ServedState } from '../../src/serve/served-state.js';
+import {
+  extractReceiptFromResponse,
+  verifyReceiptSignatureJWS,
+  type JWSSignedReceipt,
+} from '@x402/extensions/offer-receipt';
+import { payingFetch, startLocalRail, type LocalRail } from '../../demo/local-rail/index.js';
+import { readRailConfig } from '../../src/config.js';
+import type { Ledger } from '../../src/store/ledger.js';
+import { openLedger } from '../../src/store/open-ledger.js';
+import { noAnvil } from '../helpers/chain.js';
 import { gspc } from '../helpers/cli.js';
 import { freePort } from '../helpers/process.js';
 import { softhsmMissing, softhsmToken, SOFTHSM_MODULE } from '../helpers/softhsm.js';
@@ -46,9 +57,13 @@ describe('signing through a PKCS#11 token (SoftHSM2)', { skip: missing }, () => 
     assert.equal(v.status, 0, v.stdout);
   });
 
-  describe('served', () => {
+  describe('served, and paid on the local chain', () => {
     let app: ReturnType<typeof buildApp>;
+    let rail: LocalRail | undefined;
+    let ledger: Ledger;
     before(async () => {
+      rail = noAnvil() ? undefined : await startLocalRail();
+      ledger = await openLedger({ sqlitePath: join(data, 'ledger.sqlite') });
       const signing = signingContext(join(data, 'keys'), `localhost:${port}`, {
         module: SOFTHSM_MODULE,
         token: token!.token,
@@ -62,11 +77,50 @@ describe('signing through a PKCS#11 token (SoftHSM2)', { skip: missing }, () => 
         state: new ServedState(loadRelease(join(data, 'releases', releaseId)), liveOf(signing)),
         logLevel: 'silent',
         baseUrl: origin,
+        ledger,
+        products: {
+          rail: readRailConfig(
+            rail
+              ? { GSPC_PAY_TO: rail.payTo.address, GSPC_FACILITATOR_URL: rail.facilitatorUrl!, GSPC_ASSET: rail.usdc }
+              : {},
+          ),
+          facilitatorTimeoutMs: 5_000,
+        },
       });
       await app.listen({ host: '127.0.0.1', port });
       assert.equal((app.server.address() as AddressInfo).port, port);
     });
-    after(() => app.close());
+    after(async () => {
+      await app.close();
+      await ledger.close();
+      await rail?.stop();
+    });
+
+    it('pay: @x402/fetch buys a commission receipt whose offer and receipt the token signed; both receipt verifiers say VALID', {
+      skip: noAnvil(),
+    }, async () => {
+      const index = (await (await fetch(`${origin}/cards/index.json`)).json()) as Json;
+      const subject = index.cards.find((c: Json) => c.surface === 'board.measurement').subject as string;
+      const url = `${origin}/api/request-attestation?subject=${encodeURIComponent(subject)}`;
+      const challenge = (await (await fetch(url)).json()) as Json;
+      assert.equal(challenge.svc.signer.receipt_will_be, 'SIGNED');
+      const res = await payingFetch(rail!)(url);
+      assert.equal(res.status, 200, await res.clone().text());
+      const receipt = extractReceiptFromResponse(res) as JWSSignedReceipt;
+      // @x402/extensions resolves did:web:localhost%3A<port> over HTTP: the token's public key.
+      const payload = await verifyReceiptSignatureJWS(receipt);
+      assert.equal(payload.resourceUrl, url);
+      const checked = (await (
+        await fetch(`${origin}/api/receipts/verify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jws: receipt.signature }),
+        })
+      ).json()) as Json;
+      assert.equal(checked.result, 'VALID', checked.reason);
+      assert.equal(checked.reason, 'signature verifies under the resolved key');
+      assert.equal(checked.header.kid, `did:web:localhost%3A${port}#board-attestation-1`);
+    });
 
     it('gspc verify of the served URL passes: cards, root, checkpoint, board attestation and agent card signed on the token', async () => {
       const v = await gspc(['verify', origin, '--json']);
@@ -119,6 +173,12 @@ describe('signing through a PKCS#11 token (SoftHSM2)', { skip: missing }, () => 
     const rotate = await gspc(['keys', 'rotate', 'board', '--data-dir', data], token!.env);
     assert.equal(rotate.status, 2);
     assert.match(rotate.stderr, /rotating a token's key is not supported yet/);
+    const revoke = await gspc(
+      ['keys', 'revoke', 'board-attestation-1', '--compromised-since', '2026-11-01T00:00:00Z', '--data-dir', data],
+      token!.env,
+    );
+    assert.equal(revoke.status, 2);
+    assert.match(revoke.stderr, /GSPC_SIGNER=pkcs11: keys revoke replaces key files/);
     const incomplete = await gspc(['publish', demoCorpus, '--data-dir', tempDir(), '--public-url', origin], {
       ...token!.env,
       GSPC_PKCS11_PIN_FILE: '',
