@@ -32,6 +32,7 @@ import {
   verifyCard,
   type CardVerificationContext,
 } from '../../src/core/verify/card-verifier.js';
+import { signAgentCard, verifyAgentCard } from '../../src/core/verify/agent-card-signature.js';
 import { checkTransitions } from '../../src/core/verify/key-transitions.js';
 import { didKeyResolver } from '../../src/keys/did-resolver.js';
 import { nodeVerifyCrypto } from '../../src/verify/node-crypto.js';
@@ -195,6 +196,30 @@ describe('the revocation rule', () => {
     const early = await both(receipt(k1, Date.parse('2026-11-05T00:00:00Z') / 1000));
     assert.equal(early.result, 'VALID', early.reason);
     assert.equal((await both(receipt(k3, 1_800_000_000))).result, 'VALID');
+  });
+});
+
+describe('agent cards signed before a rotation', () => {
+  const agentCard = { name: 'gspc-board', url: 'https://board.example/api/a2a', version: '1' };
+  it("verify under the retired key their kid had; a revoked key's card is INVALID (revoked), as it is not logged", () => {
+    assert.deepEqual(verifyAgentCard(signAgentCard(agentCard, k3), doc), {
+      ok: true,
+      detail: `signatures[0] verified under ${KID} over the RFC 8785 form of the card without signatures`,
+    });
+    const early = verifyAgentCard(signAgentCard(agentCard, k1), doc);
+    assert.equal(early.ok, true, early.detail);
+    assert.match(
+      early.detail,
+      /verified under did:web:board.example#board-attestation-1~1, the key its kid had before a rotation,/,
+    );
+    const leaked = verifyAgentCard(signAgentCard(agentCard, k2), doc);
+    assert.equal(leaked.ok, false);
+    assert.match(
+      leaked.detail,
+      /^signatures\[0\]: revoked: signed by did:web:board.example#board-attestation-1~2, which was compromised since 2026-11-20T00:00:00.000Z, and an agent card is not an entry of the log$/,
+    );
+    const other = verifyAgentCard(signAgentCard(agentCard, key(9)), doc);
+    assert.match(other.detail, /the signature does not verify under did:web:board.example#board-attestation-1$/);
   });
 });
 

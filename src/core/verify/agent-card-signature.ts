@@ -14,7 +14,8 @@ import { canonicalJsonStrict } from '../crypto/canonical-json.js';
 import { verify } from '../crypto/ed25519.js';
 import { JWS_ALG, parseCompactJws, signCompactJws } from '../crypto/jws.js';
 import type { Signer } from '../evidence/signer.js';
-import { keysOfDidDocument } from './card-verifier.js';
+import { keysOfDidDocument, revocationsOfDidDocument } from './card-verifier.js';
+import { revocationOf, revokedReason, type Revocation } from './revocation.js';
 
 /** The `typ` of a card signature's protected header (A2A v1.0 §8.4.2: SHOULD be "JOSE"). */
 export const CARD_JWS_TYP = 'JOSE';
@@ -76,13 +77,14 @@ export function verifyAgentCard(card: unknown, didDocument: unknown): CardCheck 
   const keys = keysOfDidDocument(didDocument);
   const asserted = (didDocument as { assertionMethod?: unknown } | null)?.assertionMethod;
   const assertion = new Set(Array.isArray(asserted) ? asserted.filter((x): x is string => typeof x === 'string') : []);
+  const revocations = revocationsOfDidDocument(didDocument);
   const failures: string[] = [];
   for (const [i, entry] of sigs.entries()) {
-    const outcome = checkEntry(entry, payload, keys, assertion);
+    const outcome = checkEntry(entry, payload, keys, assertion, revocations);
     if (outcome.ok)
       return {
         ok: true,
-        detail: `signatures[${i}] verified under ${outcome.kid} over the RFC 8785 form of the card without signatures`,
+        detail: `signatures[${i}] verified under ${outcome.kid}${outcome.kid.includes('~') ? ', the key its kid had before a rotation,' : ''} over the RFC 8785 form of the card without signatures`,
       };
     failures.push(`signatures[${i}]: ${outcome.why}`);
   }
@@ -94,6 +96,7 @@ function checkEntry(
   payload: string,
   keys: ReadonlyMap<string, Uint8Array>,
   assertion: ReadonlySet<string>,
+  revocations: readonly Revocation[],
 ): { ok: true; kid: string } | { ok: false; why: string } {
   const fail = (why: string) => ({ ok: false as const, why });
   const e = entry as { protected?: unknown; signature?: unknown } | null;
@@ -108,7 +111,14 @@ function checkEntry(
   const key = keys.get(header.kid);
   if (!key) return fail(`kid ${header.kid} is not an Ed25519 verification method of the DID document`);
   if (!assertion.has(header.kid)) return fail(`kid ${header.kid} is not listed under assertionMethod`);
-  if (!verify(key, Buffer.from(`${e.protected}.${payload}`, 'ascii'), signature))
-    return fail(`the signature does not verify under ${header.kid}`);
-  return { ok: true, kid: header.kid };
+  const signed = Buffer.from(`${e.protected}.${payload}`, 'ascii');
+  if (verify(key, signed, signature)) return { ok: true, kid: header.kid };
+  // A card signed before its kid's key was rotated (issue 30) verifies under the retired key,
+  // unless that key was revoked: an agent card is not a log entry, so nothing dates it earlier.
+  for (const [id, retired] of keys) {
+    if (!id.startsWith(`${header.kid}~`) || !verify(retired, signed, signature)) continue;
+    const r = revocationOf(revocations, Buffer.from(retired).toString('base64url'));
+    return r === undefined ? { ok: true, kid: id } : fail(revokedReason(r, id, 'an agent card is not an entry of the log'));
+  }
+  return fail(`the signature does not verify under ${header.kid}`);
 }
