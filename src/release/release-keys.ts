@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { PublishedKey } from '../core/evidence/did.js';
 import { GspcError } from '../core/errors.js';
 import type { LoadedRelease } from './load.js';
-import type { KeyTransition } from '../core/evidence/key-transition.js';
+import { transitionId, type KeyTransition } from '../core/evidence/key-transition.js';
 
 const PUBLIC_KEYS = 'evidence/public-keys.json';
 /** Written by `gspc pull` into a replica's data directory: where its releases come from. */
@@ -45,15 +45,48 @@ export function recordedKeys(bytes: Buffer | undefined): Map<string, string> {
   return out;
 }
 
-/** Every key of the release that `served` (the keys a DID document would publish) does not match. */
+/**
+ * Every key of the release that `served` (the keys a DID document would publish) does not give.
+ * With the key directory's `transitions`, a key the release was signed with before a rotation
+ * it does not log is given too (issue 30): the served DID document lists it as retired, and the
+ * verifiers check the release under the keys of its log's size, unless a revocation took that
+ * key back for a log as long as this release's (it then stays a mismatch).
+ */
 export function keyMismatches(
   release: LoadedRelease | Map<string, string>,
   served: readonly PublishedKey[],
+  transitions: readonly KeyTransition[] = [],
 ): KeyMismatch[] {
   const ours = new Map(served.map((k) => [k.fragment as string, Buffer.from(k.publicKey).toString('base64url')]));
+  const retired = release instanceof Map ? new Set<string>() : signedBeforeRotation(release, ours, transitions);
   return [...(release instanceof Map ? release : releaseKeys(release))]
-    .filter(([fragment, x]) => ours.get(fragment) !== x)
+    .filter(([fragment, x]) => ours.get(fragment) !== x && !retired.has(`${fragment} ${x}`))
     .map(([fragment, x]) => ({ fragment, release: x, served: ours.get(fragment) ?? null }));
+}
+
+/**
+ * `<fragment> <x>` for each key of the release that the transitions retired after it: the
+ * fragment's chain runs from that key to the served one, and the release's log holds none of the
+ * transitions on the way (it was published before them).
+ */
+function signedBeforeRotation(
+  release: LoadedRelease,
+  served: ReadonlyMap<string, string>,
+  transitions: readonly KeyTransition[],
+): Set<string> {
+  const out = new Set<string>();
+  if (transitions.length === 0) return out;
+  const logged = new Set(release.evidence.log.entries);
+  const size = release.evidence.log.entries.length;
+  for (const [fragment, x] of releaseKeys(release)) {
+    const chain = transitions.filter((t) => t.fragment === fragment);
+    const from = chain.findIndex((t) => t.old_x === x);
+    if (from < 0 || chain.at(-1)!.new_x !== served.get(fragment)) continue;
+    if (chain.slice(from).some((t) => logged.has(transitionId(t)))) continue;
+    const revoked = transitions.some((t) => t.kind === 'revocation' && t.revoked_x === x && size > t.trusted_size);
+    if (!revoked) out.add(`${fragment} ${x}`);
+  }
+  return out;
 }
 
 /** `board-attestation-1: the release's x=… , this key directory's x=…`, for messages. */
@@ -79,8 +112,20 @@ export function requireReleaseKeys(
   served: readonly PublishedKey[],
   where: { keyDir: string; replica: boolean; transitions?: readonly KeyTransition[] },
 ): void {
-  const mismatches = keyMismatches('keys' in release ? release.keys : release, served);
+  const mismatches = keyMismatches('keys' in release ? release.keys : release, served, where.transitions);
   if (mismatches.length === 0) return;
+  const revoked = mismatches.flatMap((m) =>
+    (where.transitions ?? []).flatMap((t) =>
+      t.kind === 'revocation' && t.fragment === m.fragment && t.revoked_x === m.release ? [t] : [],
+    ),
+  );
+  if (revoked.length > 0)
+    throw new GspcError(
+      'release_keys_mismatch',
+      `release ${release.id} was signed with ${revoked.map((t) => `${t.fragment}: x=${t.revoked_x}, revoked as compromised since ${t.compromised_since}`).join('; ')}, beyond the ${revoked[0]!.trusted_size} log entries made before then: ` +
+        'its signatures read INVALID (revoked). Fix: publish its corpus again (gspc publish), which signs it with the new key; nothing was changed',
+      { release: release.id, mismatches },
+    );
   // Signed with keys this directory retired (gspc keys rotate): restoring them is not the fix.
   const retired = mismatches.filter((m) =>
     (where.transitions ?? []).some((t) => t.fragment === m.fragment && t.old_x === m.release),

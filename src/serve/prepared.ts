@@ -8,7 +8,8 @@ import { publishedUrl } from '../core/board/peritem-manifest.js';
 import type { LoadedRelease } from '../release/load.js';
 import { evidenceUrl } from '../release/evidence.js';
 import { signedBoard, type SigningLive } from './signed-board.js';
-import { keyMismatches, type KeyMismatch } from '../release/release-keys.js';
+import { keyMismatches, releaseKeys, type KeyMismatch } from '../release/release-keys.js';
+import { transitionsDocument } from '../core/evidence/key-transition.js';
 import { didDocument, type DidDocument } from '../core/evidence/did.js';
 import type { CardFile } from '../core/evidence/card.js';
 import {
@@ -54,12 +55,26 @@ export interface PreparedRelease {
   keyMismatches: readonly KeyMismatch[];
 }
 
+/** The DID document's keys with each fragment the release was signed with (keyMismatches gave none). */
+function keysOfRelease(
+  release: LoadedRelease,
+  signing: SigningLive,
+  doc: unknown,
+  mismatches: readonly KeyMismatch[],
+): Map<string, Uint8Array> {
+  const keys = keysOfDidDocument(doc);
+  const mismatched = new Set(mismatches.map((m) => m.fragment));
+  for (const [fragment, x] of releaseKeys(release))
+    if (!mismatched.has(fragment)) keys.set(`${signing.did}#${fragment}`, Buffer.from(x, 'base64url'));
+  return keys;
+}
+
 export function prepareRelease(
   release: LoadedRelease,
   live: LiveState,
   signing: SigningLive,
   witnesses: readonly WitnessEvidence[] = [],
-  mismatches: readonly KeyMismatch[] = keyMismatches(release, signing.published),
+  mismatches: readonly KeyMismatch[] = keyMismatches(release, signing.published, signing.transitions),
 ): PreparedRelease {
   const boards = new Map<string, Prepared>();
   const serialise = (board: Record<string, unknown>) => prepare(Buffer.from(JSON.stringify(board)), JSON_TYPE);
@@ -87,7 +102,17 @@ export function prepareRelease(
   }
   const json = (v: unknown) => prepare(Buffer.from(`${JSON.stringify(v, null, 2)}\n`), JSON_TYPE);
   const doc = didDocument(signing.did, signing.published, signing.transitions);
-  const log = prepareLog(release, signing.published.find((k) => k.fragment === BOARD_KEY)?.publicKey, witnesses);
+  // The keys this release was signed with, where the DID document gives them (current, or
+  // retired after it: issue 30); the log's checkpoint and vkey are the release's board key's.
+  const signedWith = keysOfRelease(release, signing, doc, mismatches);
+  const log = prepareLog(release, signedWith.get(`${signing.did}#${BOARD_KEY}`), witnesses);
+  // A release signed before a rotation is served beside every transition since (its own file,
+  // if any, is a prefix of them), as the DID document lists their retired keys.
+  const own = release.evidence.files.get('evidence/key-transitions.json');
+  const ownCount =
+    own === undefined ? 0 : (JSON.parse(own.toString('utf8')) as { transitions: unknown[] }).transitions.length;
+  if ((signing.transitions?.length ?? 0) > ownCount && mismatches.length === 0)
+    files.set('/keys/transitions.json', json(transitionsDocument(signing.did, signing.transitions!)));
   for (const [url, p] of log.files) files.set(url, p);
   files.set('/.well-known/did.json', prepare(Buffer.from(`${JSON.stringify(doc, null, 2)}\n`), 'application/did+json'));
   const { rootBytes, root } = release.evidence;
@@ -99,7 +124,7 @@ export function prepareRelease(
   let context: Promise<CardVerificationContext> | undefined;
   const verification = () =>
     (context ??= (async () => {
-      const keys = keysOfDidDocument(doc);
+      const keys = signedWith;
       const rootCheck = await verifyRootRecord(root, keys, nodeVerifyCrypto);
       return {
         keys,

@@ -24,7 +24,7 @@ export class ServedState {
   }
 
   private prepareFor(release: LoadedRelease): PreparedRelease {
-    const mismatches = keyMismatches(release, this.signing.published);
+    const mismatches = keyMismatches(release, this.signing.published, this.signing.transitions);
     return prepareRelease(
       release,
       liveStateFor(release, this.signing, mismatches),

@@ -20,15 +20,26 @@ import { BOARD_KEY } from '../core/evidence/signer.js';
 
 type Add = (check: string, ok: boolean, detail: string) => boolean;
 
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/** Key transitions that passed the `key_transitions` check. */
+export interface CheckedTransitions {
+  epochs: Map<string, KeyEpoch[]>;
+  revocations: Revocation[];
+  /** Transitions after this release (its log does not hold them). */
+  unlogged: number;
+}
+
 export async function verifyLog(
   src: ReleaseSource,
   did: string,
-  /** The DID document's current key of each fragment (`board-attestation-1` → bytes). */
-  currentKey: (fragment: string) => Uint8Array | undefined,
+  /** The board key the release was signed with (the DID document's, at the log's size). */
+  boardKey: Uint8Array | undefined,
+  /** The checked key transitions (verifyTransitions), when the release has any. */
+  transitions: CheckedTransitions | undefined,
   active: readonly string[],
   add: Add,
 ): Promise<CardVerificationContext['log']> {
-  const boardKey = currentKey(BOARD_KEY);
   const entriesDoc = parseDocument<{ origin: string; tree_size: number; entries: string[] }>(
     await src.get('/log/entries.json'),
   );
@@ -69,7 +80,6 @@ export async function verifyLog(
 
   // The board key an earlier checkpoint was signed with: the one in force at its size, by the
   // key transitions the log holds (issue 30); the current key when the keys never changed.
-  const transitions = await verifyTransitions(src, did, currentKey, entriesDoc.entries, add);
   const epochs = transitions?.epochs;
   const keyAt = (size: number): Uint8Array | undefined => {
     if (boardKey === undefined || epochs === undefined) return boardKey;
@@ -142,14 +152,16 @@ export async function verifyLog(
  * when there is none; a failed check is added and gives no epochs (every earlier checkpoint is
  * then checked under the current key, and a rotated one fails).
  */
-async function verifyTransitions(
+export async function verifyTransitions(
   src: ReleaseSource,
   did: string,
   currentKey: (fragment: string) => Uint8Array | undefined,
-  entries: readonly string[],
   add: Add,
-): Promise<{ epochs: Map<string, KeyEpoch[]>; revocations: Revocation[] } | undefined> {
+): Promise<CheckedTransitions | undefined> {
   const bytes = await src.get('/keys/transitions.json');
+  const entries =
+    parseDocument<{ entries?: unknown }>(await src.get('/log/entries.json'))?.entries ?? ([] as unknown[]);
+  if (!Array.isArray(entries)) return undefined;
   if (bytes === undefined) return undefined;
   const doc = parseDocument<{ did?: unknown; transitions?: unknown }>(bytes);
   if (!doc || !Array.isArray(doc.transitions)) {
@@ -162,7 +174,7 @@ async function verifyTransitions(
     const key = f === undefined ? undefined : currentKey(f);
     if (f !== undefined && key !== undefined) current.set(f, Buffer.from(key).toString('base64url'));
   }
-  const verdict = await checkTransitions(nodeVerifyCrypto, doc.transitions, did, current, entries);
+  const verdict = await checkTransitions(nodeVerifyCrypto, doc.transitions, did, current, entries as string[]);
   if (!verdict.ok) {
     add('key_transitions', false, verdict.detail);
     return undefined;
@@ -170,7 +182,10 @@ async function verifyTransitions(
   add(
     'key_transitions',
     true,
-    `${verdict.ids.length} key transition${verdict.ids.length === 1 ? '' : 's'} (${verdict.ids.length - verdict.revocations.length} rotation${verdict.ids.length - verdict.revocations.length === 1 ? '' : 's'} signed by the retired and the new key, ${verdict.revocations.length} revocation${verdict.revocations.length === 1 ? '' : 's'} signed by the new key), logged in order and ending at the DID document's keys`,
+    `${plural(verdict.ids.length, 'key transition')} (${plural(verdict.ids.length - verdict.revocations.length, 'rotation')} signed by the retired and the new key, ${plural(verdict.revocations.length, 'revocation')} signed by the new key), ` +
+      (verdict.unlogged === 0
+        ? "logged in order and ending at the DID document's keys"
+        : `ending at the DID document's keys; the last ${verdict.unlogged} came after this release (its log does not hold them), which is checked under the keys before them`),
   );
   return verdict;
 }

@@ -16,7 +16,10 @@ export type AddCheck = (check: string, ok: boolean, detail: string) => boolean;
 
 /** What the card checks found, for the checks that follow them. */
 export interface ReleaseCards {
+  /** The keys the release was signed with: the DID document's, each fragment at the log's size. */
   keys: ReadonlyMap<string, Uint8Array>;
+  /** The DID document's keys as served now: what the service signs live (the board attestation, the agent card). */
+  didKeys: ReadonlyMap<string, Uint8Array>;
   /** The DID the keys were read for (the DID document's id, or the release's public-keys.json). */
   did: string;
   rootBytes: Buffer;

@@ -26,7 +26,10 @@ import { verifyRootRecord } from '../core/verify/root-verifier.js';
 import { readCorpus } from '../corpus/read-corpus.js';
 import { deriveRelease } from '../release/derive.js';
 import { nodeVerifyCrypto } from './node-crypto.js';
-import { verifyLog } from './log-verifier.js';
+import { type CheckedTransitions, verifyLog, verifyTransitions } from './log-verifier.js';
+import { BOARD_KEY } from '../core/evidence/signer.js';
+import { keysAtSize } from '../core/verify/key-transitions.js';
+import { revocationOf, revokedReason } from '../core/verify/revocation.js';
 import { supersededNow } from '../core/evidence/card-matrix.js';
 import { type ListedFile, type ReleaseSource, parseDocument } from './release-source.js';
 import type { AddCheck, ReleaseCards, ReleaseCheck } from './release-check.js';
@@ -68,16 +71,25 @@ export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<
       doc = pk && didDocument(pk.did, keysOf(pk));
     }
   }
-  const keys = keysOfDidDocument(doc);
+  const didKeys = keysOfDidDocument(doc);
   const did = (doc as { id?: unknown } | undefined)?.id;
   if (
     !add(
       'did_document',
-      keys.size > 0,
-      keys.size > 0 ? `${keys.size} Ed25519 verification methods` : 'no DID document with Ed25519 keys',
+      didKeys.size > 0,
+      didKeys.size > 0 ? `${didKeys.size} Ed25519 verification methods` : 'no DID document with Ed25519 keys',
     )
   )
     return undefined;
+  // 1b. The key transitions, and the keys as this release was signed (issue 30): a release
+  // signed before a rotation is checked under the keys of its time, never the keys of now.
+  const transitions =
+    typeof did === 'string'
+      ? await verifyTransitions(src, did, (fragment) => didKeys.get(`${did}#${fragment}`), add)
+      : undefined;
+  const logSize = parseDocument<{ entries?: unknown[] }>(await src.get('/log/entries.json'))?.entries?.length ?? 0;
+  const keys = transitions && typeof did === 'string' ? keysAtSize(didKeys, did, transitions.epochs, logSize) : didKeys;
+  if (transitions && typeof did === 'string') checkSignedUnrevoked(keys, did, transitions, logSize, add);
 
   // 2. The root: its signature, then its recomputation from the active cards.
   const rootBytes = await src.get('/root.json');
@@ -111,7 +123,7 @@ export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<
   // 2b. The card log: checkpoint, recomputation, the root's cards among its entries, history.
   const log =
     typeof did === 'string'
-      ? await verifyLog(src, did, (fragment) => keys.get(`${did}#${fragment}`), active, add)
+      ? await verifyLog(src, did, keys.get(`${did}#${BOARD_KEY}`), transitions, active, add)
       : undefined;
 
   // 4. Every card.
@@ -155,7 +167,35 @@ export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<
     if (v.result !== 'VALID') invalid.push(v);
   }
   add('cards', invalid.length === 0, `${bundle.cards.length - invalid.length} of ${bundle.cards.length} cards VALID`);
-  return { keys, did: typeof did === 'string' ? did : '', rootBytes, root, bundle, bundleBytes, invalid };
+  return { keys, didKeys, did: typeof did === 'string' ? did : '', rootBytes, root, bundle, bundleBytes, invalid };
+}
+
+/**
+ * A release whose own signatures are a revoked key's, made after its compromise beyond what the
+ * revocation trusts, is not verified (src/core/verify/revocation.ts): its cards, root and
+ * checkpoint prove nothing. A release published after the revocation is signed by the new key.
+ */
+function checkSignedUnrevoked(
+  keys: ReadonlyMap<string, Uint8Array>,
+  did: string,
+  transitions: CheckedTransitions,
+  size: number,
+  add: Add,
+): void {
+  for (const fragment of transitions.epochs.keys()) {
+    const key = keys.get(`${did}#${fragment}`);
+    const r = key && revocationOf(transitions.revocations, Buffer.from(key).toString('base64url'));
+    if (r && size > r.trusted_size)
+      add(
+        'signed_unrevoked',
+        false,
+        revokedReason(
+          r,
+          `${did}#${fragment}`,
+          `this release's log has ${size} entries, beyond the ${r.trusted_size} made before then: publish again`,
+        ),
+      );
+  }
 }
 
 /** Documents below this size are kept once read: several checks read the same ledgers and log. */
@@ -279,7 +319,7 @@ export async function verifyRelease(source: ReleaseSource): Promise<ReleaseRepor
         ? 'every card figure re-derives from the per-item rows'
         : `cards whose figures do not re-derive: ${mismatched.slice(0, 5).join(', ')}`,
     );
-    if (src.live) await checkBoard(src, derived, bundle.cards, keys, sha(manifestBytes), add);
+    if (src.live) await checkBoard(src, derived, bundle.cards, cards.didKeys, sha(manifestBytes), add);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -13,6 +13,7 @@
  * file the release serves beyond the active ones (a withdrawn card) must carry a valid content
  * address and signature; the per-item files must be the ones the signed cards name.
  */
+import { transitionId, type KeyTransition } from '../core/evidence/key-transition.js';
 import {
   logEntriesDocument,
   logHistoryDocument,
@@ -156,8 +157,19 @@ export async function verifyServedFiles(src: ReleaseSource, rc: ReleaseCards, ad
   );
   const entries = Array.isArray(entriesDoc?.entries) ? entriesDoc.entries : [];
   const logTree = new MerkleTree(logLeaves(entries));
-  // A log holding key transitions states the leaf rule that says so (card-log.ts).
-  const keyTransitions = (await src.get('/keys/transitions.json')) !== undefined;
+  // A log holding key transitions states the leaf rule that says so (card-log.ts); a release
+  // signed before a rotation is served beside transitions its log does not hold.
+  const served = parse<{ transitions?: KeyTransition[] }>(await src.get('/keys/transitions.json'));
+  const logged = new Set(entries);
+  const keyTransitions =
+    Array.isArray(served?.transitions) &&
+    served.transitions.some((t) => {
+      try {
+        return logged.has(transitionId(t));
+      } catch {
+        return false;
+      }
+    });
   const log = { origin, entries, tree: logTree, history: [], ...(keyTransitions && { keyTransitions }) };
   if (entriesDoc) {
     const unsigned = entriesDoc.unsigned_reason !== undefined ? { unsigned_reason: entriesDoc.unsigned_reason } : {};

@@ -14,8 +14,9 @@ import { createHash } from 'node:crypto';
 import { canonicalBytesStrict as canonicalBytes } from '../crypto/canonical-json.js';
 import type { KeyFragment, Signer } from './signer.js';
 
-export const KEY_TRANSITION_SCHEMA = 'svc.key-transition/1';
-export const KEY_TRANSITIONS_SCHEMA = 'svc.key-transitions/1';
+import { KEY_TRANSITION_SCHEMA, KEY_TRANSITIONS_SCHEMA } from './key-transition-schema.js';
+
+export { KEY_TRANSITION_SCHEMA, KEY_TRANSITIONS_SCHEMA };
 
 /** What both keys sign: the RFC 8785 bytes of this object. */
 export interface KeyTransitionBody {

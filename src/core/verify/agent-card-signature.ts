@@ -118,7 +118,9 @@ function checkEntry(
   for (const [id, retired] of keys) {
     if (!id.startsWith(`${header.kid}~`) || !verify(retired, signed, signature)) continue;
     const r = revocationOf(revocations, Buffer.from(retired).toString('base64url'));
-    return r === undefined ? { ok: true, kid: id } : fail(revokedReason(r, id, 'an agent card is not an entry of the log'));
+    return r === undefined
+      ? { ok: true, kid: id }
+      : fail(revokedReason(r, id, 'an agent card is not an entry of the log'));
   }
   return fail(`the signature does not verify under ${header.kid}`);
 }

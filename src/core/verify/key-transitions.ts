@@ -9,7 +9,8 @@
  */
 import { canonicalJsonStrict } from '../crypto/canonical-json.js';
 import { base64urlToBytes, bytesToHex, hexToBytes, utf8, type VerifyCrypto } from '../crypto/verify-crypto.js';
-import { KEY_TRANSITION_SCHEMA, type KeyTransition } from '../evidence/key-transition.js';
+import { KEY_TRANSITION_SCHEMA } from '../evidence/key-transition-schema.js';
+import type { KeyTransition } from '../evidence/key-transition.js';
 import type { Revocation } from './revocation.js';
 
 /** One key a fragment had, and the log sizes its checkpoints may have. */
@@ -25,7 +26,14 @@ export interface KeyEpoch {
 }
 
 export type TransitionsVerdict =
-  | { ok: true; ids: string[]; epochs: Map<string, KeyEpoch[]>; revocations: Revocation[] }
+  | {
+      ok: true;
+      ids: string[];
+      epochs: Map<string, KeyEpoch[]>;
+      revocations: Revocation[];
+      /** How many transitions (the last ones) the log does not hold: they came after this release. */
+      unlogged: number;
+    }
   | { ok: false; detail: string };
 
 const BODY_KEYS = ['schema', 'did', 'fragment', 'sequence', 'kind', 'old_x', 'new_x', 'at'];
@@ -105,15 +113,24 @@ export async function checkTransitions(
     if (last !== undefined && last.x !== t.old_x)
       return { ok: false, detail: `${where}: ${t.fragment} retires ${t.old_x}, but its key then was ${last.x}` };
     const id = bytesToHex(await crypto.sha256(utf8(canonicalJsonStrict(t))));
-    const leaf = at.get(id);
-    if (leaf === undefined) return { ok: false, detail: `${where} (${id.slice(0, 16)}): not an entry of the log` };
-    if (leaf < lastLeaf) return { ok: false, detail: `${where}: logged before the transition preceding it` };
+    // A transition the log does not hold yet happened after this release (a release signed
+    // before a rotation, served with the keys of now): it and every later one apply to no
+    // checkpoint of this log, whose signatures are then all the earlier key's.
+    const leaf = at.get(id) ?? Number.POSITIVE_INFINITY;
+    if (leaf < lastLeaf)
+      return {
+        ok: false,
+        detail:
+          lastLeaf === Number.POSITIVE_INFINITY
+            ? `${where} (${id.slice(0, 16)}): logged, after a transition the log does not hold`
+            : `${where}: logged before the transition preceding it`,
+      };
     lastLeaf = leaf;
     if (chain.length === 0) chain.push({ x: t.old_x, fromLeaf: -1 });
     if (t.kind === 'revocation') {
       if (!chain.some((e) => e.x === t.revoked_x))
         return { ok: false, detail: `${where}: revokes ${t.revoked_x}, which ${t.fragment} never had` };
-      if (t.trusted_size > leaf)
+      if (t.trusted_size > leaf && leaf !== Number.POSITIVE_INFINITY)
         return {
           ok: false,
           detail: `${where}: trusts ${t.trusted_size} entries, but the revocation is entry ${leaf} of the log`,
@@ -139,7 +156,28 @@ export async function checkTransitions(
         detail: `${fragment}: the transitions end at ${chain.at(-1)!.x}, but the DID document serves ${now ?? 'no key'}`,
       };
   }
-  return { ok: true, ids, epochs, revocations };
+  const unlogged = ids.filter((h) => !at.has(h)).length;
+  return { ok: true, ids, epochs, revocations, unlogged };
+}
+
+/**
+ * The DID document's keys as a release of `size` log entries was signed: each fragment's id
+ * (`<did>#board-attestation-1`) maps to the key in force at that size, so a release signed
+ * before a rotation is checked under the keys it was signed with (issue 30). The retired ids
+ * (`~<n>`) are kept as they are.
+ */
+export function keysAtSize(
+  keys: ReadonlyMap<string, Uint8Array>,
+  did: string,
+  epochs: ReadonlyMap<string, readonly KeyEpoch[]>,
+  size: number,
+): Map<string, Uint8Array> {
+  const out = new Map(keys);
+  for (const [fragment, chain] of epochs) {
+    const raw = base64urlToBytes(keyAtSize(chain, size, ''));
+    if (raw?.length === 32) out.set(`${did}#${fragment}`, raw);
+  }
+  return out;
 }
 
 /**

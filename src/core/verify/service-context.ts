@@ -26,7 +26,8 @@ import {
 import { checkLogCheckpoint } from './log-proof.js';
 import { verifyRootRecord } from './root-verifier.js';
 import { dupRootHex, logRootHex } from './tree-roots.js';
-import type { VerifyCrypto } from '../crypto/verify-crypto.js';
+import { bytesToBase64url, type VerifyCrypto } from '../crypto/verify-crypto.js';
+import { checkTransitions, keysAtSize } from './key-transitions.js';
 
 /** The service's public files, by path ('/root.json'); undefined when it publishes none there. */
 export interface PublicFiles {
@@ -92,8 +93,8 @@ export async function loadServiceContext(files: PublicFiles, crypto: VerifyCrypt
     files.get('/log/checkpoint'),
   ]);
   const didDocument = parse(didBytes);
-  const keys = keysOfDidDocument(didDocument);
   const did = isObject(didDocument) && typeof didDocument.id === 'string' ? didDocument.id : undefined;
+  const keys = await keysAsSigned(files, keysOfDidDocument(didDocument), did, parse(entriesBytes), crypto, add);
   add(
     'did_document',
     keys.size > 0,
@@ -157,6 +158,37 @@ export async function loadServiceContext(files: PublicFiles, crypto: VerifyCrypt
 }
 
 /** The card log: origin, checkpoint (board key), root recomputed from every entry. */
+/**
+ * The DID document's keys as the served release was signed (issue 30, as `gspc verify`): when
+ * /keys/transitions.json lists transitions, each fragment's key is the one in force at the log's
+ * size, so a release signed before a rotation is checked under the keys of its time.
+ */
+async function keysAsSigned(
+  files: PublicFiles,
+  didKeys: Map<string, Uint8Array>,
+  did: string | undefined,
+  entriesDoc: unknown,
+  crypto: VerifyCrypto,
+  add: (c: string, ok: boolean | null, d: string) => boolean,
+): Promise<Map<string, Uint8Array>> {
+  const doc = parse(await files.get('/keys/transitions.json'));
+  if (doc === undefined || did === undefined) return didKeys;
+  const entries = isObject(entriesDoc) && Array.isArray(entriesDoc.entries) ? (entriesDoc.entries as string[]) : [];
+  const list = isObject(doc) && Array.isArray(doc.transitions) ? (doc.transitions as unknown[]) : undefined;
+  const current = new Map<string, string>();
+  for (const t of list ?? []) {
+    const f = isObject(t) && typeof t.fragment === 'string' ? t.fragment : undefined;
+    const key = f === undefined ? undefined : didKeys.get(`${did}#${f}`);
+    if (f !== undefined && key !== undefined) current.set(f, bytesToBase64url(key));
+  }
+  const verdict = list ? await checkTransitions(crypto, list, did, current, entries) : undefined;
+  if (!verdict?.ok) {
+    add('key_transitions', false, verdict?.detail ?? '/keys/transitions.json is not a svc.key-transitions/1 document');
+    return didKeys;
+  }
+  return keysAtSize(didKeys, did, verdict.epochs, entries.length);
+}
+
 async function loadLog(
   doc: unknown,
   noteBytes: Uint8Array | undefined,
