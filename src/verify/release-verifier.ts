@@ -242,7 +242,7 @@ export async function verifyRelease(source: ReleaseSource): Promise<ReleaseRepor
 
   const cards = await verifyReleaseCards(src, add);
   if (cards === undefined) return report();
-  const { keys, rootBytes, root, bundle, invalid } = cards;
+  const { rootBytes, root, bundle, invalid } = cards;
 
   // 3. Witness record (from a service) or root pointer (in a release): bound to the exact root bytes.
   for (const path of src.live
