@@ -19,6 +19,7 @@ import { keyPairFromSeed, sign } from '../../src/core/crypto/ed25519.js';
 import { signReceipt } from '../../src/core/pricing/offer-receipt.js';
 import { signingContext } from '../../src/keys/signing.js';
 import { loadRelease } from '../../src/release/load.js';
+import { requireReleaseKeys } from '../../src/release/release-keys.js';
 import { ServedState } from '../../src/serve/served-state.js';
 import { liveOf } from '../../src/service.js';
 import { browserMissing, openPage } from '../helpers/browser.js';
@@ -180,6 +181,16 @@ describe('revoking a leaked board key between B and C', () => {
     assert.match(stolen.reason, /^revoked: signed by .*#board-attestation-1~2, which was compromised since/);
     const early = await check(receipt(seeds[0]!, Math.floor(Date.parse('2026-01-01T00:00:00Z') / 1000)));
     assert.equal(early.result, 'VALID', early.reason);
+  });
+
+  it('B (signed by k2 before the leak) may still be served; C (signed by k2 after it) is refused, saying why', () => {
+    const signing = signingContext(keyDir, `localhost:${port}`);
+    const where = { keyDir, replica: false, transitions: signing.keys.transitions };
+    requireReleaseKeys(loadRelease(join(data, 'releases', ids[1]!)), signing.keys.published, where);
+    assert.throws(
+      () => requireReleaseKeys(loadRelease(join(data, 'releases', ids[2]!)), signing.keys.published, where),
+      /was signed with board-attestation-1: x=[\w-]{43}, revoked as compromised since .*, beyond the 37 log entries made before then: its signatures read INVALID \(revoked\)\. Fix: publish its corpus again/,
+    );
   });
 
   it('every release still verifies as a directory, B and C included', async () => {
