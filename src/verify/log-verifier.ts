@@ -132,7 +132,7 @@ export async function verifyLog(
     root_hash: rootHex,
     checkpointValid,
     // The tree was recomputed from every entry and matched the signed checkpoint.
-    ...(checkpointValid && { knownLogged: logged }),
+    ...(checkpointValid && { knownLogged: logged, indexOf: (h: string) => index.get(h) }),
     proofFor: (h: string) => {
       const i = index.get(h);
       return i === undefined

@@ -208,6 +208,51 @@ describe('revoking a leaked board key between B and C', () => {
     assert.deepEqual([errors, offOrigin], [[], []]);
   });
 
+  it('/gspc-verify in the reader’s browser reads the pasted copies and the thief’s receipt as the service does', {
+    skip: browserMissing(),
+  }, async () => {
+    const { page, errors, offOrigin } = await openPage();
+    await page.goto(`${origin}/gspc-verify`);
+    await page.waitForSelector('body[data-verify-ready="true"]');
+    const outcome = async (box: string) => {
+      const el = page.locator(`${box}[data-state="done"], ${box}[data-state="error"]`);
+      await el.waitFor({ timeout: 30_000 });
+      return { result: await el.getAttribute('data-result'), text: await el.innerText() };
+    };
+    const pasteCard = async (card: Json) => {
+      await page.fill('#card-json', JSON.stringify(card));
+      await page.click('#verify-paste button[type="submit"]');
+      return outcome('#verify-result');
+    };
+    const [b, c] = [bundleOf(ids[1]!), bundleOf(ids[2]!)];
+    const fromB = await pasteCard(b[0]);
+    assert.equal(fromB.result, 'VALID', fromB.text);
+    const fromC = await pasteCard(c.find((x: Json) => !b.some((y: Json) => y.sha256 === x.sha256)));
+    assert.equal(fromC.result, 'INVALID');
+    assert.match(fromC.text, /revoked: signed by .*#board-attestation-1~2, which was compromised since/);
+    const pair = keyPairFromSeed(Buffer.from(seeds[1]!, 'base64url'));
+    const jws = signReceipt(
+      {
+        network: 'eip155:8453',
+        resourceUrl: `${origin}/api/x`,
+        payer: '0x1',
+        issuedAt: 1_767_225_600,
+        transaction: '0xab',
+      },
+      {
+        kid: `did:web:localhost%3A${port}#board-attestation-1`,
+
+        sign: (m: Uint8Array) => sign(pair.privateKey, m),
+      },
+    ).signature;
+    await page.fill('#jws-text', jws);
+    await page.click('#verify-jws button[type="submit"]');
+    const stolen = await outcome('#jws-result');
+    assert.equal(stolen.result, 'INVALID');
+    assert.match(stolen.text, /revoked: signed by .*#board-attestation-1~2/);
+    assert.deepEqual([errors, offOrigin], [[], []]);
+  });
+
   it('refused, writing nothing: an instant without a zone, a later instant, a retired key that does not exist', async () => {
     const before = readFileSync(join(keyDir, 'transitions.json'), 'utf8');
     const noZone = await gspc([

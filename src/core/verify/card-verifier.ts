@@ -81,6 +81,8 @@ export interface CardVerificationContext {
     checkpointValid: boolean;
     proofFor(sha256: string): Promise<LogInclusionProof | undefined> | LogInclusionProof | undefined;
     knownLogged?: ReadonlySet<string>;
+    /** With `knownLogged`: the entry's index in the log (the revocation rule reads it). */
+    indexOf?(sha256: string): number | undefined;
   };
 }
 
@@ -224,14 +226,7 @@ async function checkRetired(
     add('signature', true, `Ed25519 verified under ${retired.id}, the key its signer had before a rotation`);
     return;
   }
-  const log = ctx.log;
-  const proof = log?.checkpointValid ? await log.proofFor(sha) : undefined;
-  const logged =
-    proof !== undefined &&
-    log !== undefined &&
-    proof.tree_size === log.tree_size &&
-    (await verifyLogInclusion(crypto, sha, proof.leaf_index, log.tree_size, proof.proof, log.root_hash));
-  const index = logged ? proof.leaf_index : undefined;
+  const index = await logIndex(sha, ctx.log, crypto);
   if (loggedBeforeCompromise(revoked, index))
     add(
       'signature',
@@ -250,6 +245,22 @@ async function checkRetired(
           : `the log holds the card as entry ${index}, not among the ${revoked.trusted_size} logged before then`,
       ),
     );
+}
+
+/** Where the signed log holds `sha`: from a log recomputed whole, or by a checked inclusion proof. */
+async function logIndex(
+  sha: string,
+  log: CardVerificationContext['log'],
+  crypto: VerifyCrypto,
+): Promise<number | undefined> {
+  if (!log?.checkpointValid) return undefined;
+  if (log.knownLogged?.has(sha) && log.indexOf) return log.indexOf(sha);
+  const proof = await log.proofFor(sha);
+  const logged =
+    proof !== undefined &&
+    proof.tree_size === log.tree_size &&
+    (await verifyLogInclusion(crypto, sha, proof.leaf_index, log.tree_size, proof.proof, log.root_hash));
+  return logged ? proof.leaf_index : undefined;
 }
 
 async function checkLog(

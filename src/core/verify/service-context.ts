@@ -232,7 +232,7 @@ async function loadLog(
       checkpointValid,
       // The tree was recomputed from every entry and matched the signed checkpoint, so every
       // entry is in the log and nothing else is: no per-card log proof is needed.
-      ...(checkpointValid && { knownLogged: set }),
+      ...(checkpointValid && { knownLogged: set, indexOf: (sha: string) => entries.indexOf(sha) }),
       proofFor: () => undefined,
     },
   };
