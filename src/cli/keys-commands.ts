@@ -51,10 +51,17 @@ export function registerKeysCommands(
     .description(
       'replace one key with a new one; the retired and the new key both sign the transition, which the next publish logs',
     )
-    .addArgument(new Argument('<role>', 'the key to rotate').choices(Object.keys(ROLES)));
+    .addArgument(new Argument('<role>', `the key to rotate: ${Object.keys(ROLES).join(' or ')}`));
   for (const [flag, help] of dirOptions.options) rotate.option(flag, help);
   rotate.action((role: string, o: Record<string, string | undefined>) => {
-    const fragment = ROLES[role]!;
+    const fragment = ROLES[role];
+    if (fragment === undefined)
+      throw new GspcError(
+        'config_invalid',
+        role === 'cards'
+          ? 'measurement cards are signed by the board key (#board-attestation-1, with the root and the log): rotate it with gspc keys rotate board; agent cards are signed by gspc keys rotate agent-card (decision K1); nothing was written'
+          : `'${role}' is not a key role: give ${Object.keys(ROLES).join(' or ')}; nothing was written`,
+      );
     const config = configFor(dirOptions.overrides(o));
     refuseManaged(config, 'keys rotate');
     // The DID the releases were signed under (the current release's), else the configured one.
