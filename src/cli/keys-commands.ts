@@ -10,7 +10,6 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Argument, type Command } from 'commander';
 import type { ConfigOverrides, ConfigSource } from '../config.js';
-import { didForHost } from '../core/evidence/did.js';
 import { transitionId } from '../core/evidence/key-transition.js';
 import { BOARD_KEY, type KeyFragment } from '../core/evidence/signer.js';
 import { rotateKey } from '../keys/key-store.js';
@@ -64,9 +63,7 @@ export function registerKeysCommands(
       );
     const config = configFor(dirOptions.overrides(o));
     refuseManaged(config, 'keys rotate');
-    // The DID the releases were signed under (the current release's), else the configured one.
-    const current = currentReleaseDir(config.dataDir);
-    const did = current === undefined ? didForHost(config.didHost) : releaseDid(loadRelease(current));
+    const did = publishedDid(config.dataDir, 'keys rotate');
     const t = rotateKey(config.keyDir, fragment, { did, at: now().toISOString() });
     run.print(`rotated ${fragment} (${role}): transition ${transitionId(t)} (sequence ${t.sequence})`);
     run.print(`  retired key x=${t.old_x}`);
@@ -95,8 +92,7 @@ export function registerKeysCommands(
     const since = parseInstant(o['compromisedSince']!);
     const config = configFor(dirOptions.overrides(o));
     refuseManaged(config, 'keys revoke');
-    const current = currentReleaseDir(config.dataDir);
-    const did = current === undefined ? didForHost(config.didHost) : releaseDid(loadRelease(current));
+    const did = publishedDid(config.dataDir, 'keys revoke');
     const times = checkpointTimes(config.dataDir, did);
     const trusted = trustedSizeAt(times, new Date(since));
     const t = revokeKey(config.keyDir, ref, {
@@ -108,7 +104,11 @@ export function registerKeysCommands(
     const name = `${ref.fragment}${ref.sequence === undefined ? '' : `~${ref.sequence}`}`;
     run.print(`revoked ${name} (x=${t.revoked_x}), compromised since ${since}: transition ${transitionId(t)}`);
     run.print(`  ${ref.fragment} now has a new key x=${t.new_x} (sequence ${t.sequence})`);
-    run.print('  checkpoints of the log, and when this data directory made them:');
+    run.print(
+      times.length === 0
+        ? '  the log has no checkpoint yet (nothing was published for this DID)'
+        : '  checkpoints of the log, and when this data directory made them:',
+    );
     for (const c of times)
       run.print(
         `    size ${c.tree_size}: ${c.made?.toISOString() ?? 'no release on disk carries it'}${c.tree_size <= trusted && c.made !== undefined && c.made < new Date(since) ? '  (made before the compromise)' : ''}`,
@@ -120,6 +120,20 @@ export function registerKeysCommands(
       'Publish now (gspc publish): it logs the revocation, signs with the new key, and serves the DID document that names the key revoked.',
     );
   });
+}
+
+/**
+ * The DID whose log the keys sign: the current release's. Before the first publish there is no
+ * log to continue, and `gspc keygen --force` replaces keys outright (it is allowed until then).
+ */
+function publishedDid(dataDir: string, command: string): string {
+  const current = currentReleaseDir(dataDir);
+  if (current === undefined)
+    throw new GspcError(
+      'release_not_found',
+      `gspc ${command}: ${dataDir} has no current release, so no log depends on these keys yet: replace them with gspc keygen --force (allowed until the first publish); nothing was written`,
+    );
+  return releaseDid(loadRelease(current));
 }
 
 /** Key files are what rotate and revoke replace: not in a replica, and not on a token. */

@@ -36,7 +36,7 @@ export function revokeKey(
   opts: { did: string; at: string; compromisedSince: string; trustedSize: number; seed?: Uint8Array },
 ): RevocationTransition {
   const transitions = readTransitions(dir);
-  const chain = transitions.filter((t) => t.fragment === ref.fragment);
+  const chain = transitions.filter((t) => t.fragment === ref.fragment && t.did === opts.did);
   const current = readPublic(dir)[ref.fragment];
   if (current === undefined)
     throw new GspcError(

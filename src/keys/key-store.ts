@@ -99,7 +99,10 @@ export function loadKeys(dir: string, did: string): LoadedKeys {
       });
     }
   }
-  return { did, published, health, transitions: readTransitions(dir), state: (f) => states.get(f)! };
+  // Transitions of another DID (keys rotated under an earlier origin) are not this DID's history:
+  // a release for this DID starts its log with the keys as they are.
+  const transitions = readTransitions(dir).filter((t) => t.did === did);
+  return { did, published, health, transitions, state: (f) => states.get(f)! };
 }
 
 /** The transitions recorded in a key directory (none before the first rotation). */
@@ -145,7 +148,7 @@ export function rotateKey(
       schema: KEY_TRANSITION_SCHEMA,
       did: opts.did,
       fragment,
-      sequence: transitions.filter((t) => t.fragment === fragment).length + 1,
+      sequence: transitions.filter((t) => t.fragment === fragment && t.did === opts.did).length + 1,
       kind: 'rotation',
       old_x: Buffer.from(old.signer.publicKey).toString('base64url'),
       new_x: pair.publicKey.toString('base64url'),

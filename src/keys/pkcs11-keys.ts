@@ -157,5 +157,11 @@ export function loadTokenKeys(cfg: TokenConfig, did: string, keyDir: string): Lo
       },
     });
   }
-  return { did, published, health, transitions: readTransitions(keyDir), state: (f) => states.get(f)! };
+  return {
+    did,
+    published,
+    health,
+    transitions: readTransitions(keyDir).filter((t) => t.did === did),
+    state: (f) => states.get(f)!,
+  };
 }

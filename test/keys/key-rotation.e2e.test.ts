@@ -8,7 +8,7 @@
  * the browser verifier and the A2A did-keys skill read as such.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -89,6 +89,13 @@ describe('key rotation: A, rotate the board key, B, rotate the agent-card key, C
   it('refused, writing nothing: a key that is not healthy (a rotation is signed by the key it retires), and a replica', async () => {
     const other = tempDir();
     assert.equal((await gspc(['keygen', '--data-dir', other])).status, 0);
+    const first = await gspc(['keys', 'rotate', 'board', '--data-dir', other]);
+    assert.equal(first.status, 2);
+    assert.match(
+      first.stderr,
+      /has no current release, so no log depends on these keys yet: replace them with gspc keygen --force/,
+    );
+    assert.equal((await gspc(['publish', demoCorpus, '--data-dir', other, '--public-url', origin])).status, 0);
     rmSync(join(other, 'keys', 'board-attestation-1.key'));
     const before = readFileSync(join(other, 'keys', 'public-keys.json'), 'utf8');
     const lost = await gspc(['keys', 'rotate', 'board', '--data-dir', other]);
@@ -111,6 +118,16 @@ describe('key rotation: A, rotate the board key, B, rotate the agent-card key, C
     );
     const notRole = await gspc(['keys', 'rotate', 'root', '--data-dir', data]);
     assert.match(notRole.stderr, /'root' is not a key role: give board or agent-card; nothing was written/);
+  });
+
+  it('a publish for another origin starts a log of its own with the keys as they are: the first origin’s transitions are not its history', async () => {
+    const elsewhere = tempDir();
+    cpSync(keyDir, join(elsewhere, 'keys'), { recursive: true });
+    const r = await gspc(['publish', demoCorpus, '--data-dir', elsewhere, '--public-url', 'https://board.example']);
+    assert.equal(r.status, 0, r.stderr);
+    const id = publishedId(r.stdout);
+    assert.equal(existsSync(join(elsewhere, 'releases', id, 'evidence', 'key-transitions.json')), false);
+    assert.equal((await gspc(['verify', join(elsewhere, 'releases', id)])).status, 0);
   });
 
   describe('C served', () => {

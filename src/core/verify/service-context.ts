@@ -94,7 +94,14 @@ export async function loadServiceContext(files: PublicFiles, crypto: VerifyCrypt
   ]);
   const didDocument = parse(didBytes);
   const did = isObject(didDocument) && typeof didDocument.id === 'string' ? didDocument.id : undefined;
-  const keys = await keysAsSigned(files, keysOfDidDocument(didDocument), did, parse(entriesBytes), crypto, add);
+  // Only a DID document with retired keys has transitions to read (a 404 is an error in a browser's console).
+  const rotated =
+    isObject(didDocument) &&
+    Array.isArray(didDocument.verificationMethod) &&
+    didDocument.verificationMethod.some((m) => isObject(m) && m.retired !== undefined);
+  const keys = rotated
+    ? await keysAsSigned(files, keysOfDidDocument(didDocument), did, parse(entriesBytes), crypto, add)
+    : keysOfDidDocument(didDocument);
   add(
     'did_document',
     keys.size > 0,
