@@ -88,3 +88,24 @@ export async function screenshot(page: Page, name: string): Promise<string | und
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/**
+ * Opens `<origin>/gspc-verify`, checks every published card in the reader's browser ("Check every
+ * published card") and returns the verdict, with what the page logged and fetched elsewhere.
+ */
+export async function verifyServedInBrowser(origin: string) {
+  const { page, errors, offOrigin } = await openPage();
+  await page.goto(`${origin}/gspc-verify`);
+  await page.waitForSelector('body[data-verify-ready="true"]');
+  await page.click('#verify-served');
+  const box = page.locator('#verify-result[data-state="done"], #verify-result[data-state="error"]');
+  await box.waitFor({ timeout: 30_000 });
+  return {
+    page,
+    result: await box.getAttribute('data-result'),
+    text: await box.innerText(),
+    valid: await page.locator('#verify-result .verify-summary').getAttribute('data-valid'),
+    errors,
+    offOrigin,
+  };
+}

@@ -22,7 +22,7 @@ import { loadRelease } from '../../src/release/load.js';
 import { requireReleaseKeys } from '../../src/release/release-keys.js';
 import { ServedState } from '../../src/serve/served-state.js';
 import { liveOf } from '../../src/service.js';
-import { browserMissing, openPage } from '../helpers/browser.js';
+import { browserMissing, openPage, verifyServedInBrowser } from '../helpers/browser.js';
 import { gspc } from '../helpers/cli.js';
 import { freePort } from '../helpers/process.js';
 import { demoCopy, demoCorpus, tempDir } from '../helpers/tmp.js';
@@ -198,13 +198,8 @@ describe('revoking a leaked board key between B and C', () => {
   });
 
   it('the browser verifier at /gspc-verify finds every served card VALID', { skip: browserMissing() }, async () => {
-    const { page, errors, offOrigin } = await openPage();
-    await page.goto(`${origin}/gspc-verify`);
-    await page.waitForSelector('body[data-verify-ready="true"]');
-    await page.click('#verify-served');
-    const box = page.locator('#verify-result[data-state="done"], #verify-result[data-state="error"]');
-    await box.waitFor({ timeout: 30_000 });
-    assert.equal(await box.getAttribute('data-result'), 'VALID', await box.innerText());
+    const { result, text, errors, offOrigin } = await verifyServedInBrowser(origin);
+    assert.equal(result, 'VALID', text);
     assert.deepEqual([errors, offOrigin], [[], []]);
   });
 

@@ -18,7 +18,7 @@ import { signingContext } from '../../src/keys/signing.js';
 import { loadRelease } from '../../src/release/load.js';
 import { REPLICA_MARKER, requireReleaseKeys } from '../../src/release/release-keys.js';
 import { ServedState } from '../../src/serve/served-state.js';
-import { browserMissing, openPage } from '../helpers/browser.js';
+import { browserMissing, verifyServedInBrowser } from '../helpers/browser.js';
 import { gspc } from '../helpers/cli.js';
 import { freePort } from '../helpers/process.js';
 import { demoCorpus, tempDir } from '../helpers/tmp.js';
@@ -181,15 +181,10 @@ describe('key rotation: A, rotate the board key, B, rotate the agent-card key, C
     it('the browser verifier at /gspc-verify finds every served card VALID under the rotated key', {
       skip: browserMissing(),
     }, async () => {
-      const { page, errors, offOrigin } = await openPage();
-      await page.goto(`${origin}/gspc-verify`);
-      await page.waitForSelector('body[data-verify-ready="true"]');
-      await page.click('#verify-served');
-      const box = page.locator('#verify-result[data-state="done"], #verify-result[data-state="error"]');
-      await box.waitFor({ timeout: 30_000 });
-      assert.equal(await box.getAttribute('data-result'), 'VALID', await box.innerText());
+      const { result, text, valid, errors, offOrigin } = await verifyServedInBrowser(origin);
+      assert.equal(result, 'VALID', text);
       const cards = ((await (await fetch(`${origin}/cards-bundle.json`)).json()) as Json).cards.length;
-      assert.equal(await page.locator('#verify-result .verify-summary').getAttribute('data-valid'), String(cards));
+      assert.equal(valid, String(cards));
       assert.deepEqual([errors, offOrigin], [[], []]);
     });
 
@@ -277,13 +272,8 @@ describe('key rotation: A, rotate the board key, B, rotate the agent-card key, C
         })
       ).json()) as Json;
       assert.equal(api.summary.invalid, 0, JSON.stringify(api.results.find((r: Json) => r.result !== 'VALID')));
-      const { page, errors, offOrigin } = await openPage();
-      await page.goto(`${origin}/gspc-verify`);
-      await page.waitForSelector('body[data-verify-ready="true"]');
-      await page.click('#verify-served');
-      const box = page.locator('#verify-result[data-state="done"], #verify-result[data-state="error"]');
-      await box.waitFor({ timeout: 30_000 });
-      assert.equal(await box.getAttribute('data-result'), 'VALID', await box.innerText());
+      const { result, text, valid, errors, offOrigin } = await verifyServedInBrowser(origin);
+      assert.equal(result, 'VALID', text);
       assert.deepEqual([errors, offOrigin], [[], []]);
     });
   });
