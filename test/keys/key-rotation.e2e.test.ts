@@ -272,7 +272,7 @@ describe('key rotation: A, rotate the board key, B, rotate the agent-card key, C
         })
       ).json()) as Json;
       assert.equal(api.summary.invalid, 0, JSON.stringify(api.results.find((r: Json) => r.result !== 'VALID')));
-      const { result, text, valid, errors, offOrigin } = await verifyServedInBrowser(origin);
+      const { result, text, errors, offOrigin } = await verifyServedInBrowser(origin);
       assert.equal(result, 'VALID', text);
       assert.deepEqual([errors, offOrigin], [[], []]);
     });
