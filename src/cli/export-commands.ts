@@ -56,7 +56,10 @@ export function registerExportCommands(program: Command, configFor: ConfigSource
         products: { rail: config.rail },
       });
       run.print(
-        `mirrored release ${r.release} of ${r.origin}: ${r.documents} documents, ${r.bytes} bytes, in ${o.out} (files/, mirror.json, nginx.conf)`,
+        `mirrored release ${r.release} of ${r.origin}: ${r.documents} documents, ${r.bytes} bytes, in ${o.out} (files/, mirror.json, nginx.conf, site/, site-objects.json)`,
+      );
+      run.print(
+        `  site/ is the same as plain files for any static host (python3 -m http.server, a bucket, a CDN: headers in site/_headers and site-objects.json), ${r.site.files} paths; the ${r.site.byQuery.length} paths with a query (/api/gspc?axis=…) need a server that maps them, as nginx.conf does`,
       );
       run.print(`check it with: gspc verify <the mirror's URL>`);
     });

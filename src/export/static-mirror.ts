@@ -8,7 +8,9 @@
  *   any static server or CDN to be configured from;
  * - `nginx.conf`: an include for nginx's `http {}` block that answers each path with its file
  *   and the service's headers (content type, CORS, cache-control, the strong ETag, 304 on a
- *   matching If-None-Match), a JSON 404 for any other path and 405 for other methods.
+ *   matching If-None-Match), a JSON 404 for any other path and 405 for other methods;
+ * - `site/` and `site-objects.json`: the same documents as a plain file tree, for any static
+ *   host (plain-site.ts).
  *
  * The documents are given (the composition root reads them from the service itself, through
  * its own routes), so what is written is exactly what the service answers.
@@ -17,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { GspcError } from '../core/errors.js';
+import { type PlainSite, writePlainSite } from './plain-site.js';
 
 export interface MirrorDocument {
   /** The request path, with its query when the document reads one (`/api/gspc?axis=jail`). */
@@ -41,6 +44,8 @@ export interface MirrorResult {
   documents: number;
   bytes: number;
   files: string[];
+  /** The plain file tree (plain-site.ts). */
+  site: PlainSite;
 }
 
 /** Headers the mirror sets per document; the rest (date, length, connection) are the server's own. */
@@ -106,10 +111,12 @@ export function writeStaticMirror(docs: readonly MirrorDocument[], outDir: strin
     )}\n`,
   );
   writeFileSync(join(root, 'nginx.conf'), nginxConfig(entries, root, opts));
+  const site = writePlainSite(entries, root);
   return {
     documents: entries.length,
     bytes: entries.reduce((n, e) => n + e.body.length, 0),
-    files: ['mirror.json', 'nginx.conf'],
+    files: ['mirror.json', 'nginx.conf', 'site/', 'site-objects.json'],
+    site,
   };
 }
 
