@@ -20,6 +20,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { GspcError } from '../core/errors.js';
 import { type PlainSite, writePlainSite } from './plain-site.js';
+import { linkUnservedToOrigin, servedBy } from './page-links.js';
 
 export interface MirrorDocument {
   /** The request path, with its query when the document reads one (`/api/gspc?axis=jail`). */
@@ -52,6 +53,16 @@ export interface MirrorResult {
 const KEPT =
   /^(content-type|cache-control|etag|access-control-[a-z-]+|x-content-type-options|content-security-policy|referrer-policy|vary)$/;
 
+/** The headers a mirror sets, lower-case and sorted. */
+function keptHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers)
+      .map(([k, v]) => [k.toLowerCase(), v] as const)
+      .filter(([k]) => KEPT.test(k))
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+}
+
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
 /** A value inside nginx double quotes. Paths and headers never hold `$` (a variable there) or a line break. */
@@ -72,16 +83,24 @@ export function writeStaticMirror(docs: readonly MirrorDocument[], outDir: strin
   const root = resolve(outDir);
   rmSync(join(root, 'files'), { recursive: true, force: true });
   mkdirSync(join(root, 'files'), { recursive: true });
+  // Pages link to the origin for what this mirror does not serve (page-links.ts).
+  const pagesFor = (withQueries: boolean) => {
+    const served = servedBy(docs, withQueries);
+    return docs.map((d) => {
+      if (!/^text\/html/.test(d.headers['content-type'] ?? '')) return d;
+      const body = Buffer.from(linkUnservedToOrigin(d.body.toString('utf8'), served, opts.origin), 'utf8');
+      if (body.equals(d.body)) return d;
+      // The service's ETag (pages have none today) would name other bytes: the changed page drops it.
+      const { etag: _stale, ...headers } = d.headers;
+      return { ...d, headers, body };
+    });
+  };
+  const nginxDocs = pagesFor(true);
 
   // Documents with the same headers (ETag apart) share one nginx location.
   const groups = new Map<string, number>();
-  const entries = docs.map((d) => {
-    const headers = Object.fromEntries(
-      Object.entries(d.headers)
-        .map(([k, v]) => [k.toLowerCase(), v] as const)
-        .filter(([k]) => KEPT.test(k))
-        .sort(([a], [b]) => a.localeCompare(b)),
-    );
+  const entries = nginxDocs.map((d) => {
+    const headers = keptHeaders(d.headers);
     const { etag, ...shared } = headers;
     const key = JSON.stringify(shared);
     if (!groups.has(key)) groups.set(key, groups.size);
@@ -111,7 +130,10 @@ export function writeStaticMirror(docs: readonly MirrorDocument[], outDir: strin
     )}\n`,
   );
   writeFileSync(join(root, 'nginx.conf'), nginxConfig(entries, root, opts));
-  const site = writePlainSite(entries, root);
+  const site = writePlainSite(
+    pagesFor(false).map((d) => ({ ...d, headers: keptHeaders(d.headers) })),
+    root,
+  );
   return {
     documents: entries.length,
     bytes: entries.reduce((n, e) => n + e.body.length, 0),

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { demoApp, testSigning } from '../helpers/app.js';
 import { gspc } from '../helpers/cli.js';
+import { brokenLinks, withOriginLinksRelative } from '../helpers/crawl.js';
 import { freePort, start, waitFor } from '../helpers/process.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -26,6 +27,8 @@ const skip =
 const signing = testSigning();
 const { dataDir } = demoApp(undefined, signing);
 const out = join(tempDir(), 'mirror');
+/** The origin the demo release was published for (the mirror links there for what it does not serve). */
+const ORIGIN = 'http://localhost:8080';
 
 /** Exports the demo release and serves its site/ with python's plain server (at file level: it stops when the file ends). */
 async function servePlain(): Promise<{ url: string; mirror: Json }> {
@@ -62,7 +65,14 @@ describe('gspc export static: site/, served by python3 -m http.server', { skip }
     for (const d of plain) {
       const res = await fetch(`${url}${d.path}`);
       assert.equal(res.status, 200, d.path);
-      assert.deepEqual(Buffer.from(await res.arrayBuffer()), readFileSync(join(out, d.file)), d.path);
+      const served = Buffer.from(await res.arrayBuffer());
+      // A page links to the origin for what this mirror does not serve; nothing else differs.
+      const html = d.headers['content-type'].startsWith('text/html');
+      assert.deepEqual(
+        html ? withOriginLinksRelative(served, ORIGIN) : served,
+        html ? withOriginLinksRelative(readFileSync(join(out, d.file)), ORIGIN) : readFileSync(join(out, d.file)),
+        d.path,
+      );
     }
     assert.ok(existsSync(join(out, 'site', 'dashboard', 'index.html')), '/dashboard has /dashboard/axes/… below it');
     assert.equal((await fetch(`${url}/dashboard`, { redirect: 'manual' })).headers.get('location'), '/dashboard/');
@@ -88,5 +98,19 @@ describe('gspc export static: site/, served by python3 -m http.server', { skip }
     assert.ok(axis);
     const plainAnswer = Buffer.from(await (await fetch(`${url}${axis.path}`)).arrayBuffer());
     assert.notDeepEqual(plainAnswer, readFileSync(join(out, axis.file)), 'the plain server answers the whole board');
+  });
+
+  it('no link of a mirrored page answers 404: what the plain server does not serve is linked at the origin', async () => {
+    const pages = (mirror.documents as Json[])
+      .filter((d) => d.headers['content-type'].startsWith('text/html'))
+      .map((d) => d.path as string);
+    assert.ok(pages.length >= 19);
+    const { checked, broken } = await brokenLinks(url, pages);
+    assert.ok(checked > 30, `${checked} links`);
+    assert.deepEqual(broken, []);
+    const dashboard = readFileSync(join(out, 'site', 'dashboard', 'index.html'), 'utf8');
+    assert.match(dashboard, /href="http:\/\/localhost:8080\/pricing"/, 'the pricing page is the origin’s');
+    assert.match(dashboard, /href="http:\/\/localhost:8080\/openapi.json"/);
+    assert.match(dashboard, /href="\/gspc-verify"/, 'a mirrored page stays a relative link');
   });
 });

@@ -13,6 +13,7 @@ import { urlSource } from '../../src/verify/release-source.js';
 import { verifyRelease } from '../../src/verify/release-verifier.js';
 import { demoApp, testSigning } from '../helpers/app.js';
 import { gspc } from '../helpers/cli.js';
+import { brokenLinks, withOriginLinksRelative } from '../helpers/crawl.js';
 import { nginxMissing, startNginx } from '../helpers/nginx.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -97,8 +98,19 @@ describe('gspc export static, served by nginx', { skip }, () => {
         app.inject({ method: 'GET', url: d.path }),
       ]);
       assert.equal(mirror.status, 200, d.path);
-      assert.ok(Buffer.from(await mirror.arrayBuffer()).equals(service.rawPayload), `${d.path}: the same bytes`);
-      for (const h of KEPT) assert.equal(mirror.headers.get(h) ?? undefined, service.headers[h], `${d.path}: ${h}`);
+      const body = Buffer.from(await mirror.arrayBuffer());
+      // A page links to the origin for the paths the mirror does not serve (/pricing); nothing else differs.
+      const relinked = !body.equals(service.rawPayload);
+      assert.ok(
+        relinked
+          ? d.headers['content-type']!.startsWith('text/html') &&
+              withOriginLinksRelative(body, 'http://localhost:8080').equals(service.rawPayload)
+          : true,
+        `${d.path}: the same bytes`,
+      );
+      for (const h of KEPT)
+        if (!(relinked && h === 'etag'))
+          assert.equal(mirror.headers.get(h) ?? undefined, service.headers[h], `${d.path}: ${h}`);
     }
   });
 
@@ -190,5 +202,17 @@ describe('gspc export static, served by nginx', { skip }, () => {
       writeFileSync(cardFile, cardBytes);
       writeFileSync(proofFile, proofBytes);
     }
+  });
+
+  it('no link of a mirrored page answers 404 under nginx: the paths it does not serve are linked at the origin', async () => {
+    const pages = docs.filter((d) => d.headers['content-type']!.startsWith('text/html')).map((d) => d.path);
+    const { checked, broken } = await brokenLinks(url, pages);
+    assert.ok(checked > 50, `${checked} links`);
+    assert.deepEqual(broken, []);
+    const page = docs.find((d) => d.path === '/dashboard')!;
+    const html = readFileSync(join(out, page.file), 'utf8');
+    assert.match(html, /href="http:\/\/localhost:8080\/pricing"/);
+    assert.match(html, /href="\/api\/gspc\?axis=/, 'nginx serves the query paths: those links stay');
+    assert.equal((await fetch(`${url}/dashboard`)).headers.get('etag') ?? undefined, page.headers.etag);
   });
 });
