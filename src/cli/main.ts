@@ -241,8 +241,12 @@ export async function main(
     )
     .argument('<base-url|release-dir>', 'a running service (http://…) or a release directory')
     .option('--json', 'print the report as JSON')
-    .action(async (target: string, o: { json?: boolean }) => {
-      run.exitCode = await runVerify(target, o.json === true, (line) => run.print(line));
+    .option(
+      '--witness-policy <file>',
+      'a C2SP tlog-policy (log, witness, group, quorum lines): the checkpoint must carry its quorum of witness cosignatures',
+    )
+    .action(async (target: string, o: { json?: boolean; witnessPolicy?: string }) => {
+      run.exitCode = await runVerify(target, o.json === true, (line) => run.print(line), o.witnessPolicy);
     });
 
   program

@@ -1,11 +1,17 @@
-/** `gspc verify <base-url|release-dir> [--json]`: prints the report; exit status 1 on any failure. */
-import { existsSync } from 'node:fs';
+/** `gspc verify <base-url|release-dir> [--json] [--witness-policy <file>]`: prints the report; exit status 1 on any failure. */
+import { existsSync, readFileSync } from 'node:fs';
+import { parseWitnessPolicy, type WitnessPolicy } from '../core/evidence/note/witness-policy.js';
 import { join } from 'node:path';
 import { GspcError } from '../core/errors.js';
 import { dirSource, urlSource } from '../verify/release-source.js';
 import { verifyRelease } from '../verify/release-verifier.js';
 
-export async function runVerify(target: string, json: boolean, print: (line: string) => void): Promise<number> {
+export async function runVerify(
+  target: string,
+  json: boolean,
+  print: (line: string) => void,
+  policyFile?: string,
+): Promise<number> {
   let source;
   if (/^https?:\/\//.test(target)) source = urlSource(target);
   else if (existsSync(join(target, 'release.json'))) source = dirSource(target);
@@ -14,7 +20,7 @@ export async function runVerify(target: string, json: boolean, print: (line: str
       'release_not_found',
       `${target} is neither an http(s) base URL nor a release directory (no release.json)`,
     );
-  const report = await verifyRelease(source);
+  const report = await verifyRelease(source, policyFile === undefined ? {} : { witnessPolicy: readPolicy(policyFile) });
   if (json) print(JSON.stringify(report, null, 2));
   else {
     print(`gspc verify ${report.source}`);
@@ -24,6 +30,23 @@ export async function runVerify(target: string, json: boolean, print: (line: str
     print(summaryLine(report));
   }
   return report.ok ? 0 : 1;
+}
+
+/** A C2SP tlog-policy file, parsed; a file that is not one is refused before anything is fetched. */
+function readPolicy(path: string): WitnessPolicy {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new GspcError(
+      'config_invalid',
+      `--witness-policy ${path}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+    );
+  }
+  const parsed = parseWitnessPolicy(text);
+  if (!parsed.ok)
+    throw new GspcError('config_invalid', `--witness-policy ${path} is not a C2SP tlog-policy: ${parsed.reason}`);
+  return parsed.policy;
 }
 
 /**

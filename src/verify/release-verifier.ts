@@ -27,6 +27,8 @@ import { readCorpus } from '../corpus/read-corpus.js';
 import { deriveRelease } from '../release/derive.js';
 import { nodeVerifyCrypto } from './node-crypto.js';
 import { type CheckedTransitions, verifyLog, verifyTransitions } from './log-verifier.js';
+import { checkWitnessPolicy } from './witness-policy-check.js';
+import type { WitnessPolicy } from '../core/evidence/note/witness-policy.js';
 import { BOARD_KEY } from '../core/evidence/signer.js';
 import { keysAtSize } from '../core/verify/key-transitions.js';
 import { revocationOf, revokedReason } from '../core/verify/revocation.js';
@@ -226,7 +228,12 @@ function readOnce(source: ReleaseSource): {
   return { src: { ...source, get }, read };
 }
 
-export async function verifyRelease(source: ReleaseSource): Promise<ReleaseReport> {
+export interface VerifyOptions {
+  /** The reader's C2SP tlog-policy: the checkpoint must carry its quorum of cosignatures. */
+  witnessPolicy?: WitnessPolicy;
+}
+
+export async function verifyRelease(source: ReleaseSource, opts: VerifyOptions = {}): Promise<ReleaseReport> {
   const { src, read } = readOnce(source);
   const checks: ReleaseCheck[] = [];
   const add = (check: string, ok: boolean, detail: string) => {
@@ -243,6 +250,7 @@ export async function verifyRelease(source: ReleaseSource): Promise<ReleaseRepor
   const cards = await verifyReleaseCards(src, add);
   if (cards === undefined) return report();
   const { rootBytes, root, bundle, invalid } = cards;
+  if (opts.witnessPolicy) await checkWitnessPolicy(src, opts.witnessPolicy, add);
 
   // 3. Witness record (from a service) or root pointer (in a release): bound to the exact root bytes.
   for (const path of src.live
