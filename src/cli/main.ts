@@ -8,6 +8,7 @@ import { formatProblem, GspcError, type CorpusProblem } from '../core/errors.js'
 import { publishVerified } from '../verify/verified-publish.js';
 import { keygen } from '../keys/key-store.js';
 import { hasPublished, registerKeysCommands, ROLES } from './keys-commands.js';
+import { registerDiffCommand } from './diff-command.js';
 import { ioFailureLine } from './io-failure.js';
 import { isReplica } from '../release/release-keys.js';
 import { signingContext } from '../keys/signing.js';
@@ -166,6 +167,7 @@ export async function main(
     });
 
   registerValidateCommand(program, run);
+  registerDiffCommand(program, run);
   registerKeysCommands(
     program,
     run,
