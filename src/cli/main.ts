@@ -9,6 +9,7 @@ import { publishVerified } from '../verify/verified-publish.js';
 import { keygen } from '../keys/key-store.js';
 import { hasPublished, registerKeysCommands, ROLES } from './keys-commands.js';
 import { registerDiffCommand } from './diff-command.js';
+import { registerMonitorCommand } from './monitor-command.js';
 import { ioFailureLine } from './io-failure.js';
 import { isReplica } from '../release/release-keys.js';
 import { signingContext } from '../keys/signing.js';
@@ -168,6 +169,7 @@ export async function main(
 
   registerValidateCommand(program, run);
   registerDiffCommand(program, run);
+  registerMonitorCommand(program, run, () => new Date());
   registerKeysCommands(
     program,
     run,

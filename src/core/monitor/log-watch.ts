@@ -1,0 +1,96 @@
+/**
+ * What a monitor concludes from what it saw (issue 31, `gspc monitor`), pure: the checkpoint it
+ * last verified (kept by the monitor, never read back from a server) against each view's new
+ * observation, and the views against each other. A transparency log protects readers only if
+ * someone remembers what they saw: this is that memory's judgement. I/O is src/monitor.
+ */
+
+/** A checkpoint the monitor verified: the board key's signature held and the entries gave its root. */
+export interface SeenCheckpoint {
+  size: number;
+  root: string;
+  /** The board key the DID document gave then (JWK `x`). */
+  boardKey: string;
+}
+
+/** One view (an origin, a replica, a mirror) as polled now. */
+export interface ViewObservation {
+  view: string;
+  /** Undefined when the view could not be read or its checkpoint did not verify (`problem` says why). */
+  checkpoint?: SeenCheckpoint;
+  problem?: { alert: AlertKind; detail: string };
+  /**
+   * The root of the view's first `n` entries, for the sizes the monitor asks about (the last size
+   * it verified, and the other views' sizes): recomputed from the view's own /log/entries.json.
+   */
+  prefixRoot(n: number): string | undefined;
+  /** Whether the view's log holds a key transition whose new key is `x` (so a changed key is explained). */
+  transitionTo(x: string): boolean;
+}
+
+export type AlertKind =
+  | 'unreachable'
+  | 'checkpoint_invalid'
+  | 'entries_rewritten'
+  | 'rollback'
+  | 'fork'
+  | 'split_view'
+  | 'key_changed_without_transition'
+  | 'release_invalid';
+
+export interface Alert {
+  alert: AlertKind;
+  view: string;
+  detail: string;
+}
+
+/**
+ * The alerts of one poll, and the checkpoint to remember next: the largest one that no alert
+ * contradicts (the previous one when anything is wrong, so a fork is never learnt as the truth).
+ */
+export function judgePoll(
+  last: SeenCheckpoint | undefined,
+  views: readonly ViewObservation[],
+): { alerts: Alert[]; next: SeenCheckpoint | undefined } {
+  const alerts: Alert[] = [];
+  for (const v of views) {
+    if (v.problem) alerts.push({ ...v.problem, view: v.view });
+    const cp = v.checkpoint;
+    if (cp === undefined || last === undefined) continue;
+    if (cp.size < last.size)
+      alerts.push({
+        alert: 'rollback',
+        view: v.view,
+        detail: `the log has ${cp.size} entries, fewer than the ${last.size} this monitor verified before`,
+      });
+    else if (v.prefixRoot(last.size) !== last.root)
+      alerts.push({
+        alert: 'fork',
+        view: v.view,
+        detail:
+          cp.size === last.size
+            ? `at size ${cp.size} the root is ${cp.root}, not the ${last.root} this monitor verified`
+            : `its first ${last.size} entries do not give the root ${last.root} this monitor verified: history was rewritten`,
+      });
+    if (cp.boardKey !== last.boardKey && !v.transitionTo(cp.boardKey))
+      alerts.push({
+        alert: 'key_changed_without_transition',
+        view: v.view,
+        detail: `the DID document's board key is ${cp.boardKey}, not ${last.boardKey}, and no logged key transition leads to it`,
+      });
+  }
+  // Views against each other: the smaller log must be a prefix of the larger.
+  const seen = views.filter((v) => v.checkpoint !== undefined);
+  for (const [i, a] of seen.entries())
+    for (const b of seen.slice(i + 1)) {
+      const [small, large] = a.checkpoint!.size <= b.checkpoint!.size ? [a, b] : [b, a];
+      if (large.prefixRoot(small.checkpoint!.size) !== small.checkpoint!.root)
+        alerts.push({
+          alert: 'split_view',
+          view: `${small.view} | ${large.view}`,
+          detail: `${small.view} shows root ${small.checkpoint!.root} at size ${small.checkpoint!.size}; ${large.view}'s log does not have it as its first ${small.checkpoint!.size} entries`,
+        });
+    }
+  const largest = seen.map((v) => v.checkpoint!).sort((x, y) => y.size - x.size)[0];
+  return { alerts, next: alerts.length === 0 && largest !== undefined ? largest : last };
+}

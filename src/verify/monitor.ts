@@ -1,0 +1,81 @@
+/**
+ * `gspc monitor` (issue 31): polls every view of one board, judges what it saw against the
+ * checkpoint it verified last (src/core/monitor/log-watch.ts), verifies in full (`gspc verify`)
+ * each release it has not seen yet, and keeps its memory durably in `<state dir>/monitor.json`
+ * (written to a temporary file, synced and renamed, so a crash leaves the old state or the new,
+ * never half of one). The state is the monitor's own: no server is asked what it saw before.
+ */
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { GspcError } from '../core/errors.js';
+import { judgePoll, type Alert, type SeenCheckpoint } from '../core/monitor/log-watch.js';
+import { urlSource } from './release-source.js';
+import { verifyRelease } from './release-verifier.js';
+import { observeView } from './monitor-observe.js';
+
+const STATE_FILE = 'monitor.json';
+const STATE_SCHEMA = 'svc.monitor-state/1';
+
+interface MonitorState {
+  schema: typeof STATE_SCHEMA;
+  views: string[];
+  last?: SeenCheckpoint;
+  checked_at?: string;
+}
+
+export function readMonitorState(dir: string): MonitorState | undefined {
+  const path = join(dir, STATE_FILE);
+  if (!existsSync(path)) return undefined;
+  const state = JSON.parse(readFileSync(path, 'utf8')) as MonitorState;
+  if (state.schema !== STATE_SCHEMA) throw new GspcError('config_invalid', `${path} is not a ${STATE_SCHEMA} document`);
+  return state;
+}
+
+function writeMonitorState(dir: string, state: MonitorState): void {
+  mkdirSync(dir, { recursive: true });
+  const tmp = join(dir, `.${STATE_FILE}.${process.pid}`);
+  const fd = openSync(tmp, 'w', 0o644);
+  try {
+    writeSync(fd, `${JSON.stringify(state, null, 2)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, join(dir, STATE_FILE));
+}
+
+export interface PollResult {
+  alerts: Alert[];
+  last: SeenCheckpoint | undefined;
+}
+
+export async function pollOnce(views: readonly string[], stateDir: string, now: () => Date): Promise<PollResult> {
+  const state = readMonitorState(stateDir);
+  const last = state?.last;
+  const observations = await Promise.all(views.map((v) => observeView(v, last)));
+  // A release the monitor has not verified before is verified whole, once per new checkpoint.
+  for (const [i, o] of observations.entries()) {
+    const cp = o.checkpoint;
+    if (cp === undefined || o.problem || (last !== undefined && cp.size === last.size && cp.root === last.root))
+      continue;
+    const report = await verifyRelease(urlSource(views[i]!));
+    if (!report.ok) {
+      const failed = report.checks.filter((c) => !c.ok).map((c) => `${c.check}: ${c.detail}`);
+      observations[i] = {
+        ...o,
+        problem: {
+          alert: 'release_invalid',
+          detail: `gspc verify fails: ${[...failed, ...(report.cards.invalid.length > 0 ? [`${report.cards.invalid.length} invalid cards`] : [])].slice(0, 3).join('; ')}`,
+        },
+      };
+    }
+  }
+  const { alerts, next } = judgePoll(last, observations);
+  writeMonitorState(stateDir, {
+    schema: STATE_SCHEMA,
+    views: [...views],
+    ...(next !== undefined && { last: next }),
+    checked_at: now().toISOString(),
+  });
+  return { alerts, last: next };
+}

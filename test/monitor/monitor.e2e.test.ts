@@ -1,0 +1,208 @@
+/**
+ * `gspc monitor` (issue 31) against a real service and forged copies of it. An honest sequence
+ * (A, then B published and served, watched through the origin and a faithful mirror) gives no
+ * alert. Then each lie is caught: the origin rolled back to A; a copy that rewrote one entry and
+ * re-signed its checkpoint with the board key (a fork: one root for some readers, another for
+ * others); a copy that rewrote an entry without re-signing; a copy whose DID document names
+ * another board key with no logged transition. The monitor's memory is its own state file.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { buildApp } from '../../src/app.js';
+import { keyPairFromSeed, sign } from '../../src/core/crypto/ed25519.js';
+import { logLeaves } from '../../src/core/evidence/card-log.js';
+import { MerkleTree } from '../../src/core/evidence/merkle/merkle-tree.js';
+import { formatCheckpoint } from '../../src/core/evidence/note/checkpoint.js';
+import { formatNote, keyId, noteSignature, SIG_TYPE_ED25519 } from '../../src/core/evidence/note/signed-note.js';
+import { signingContext } from '../../src/keys/signing.js';
+import { loadRelease } from '../../src/release/load.js';
+import { ServedState } from '../../src/serve/served-state.js';
+import { liveOf } from '../../src/service.js';
+import { gspc } from '../helpers/cli.js';
+import { freePort } from '../helpers/process.js';
+import { demoCopy, demoCorpus, tempDir } from '../helpers/tmp.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- JSON lines */
+type Json = any;
+
+const data = tempDir();
+const keyDir = join(data, 'keys');
+const stateDir = tempDir();
+const ids: string[] = [];
+let origin = '';
+let port = 0;
+let state: ServedState;
+let app: ReturnType<typeof buildApp>;
+const servers: Server[] = [];
+
+/** A view that answers like the origin except for the paths `override` gives. */
+async function copyOf(override: (path: string, honest: () => Promise<Buffer>) => Promise<Buffer | undefined>) {
+  const server = createServer(async (req, res) => {
+    const honest = async () => Buffer.from(await (await fetch(`${origin}${req.url}`)).arrayBuffer());
+    const upstream = await fetch(`${origin}${req.url}`);
+    const body = (await override(req.url!, honest)) ?? Buffer.from(await upstream.arrayBuffer());
+    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  servers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** `entries` with one replaced, and a checkpoint over them that the board key signs. */
+function forgedLog(entries: string[]): { entries: string[]; checkpoint: string } {
+  const forged = [...entries];
+  forged[3] = 'ab'.repeat(32);
+  const seed = Buffer.from(readFileSync(join(keyDir, 'board-attestation-1.key'), 'utf8').trim(), 'base64url');
+  const pair = keyPairFromSeed(seed);
+  const logOrigin = `localhost:${port}/log`;
+  const text = formatCheckpoint({
+    origin: logOrigin,
+    size: forged.length,
+    rootHash: new MerkleTree(logLeaves(forged)).root(),
+    extensions: [],
+  });
+  const line = noteSignature(
+    logOrigin,
+    keyId(logOrigin, SIG_TYPE_ED25519, pair.publicKey),
+    sign(pair.privateKey, Buffer.from(text)),
+  );
+  return { entries: forged, checkpoint: formatNote(text, [line]) };
+}
+
+async function monitor(...views: string[]): Promise<{ status: number; lines: Json[] }> {
+  const r = await gspc(['monitor', ...views, '--state', stateDir, '--once']);
+  return {
+    status: r.status,
+    lines: r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l)),
+  };
+}
+const kinds = (lines: Json[]) => lines.map((l) => l.alert ?? l.status);
+
+describe('gspc monitor', () => {
+  before(async () => {
+    port = await freePort();
+    origin = `http://localhost:${port}`;
+    assert.equal((await gspc(['keygen', '--data-dir', data])).status, 0);
+    const later = demoCopy();
+    const board = JSON.parse(readFileSync(join(later, 'board.json'), 'utf8'));
+    writeFileSync(join(later, 'board.json'), JSON.stringify({ ...board, as_of: '2026-11-21T00:00:00Z' }, null, 2));
+    for (const corpus of [demoCorpus, later]) {
+      const r = await gspc(['publish', corpus, '--data-dir', data, '--public-url', origin]);
+      assert.equal(r.status, 0, r.stderr);
+      ids.push(/^published (r-[0-9a-f]{20})/.exec(r.stdout)![1]!);
+    }
+    state = new ServedState(
+      loadRelease(join(data, 'releases', ids[0]!)),
+      liveOf(signingContext(keyDir, `localhost:${port}`)),
+    );
+    app = buildApp({ state, logLevel: 'silent', baseUrl: origin });
+    await app.listen({ host: '127.0.0.1', port });
+  });
+  after(async () => {
+    for (const s of servers) {
+      s.closeAllConnections();
+      s.close();
+    }
+    await app.close();
+  });
+
+  it('an honest sequence through the origin and a faithful mirror: no alert, and the state remembers the last checkpoint', async () => {
+    const mirror = await copyOf(async () => undefined);
+    const first = await monitor(origin, mirror);
+    assert.deepEqual([first.status, kinds(first.lines)], [0, ['ok']]);
+    assert.equal(first.lines[0].size, 36);
+    state.swap(loadRelease(join(data, 'releases', ids[1]!)));
+    const second = await monitor(origin, mirror);
+    assert.deepEqual([second.status, kinds(second.lines)], [0, ['ok']]);
+    assert.ok(second.lines[0].size > 36);
+    const saved = JSON.parse(readFileSync(join(stateDir, 'monitor.json'), 'utf8'));
+    assert.equal(saved.last.size, second.lines[0].size);
+  });
+
+  it('a rollback: the origin serves A again, a smaller tree than the monitor verified', async () => {
+    state.swap(loadRelease(join(data, 'releases', ids[0]!)));
+    const r = await monitor(origin);
+    assert.equal(r.status, 1);
+    assert.deepEqual(kinds(r.lines), ['rollback']);
+    assert.match(r.lines[0].detail, /the log has 36 entries, fewer than the \d+ this monitor verified before/);
+    state.swap(loadRelease(join(data, 'releases', ids[1]!)));
+    assert.deepEqual(kinds((await monitor(origin)).lines), ['ok'], 'the state kept the larger checkpoint');
+  });
+
+  it('a fork: a copy rewrote one entry and re-signed the checkpoint with the board key', async () => {
+    const entriesDoc = JSON.parse(
+      Buffer.from(await (await fetch(`${origin}/log/entries.json`)).arrayBuffer()).toString(),
+    );
+    const forged = forgedLog(entriesDoc.entries);
+    const copy = await copyOf(async (path) =>
+      path === '/log/entries.json'
+        ? Buffer.from(JSON.stringify({ ...entriesDoc, entries: forged.entries }))
+        : path === '/log/checkpoint'
+          ? Buffer.from(forged.checkpoint)
+          : undefined,
+    );
+    const r = await monitor(origin, copy);
+    assert.equal(r.status, 1);
+    const found = kinds(r.lines);
+    assert.ok(found.includes('fork'), JSON.stringify(r.lines));
+    assert.ok(found.includes('split_view'), JSON.stringify(r.lines));
+    assert.match(
+      r.lines.find((l) => l.alert === 'fork').detail,
+      /at size \d+ the root is [0-9a-f]{64}, not the [0-9a-f]{64} this monitor verified/,
+    );
+  });
+
+  it('a rewritten entry without a new signature: the entries do not give the signed root', async () => {
+    const copy = await copyOf(async (path, honest) => {
+      if (path !== '/log/entries.json') return undefined;
+      const doc = JSON.parse((await honest()).toString());
+      doc.entries[5] = 'cd'.repeat(32);
+      return Buffer.from(JSON.stringify(doc));
+    });
+    const r = await monitor(copy);
+    assert.deepEqual([r.status, kinds(r.lines)], [1, ['entries_rewritten']]);
+  });
+
+  it('a DID document naming another board key, with no logged transition to it', async () => {
+    const other = keyPairFromSeed(Buffer.alloc(32, 77));
+    const copy = await copyOf(async (path, honest) => {
+      if (path === '/.well-known/did.json') {
+        const did = JSON.parse((await honest()).toString());
+        did.verificationMethod.find((m: Json) => m.id.endsWith('#board-attestation-1')).publicKeyJwk.x =
+          other.publicKey.toString('base64url');
+        return Buffer.from(JSON.stringify(did));
+      }
+      if (path === '/log/checkpoint') {
+        const note = (await honest()).toString();
+        const text = note.slice(0, note.lastIndexOf('\n\n') + 1);
+        const name = text.split('\n')[0]!;
+        const line = noteSignature(
+          name,
+          keyId(name, SIG_TYPE_ED25519, other.publicKey),
+          sign(other.privateKey, Buffer.from(text)),
+        );
+        return Buffer.from(formatNote(text, [line]));
+      }
+      return undefined;
+    });
+    const r = await monitor(copy);
+    assert.equal(r.status, 1);
+    assert.ok(kinds(r.lines).includes('key_changed_without_transition'), JSON.stringify(r.lines));
+  });
+
+  it('refused: a view that is not a URL; an unreachable view is an alert, not a crash', async () => {
+    const bad = await gspc(['monitor', 'localhost', '--state', stateDir, '--once']);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /localhost is not an http\(s\) URL of a view/);
+    const gone = await monitor(`http://127.0.0.1:${await freePort()}`);
+    assert.deepEqual([gone.status, kinds(gone.lines)], [1, ['unreachable']]);
+  });
+});
