@@ -42,6 +42,7 @@ export function page(o: PageOptions): string {
 <meta name="description" content="${o.description}">
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/site.css">
+<link rel="alternate" type="application/atom+xml" title="Releases and corrections" href="/feed.atom">
 ${(o.scripts ?? []).map((s) => html`<script type="module" src="/assets/${s}"></script>`)}
 </head>
 <body>
@@ -54,7 +55,7 @@ ${(o.scripts ?? []).map((s) => html`<script type="module" src="/assets/${s}"></s
 <main id="main">
 ${o.body}
 </main>
-<footer class="site"><p>Every number here is read from <a href="/api/gspc">/api/gspc</a> and can be checked without trusting this server: <a href="/gspc-verify">verify the signed cards</a>, or run <code>gspc verify</code>. Every route is described in <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1).</p></footer>
+<footer class="site"><p>Every number here is read from <a href="/api/gspc">/api/gspc</a> and can be checked without trusting this server: <a href="/gspc-verify">verify the signed cards</a>, or run <code>gspc verify</code>. Every route is described in <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). What changed: <a href="/api/changes">/api/changes</a> and the <a href="/feed.atom">feed</a>.</p></footer>
 </body>
 </html>`}\n`;
 }

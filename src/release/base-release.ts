@@ -13,7 +13,7 @@
  * publish (`release_invalid`, from the loader), since continuing it would sign its damage.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { PreviousLog } from '../core/evidence/card-log.js';
 import { GspcError } from '../core/errors.js';
 import { currentReleaseDir } from './data-dir.js';
@@ -43,6 +43,28 @@ export function baseReleaseDir(dataDir: string, did: string): string | undefined
     const size = logSize(dir);
     if (size === undefined) continue;
     if (!best || size > best.size || (size === best.size && dir === current)) best = { dir, size };
+  }
+  return best?.dir;
+}
+
+/**
+ * The release before `releaseDir` in its log: among the releases beside it signed for the same
+ * DID, the one with the longest log shorter than its own (the latest id on a tie: equal logs
+ * are equal histories). Undefined for the first release of a log, or a replica that holds only
+ * this one. `GET /api/changes` and the feed compare a release with it.
+ */
+export function predecessorDir(releaseDir: string): string | undefined {
+  const releases = dirname(releaseDir);
+  const size = logSize(releaseDir);
+  const did = releaseDirDid(releaseDir);
+  if (size === undefined || !existsSync(releases)) return undefined;
+  let best: { dir: string; size: number } | undefined;
+  for (const name of readdirSync(releases).sort()) {
+    if (name.startsWith('.')) continue;
+    const dir = join(releases, name);
+    const s = logSize(dir);
+    if (s === undefined || s >= size || releaseDirDid(dir) !== did) continue;
+    if (!best || s >= best.size) best = { dir, size: s };
   }
   return best?.dir;
 }

@@ -28,6 +28,7 @@ const FILE_CONTENT = {
   'application/did+json': { schema: { type: 'object' } },
   'application/schema+json': { schema: { type: 'object' } },
   'text/plain': { schema: { type: 'string' } },
+  'application/atom+xml': { schema: { type: 'string' } },
 };
 
 /** The route schema of a registry document: its query, and what it answers. */
@@ -47,7 +48,7 @@ export function documentRouteSchema(entry: DocumentEntry): FastifySchema {
             },
           },
         }
-      : { description: 'the file as published (JSON, JSONL or text)', content: FILE_CONTENT };
+      : { description: 'the file as published (JSON, JSONL, text or an Atom feed)', content: FILE_CONTENT };
   return {
     summary: entry.schema !== null ? `${entry.id}: the ${entry.schema} document` : `${entry.id}: a published file`,
     ...(entry.query !== null &&

@@ -10,43 +10,19 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { gspc } from '../helpers/cli.js';
 import { runCli } from '../helpers/process.js';
-import { demoCopy, demoCorpus, tempDir } from '../helpers/tmp.js';
+import { editedDemo } from '../helpers/edited-demo.js';
+import { demoCorpus, tempDir } from '../helpers/tmp.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON output */
 type Json = any;
 
 const data = tempDir();
-const edited = demoCopy();
-const ids: string[] = [];
 
-/** Swaps the labels of the two leading models on governance, and adds a correction entry. */
-function edit(): void {
-  const rowsFile = join(edited, 'peritem', 'governance.jsonl');
-  const rows = readFileSync(rowsFile, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Json);
-  const byItem = new Map<string, Json[]>();
-  for (const r of rows) byItem.set(r.item, [...(byItem.get(r.item) ?? []), r]);
-  for (const group of byItem.values()) {
-    const a = group.find((r) => r.model === 'demo/atlas-70b');
-    const b = group.find((r) => r.model === 'demo/borealis-34b');
-    [a.label, b.label] = [b.label, a.label];
-  }
-  writeFileSync(rowsFile, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
-  const entry = JSON.parse(readFileSync(join(edited, 'corrections', 'entries', 'C-2026-0325-01.json'), 'utf8'));
-  Object.assign(entry, {
-    id: 'C-2026-1120-01',
-    date: '2026-11-20',
-    published_at: '2026-11-20T08:00:00Z',
-    what_was_wrong: 'The governance rows of two models were swapped at import.',
-  });
-  writeFileSync(join(edited, 'corrections', 'entries', 'C-2026-1120-01.json'), `${JSON.stringify(entry, null, 2)}\n`);
-}
+const ids: string[] = [];
 
 describe('gspc diff', () => {
   before(async () => {
-    edit();
+    const edited = editedDemo();
     assert.equal((await gspc(['keygen', '--data-dir', data])).status, 0);
     for (const corpus of [demoCorpus, edited]) {
       const r = await gspc(['publish', corpus, '--data-dir', data, '--public-url', 'http://localhost:8770']);

@@ -20,6 +20,8 @@ import { readinessDocument } from './readiness.js';
 import { insurabilityDocument } from './insurability.js';
 import { regulationDocument } from './regulation.js';
 import { reportedDocument } from './reported.js';
+import { changesDocument } from './changes.js';
+import { feedDocument } from './feed.js';
 import { modelsDocumentEntry } from './models.js';
 import { cardV0SchemaDocument } from './schemas.js';
 import { xrplDocument } from './xrpl.js';
@@ -49,6 +51,8 @@ export function documentRegistry(opts: RegistryOptions): readonly DocumentEntry[
     oracleFleetDoc,
     regulationDocument,
     reportedDocument,
+    changesDocument,
+    feedDocument,
     eastWestDocument,
     insurabilityDocument,
     computeDocument,
