@@ -2,11 +2,15 @@
  * `gspc monitor <url>... --state <dir> [--once] [--interval <seconds>]` (issue 31): watches one
  * board through every view given (the origin, replicas, mirrors). Each alert is one line of
  * JSON on standard output; a poll without one prints a `{"status":"ok"}` line. With `--once`
- * (for cron) the exit status is 1 when there was an alert.
+ * (for cron) the exit status is 1 when there was an alert; otherwise it polls until SIGINT or
+ * SIGTERM, with Prometheus metrics on `--metrics-port`.
  */
 import type { Command } from 'commander';
 import { GspcError } from '../core/errors.js';
+import type { Alert } from '../core/monitor/log-watch.js';
 import { pollOnce } from '../verify/monitor.js';
+import { runMonitorService } from '../verify/monitor-service.js';
+import { readPolicy } from './verify.js';
 import type { CliRun } from './cli-io.js';
 
 export function registerMonitorCommand(program: Command, run: CliRun, now: () => Date): void {
@@ -19,27 +23,51 @@ export function registerMonitorCommand(program: Command, run: CliRun, now: () =>
     .requiredOption('--state <dir>', 'where the monitor keeps what it verified (its own memory; back it up)')
     .option('--once', 'poll once and exit: 1 when there was an alert (for cron)')
     .option('--interval <seconds>', 'seconds between polls when not --once', '300')
-    .action(async (urls: string[], o: { state: string; once?: boolean; interval: string }) => {
-      for (const u of urls)
-        if (!/^https?:\/\/[^/]+/.test(u)) throw new GspcError('config_invalid', `${u} is not an http(s) URL of a view`);
-      const interval = Number(o.interval);
-      if (!Number.isFinite(interval) || interval < 1)
-        throw new GspcError('config_invalid', `--interval ${o.interval}: a number of seconds, at least 1`);
-      const poll = async () => {
-        const r = await pollOnce(urls, o.state, now);
-        const time = now().toISOString();
-        for (const a of r.alerts) run.print(JSON.stringify({ time, ...a }));
-        if (r.alerts.length === 0)
-          run.print(JSON.stringify({ time, status: 'ok', views: urls.length, size: r.last?.size, root: r.last?.root }));
-        return r.alerts.length;
-      };
-      if (o.once === true) {
-        run.exitCode = (await poll()) > 0 ? 1 : 0;
-        return;
-      }
-      for (;;) {
-        await poll();
-        await new Promise((resolve) => setTimeout(resolve, interval * 1000));
-      }
-    });
+    .option(
+      '--witness-policy <file>',
+      "a C2SP tlog-policy: each view's checkpoint must carry its quorum of cosignatures",
+    )
+    .option('--metrics-port <port>', 'when not --once: serve Prometheus metrics on 127.0.0.1:<port>/metrics')
+    .action(
+      async (
+        urls: string[],
+        o: { state: string; once?: boolean; interval: string; witnessPolicy?: string; metricsPort?: string },
+      ) => {
+        for (const u of urls)
+          if (!/^https?:\/\/[^/]+/.test(u))
+            throw new GspcError('config_invalid', `${u} is not an http(s) URL of a view`);
+        const interval = Number(o.interval);
+        if (!Number.isFinite(interval) || interval < 1)
+          throw new GspcError('config_invalid', `--interval ${o.interval}: a number of seconds, at least 1`);
+        const metricsPort = o.metricsPort === undefined ? undefined : Number(o.metricsPort);
+        if (metricsPort !== undefined && !(Number.isInteger(metricsPort) && metricsPort >= 0 && metricsPort < 65536))
+          throw new GspcError('config_invalid', `--metrics-port ${o.metricsPort}: a port number`);
+        const policy = o.witnessPolicy === undefined ? undefined : readPolicy(o.witnessPolicy);
+        const report = (alerts: readonly Alert[], size: number | undefined) => {
+          const time = now().toISOString();
+          for (const a of alerts) run.print(JSON.stringify({ time, ...a }));
+          if (alerts.length === 0) run.print(JSON.stringify({ time, status: 'ok', views: urls.length, size }));
+        };
+        if (o.once === true) {
+          const r = await pollOnce(urls, o.state, now, policy);
+          report(r.alerts, r.last?.size);
+          run.exitCode = r.alerts.length > 0 ? 1 : 0;
+          return;
+        }
+        const stop = new AbortController();
+        for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => stop.abort());
+        const service = await runMonitorService({
+          views: urls,
+          stateDir: o.state,
+          intervalSeconds: interval,
+          now,
+          ...(policy !== undefined && { policy }),
+          ...(metricsPort !== undefined && { metricsPort }),
+          onPoll: report,
+          signal: stop.signal,
+        });
+        if (service.metricsUrl !== undefined) run.warn(`gspc monitor: metrics on ${service.metricsUrl}`);
+        await service.done;
+      },
+    );
 }

@@ -33,7 +33,7 @@ export async function runVerify(
 }
 
 /** A C2SP tlog-policy file, parsed; a file that is not one is refused before anything is fetched. */
-function readPolicy(path: string): WitnessPolicy {
+export function readPolicy(path: string): WitnessPolicy {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -14,6 +14,8 @@ import { BOARD_KEY } from '../core/evidence/signer.js';
 import { checkTransitions, keyAtSize } from '../core/verify/key-transitions.js';
 import { verifyCheckpointNote } from '../core/verify/log-proof.js';
 import { nodeVerifyCrypto } from './node-crypto.js';
+import type { WitnessPolicy } from '../core/evidence/note/witness-policy.js';
+import { judgeWitnessPolicy } from './witness-policy-check.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
@@ -27,7 +29,11 @@ async function getText(url: string): Promise<string | undefined> {
   return r.text();
 }
 
-export async function observeView(view: string, last: SeenCheckpoint | undefined): Promise<ViewObservation> {
+export async function observeView(
+  view: string,
+  last: SeenCheckpoint | undefined,
+  policy?: WitnessPolicy,
+): Promise<ViewObservation> {
   const base = view.replace(/\/$/, '');
   const blind = (
     alert: 'unreachable' | 'checkpoint_invalid' | 'entries_rewritten',
@@ -84,6 +90,10 @@ export async function observeView(view: string, last: SeenCheckpoint | undefined
     prefixRoot: root,
     transitionTo: (x) => transitions.some((t) => t.new_x === x && logged.has(transitionId(t))),
   };
+  if (policy !== undefined) {
+    const quorum = judgeWitnessPolicy(note, policy);
+    if (!quorum.ok) return { ...observation, problem: { alert: 'witness_quorum', detail: quorum.detail } };
+  }
   if (last !== undefined && opened.size > last.size) {
     // The view's own RFC 9162 proof from the size this monitor verified, when it serves one (a
     // static mirror does not: the recomputed prefix root above is then the whole check).

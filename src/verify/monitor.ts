@@ -12,6 +12,7 @@ import { judgePoll, type Alert, type SeenCheckpoint } from '../core/monitor/log-
 import { urlSource } from './release-source.js';
 import { verifyRelease } from './release-verifier.js';
 import { observeView } from './monitor-observe.js';
+import type { WitnessPolicy } from '../core/evidence/note/witness-policy.js';
 
 const STATE_FILE = 'monitor.json';
 const STATE_SCHEMA = 'svc.monitor-state/1';
@@ -49,10 +50,15 @@ export interface PollResult {
   last: SeenCheckpoint | undefined;
 }
 
-export async function pollOnce(views: readonly string[], stateDir: string, now: () => Date): Promise<PollResult> {
+export async function pollOnce(
+  views: readonly string[],
+  stateDir: string,
+  now: () => Date,
+  policy?: WitnessPolicy,
+): Promise<PollResult> {
   const state = readMonitorState(stateDir);
   const last = state?.last;
-  const observations = await Promise.all(views.map((v) => observeView(v, last)));
+  const observations = await Promise.all(views.map((v) => observeView(v, last, policy)));
   // A release the monitor has not verified before is verified whole, once per new checkpoint.
   for (const [i, o] of observations.entries()) {
     const cp = o.checkpoint;

@@ -10,13 +10,13 @@ import { evaluateWitnessPolicy, type WitnessPolicy } from '../core/evidence/note
 import type { AddCheck } from './release-check.js';
 import type { ReleaseSource } from './release-source.js';
 
-export async function checkWitnessPolicy(src: ReleaseSource, policy: WitnessPolicy, add: AddCheck): Promise<void> {
-  const bytes = await src.get('/log/checkpoint');
-  const note = bytes === undefined ? undefined : parseNote(bytes.toString('utf8'));
-  if (!note?.ok) {
-    add('witness_policy', false, 'no signed checkpoint (/log/checkpoint) to hold the cosignatures');
-    return;
-  }
+/** Whether a signed checkpoint note carries the policy's quorum (and is signed by one of its logs), and the detail. */
+export function judgeWitnessPolicy(
+  noteText: string | undefined,
+  policy: WitnessPolicy,
+): { ok: boolean; detail: string } {
+  const note = noteText === undefined ? undefined : parseNote(noteText);
+  if (!note?.ok) return { ok: false, detail: 'no signed checkpoint (/log/checkpoint) to hold the cosignatures' };
   const origin = note.text.split('\n')[0]!;
   const verdict = evaluateWitnessPolicy(policy, note.text, note.signatures, (key) => {
     if (key.name !== origin) return false;
@@ -27,13 +27,18 @@ export async function checkWitnessPolicy(src: ReleaseSource, policy: WitnessPoli
     );
   });
   const who = verdict.cosigned.length === 0 ? 'no witness of the policy' : verdict.cosigned.join(', ');
-  add(
-    'witness_policy',
-    verdict.satisfied && verdict.logAccepted,
-    !verdict.logAccepted
+  return {
+    ok: verdict.satisfied && verdict.logAccepted,
+    detail: !verdict.logAccepted
       ? `the checkpoint of ${origin} is signed by none of the policy's logs`
       : verdict.satisfied
         ? `quorum ${policy.quorum} holds: cosigned by ${who}`
         : `quorum ${policy.quorum} does not hold: cosigned by ${who} (of ${policy.witnesses.size} witnesses the policy names)`,
-  );
+  };
+}
+
+export async function checkWitnessPolicy(src: ReleaseSource, policy: WitnessPolicy, add: AddCheck): Promise<void> {
+  const bytes = await src.get('/log/checkpoint');
+  const { ok, detail } = judgeWitnessPolicy(bytes?.toString('utf8'), policy);
+  add('witness_policy', ok, detail);
 }

@@ -17,7 +17,15 @@ import { keyPairFromSeed, sign } from '../../src/core/crypto/ed25519.js';
 import { logLeaves } from '../../src/core/evidence/card-log.js';
 import { MerkleTree } from '../../src/core/evidence/merkle/merkle-tree.js';
 import { formatCheckpoint } from '../../src/core/evidence/note/checkpoint.js';
-import { formatNote, keyId, noteSignature, SIG_TYPE_ED25519 } from '../../src/core/evidence/note/signed-note.js';
+import {
+  formatNote,
+  keyId,
+  noteSignature,
+  SIG_TYPE_COSIGNATURE_V1,
+  SIG_TYPE_ED25519,
+} from '../../src/core/evidence/note/signed-note.js';
+import { formatVerifierKey } from '../../src/core/evidence/note/verifier-key.js';
+import { runMonitorService } from '../../src/verify/monitor-service.js';
 import { signingContext } from '../../src/keys/signing.js';
 import { loadRelease } from '../../src/release/load.js';
 import { ServedState } from '../../src/serve/served-state.js';
@@ -196,6 +204,49 @@ describe('gspc monitor', () => {
     const r = await monitor(copy);
     assert.equal(r.status, 1);
     assert.ok(kinds(r.lines).includes('key_changed_without_transition'), JSON.stringify(r.lines));
+  });
+
+  it('a witness quorum the reader chooses: two of three required, none cosigned; quorum none passes', async () => {
+    const vkey = (n: number) =>
+      formatVerifierKey(`w${n}.example`, keyPairFromSeed(Buffer.alloc(32, n)).publicKey, SIG_TYPE_COSIGNATURE_V1);
+    const strict = join(tempDir(), 'policy');
+    writeFileSync(
+      strict,
+      `witness A ${vkey(1)}\nwitness B ${vkey(2)}\nwitness C ${vkey(3)}\ngroup g 2 A B C\nquorum g\n`,
+    );
+    const r = await gspc(['monitor', origin, '--state', stateDir, '--once', '--witness-policy', strict]);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Json);
+    assert.deepEqual([r.status, kinds(lines)], [1, ['witness_quorum']]);
+    assert.match(lines[0].detail, /quorum g does not hold: cosigned by no witness of the policy/);
+    const none = join(tempDir(), 'none');
+    writeFileSync(none, 'quorum none\n');
+    const ok = await gspc(['monitor', origin, '--state', stateDir, '--once', '--witness-policy', none]);
+    assert.equal(ok.status, 0, ok.stdout);
+  });
+
+  it('as a service: it polls until stopped and serves Prometheus metrics', async () => {
+    const stop = new AbortController();
+    const polls: number[] = [];
+    const service = await runMonitorService({
+      views: [origin],
+      stateDir,
+      intervalSeconds: 1,
+      now: () => new Date(),
+      metricsPort: 0,
+      onPoll: (alerts) => polls.push(alerts.length),
+      signal: stop.signal,
+    });
+    while (polls.length < 2) await new Promise((r) => setTimeout(r, 100));
+    const metrics = await (await fetch(service.metricsUrl!)).text();
+    stop.abort();
+    await service.done;
+    assert.deepEqual(polls.slice(0, 2), [0, 0]);
+    assert.match(metrics, /^gspc_monitor_verified_log_size \d+$/m);
+    assert.match(metrics, /^gspc_monitor_last_poll_clean 1$/m);
+    assert.match(metrics, /^gspc_monitor_views 1$/m);
   });
 
   it('refused: a view that is not a URL; an unreachable view is an alert, not a crash', async () => {

@@ -36,7 +36,8 @@ export type AlertKind =
   | 'fork'
   | 'split_view'
   | 'key_changed_without_transition'
-  | 'release_invalid';
+  | 'release_invalid'
+  | 'witness_quorum';
 
 export interface Alert {
   alert: AlertKind;

@@ -1,0 +1,85 @@
+/**
+ * `gspc monitor` as a service (issue 31): polls every `interval` seconds until stopped and, with
+ * a metrics port, serves Prometheus metrics on 127.0.0.1 (`/metrics`): alerts by kind, the
+ * verified log size, the time of the last poll and whether it was clean, so an alerting rule can
+ * page on a fork as on any other metric.
+ */
+import { createServer, type Server } from 'node:http';
+import { Counter, Gauge, Registry } from 'prom-client';
+import type { Alert } from '../core/monitor/log-watch.js';
+import type { WitnessPolicy } from '../core/evidence/note/witness-policy.js';
+import { pollOnce } from './monitor.js';
+
+export interface MonitorServiceOptions {
+  views: readonly string[];
+  stateDir: string;
+  intervalSeconds: number;
+  now: () => Date;
+  policy?: WitnessPolicy;
+  /** Serve /metrics on 127.0.0.1 at this port (0: any free port). */
+  metricsPort?: number;
+  /** Each poll's alerts and verified size, as they happen. */
+  onPoll(alerts: readonly Alert[], size: number | undefined): void;
+  signal: AbortSignal;
+}
+
+export async function runMonitorService(
+  o: MonitorServiceOptions,
+): Promise<{ metricsUrl?: string; done: Promise<void> }> {
+  const registry = new Registry();
+  const alerts = new Counter({
+    name: 'gspc_monitor_alerts_total',
+    help: 'Alerts raised, by kind (fork, rollback, split_view, …)',
+    labelNames: ['alert'],
+    registers: [registry],
+  });
+  const size = new Gauge({
+    name: 'gspc_monitor_verified_log_size',
+    help: 'Entries of the last checkpoint verified',
+    registers: [registry],
+  });
+  const lastPoll = new Gauge({
+    name: 'gspc_monitor_last_poll_timestamp_seconds',
+    help: 'When the last poll ended',
+    registers: [registry],
+  });
+  const clean = new Gauge({
+    name: 'gspc_monitor_last_poll_clean',
+    help: '1 when the last poll raised no alert',
+    registers: [registry],
+  });
+  new Gauge({ name: 'gspc_monitor_views', help: 'Views watched', registers: [registry] }).set(o.views.length);
+  let server: Server | undefined;
+  let metricsUrl: string | undefined;
+  if (o.metricsPort !== undefined) {
+    server = createServer(async (req, res) => {
+      if (req.url !== '/metrics') {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': registry.contentType }).end(await registry.metrics());
+    });
+    await new Promise<void>((resolve) => server!.listen(o.metricsPort, '127.0.0.1', resolve));
+    metricsUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/metrics`;
+  }
+  const done = (async () => {
+    try {
+      while (!o.signal.aborted) {
+        const r = await pollOnce(o.views, o.stateDir, o.now, o.policy);
+        for (const a of r.alerts) alerts.inc({ alert: a.alert });
+        if (r.last !== undefined) size.set(r.last.size);
+        lastPoll.set(o.now().getTime() / 1000);
+        clean.set(r.alerts.length === 0 ? 1 : 0);
+        o.onPoll(r.alerts, r.last?.size);
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, o.intervalSeconds * 1000);
+          o.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+        });
+      }
+    } finally {
+      server?.closeAllConnections();
+      server?.close();
+    }
+  })();
+  return { ...(metricsUrl !== undefined && { metricsUrl }), done };
+}
