@@ -73,7 +73,11 @@ export async function runMonitorService(
         o.onPoll(r.alerts, r.last?.size);
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, o.intervalSeconds * 1000);
-          o.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+          const wake = () => {
+            clearTimeout(t);
+            resolve();
+          };
+          o.signal.addEventListener('abort', wake, { once: true });
         });
       }
     } finally {
