@@ -71,12 +71,14 @@ export async function runMonitorService(
         lastPoll.set(o.now().getTime() / 1000);
         clean.set(r.alerts.length === 0 ? 1 : 0);
         o.onPoll(r.alerts, r.last?.size);
+        // One listener per wait, removed when the wait ends: a long run must not pile them up.
         await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, o.intervalSeconds * 1000);
           const wake = () => {
             clearTimeout(t);
+            o.signal.removeEventListener('abort', wake);
             resolve();
           };
+          const t = setTimeout(wake, o.intervalSeconds * 1000);
           o.signal.addEventListener('abort', wake, { once: true });
         });
       }
