@@ -27,11 +27,22 @@ export function registerMonitorCommand(program: Command, run: CliRun, now: () =>
       '--witness-policy <file>',
       "a C2SP tlog-policy: each view's checkpoint must carry its quorum of cosignatures",
     )
+    .option(
+      '--submit-witness <url...>',
+      'send each newly verified checkpoint to these C2SP tlog-witnesses (add-checkpoint)',
+    )
     .option('--metrics-port <port>', 'when not --once: serve Prometheus metrics on 127.0.0.1:<port>/metrics')
     .action(
       async (
         urls: string[],
-        o: { state: string; once?: boolean; interval: string; witnessPolicy?: string; metricsPort?: string },
+        o: {
+          state: string;
+          once?: boolean;
+          interval: string;
+          witnessPolicy?: string;
+          metricsPort?: string;
+          submitWitness?: string[];
+        },
       ) => {
         for (const u of urls)
           if (!/^https?:\/\/[^/]+/.test(u))
@@ -43,14 +54,26 @@ export function registerMonitorCommand(program: Command, run: CliRun, now: () =>
         if (metricsPort !== undefined && !(Number.isInteger(metricsPort) && metricsPort >= 0 && metricsPort < 65536))
           throw new GspcError('config_invalid', `--metrics-port ${o.metricsPort}: a port number`);
         const policy = o.witnessPolicy === undefined ? undefined : readPolicy(o.witnessPolicy);
-        const report = (alerts: readonly Alert[], size: number | undefined) => {
+        for (const w of o.submitWitness ?? [])
+          if (!/^https?:\/\/[^/]+/.test(w))
+            throw new GspcError('config_invalid', `--submit-witness ${w}: an http(s) URL`);
+        const pollOptions = {
+          ...(policy !== undefined && { policy }),
+          ...(o.submitWitness !== undefined && { submitTo: o.submitWitness }),
+        };
+        const report = (
+          alerts: readonly Alert[],
+          size: number | undefined,
+          submitted: readonly { witness: string; cosigned: boolean }[] = [],
+        ) => {
           const time = now().toISOString();
           for (const a of alerts) run.print(JSON.stringify({ time, ...a }));
+          for (const s of submitted) run.print(JSON.stringify({ time, status: 'submitted', ...s }));
           if (alerts.length === 0) run.print(JSON.stringify({ time, status: 'ok', views: urls.length, size }));
         };
         if (o.once === true) {
-          const r = await pollOnce(urls, o.state, now, policy);
-          report(r.alerts, r.last?.size);
+          const r = await pollOnce(urls, o.state, now, pollOptions);
+          report(r.alerts, r.last?.size, r.submitted);
           run.exitCode = r.alerts.length > 0 ? 1 : 0;
           return;
         }
@@ -61,7 +84,7 @@ export function registerMonitorCommand(program: Command, run: CliRun, now: () =>
           stateDir: o.state,
           intervalSeconds: interval,
           now,
-          ...(policy !== undefined && { policy }),
+          ...pollOptions,
           ...(metricsPort !== undefined && { metricsPort }),
           onPoll: report,
           signal: stop.signal,

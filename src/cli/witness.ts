@@ -9,12 +9,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { logLeaves } from '../core/evidence/card-log.js';
 import { MerkleTree } from '../core/evidence/merkle/merkle-tree.js';
-import { formatAddCheckpointRequest } from '../core/evidence/note/witness.js';
 import { WITNESS_KINDS, type WitnessKind } from '../core/evidence/witness.js';
 import { GspcError } from '../core/errors.js';
 import { currentReleaseDir } from '../release/data-dir.js';
 import { EVIDENCE_DIR } from '../release/evidence.js';
 import { recordWitness } from '../release/witness-store.js';
+import { submitCheckpoint } from '../verify/witness-submit.js';
 
 export interface WitnessOptions {
   kind: string;
@@ -60,44 +60,4 @@ export async function runWitness(dataDir: string, o: WitnessOptions): Promise<st
     now: o.now,
   });
   return `${o.kind}: ${entry.state} for root ${rootSha256}${entry.log ? ` (cosigned by ${entry.log.cosigners.map((c) => c.name).join(', ')})` : ''}; a running gspc serve picks it up on its next check or on SIGHUP`;
-}
-
-/**
- * C2SP tlog-witness add-checkpoint: first from the size the witness is assumed to know (0); on
- * 409 the witness answers the size it last cosigned and the request is repeated once with a
- * consistency proof from there. A witness that has cosigned a larger tree than this log is a
- * fork alarm, never retried.
- */
-async function submitCheckpoint(witnessUrl: string, checkpoint: string, tree: MerkleTree): Promise<Buffer> {
-  const url = `${witnessUrl.replace(/\/$/, '')}/add-checkpoint`;
-  let oldSize = 0;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const proof = oldSize > 0 && oldSize < tree.size ? tree.consistencyProof(oldSize) : [];
-    const body = formatAddCheckpointRequest({ oldSize, proof, checkpoint });
-    let res: Response;
-    try {
-      res = await fetch(url, {
-        method: 'POST',
-        body,
-        headers: { 'content-type': 'text/plain; charset=utf-8' },
-        signal: AbortSignal.timeout(30_000),
-      });
-    } catch (err) {
-      throw new GspcError('witness_invalid', `the witness at ${url} could not be reached: ${(err as Error).message}`);
-    }
-    const text = await res.text();
-    if (res.status === 200) return Buffer.from(text, 'utf8');
-    if (res.status === 409 && /^(0|[1-9][0-9]*)\n?$/.test(text) && attempt === 0) {
-      const known = Number(text.trim());
-      if (known > tree.size)
-        throw new GspcError(
-          'witness_invalid',
-          `the witness has cosigned size ${known}, larger than this log (${tree.size}): the log may have forked; investigate before publishing`,
-        );
-      oldSize = known;
-      continue;
-    }
-    throw new GspcError('witness_invalid', `the witness answered HTTP ${res.status}: ${text.trim().slice(0, 300)}`);
-  }
-  throw new GspcError('witness_invalid', 'the witness kept answering 409');
 }

@@ -16,10 +16,16 @@ export interface MonitorServiceOptions {
   intervalSeconds: number;
   now: () => Date;
   policy?: WitnessPolicy;
+  /** tlog-witnesses each newly verified checkpoint is sent to. */
+  submitTo?: readonly string[];
   /** Serve /metrics on 127.0.0.1 at this port (0: any free port). */
   metricsPort?: number;
   /** Each poll's alerts and verified size, as they happen. */
-  onPoll(alerts: readonly Alert[], size: number | undefined): void;
+  onPoll(
+    alerts: readonly Alert[],
+    size: number | undefined,
+    submitted: readonly { witness: string; cosigned: boolean }[],
+  ): void;
   signal: AbortSignal;
 }
 
@@ -65,12 +71,15 @@ export async function runMonitorService(
   const done = (async () => {
     try {
       while (!o.signal.aborted) {
-        const r = await pollOnce(o.views, o.stateDir, o.now, o.policy);
+        const r = await pollOnce(o.views, o.stateDir, o.now, {
+          ...(o.policy !== undefined && { policy: o.policy }),
+          ...(o.submitTo !== undefined && { submitTo: o.submitTo }),
+        });
         for (const a of r.alerts) alerts.inc({ alert: a.alert });
         if (r.last !== undefined) size.set(r.last.size);
         lastPoll.set(o.now().getTime() / 1000);
         clean.set(r.alerts.length === 0 ? 1 : 0);
-        o.onPoll(r.alerts, r.last?.size);
+        o.onPoll(r.alerts, r.last?.size, r.submitted);
         // One listener per wait, removed when the wait ends: a long run must not pile them up.
         await new Promise<void>((resolve) => {
           const wake = () => {

@@ -12,6 +12,9 @@ import { judgePoll, type Alert, type SeenCheckpoint } from '../core/monitor/log-
 import { urlSource } from './release-source.js';
 import { verifyRelease } from './release-verifier.js';
 import { observeView } from './monitor-observe.js';
+import { submitCheckpoint } from './witness-submit.js';
+import { logLeaves } from '../core/evidence/card-log.js';
+import { MerkleTree } from '../core/evidence/merkle/merkle-tree.js';
 import type { WitnessPolicy } from '../core/evidence/note/witness-policy.js';
 
 const STATE_FILE = 'monitor.json';
@@ -48,17 +51,25 @@ function writeMonitorState(dir: string, state: MonitorState): void {
 export interface PollResult {
   alerts: Alert[];
   last: SeenCheckpoint | undefined;
+  /** Witnesses the newly verified checkpoint was sent to, and what they answered. */
+  submitted: { witness: string; cosigned: boolean }[];
+}
+
+export interface PollOptions {
+  policy?: WitnessPolicy;
+  /** tlog-witness submission prefixes to send each newly verified checkpoint to. */
+  submitTo?: readonly string[];
 }
 
 export async function pollOnce(
   views: readonly string[],
   stateDir: string,
   now: () => Date,
-  policy?: WitnessPolicy,
+  opts: PollOptions = {},
 ): Promise<PollResult> {
   const state = readMonitorState(stateDir);
   const last = state?.last;
-  const observations = await Promise.all(views.map((v) => observeView(v, last, policy)));
+  const observations = await Promise.all(views.map((v) => observeView(v, last, opts.policy)));
   // A release the monitor has not verified before is verified whole, once per new checkpoint.
   for (const [i, o] of observations.entries()) {
     const cp = o.checkpoint;
@@ -77,11 +88,45 @@ export async function pollOnce(
     }
   }
   const { alerts, next } = judgePoll(last, observations);
+  const submitted: PollResult['submitted'] = [];
+  const isNew = next !== undefined && (last === undefined || next.size !== last.size || next.root !== last.root);
+  if (alerts.length === 0 && isNew && (opts.submitTo?.length ?? 0) > 0) {
+    const view = views[observations.findIndex((o) => o.checkpoint?.root === next.root)]!;
+    await submitSeen(view, opts.submitTo!, alerts, submitted);
+  }
+  // A witness's fork alarm or refusal keeps the previous checkpoint, as any other alert does.
+  const remembered = alerts.length === 0 ? next : last;
   writeMonitorState(stateDir, {
     schema: STATE_SCHEMA,
     views: [...views],
-    ...(next !== undefined && { last: next }),
+    ...(remembered !== undefined && { last: remembered }),
     checked_at: now().toISOString(),
   });
-  return { alerts, last: next };
+  return { alerts, last: remembered, submitted };
+}
+
+/**
+ * Sends the checkpoint just verified (re-read from the view, its tree rebuilt from the entries)
+ * to each witness. A witness that cosigned a larger tree than this one is a fork alarm; one that
+ * cannot be reached or refuses is an alert of its own, and the checkpoint is not learnt.
+ */
+async function submitSeen(
+  view: string,
+  witnesses: readonly string[],
+  alerts: Alert[],
+  submitted: PollResult['submitted'],
+): Promise<void> {
+  const base = view.replace(/\/$/, '');
+  const note = await (await fetch(`${base}/log/checkpoint`)).text();
+  const entries = ((await (await fetch(`${base}/log/entries.json`)).json()) as { entries: string[] }).entries;
+  const tree = new MerkleTree(logLeaves(entries));
+  for (const witness of witnesses) {
+    try {
+      const lines = await submitCheckpoint(witness, note, tree);
+      submitted.push({ witness, cosigned: lines.toString('utf8').startsWith('\u2014 ') });
+    } catch (e) {
+      const detail = e instanceof Error ? e.message : String(e);
+      alerts.push({ alert: /larger than this log/.test(detail) ? 'fork' : 'witness_submit', view: witness, detail });
+    }
+  }
 }

@@ -17,8 +17,12 @@ import { keyPairFromSeed, sign } from '../../src/core/crypto/ed25519.js';
 import { logLeaves } from '../../src/core/evidence/card-log.js';
 import { MerkleTree } from '../../src/core/evidence/merkle/merkle-tree.js';
 import { formatCheckpoint } from '../../src/core/evidence/note/checkpoint.js';
+import { signCosignature } from '../../src/core/evidence/note/cosignature.js';
+import { decideAddCheckpoint } from '../../src/core/evidence/note/witness.js';
 import {
+  ed25519NoteVerifier,
   formatNote,
+  formatSignatureLine,
   keyId,
   noteSignature,
   SIG_TYPE_COSIGNATURE_V1,
@@ -55,6 +59,23 @@ async function copyOf(override: (path: string, honest: () => Promise<Buffer>) =>
     const body = (await override(req.url!, honest)) ?? Buffer.from(await upstream.arrayBuffer());
     res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
     res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  servers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A tlog-witness at /add-checkpoint answering what `answer` decides for each request body. */
+async function witnessServer(answer: (body: string) => [number, string]): Promise<string> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      const [status, text] = answer(body);
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(text);
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   servers.push(server);
@@ -225,6 +246,40 @@ describe('gspc monitor', () => {
     writeFileSync(none, 'quorum none\n');
     const ok = await gspc(['monitor', origin, '--state', stateDir, '--once', '--witness-policy', none]);
     assert.equal(ok.status, 0, ok.stdout);
+  });
+
+  it('--submit-witness: a newly verified checkpoint goes to each tlog-witness; one that cosigned a larger tree is a fork alarm', async () => {
+    const boardKey = keyPairFromSeed(
+      Buffer.from(readFileSync(join(keyDir, 'board-attestation-1.key'), 'utf8').trim(), 'base64url'),
+    ).publicKey;
+    const logName = `localhost:${port}/log`;
+    let cosigned = 0;
+    const witness = await witnessServer((body) => {
+      const d = decideAddCheckpoint(body, (o) =>
+        o === logName ? { verifiers: [ed25519NoteVerifier(logName, boardKey)], latest: null } : undefined,
+      );
+      if (d.status !== 200) return [d.status, 'reason' in d ? d.reason : ''];
+      cosigned++;
+      const line = signCosignature(d.text, { name: 'witness.example', privateKey: Buffer.alloc(32, 5) }, 1_800_000_000);
+      return [200, formatSignatureLine(line)];
+    });
+    const ahead = await witnessServer(() => [409, '99999999\n']);
+    const fresh = tempDir();
+    const r = await gspc(['monitor', origin, '--state', fresh, '--once', '--submit-witness', witness]);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Json);
+    assert.deepEqual([r.status, kinds(lines)], [0, ['submitted', 'ok']], r.stdout);
+    assert.deepEqual([lines[0].witness, lines[0].cosigned, cosigned], [witness, true, 1]);
+    const forked = await gspc(['monitor', origin, '--state', tempDir(), '--once', '--submit-witness', ahead]);
+    const alarm = forked.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Json);
+    assert.equal(forked.status, 1);
+    assert.deepEqual(kinds(alarm), ['fork']);
+    assert.match(alarm[0].detail, /the witness has cosigned size 99999999, larger than this log/);
   });
 
   it('as a service: it polls until stopped and serves Prometheus metrics', async () => {

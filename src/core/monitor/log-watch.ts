@@ -37,7 +37,8 @@ export type AlertKind =
   | 'split_view'
   | 'key_changed_without_transition'
   | 'release_invalid'
-  | 'witness_quorum';
+  | 'witness_quorum'
+  | 'witness_submit';
 
 export interface Alert {
   alert: AlertKind;

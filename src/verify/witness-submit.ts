@@ -1,0 +1,49 @@
+/**
+ * Sending a checkpoint to a C2SP tlog-witness (`add-checkpoint`): what `gspc witness --submit`
+ * does for the publisher, and `gspc monitor --submit-witness` for a reader who wants a witness
+ * to have seen what it verified (gossip: a witness that cosigned a larger tree than the one sent
+ * is a fork alarm).
+ */
+import type { MerkleTree } from '../core/evidence/merkle/merkle-tree.js';
+import { formatAddCheckpointRequest } from '../core/evidence/note/witness.js';
+import { GspcError } from '../core/errors.js';
+
+/**
+ * C2SP tlog-witness add-checkpoint: first from the size the witness is assumed to know (0); on
+ * 409 the witness answers the size it last cosigned and the request is repeated once with a
+ * consistency proof from there. A witness that has cosigned a larger tree than this log is a
+ * fork alarm, never retried.
+ */
+export async function submitCheckpoint(witnessUrl: string, checkpoint: string, tree: MerkleTree): Promise<Buffer> {
+  const url = `${witnessUrl.replace(/\/$/, '')}/add-checkpoint`;
+  let oldSize = 0;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const proof = oldSize > 0 && oldSize < tree.size ? tree.consistencyProof(oldSize) : [];
+    const body = formatAddCheckpointRequest({ oldSize, proof, checkpoint });
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch (err) {
+      throw new GspcError('witness_invalid', `the witness at ${url} could not be reached: ${(err as Error).message}`);
+    }
+    const text = await res.text();
+    if (res.status === 200) return Buffer.from(text, 'utf8');
+    if (res.status === 409 && /^(0|[1-9][0-9]*)\n?$/.test(text) && attempt === 0) {
+      const known = Number(text.trim());
+      if (known > tree.size)
+        throw new GspcError(
+          'witness_invalid',
+          `the witness has cosigned size ${known}, larger than this log (${tree.size}): the log may have forked; investigate before publishing`,
+        );
+      oldSize = known;
+      continue;
+    }
+    throw new GspcError('witness_invalid', `the witness answered HTTP ${res.status}: ${text.trim().slice(0, 300)}`);
+  }
+  throw new GspcError('witness_invalid', 'the witness kept answering 409');
+}
