@@ -82,6 +82,8 @@ describe('gspc export static, served by nginx', { skip }, () => {
       '/dashboard',
       '/gspc-verify',
       '/methodology',
+      '/api/changes',
+      '/feed.atom',
     ])
       assert.ok(paths.has(p), `${p} is mirrored`);
     assert.ok(docs.filter((d) => /^\/cards\/[0-9a-f]{16}\.proof\.json$/.test(d.path)).length >= 36);
