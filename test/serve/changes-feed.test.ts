@@ -80,7 +80,7 @@ describe('/api/changes and /feed.atom', () => {
     assert.equal(r.headers['content-type'], 'application/atom+xml; charset=utf-8');
     const feed = parseFeed(r.body);
     assert.equal(feed.meta.type, 'atom');
-    assert.match(feed.title ?? '', /releases and corrections$/);
+    assert.match(feed.title ?? '', /^Releases and corrections: SYNTHETIC DEMO/);
     assert.equal(feed.self, `${ORIGIN}/feed.atom`);
     const byId = new Map(feed.items.map((i) => [i.id, i]));
     const release = byId.get(`urn:gspc:release:${ids[1]}`)!;

@@ -58,7 +58,7 @@ async function buildFeed(p: PreparedRelease, base: string): Promise<Prepared> {
   ].sort((a, b) => b.date.getTime() - a.date.getTime() || a.id.localeCompare(b.id));
   const feed = new Feed({
     id: `${base}/feed.atom`,
-    title: `${meta.issuer}: releases and corrections`,
+    title: `Releases and corrections: ${meta.issuer}`,
     link: `${base}/dashboard`,
     updated: items[0]?.date ?? dateOf(meta.as_of),
     feedLinks: { atom: `${base}/feed.atom` },
