@@ -5,8 +5,20 @@
  * (written to a temporary file, synced and renamed, so a crash leaves the old state or the new,
  * never half of one). The state is the monitor's own: no server is asked what it saw before.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import { GspcError } from '../core/errors.js';
 import { judgePoll, type Alert, type SeenCheckpoint } from '../core/monitor/log-watch.js';
 import { urlSource } from './release-source.js';
@@ -35,8 +47,26 @@ export function readMonitorState(dir: string): MonitorState | undefined {
   return state;
 }
 
+/**
+ * The state directory, made if missing: it or its parent must be a writable directory. Checked
+ * before a poll, so a wrong path is refused at once (and a recursive mkdir under a special file
+ * system such as /proc, which never returns in Node 20, is never tried).
+ */
+export function ensureStateDir(dir: string): void {
+  const target = existsSync(dir) ? dir : dirname(dir);
+  try {
+    if (!statSync(target).isDirectory()) throw new Error('not a directory');
+    accessSync(target, constants.W_OK);
+  } catch (e) {
+    throw new GspcError(
+      'config_invalid',
+      `--state ${dir}: ${existsSync(dir) ? 'it' : `its parent ${target}`} is not a writable directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
+  }
+  if (target !== dir) mkdirSync(dir);
+}
+
 function writeMonitorState(dir: string, state: MonitorState): void {
-  mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `.${STATE_FILE}.${process.pid}`);
   const fd = openSync(tmp, 'w', 0o644);
   try {
@@ -67,6 +97,7 @@ export async function pollOnce(
   now: () => Date,
   opts: PollOptions = {},
 ): Promise<PollResult> {
+  ensureStateDir(stateDir);
   const state = readMonitorState(stateDir);
   const last = state?.last;
   const observations = await Promise.all(views.map((v) => observeView(v, last, opts.policy)));
@@ -75,7 +106,11 @@ export async function pollOnce(
     const cp = o.checkpoint;
     if (cp === undefined || o.problem || (last !== undefined && cp.size === last.size && cp.root === last.root))
       continue;
-    const report = await verifyRelease(urlSource(views[i]!));
+    const report = await verifyRelease(urlSource(views[i]!)).catch((e: Error) => ({
+      ok: false as const,
+      checks: [{ check: 'fetch', ok: false, detail: e.message }],
+      cards: { invalid: [] as unknown[] },
+    }));
     if (!report.ok) {
       const failed = report.checks.filter((c) => !c.ok).map((c) => `${c.check}: ${c.detail}`);
       observations[i] = {

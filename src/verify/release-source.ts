@@ -3,6 +3,7 @@
  * choice of URL, fetched by the user's own command) or a release directory on disk. Both answer
  * the service's public paths, so one verifier checks either.
  */
+import { GspcError } from '../core/errors.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,7 +43,17 @@ export function urlSource(baseUrl: string): ReleaseSource {
     describe: base,
     live: true,
     async get(path) {
-      const r = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(30_000) });
+      let r: Response;
+      try {
+        r = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(30_000) });
+      } catch (e) {
+        // A refused connection, a DNS failure or the timeout: say which URL and why, not a stack.
+        const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+        throw new GspcError(
+          'release_not_found',
+          `${base}${path} could not be fetched: ${cause?.code ?? cause?.message ?? (e as Error).message}`,
+        );
+      }
       if (r.status === 404) return undefined;
       if (!r.ok) throw new Error(`GET ${path}: HTTP ${r.status}`);
       return Buffer.from(await r.arrayBuffer());

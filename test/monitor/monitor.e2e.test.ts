@@ -310,5 +310,24 @@ describe('gspc monitor', () => {
     assert.match(bad.stderr, /localhost is not an http\(s\) URL of a view/);
     const gone = await monitor(`http://127.0.0.1:${await freePort()}`);
     assert.deepEqual([gone.status, kinds(gone.lines)], [1, ['unreachable']]);
+    // A state path that cannot be a directory is refused before anything is fetched.
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, '');
+    const badState = await gspc(['monitor', origin, '--state', join(file, 'state'), '--once']);
+    assert.equal(badState.status, 2);
+    assert.match(badState.stderr, /--state .*: its parent .*a-file is not a writable directory \(not a directory\)/);
+    // gspc verify and gspc diff of a URL that answers nothing: a clear refusal, not a stack.
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    for (const args of [
+      ['verify', closed],
+      ['diff', closed, closed],
+    ]) {
+      const r = await gspc(args);
+      assert.equal(r.status, 2, args[0]);
+      assert.match(
+        r.stderr,
+        /^gspc: http:\/\/127\.0\.0\.1:\d+\/\.well-known\/did\.json could not be fetched: ECONNREFUSED/,
+      );
+    }
   });
 });
