@@ -1,7 +1,7 @@
 /**
- * `gspc diff` (issue 31) on real releases: the demo, then an edited copy in which the governance
- * rows of the two leading models are swapped (so the leader changes, and nothing else on the
- * board) and a correction is added. Each release is verified first; a tampered one is not
+ * `gspc diff` (issue 31) on real releases: the demo, then an edited copy (test/helpers/
+ * edited-demo.ts: a leader changed, a bank refused so its cards are withdrawn, a correction
+ * added). Each release is verified first; a tampered one is not
  * compared. The demo against itself: nothing changed.
  */
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { gspc } from '../helpers/cli.js';
 import { runCli } from '../helpers/process.js';
-import { editedDemo } from '../helpers/edited-demo.js';
+import { ADDED_CORRECTION, editedDemo } from '../helpers/edited-demo.js';
 import { demoCorpus, tempDir } from '../helpers/tmp.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON output */
@@ -32,7 +32,7 @@ describe('gspc diff', () => {
   });
   const dir = (i: number) => join(data, 'releases', ids[i]!);
 
-  it('names exactly the leader that changed, the governance cards superseded, and the correction added', async () => {
+  it('names exactly what the edits changed: the governance leader, the care bank refused (its cards withdrawn), the correction added', async () => {
     const r = await gspc(['diff', dir(0), dir(1), '--json']);
     assert.equal(r.status, 0, r.stderr);
     const d = JSON.parse(r.stdout) as Json;
@@ -40,17 +40,29 @@ describe('gspc diff', () => {
     assert.deepEqual(d.axes, {
       added: [],
       removed: [],
-      changed: [{ axis: 'governance', field: 'leader', from: 'demo/atlas-70b', to: 'demo/borealis-34b' }],
+      changed: [
+        { axis: 'governance', field: 'leader', from: 'demo/atlas-70b', to: 'demo/borealis-34b' },
+        { axis: 'care', field: 'leader', from: 'demo/atlas-70b', to: null },
+        { axis: 'care', field: 'separation', from: 'TIE', to: 'UNTESTED' },
+        { axis: 'care', field: 'accuracy', from: d.axes.changed[3]?.from, to: null },
+      ],
     });
+    assert.equal(typeof d.axes.changed[3].from, 'number', 'care had an accuracy before');
     assert.deepEqual(
       d.corrections.added.map((c: Json) => c.id),
-      ['C-2026-1120-01'],
+      [ADDED_CORRECTION],
     );
-    assert.ok(d.cards.superseded.length > 0);
-    assert.deepEqual(d.cards.removed, [], 'every card gone from the root is named as superseded');
     assert.ok(d.cards.added.every((c: Json) => c.what.endsWith(' on governance')));
-    assert.deepEqual(d.cards.superseded.map((c: Json) => c.by).sort(), d.cards.added.map((c: Json) => c.sha256).sort());
-    assert.deepEqual([d.cards.withdrawn, d.key_transitions.added], [[], []]);
+    assert.equal(d.cards.withdrawn.length, 4, 'the four care cards');
+    for (const w of d.cards.withdrawn)
+      assert.equal(w.reason, 'refused bank: the exact-label menu has fewer than two distinct labels');
+    assert.deepEqual(d.cards.removed, [], 'every card gone from the root is named as superseded');
+    assert.deepEqual(
+      d.cards.superseded.map((c: Json) => c.by).sort(),
+      [...d.cards.added, ...d.cards.withdrawn].map((c: Json) => c.sha256).sort(),
+      'each old card is superseded by the governance card that replaced it or the care card withdrawn at birth',
+    );
+    assert.deepEqual(d.key_transitions.added, []);
   });
 
   it('in words, one change a line; the compiled bin says the same', async () => {

@@ -57,9 +57,13 @@ describe('/api/changes and /feed.atom', () => {
     const doc = r.json() as Json;
     assert.equal(doc.schema, 'svc.release-changes/1');
     assert.deepEqual([doc.release, doc.predecessor], [ids[1], ids[0]]);
-    assert.deepEqual(doc.diff.axes.changed, [
-      { axis: 'governance', field: 'leader', from: 'demo/atlas-70b', to: 'demo/borealis-34b' },
-    ]);
+    assert.deepEqual(doc.diff.axes.changed[0], {
+      axis: 'governance',
+      field: 'leader',
+      from: 'demo/atlas-70b',
+      to: 'demo/borealis-34b',
+    });
+    assert.equal(doc.diff.cards.withdrawn.length, 4);
     assert.deepEqual(
       doc.diff.corrections.added.map((c: Json) => c.id),
       [ADDED_CORRECTION],
