@@ -3,24 +3,13 @@
  * directory or a service's URL, each verified first as `gspc verify` does (a release that fails
  * is not compared: its numbers are not what it signed). In words, or as `svc.release-diff/1`.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describeDiff, diffReleases } from '../core/board/release-diff.js';
 import { GspcError } from '../core/errors.js';
-import { dirSource, type ReleaseSource, urlSource } from '../verify/release-source.js';
+import { type ReleaseSource, sourceOf } from '../verify/release-source.js';
 import { verifyRelease } from '../verify/release-verifier.js';
 import { readReleaseView } from '../verify/release-view.js';
 import type { CliRun } from './cli-io.js';
-
-export function sourceOf(target: string): ReleaseSource {
-  if (/^https?:\/\//.test(target)) return urlSource(target);
-  if (existsSync(join(target, 'release.json'))) return dirSource(target);
-  throw new GspcError(
-    'release_not_found',
-    `${target} is neither an http(s) base URL nor a release directory (no release.json)`,
-  );
-}
 
 async function verified(target: string): Promise<ReleaseSource> {
   const src = sourceOf(target);

@@ -1,9 +1,8 @@
 /** `gspc verify <base-url|release-dir> [--json] [--witness-policy <file>]`: prints the report; exit status 1 on any failure. */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { parseWitnessPolicy, type WitnessPolicy } from '../core/evidence/note/witness-policy.js';
-import { join } from 'node:path';
 import { GspcError } from '../core/errors.js';
-import { dirSource, urlSource } from '../verify/release-source.js';
+import { sourceOf } from '../verify/release-source.js';
 import { verifyRelease } from '../verify/release-verifier.js';
 
 export async function runVerify(
@@ -12,15 +11,10 @@ export async function runVerify(
   print: (line: string) => void,
   policyFile?: string,
 ): Promise<number> {
-  let source;
-  if (/^https?:\/\//.test(target)) source = urlSource(target);
-  else if (existsSync(join(target, 'release.json'))) source = dirSource(target);
-  else
-    throw new GspcError(
-      'release_not_found',
-      `${target} is neither an http(s) base URL nor a release directory (no release.json)`,
-    );
-  const report = await verifyRelease(source, policyFile === undefined ? {} : { witnessPolicy: readPolicy(policyFile) });
+  const report = await verifyRelease(
+    sourceOf(target),
+    policyFile === undefined ? {} : { witnessPolicy: readPolicy(policyFile) },
+  );
   if (json) print(JSON.stringify(report, null, 2));
   else {
     print(`gspc verify ${report.source}`);

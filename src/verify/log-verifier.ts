@@ -156,12 +156,11 @@ export async function verifyTransitions(
   src: ReleaseSource,
   did: string,
   currentKey: (fragment: string) => Uint8Array | undefined,
+  /** The log's entries (/log/entries.json), as the caller read them. */
+  entries: readonly string[],
   add: Add,
 ): Promise<CheckedTransitions | undefined> {
   const bytes = await src.get('/keys/transitions.json');
-  const entries =
-    parseDocument<{ entries?: unknown }>(await src.get('/log/entries.json'))?.entries ?? ([] as unknown[]);
-  if (!Array.isArray(entries)) return undefined;
   if (bytes === undefined) return undefined;
   const doc = parseDocument<{ did?: unknown; transitions?: unknown }>(bytes);
   if (!doc || !Array.isArray(doc.transitions)) {
@@ -174,7 +173,7 @@ export async function verifyTransitions(
     const key = f === undefined ? undefined : currentKey(f);
     if (f !== undefined && key !== undefined) current.set(f, Buffer.from(key).toString('base64url'));
   }
-  const verdict = await checkTransitions(nodeVerifyCrypto, doc.transitions, did, current, entries as string[]);
+  const verdict = await checkTransitions(nodeVerifyCrypto, doc.transitions, did, current, entries);
   if (!verdict.ok) {
     add('key_transitions', false, verdict.detail);
     return undefined;

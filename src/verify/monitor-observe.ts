@@ -29,11 +29,16 @@ async function getText(url: string): Promise<string | undefined> {
   return r.text();
 }
 
+/** An observation, with the signed note and the tree it was verified from (sent to witnesses as seen). */
+export interface ObservedView extends ViewObservation {
+  seen?: { note: string; tree: MerkleTree };
+}
+
 export async function observeView(
   view: string,
   last: SeenCheckpoint | undefined,
   policy?: WitnessPolicy,
-): Promise<ViewObservation> {
+): Promise<ObservedView> {
   const base = view.replace(/\/$/, '');
   const blind = (
     alert: 'unreachable' | 'checkpoint_invalid' | 'entries_rewritten',
@@ -41,7 +46,7 @@ export async function observeView(
   ): ViewObservation => ({
     view,
     problem: { alert, detail },
-    prefixRoot: () => undefined,
+    holdsPrefix: () => false,
     transitionTo: () => false,
   });
   let did: { id?: string; verificationMethod?: { id?: string; publicKeyJwk?: { x?: string }; retired?: unknown }[] };
@@ -77,17 +82,22 @@ export async function observeView(
   const signer = Buffer.from(keyAtSize(walk.epochs.get(BOARD_KEY), size, boardKey), 'base64url');
   const opened = await verifyCheckpointNote(nodeVerifyCrypto, note, logOrigin(did.id), signer);
   if (!opened.ok) return blind('checkpoint_invalid', opened.detail);
-  const root = (n: number) =>
-    n > entries.length ? undefined : hex(new MerkleTree(logLeaves(entries.slice(0, n))).root());
-  if (opened.size !== entries.length || root(entries.length) !== opened.rootHex)
+  // One tree per view: a prefix is checked with the tree's own RFC 9162 consistency proof from
+  // that size (O(log n) once the tree is built), not by hashing the prefix again.
+  const tree = new MerkleTree(logLeaves(entries));
+  if (opened.size !== entries.length || hex(tree.root()) !== opened.rootHex)
     return blind(
       'entries_rewritten',
       `/log/entries.json (${entries.length} entries) does not give the root the checkpoint signs at size ${opened.size}`,
     );
-  const observation: ViewObservation = {
+  const observation: ObservedView = {
     view,
+    seen: { note, tree },
     checkpoint: { size: opened.size, root: opened.rootHex, boardKey },
-    prefixRoot: root,
+    holdsPrefix: (n, root) =>
+      n >= 1 &&
+      n <= tree.size &&
+      verifyConsistency(n, tree.size, tree.consistencyProof(n), Buffer.from(root, 'hex'), tree.root()).ok,
     transitionTo: (x) => transitions.some((t) => t.new_x === x && logged.has(transitionId(t))),
   };
   if (policy !== undefined) {
@@ -96,7 +106,7 @@ export async function observeView(
   }
   if (last !== undefined && opened.size > last.size) {
     // The view's own RFC 9162 proof from the size this monitor verified, when it serves one (a
-    // static mirror does not: the recomputed prefix root above is then the whole check).
+    // static mirror does not: the prefix check against its entries is then the whole check).
     const proof = await getText(`${base}/log/consistency?from=${last.size}`).catch(() => undefined);
     const p = proof === undefined ? undefined : (JSON.parse(proof) as { proof?: string[] });
     if (

@@ -23,10 +23,8 @@ import { GspcError } from '../core/errors.js';
 import { judgePoll, type Alert, type SeenCheckpoint } from '../core/monitor/log-watch.js';
 import { urlSource } from './release-source.js';
 import { verifyRelease } from './release-verifier.js';
-import { observeView } from './monitor-observe.js';
+import { observeView, type ObservedView } from './monitor-observe.js';
 import { submitCheckpoint } from './witness-submit.js';
-import { logLeaves } from '../core/evidence/card-log.js';
-import { MerkleTree } from '../core/evidence/merkle/merkle-tree.js';
 import type { WitnessPolicy } from '../core/evidence/note/witness-policy.js';
 
 const STATE_FILE = 'monitor.json';
@@ -126,8 +124,8 @@ export async function pollOnce(
   const submitted: PollResult['submitted'] = [];
   const isNew = next !== undefined && (last === undefined || next.size !== last.size || next.root !== last.root);
   if (alerts.length === 0 && isNew && (opts.submitTo?.length ?? 0) > 0) {
-    const view = views[observations.findIndex((o) => o.checkpoint?.root === next.root)]!;
-    await submitSeen(view, opts.submitTo!, alerts, submitted);
+    const seen = observations.find((o) => o.checkpoint?.root === next.root)?.seen;
+    if (seen !== undefined) await submitSeen(seen, opts.submitTo!, alerts, submitted);
   }
   // A witness's fork alarm or refusal keeps the previous checkpoint, as any other alert does.
   const remembered = alerts.length === 0 ? next : last;
@@ -141,23 +139,19 @@ export async function pollOnce(
 }
 
 /**
- * Sends the checkpoint just verified (re-read from the view, its tree rebuilt from the entries)
- * to each witness. A witness that cosigned a larger tree than this one is a fork alarm; one that
- * cannot be reached or refuses is an alert of its own, and the checkpoint is not learnt.
+ * Sends the checkpoint just verified, with the tree it was verified from, to each witness. A
+ * witness that cosigned a larger tree than this one is a fork alarm; one that cannot be reached
+ * or refuses is an alert of its own, and the checkpoint is not learnt.
  */
 async function submitSeen(
-  view: string,
+  seen: NonNullable<ObservedView['seen']>,
   witnesses: readonly string[],
   alerts: Alert[],
   submitted: PollResult['submitted'],
 ): Promise<void> {
-  const base = view.replace(/\/$/, '');
-  const note = await (await fetch(`${base}/log/checkpoint`)).text();
-  const entries = ((await (await fetch(`${base}/log/entries.json`)).json()) as { entries: string[] }).entries;
-  const tree = new MerkleTree(logLeaves(entries));
   for (const witness of witnesses) {
     try {
-      const lines = await submitCheckpoint(witness, note, tree);
+      const lines = await submitCheckpoint(witness, seen.note, seen.tree);
       submitted.push({ witness, cosigned: lines.toString('utf8').startsWith('\u2014 ') });
     } catch (e) {
       const detail = e instanceof Error ? e.message : String(e);

@@ -120,3 +120,13 @@ export function dirSource(dir: string): ReleaseSource {
     },
   };
 }
+
+/** A target a reader names: a service's base URL, or a release directory (`gspc verify`, `gspc diff`). */
+export function sourceOf(target: string): ReleaseSource {
+  if (/^https?:\/\//.test(target)) return urlSource(target);
+  if (existsSync(join(target, 'release.json'))) return dirSource(target);
+  throw new GspcError(
+    'release_not_found',
+    `${target} is neither an http(s) base URL nor a release directory (no release.json)`,
+  );
+}

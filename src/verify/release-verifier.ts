@@ -85,11 +85,13 @@ export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<
     return undefined;
   // 1b. The key transitions, and the keys as this release was signed (issue 30): a release
   // signed before a rotation is checked under the keys of its time, never the keys of now.
+  const entries = parseDocument<{ entries?: unknown }>(await src.get('/log/entries.json'))?.entries;
+  const logEntries = Array.isArray(entries) ? (entries as string[]) : [];
   const transitions =
     typeof did === 'string'
-      ? await verifyTransitions(src, did, (fragment) => didKeys.get(`${did}#${fragment}`), add)
+      ? await verifyTransitions(src, did, (fragment) => didKeys.get(`${did}#${fragment}`), logEntries, add)
       : undefined;
-  const logSize = parseDocument<{ entries?: unknown[] }>(await src.get('/log/entries.json'))?.entries?.length ?? 0;
+  const logSize = logEntries.length;
   const keys = transitions && typeof did === 'string' ? keysAtSize(didKeys, did, transitions.epochs, logSize) : didKeys;
   if (transitions && typeof did === 'string') checkSignedUnrevoked(keys, did, transitions, logSize, add);
 

@@ -31,22 +31,14 @@ export function registerDocumentRoutes(
       const query = entry.query === null || q === -1 ? NO_QUERY : readQuery(req.url, entry.query);
       const release = ctx.state.current();
       const body = entry.read(ctx, { params: req.params as Record<string, string>, query, path, log: req.log });
+      if (body instanceof Promise) return body.then((b) => send(req, reply, b));
       // A GET of a per-release prepared document: the fast path may replay this answer for the
-      // same target until the release changes (`release` is the one it read: the read was
-      // synchronous, or the release was still current when it resolved). A query counts when the
-      // document reads it (the board's and /api/models's `?axis=`: the bytes are a function of
-      // the release and the query, decision S6); a query a document ignores is not recorded, so
-      // it cannot grow the record with spellings.
-      const record = (b: DocumentBody) => {
-        if (perRelease && (q === -1 || entry.query !== null) && req.method === 'GET' && b.kind === 'prepared')
-          if (ctx.state.current() === release) fastPath.record(release, req.url, entry.route, b.prepared);
-      };
-      if (body instanceof Promise)
-        return body.then((b) => {
-          record(b);
-          return send(req, reply, b);
-        });
-      record(body);
+      // same target until the release changes (the read was synchronous, so `release` is the one
+      // it read). A query counts when the document reads it (the board's and /api/models's
+      // `?axis=`: the bytes are a function of the release and the query, decision S6); a query a
+      // document ignores is not recorded, so it cannot grow the record with spellings.
+      if (perRelease && (q === -1 || entry.query !== null) && req.method === 'GET' && body.kind === 'prepared')
+        fastPath.record(release, req.url, entry.route, body.prepared);
       return send(req, reply, body);
     });
   }

@@ -20,10 +20,10 @@ export interface ViewObservation {
   checkpoint?: SeenCheckpoint;
   problem?: { alert: AlertKind; detail: string };
   /**
-   * The root of the view's first `n` entries, for the sizes the monitor asks about (the last size
-   * it verified, and the other views' sizes): recomputed from the view's own /log/entries.json.
+   * Whether the view's first `n` entries have the root `root` (hex): for the size the monitor
+   * verified last, and the other views' sizes, checked against the view's own /log/entries.json.
    */
-  prefixRoot(n: number): string | undefined;
+  holdsPrefix(n: number, root: string): boolean;
   /** Whether the view's log holds a key transition whose new key is `x` (so a changed key is explained). */
   transitionTo(x: string): boolean;
 }
@@ -65,7 +65,7 @@ export function judgePoll(
         view: v.view,
         detail: `the log has ${cp.size} entries, fewer than the ${last.size} this monitor verified before`,
       });
-    else if (v.prefixRoot(last.size) !== last.root)
+    else if (!v.holdsPrefix(last.size, last.root))
       alerts.push({
         alert: 'fork',
         view: v.view,
@@ -86,7 +86,7 @@ export function judgePoll(
   for (const [i, a] of seen.entries())
     for (const b of seen.slice(i + 1)) {
       const [small, large] = a.checkpoint!.size <= b.checkpoint!.size ? [a, b] : [b, a];
-      if (large.prefixRoot(small.checkpoint!.size) !== small.checkpoint!.root)
+      if (!large.holdsPrefix(small.checkpoint!.size, small.checkpoint!.root))
         alerts.push({
           alert: 'split_view',
           view: `${small.view} | ${large.view}`,

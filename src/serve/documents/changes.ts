@@ -7,8 +7,8 @@
  */
 import { diffReleases, type ReleaseDiff } from '../../core/board/release-diff.js';
 import { predecessorDir } from '../../release/base-release.js';
-import { dirSource } from '../../verify/release-source.js';
-import { readReleaseView } from '../../verify/release-view.js';
+import { loadRelease } from '../../release/load.js';
+import { viewOfRelease } from '../../verify/release-view.js';
 import { JSON_TYPE } from '../headers.js';
 import { CACHE_CONTROL, prepare } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
@@ -29,13 +29,14 @@ export interface ReleaseChanges {
 }
 
 /** The served release and up to 20 before it, newest first, each with its changes against the one before. */
-export const releaseHistory = perRelease(async (p: PreparedRelease): Promise<ReleaseChanges[]> => {
+export const releaseHistory = perRelease((p: PreparedRelease): ReleaseChanges[] => {
   const out: ReleaseChanges[] = [];
+  // The served release is already loaded; each earlier one is loaded once, as it is reached.
   let dir: string | undefined = p.release.dir;
-  let view = await readReleaseView(dirSource(dir));
+  let view = viewOfRelease(p.release);
   while (dir !== undefined && out.length < HISTORY) {
     const before = predecessorDir(dir);
-    const previous = before === undefined ? undefined : await readReleaseView(dirSource(before));
+    const previous = before === undefined ? undefined : viewOfRelease(loadRelease(before));
     out.push({
       schema: CHANGES_SCHEMA,
       release: view.id,
@@ -53,8 +54,8 @@ export const releaseHistory = perRelease(async (p: PreparedRelease): Promise<Rel
   return out;
 });
 
-const bytesOf = perRelease(async (p: PreparedRelease) =>
-  prepare(Buffer.from(JSON.stringify((await releaseHistory(p))[0])), JSON_TYPE),
+const bytesOf = perRelease((p: PreparedRelease) =>
+  prepare(Buffer.from(JSON.stringify(releaseHistory(p)[0])), JSON_TYPE),
 );
 
 export const changesDocument: DocumentEntry<ReleaseChanges> = {
@@ -64,5 +65,5 @@ export const changesDocument: DocumentEntry<ReleaseChanges> = {
   schema: CHANGES_SCHEMA,
   cache: { kind: 'release', cacheControl: CACHE_CONTROL },
   paths: () => ['/api/changes'],
-  read: async (ctx) => prepared(await bytesOf(ctx.state.current())),
+  read: (ctx) => prepared(bytesOf(ctx.state.current())),
 };

@@ -12,26 +12,11 @@ import { releaseHistory } from './changes.js';
 import { prepared, type DocumentEntry } from './document.js';
 
 const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
-const ENTRY = /^corrections\/entries\/([A-Za-z0-9._-]+)\.json$/;
 
-interface CorrectionEntry {
-  id?: string;
-  published_at?: string;
-  date?: string;
-  what_was_wrong?: string;
-  what_changed?: string;
-  status?: string;
-}
-
-async function buildFeed(p: PreparedRelease, base: string): Promise<Prepared> {
-  const history = await releaseHistory(p);
+function buildFeed(p: PreparedRelease, base: string): Prepared {
+  const history = releaseHistory(p);
   const meta = p.release.source.meta;
-  const corrections = p.release.corpus.files.flatMap((f) => {
-    const m = ENTRY.exec(f.path);
-    if (!m) return [];
-    const e = JSON.parse(f.bytes.toString('utf8')) as CorrectionEntry;
-    return [{ id: e.id ?? m[1]!, entry: e }];
-  });
+  const corrections = p.release.corpus.status.corrections?.entries ?? [];
   const dateOf = (s: string | undefined) => {
     const t = s === undefined ? Number.NaN : Date.parse(s);
     return new Date(Number.isNaN(t) ? Date.parse(meta.as_of) : t);
@@ -52,7 +37,7 @@ async function buildFeed(p: PreparedRelease, base: string): Promise<Prepared> {
       title: `Correction ${id}${entry.status ? `: ${entry.status}` : ''}`,
       id: `urn:gspc:correction:${id}`,
       link: `${base}/corrections/${id}.json`,
-      date: dateOf(entry.published_at ?? entry.date),
+      date: dateOf(entry.published_at),
       content: [entry.what_was_wrong, entry.what_changed].filter((x) => x !== undefined).join('\n'),
     })),
   ].sort((a, b) => b.date.getTime() - a.date.getTime() || a.id.localeCompare(b.id));
@@ -69,7 +54,8 @@ async function buildFeed(p: PreparedRelease, base: string): Promise<Prepared> {
   return prepare(Buffer.from(feed.atom1(), 'utf8'), ATOM_TYPE);
 }
 
-const built = new WeakMap<PreparedRelease, Promise<Prepared>>();
+// Per served release; the base URL is the service's own and does not change under it.
+const built = new WeakMap<PreparedRelease, Prepared>();
 
 export const feedDocument: DocumentEntry<string> = {
   id: 'feed',
@@ -78,13 +64,13 @@ export const feedDocument: DocumentEntry<string> = {
   schema: null,
   cache: { kind: 'release', cacheControl: CACHE_CONTROL },
   paths: () => ['/feed.atom'],
-  read: async (ctx) => {
+  read: (ctx) => {
     const p = ctx.state.current();
     let bytes = built.get(p);
     if (bytes === undefined) {
       bytes = buildFeed(p, ctx.baseUrl);
       built.set(p, bytes);
     }
-    return prepared(await bytes);
+    return prepared(bytes);
   },
 };
