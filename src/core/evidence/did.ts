@@ -5,8 +5,8 @@
  */
 import { GspcError } from '../errors.js';
 import { publicJwk } from '../crypto/jwk.js';
-import { transitionId, type KeyTransition } from './key-transition.js';
-import type { KeyFragment } from './signer.js';
+import { isKeyChange, transitionId, type TransitionRecord } from './key-transition.js';
+import { ROOT_KEY, type TransitionFragment } from './signer.js';
 
 const HOST =
   /^(?=.{1,253}(?:%3A|:|$))[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?:(?::|%3A)[0-9]{1,5})?$/i;
@@ -29,7 +29,8 @@ export function didDocumentUrl(did: string): string {
 }
 
 export interface PublishedKey {
-  fragment: KeyFragment;
+  /** A signing key's fragment, or `identity-root` (issue 36: it authorises key changes and signs nothing else). */
+  fragment: TransitionFragment;
   publicKey: Uint8Array;
 }
 
@@ -54,6 +55,8 @@ export interface DidDocument {
   id: string;
   verificationMethod: VerificationMethod[];
   assertionMethod: string[];
+  /** The identity root (issue 36): the key that authorises changes of the others, never an assertion method. */
+  capabilityInvocation?: string[];
 }
 
 /**
@@ -64,7 +67,7 @@ export interface DidDocument {
 export function didDocument(
   did: string,
   keys: readonly PublishedKey[],
-  transitions: readonly KeyTransition[] = [],
+  transitions: readonly TransitionRecord[] = [],
 ): DidDocument {
   const methods: VerificationMethod[] = keys.map((k) => ({
     id: `${did}#${k.fragment}`,
@@ -72,8 +75,9 @@ export function didDocument(
     controller: did,
     publicKeyJwk: publicJwk(k.publicKey),
   }));
-  const revocations = transitions.flatMap((t) => (t.kind === 'revocation' ? [t] : []));
-  const retired: VerificationMethod[] = transitions.map((t) => {
+  const changes = transitions.filter(isKeyChange);
+  const revocations = changes.flatMap((t) => (t.kind === 'revocation' ? [t] : []));
+  const retired: VerificationMethod[] = changes.map((t) => {
     const revokedBy = revocations.find((r) => r.fragment === t.fragment && r.revoked_x === t.old_x);
     return {
       id: `${did}#${t.fragment}~${t.sequence}`,
@@ -95,10 +99,12 @@ export function didDocument(
       },
     };
   });
+  const roots = methods.filter((m) => m.id.endsWith(`#${ROOT_KEY}`));
   return {
     '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
     id: did,
     verificationMethod: [...methods, ...retired],
-    assertionMethod: methods.map((m) => m.id),
+    assertionMethod: methods.filter((m) => !m.id.endsWith(`#${ROOT_KEY}`)).map((m) => m.id),
+    ...(roots.length > 0 && { capabilityInvocation: roots.map((m) => m.id) }),
   };
 }

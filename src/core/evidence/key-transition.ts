@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { canonicalBytesStrict as canonicalBytes } from '../crypto/canonical-json.js';
-import type { KeyFragment, Signer } from './signer.js';
+import type { ROOT_KEY, Signer, TransitionFragment } from './signer.js';
 
 import { KEY_TRANSITION_SCHEMA, KEY_TRANSITIONS_SCHEMA } from './key-transition-schema.js';
 
@@ -23,8 +23,11 @@ export interface KeyTransitionBody {
   schema: typeof KEY_TRANSITION_SCHEMA;
   /** The DID whose key changes. */
   did: string;
-  /** The verification method's fragment, the same before and after (`board-attestation-1`). */
-  fragment: KeyFragment;
+  /**
+   * The verification method's fragment, the same before and after (`board-attestation-1`);
+   * `identity-root` for a rotation of the identity root (issue 36), signed by the old root and the new.
+   */
+  fragment: TransitionFragment;
   /** 1 for the fragment's first transition, then 2, 3, …: the walk has no gap. */
   sequence: number;
   kind: 'rotation';
@@ -45,9 +48,9 @@ export interface RotationTransition extends KeyTransitionBody {
 /**
  * `gspc keys revoke`: a rotation away from the fragment's current key that also says a key of
  * the fragment (the current one or a retired one) was compromised from an instant on. Signed by
- * the new key only: whoever stole the revoked key could sign as well, so its signature would
- * prove nothing, and a lost key cannot sign at all. What authorises the new key is the DID
- * document the domain serves, which every verifier already reads (decision K6).
+ * the identity root (issue 36), the key that authorises key changes and never serves: whoever
+ * stole the revoked key could sign as well, so its signature would prove nothing, and a copy of
+ * the public files cannot sign as the root. The new key signs too, to show it is held.
  */
 export interface RevocationBody extends Omit<KeyTransitionBody, 'kind'> {
   kind: 'revocation';
@@ -61,23 +64,63 @@ export interface RevocationBody extends Omit<KeyTransitionBody, 'kind'> {
    * `trusted_size` entries of the log, or is a checkpoint no larger than it.
    */
   trusted_size: number;
+  /** The identity root that authorises it (JWK `x`): the root in force at this point of the transitions. */
+  root_x: string;
 }
 
 export interface RevocationTransition extends RevocationBody {
-  /** Ed25519 by the new key over the body's RFC 8785 bytes (hex). */
+  /** Ed25519 by the identity root over the body's RFC 8785 bytes (hex). */
+  sig_root: string;
+  /** Ed25519 by the new key over the same bytes (hex). */
   sig_new: string;
 }
 
-export type KeyTransition = RotationTransition | RevocationTransition;
+/**
+ * A revocation as issue 30 wrote it, signed by the new key only. Verifiers accept one only when a
+ * later adoption record, signed by the identity root, endorses it (`gspc keys migrate`).
+ */
+export interface LegacyRevocationTransition extends Omit<RevocationBody, 'root_x'> {
+  sig_new: string;
+}
+
+/**
+ * `gspc keys migrate` (issue 36): a key directory made before the identity root existed adopts
+ * one, and the root endorses, by id, the revocations that were signed by their new key only.
+ * It changes no key.
+ */
+export interface AdoptionBody {
+  schema: typeof KEY_TRANSITION_SCHEMA;
+  did: string;
+  fragment: typeof ROOT_KEY;
+  kind: 'adoption';
+  /** The identity root that adopts the history (JWK `x`). */
+  root_x: string;
+  /** The ids of the earlier transitions it endorses (those signed without a root). */
+  endorses: string[];
+  at: string;
+}
+
+export interface AdoptionRecord extends AdoptionBody {
+  /** Ed25519 by the identity root over the body's RFC 8785 bytes (hex). */
+  sig_root: string;
+}
+
+/** A transition that replaces a fragment's key. */
+export type KeyTransition = RotationTransition | RevocationTransition | LegacyRevocationTransition;
+/** Any record of `/keys/transitions.json`: a key change, or an adoption (which changes no key). */
+export type TransitionRecord = KeyTransition | AdoptionRecord;
+
+export const isKeyChange = (t: TransitionRecord): t is KeyTransition => t.kind !== 'adoption';
 
 /** `/keys/transitions.json`: every transition of the DID's keys, in the order they happened. */
 export interface KeyTransitionsDocument {
   schema: typeof KEY_TRANSITIONS_SCHEMA;
   did: string;
-  transitions: KeyTransition[];
+  transitions: TransitionRecord[];
 }
 
-export const transitionPreimage = (body: KeyTransitionBody | RevocationBody): Buffer => canonicalBytes(body);
+export const transitionPreimage = (body: KeyTransitionBody | RevocationBody | AdoptionBody): Buffer =>
+  canonicalBytes(body);
 
 /** Signs a transition with the key it retires and the key that replaces it. */
 export function signTransition(body: KeyTransitionBody, retired: Signer, next: Signer): RotationTransition {
@@ -85,16 +128,22 @@ export function signTransition(body: KeyTransitionBody, retired: Signer, next: S
   return { ...body, sig_old: retired.sign(bytes).toString('hex'), sig_new: next.sign(bytes).toString('hex') };
 }
 
-/** Signs a revocation with the key that replaces the fragment's current one. */
-export function signRevocation(body: RevocationBody, next: Signer): RevocationTransition {
-  return { ...body, sig_new: next.sign(canonicalBytes(body)).toString('hex') };
+/** Signs a revocation with the identity root (`body.root_x`) and the key that replaces the fragment's current one. */
+export function signRevocation(body: RevocationBody, root: Signer, next: Signer): RevocationTransition {
+  const bytes = canonicalBytes(body);
+  return { ...body, sig_root: root.sign(bytes).toString('hex'), sig_new: next.sign(bytes).toString('hex') };
+}
+
+/** Signs an adoption record with the identity root (`body.root_x`). */
+export function signAdoption(body: AdoptionBody, root: Signer): AdoptionRecord {
+  return { ...body, sig_root: root.sign(canonicalBytes(body)).toString('hex') };
 }
 
 /** The transition's id and log entry: SHA-256 of the RFC 8785 bytes of the whole record, signatures included. */
-export function transitionId(t: KeyTransition): string {
+export function transitionId(t: TransitionRecord): string {
   return createHash('sha256').update(canonicalBytes(t)).digest('hex');
 }
 
-export function transitionsDocument(did: string, transitions: readonly KeyTransition[]): KeyTransitionsDocument {
+export function transitionsDocument(did: string, transitions: readonly TransitionRecord[]): KeyTransitionsDocument {
   return { schema: KEY_TRANSITIONS_SCHEMA, did, transitions: [...transitions] };
 }
