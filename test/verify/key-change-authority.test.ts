@@ -54,7 +54,7 @@ const rotate = (fragment: TransitionFragment, sequence: number, from: Key, to: K
     by[1],
   );
 const revokeBody = (sequence: number, from: Key, to: Key, root: Key) => ({
-  schema: KEY_TRANSITION_SCHEMA,
+  schema: KEY_TRANSITION_SCHEMA as typeof KEY_TRANSITION_SCHEMA,
   did: DID,
   fragment: BOARD as typeof BOARD,
   sequence,
