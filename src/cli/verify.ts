@@ -13,7 +13,8 @@ export async function runVerify(
 ): Promise<number> {
   const report = await verifyRelease(
     sourceOf(target),
-    policyFile === undefined ? {} : { witnessPolicy: readPolicy(policyFile) },
+    // The reader's clock, for the cosignatures' timestamps (the CLI is where a clock is read).
+    policyFile === undefined ? {} : { witnessPolicy: { policy: readPolicy(policyFile), now: () => new Date() } },
   );
   if (json) print(JSON.stringify(report, null, 2));
   else {
@@ -28,16 +29,17 @@ export async function runVerify(
 
 /** A C2SP tlog-policy file, parsed; a file that is not one is refused before anything is fetched. */
 export function readPolicy(path: string): WitnessPolicy {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (e) {
     throw new GspcError(
       'config_invalid',
       `--witness-policy ${path}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`,
     );
   }
-  const parsed = parseWitnessPolicy(text);
+  // The file's bytes: the specification reads a policy as octets (names are opaque octet strings).
+  const parsed = parseWitnessPolicy(bytes);
   if (!parsed.ok)
     throw new GspcError('config_invalid', `--witness-policy ${path} is not a C2SP tlog-policy: ${parsed.reason}`);
   return parsed.policy;

@@ -37,7 +37,7 @@ export interface ObservedView extends ViewObservation {
 export async function observeView(
   view: string,
   last: SeenCheckpoint | undefined,
-  policy?: WitnessPolicy,
+  policy?: { policy: WitnessPolicy; now: Date },
 ): Promise<ObservedView> {
   const base = view.replace(/\/$/, '');
   const blind = (
@@ -101,7 +101,7 @@ export async function observeView(
     transitionTo: (x) => transitions.some((t) => t.new_x === x && logged.has(transitionId(t))),
   };
   if (policy !== undefined) {
-    const quorum = judgeWitnessPolicy(note, policy);
+    const quorum = judgeWitnessPolicy(note, policy.policy, policy.now);
     if (!quorum.ok) return { ...observation, problem: { alert: 'witness_quorum', detail: quorum.detail } };
   }
   if (last !== undefined && opened.size > last.size) {

@@ -98,7 +98,8 @@ export async function pollOnce(
   ensureStateDir(stateDir);
   const state = readMonitorState(stateDir);
   const last = state?.last;
-  const observations = await Promise.all(views.map((v) => observeView(v, last, opts.policy)));
+  const policy = opts.policy && { policy: opts.policy, now: now() };
+  const observations = await Promise.all(views.map((v) => observeView(v, last, policy)));
   // A release the monitor has not verified before is verified whole, once per new checkpoint.
   for (const [i, o] of observations.entries()) {
     const cp = o.checkpoint;

@@ -231,8 +231,11 @@ function readOnce(source: ReleaseSource): {
 }
 
 export interface VerifyOptions {
-  /** The reader's C2SP tlog-policy: the checkpoint must carry its quorum of cosignatures. */
-  witnessPolicy?: WitnessPolicy;
+  /**
+   * The reader's C2SP tlog-policy: the checkpoint must carry its quorum of cosignatures, none dated
+   * more than COSIGNATURE_MAX_FUTURE_SECONDS after `now` (the reader's clock, passed in).
+   */
+  witnessPolicy?: { policy: WitnessPolicy; now: () => Date };
 }
 
 export async function verifyRelease(source: ReleaseSource, opts: VerifyOptions = {}): Promise<ReleaseReport> {
@@ -252,7 +255,7 @@ export async function verifyRelease(source: ReleaseSource, opts: VerifyOptions =
   const cards = await verifyReleaseCards(src, add);
   if (cards === undefined) return report();
   const { rootBytes, root, bundle, invalid } = cards;
-  if (opts.witnessPolicy) await checkWitnessPolicy(src, opts.witnessPolicy, add);
+  if (opts.witnessPolicy) await checkWitnessPolicy(src, opts.witnessPolicy.policy, opts.witnessPolicy.now, add);
 
   // 3. Witness record (from a service) or root pointer (in a release): bound to the exact root bytes.
   for (const path of src.live

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { checkLogCosignatures, type LogWitnessing } from './log-witness.js';
+import { COSIGNATURE_MAX_FUTURE_SECONDS } from './note/cosignature.js';
 
 export const WITNESS_KINDS = ['transparency-log', 'timestamp-proof', 'attestation-service', 'ledger-memo'] as const;
 export type WitnessKind = (typeof WITNESS_KINDS)[number];
@@ -124,7 +125,7 @@ export function checkWitnessEvidence(
       evidence.toString('utf8'),
       subject.logCheckpoint,
       subject.witnessKeys ?? [],
-      subject.now + MAX_CLOCK_SKEW_SECONDS,
+      subject.now + COSIGNATURE_MAX_FUTURE_SECONDS,
       subject.kept?.log,
     );
     if (!checked.ok) return checked;
@@ -138,5 +139,3 @@ export function checkWitnessEvidence(
   }
   return { ok: false, reason: `recording ${kind} evidence is not supported yet; it stays NOT_YET` };
 }
-
-const MAX_CLOCK_SKEW_SECONDS = 300;

@@ -23,6 +23,15 @@ const TIMESTAMP_MAX = (1n << 63n) - 1n;
 const TIMESTAMPED_SIGNATURE_SIZE = 8 + 64;
 
 /**
+ * How far past the verifier's clock a cosignature's timestamp may be and still count (decision
+ * W5): 300 s, the clock difference tolerated between a witness and the reader. The spec lets
+ * verifiers reject timestamps in the future ("verifiers MAY reject cosignatures with timestamps
+ * in the future"); a cosignature dated later than this states a time that has not come, so it is
+ * refused when recorded (`gspc witness`) and does not count toward a reader's quorum.
+ */
+export const COSIGNATURE_MAX_FUTURE_SECONDS = 300;
+
+/**
  * The exact message a cosigner signs: "cosignature/v1\n", "time <timestamp>\n", then the whole
  * checkpoint note text (all lines including extensions and the final newline, no signatures).
  * Throws `RangeError` unless the timestamp is a non-negative safe integer.
