@@ -265,6 +265,11 @@ export function resolveInMethods(methods: readonly unknown[], kid: string): KeyR
     publicKeyJwk?: unknown;
     retired?: { fragment?: unknown; at?: unknown; revoked?: { compromised_since?: unknown } };
   }[];
+  // Two methods of one id are two keys verifiers would pick from differently: refused whole (issue 36).
+  const ids = list.map((x) => x?.id).filter((id) => typeof id === 'string');
+  const doubled = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (doubled !== undefined)
+    return { state: 'unresolvable', reason: `the DID document lists the verification method ${String(doubled)} twice` };
   const m = list.find((x) => x?.id === kid);
   if (!m) return { state: 'not-listed' };
   const fragment = kid.slice(kid.indexOf('#') + 1);

@@ -301,11 +301,28 @@ export function revocationsOfDidDocument(doc: unknown): Revocation[] {
   return Array.isArray(methods) ? methods.flatMap((m) => revocationOfMethod(m) ?? []) : [];
 }
 
-/** The raw Ed25519 keys a DID document lists, by verification-method id. */
+/**
+ * The first verification-method id a DID document lists twice, if any. DID Core makes ids
+ * unique; a document that doubles one means two keys to verifiers that pick differently (one
+ * took the first, another the last: issue 36), so every verifier refuses it whole.
+ */
+export function doubledMethodId(doc: unknown): string | undefined {
+  const methods = (doc as { verificationMethod?: unknown })?.verificationMethod;
+  if (!Array.isArray(methods)) return undefined;
+  const seen = new Set<string>();
+  for (const m of methods as { id?: unknown }[]) {
+    if (typeof m?.id !== 'string') continue;
+    if (seen.has(m.id)) return m.id;
+    seen.add(m.id);
+  }
+  return undefined;
+}
+
+/** The raw Ed25519 keys a DID document lists, by verification-method id (none when it doubles an id). */
 export function keysOfDidDocument(doc: unknown): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
   const methods = (doc as { verificationMethod?: unknown })?.verificationMethod;
-  if (!Array.isArray(methods)) return out;
+  if (!Array.isArray(methods) || doubledMethodId(doc) !== undefined) return out;
   for (const m of methods as { id?: unknown; publicKeyJwk?: { kty?: unknown; crv?: unknown; x?: unknown } }[]) {
     const jwk = m.publicKeyJwk;
     if (typeof m.id !== 'string' || jwk?.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string') continue;

@@ -16,6 +16,7 @@
 import { BOARD_KEY } from '../evidence/signer.js';
 import { supersededNow } from '../evidence/card-matrix.js';
 import {
+  doubledMethodId,
   keysOfDidDocument,
   revocationsOfDidDocument,
   verifyCard,
@@ -105,7 +106,11 @@ export async function loadServiceContext(files: PublicFiles, crypto: VerifyCrypt
   add(
     'did_document',
     keys.size > 0,
-    keys.size > 0 ? `${keys.size} Ed25519 verification methods` : 'no DID document with Ed25519 keys',
+    keys.size > 0
+      ? `${keys.size} Ed25519 verification methods`
+      : doubledMethodId(didDocument) !== undefined
+        ? `the DID document lists ${doubledMethodId(didDocument)} twice: refused whole`
+        : 'no DID document with Ed25519 keys',
   );
 
   const rootRecord = parse(rootBytes);
