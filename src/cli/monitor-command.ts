@@ -3,7 +3,9 @@
  * board through every view given (the origin, replicas, mirrors). Each alert is one line of
  * JSON on standard output; a poll without one prints a `{"status":"ok"}` line. With `--once`
  * (for cron) the exit status is 1 when there was an alert; otherwise it polls until SIGINT or
- * SIGTERM, with Prometheus metrics on `--metrics-port`.
+ * SIGTERM, with Prometheus metrics on `--metrics-port`. Every request a view answers has a
+ * deadline (`--timeout`) and each view a budget per poll (`--view-budget`): a slow view is an
+ * alert, not a stalled monitor.
  */
 import type { Command } from 'commander';
 import { GspcError } from '../core/errors.js';
@@ -32,6 +34,12 @@ export function registerMonitorCommand(program: Command, run: CliRun, now: () =>
       'send each newly verified checkpoint to these C2SP tlog-witnesses (add-checkpoint)',
     )
     .option('--metrics-port <port>', 'when not --once: serve Prometheus metrics on 127.0.0.1:<port>/metrics')
+    .option('--timeout <seconds>', 'deadline of each request to a view (alert view_timeout)', '15')
+    .option(
+      '--view-budget <seconds>',
+      'what one view may take per poll, its full verification included (alert view_timeout)',
+      '300',
+    )
     .action(
       async (
         urls: string[],
@@ -42,6 +50,8 @@ export function registerMonitorCommand(program: Command, run: CliRun, now: () =>
           witnessPolicy?: string;
           metricsPort?: string;
           submitWitness?: string[];
+          timeout: string;
+          viewBudget: string;
         },
       ) => {
         for (const u of urls)
@@ -57,7 +67,18 @@ export function registerMonitorCommand(program: Command, run: CliRun, now: () =>
         for (const w of o.submitWitness ?? [])
           if (!/^https?:\/\/[^/]+/.test(w))
             throw new GspcError('config_invalid', `--submit-witness ${w}: an http(s) URL`);
+        const seconds = (flag: string, text: string) => {
+          const n = Number(text);
+          if (!Number.isFinite(n) || n <= 0)
+            throw new GspcError('config_invalid', `${flag} ${text}: a number of seconds`);
+          return n * 1000;
+        };
+        const limits = {
+          requestTimeoutMs: seconds('--timeout', o.timeout),
+          viewBudgetMs: seconds('--view-budget', o.viewBudget),
+        };
         const pollOptions = {
+          limits,
           ...(policy !== undefined && { policy }),
           ...(o.submitWitness !== undefined && { submitTo: o.submitWitness }),
         };

@@ -40,6 +40,8 @@ export type GspcErrorCode =
   | 'ledger_unavailable'
   | 'ledger_schema_unsupported'
   | 'import_refused'
+  | 'monitor_state_invalid'
+  | 'monitor_state_foreign'
   | 'rate_limited'
   | 'internal';
 

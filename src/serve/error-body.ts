@@ -42,6 +42,9 @@ export const STATUS_BY_CODE: Record<GspcErrorCode, number> = {
   ledger_unavailable: 503,
   ledger_schema_unsupported: 500,
   import_refused: 422,
+  // `gspc monitor`'s own state file: command-line errors, never an HTTP answer.
+  monitor_state_invalid: 500,
+  monitor_state_foreign: 500,
   rate_limited: 429,
   internal: 500,
 };

@@ -2,13 +2,18 @@
  * `gspc monitor` as a service (issue 31): polls every `interval` seconds until stopped and, with
  * a metrics port, serves Prometheus metrics on 127.0.0.1 (`/metrics`): alerts by kind, the
  * verified log size, the time of the last poll and whether it was clean, so an alerting rule can
- * page on a fork as on any other metric.
+ * page on a fork as on any other metric. A view's failure is an alert for that view
+ * (monitor-view.ts), and anything else that goes wrong in a poll is a `poll_failed` alert: the
+ * service keeps polling (issue 36: one hostile view once stopped it within a second). Only a
+ * state file it must not use (corrupt, or another board's) stops it, as one line.
  */
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Registry } from 'prom-client';
+import { GspcError } from '../core/errors.js';
 import type { Alert } from '../core/monitor/log-watch.js';
 import type { WitnessPolicy } from '../core/evidence/note/witness-policy.js';
-import { pollOnce } from './monitor.js';
+import type { MonitorLimits } from './monitor-fetch.js';
+import { pollOnce, type PollResult } from './monitor.js';
 
 export interface MonitorServiceOptions {
   views: readonly string[];
@@ -18,6 +23,8 @@ export interface MonitorServiceOptions {
   policy?: WitnessPolicy;
   /** tlog-witnesses each newly verified checkpoint is sent to. */
   submitTo?: readonly string[];
+  /** Per-request deadline and per-view budget (the defaults unless given). */
+  limits?: Partial<MonitorLimits>;
   /** Serve /metrics on 127.0.0.1 at this port (0: any free port). */
   metricsPort?: number;
   /** Each poll's alerts and verified size, as they happen. */
@@ -74,7 +81,8 @@ export async function runMonitorService(
         const r = await pollOnce(o.views, o.stateDir, o.now, {
           ...(o.policy !== undefined && { policy: o.policy }),
           ...(o.submitTo !== undefined && { submitTo: o.submitTo }),
-        });
+          ...(o.limits !== undefined && { limits: o.limits }),
+        }).catch(failedPoll);
         for (const a of r.alerts) alerts.inc({ alert: a.alert });
         if (r.last !== undefined) size.set(r.last.size);
         lastPoll.set(o.now().getTime() / 1000);
@@ -97,4 +105,18 @@ export async function runMonitorService(
     }
   })();
   return { ...(metricsUrl !== undefined && { metricsUrl }), done };
+}
+
+/** Codes that mean the operator must act before another poll makes sense: the service stops on them. */
+const FATAL = new Set(['monitor_state_invalid', 'monitor_state_foreign', 'config_invalid']);
+
+/** A poll that threw (a full disk under the state, a bug): an alert, and the service polls on. */
+function failedPoll(e: unknown): PollResult {
+  if (e instanceof GspcError && FATAL.has(e.code)) throw e;
+  return {
+    alerts: [{ alert: 'poll_failed', view: '*', detail: e instanceof Error ? e.message : String(e) }],
+    last: undefined,
+    submitted: [],
+    judged: [],
+  };
 }

@@ -1,92 +1,38 @@
 /**
- * `gspc monitor` (issue 31): polls every view of one board, judges what it saw against the
- * checkpoint it verified last (src/core/monitor/log-watch.ts), verifies in full (`gspc verify`)
- * each release it has not seen yet, and keeps its memory durably in `<state dir>/monitor.json`
- * (written to a temporary file, synced and renamed, so a crash leaves the old state or the new,
- * never half of one). The state is the monitor's own: no server is asked what it saw before.
+ * `gspc monitor` (issues 31, 36): polls every view of one board, each in isolation
+ * (monitor-view.ts), judges what it saw against the checkpoint it verified last
+ * (src/core/monitor/log-watch.ts) and the keys against the DID's own host, the keys it pinned
+ * and each other (monitor-keys.ts), and keeps its memory in `<state dir>/monitor.json`
+ * (monitor-state-file.ts). It learns nothing from a poll that raised an alert: not the
+ * checkpoint, not the keys, not the DID.
  */
-import {
-  accessSync,
-  closeSync,
-  constants,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
-import { dirname, join } from 'node:path';
-import { GspcError } from '../core/errors.js';
-import { judgePoll, type Alert, type SeenCheckpoint } from '../core/monitor/log-watch.js';
-import { urlSource } from './release-source.js';
-import { verifyRelease } from './release-verifier.js';
-import { observeView, type ObservedView } from './monitor-observe.js';
-import { submitCheckpoint } from './witness-submit.js';
+import { logOrigin } from '../core/evidence/card-log.js';
 import type { WitnessPolicy } from '../core/evidence/note/witness-policy.js';
-
-const STATE_FILE = 'monitor.json';
-const STATE_SCHEMA = 'svc.monitor-state/1';
-
-interface MonitorState {
-  schema: typeof STATE_SCHEMA;
-  views: string[];
-  last?: SeenCheckpoint;
-  checked_at?: string;
-}
-
-export function readMonitorState(dir: string): MonitorState | undefined {
-  const path = join(dir, STATE_FILE);
-  if (!existsSync(path)) return undefined;
-  const state = JSON.parse(readFileSync(path, 'utf8')) as MonitorState;
-  if (state.schema !== STATE_SCHEMA) throw new GspcError('config_invalid', `${path} is not a ${STATE_SCHEMA} document`);
-  return state;
-}
-
-/**
- * The state directory, made if missing: it or its parent must be a writable directory. Checked
- * before a poll, so a wrong path is refused at once (and a recursive mkdir under a special file
- * system such as /proc, which never returns in Node 20, is never tried).
- */
-export function ensureStateDir(dir: string): void {
-  const target = existsSync(dir) ? dir : dirname(dir);
-  try {
-    if (!statSync(target).isDirectory()) throw new Error('not a directory');
-    accessSync(target, constants.W_OK);
-  } catch (e) {
-    throw new GspcError(
-      'config_invalid',
-      `--state ${dir}: ${existsSync(dir) ? 'it' : `its parent ${target}`} is not a writable directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-    );
-  }
-  if (target !== dir) mkdirSync(dir);
-}
-
-function writeMonitorState(dir: string, state: MonitorState): void {
-  const tmp = join(dir, `.${STATE_FILE}.${process.pid}`);
-  const fd = openSync(tmp, 'w', 0o644);
-  try {
-    writeSync(fd, `${JSON.stringify(state, null, 2)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, join(dir, STATE_FILE));
-}
+import { judgePoll, type Alert, type SeenCheckpoint } from '../core/monitor/log-watch.js';
+import { foreignState, STATE_SCHEMA, type MonitorState } from '../core/monitor/monitor-state.js';
+import { type HostAnswer, readDidHost } from './monitor-did.js';
+import { DEFAULT_LIMITS, type MonitorLimits } from './monitor-fetch.js';
+import { judgeKeys, pinnedHistory, pinOf } from './monitor-keys.js';
+import type { ObservedView } from './monitor-observe.js';
+import { ensureStateDir, readMonitorState, statePath, writeMonitorState } from './monitor-state-file.js';
+import { pollView } from './monitor-view.js';
+import { submitCheckpoint } from './witness-submit.js';
 
 export interface PollResult {
   alerts: Alert[];
   last: SeenCheckpoint | undefined;
   /** Witnesses the newly verified checkpoint was sent to, and what they answered. */
   submitted: { witness: string; cosigned: boolean }[];
+  /** The views whose checkpoint was verified this poll, and its size (the others have an alert saying why not). */
+  judged: { view: string; size: number }[];
 }
 
 export interface PollOptions {
   policy?: WitnessPolicy;
   /** tlog-witness submission prefixes to send each newly verified checkpoint to. */
   submitTo?: readonly string[];
+  /** Per-request deadline and per-view budget (DEFAULT_LIMITS unless given). */
+  limits?: Partial<MonitorLimits>;
 }
 
 export async function pollOnce(
@@ -98,45 +44,103 @@ export async function pollOnce(
   ensureStateDir(stateDir);
   const state = readMonitorState(stateDir);
   const last = state?.last;
+  const limits: MonitorLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const policy = opts.policy && { policy: opts.policy, now: now() };
-  const observations = await Promise.all(views.map((v) => observeView(v, last, policy)));
-  // A release the monitor has not verified before is verified whole, once per new checkpoint.
-  for (const [i, o] of observations.entries()) {
-    const cp = o.checkpoint;
-    if (cp === undefined || o.problem || (last !== undefined && cp.size === last.size && cp.root === last.root))
-      continue;
-    const report = await verifyRelease(urlSource(views[i]!)).catch((e: Error) => ({
-      ok: false as const,
-      checks: [{ check: 'fetch', ok: false, detail: e.message }],
-      cards: { invalid: [] as unknown[] },
-    }));
-    if (!report.ok) {
-      const failed = report.checks.filter((c) => !c.ok).map((c) => `${c.check}: ${c.detail}`);
-      observations[i] = {
-        ...o,
-        problem: {
-          alert: 'release_invalid',
-          detail: `gspc verify fails: ${[...failed, ...(report.cards.invalid.length > 0 ? [`${report.cards.invalid.length} invalid cards`] : [])].slice(0, 3).join('; ')}`,
-        },
-      };
-    }
+  // The DID's host is read beside the views when the state already names the DID.
+  const early = state?.did === undefined ? undefined : readDidHost(state.did, limits);
+  const polled = await Promise.all(
+    views.map((v) => pollView(v, { last, digest: state?.documents?.[v] }, limits, policy)),
+  );
+  const observations = polled.map((p) => p.observation);
+  const named = observations.flatMap((o) => (o.did === undefined ? [] : [o.did]));
+  if (state !== undefined) {
+    const foreign = foreignState(state, statePath(stateDir), named);
+    if (foreign !== undefined) throw foreign;
   }
+  const did = state?.did ?? named[0];
+  const host = early ?? (did === undefined ? undefined : readDidHost(did, limits));
+  const answer = await host;
+
   const { alerts, next } = judgePoll(last, observations);
+  alerts.push(...keyAlerts(state, did, answer, observations));
   const submitted: PollResult['submitted'] = [];
   const isNew = next !== undefined && (last === undefined || next.size !== last.size || next.root !== last.root);
   if (alerts.length === 0 && isNew && (opts.submitTo?.length ?? 0) > 0) {
     const seen = observations.find((o) => o.checkpoint?.root === next.root)?.seen;
     if (seen !== undefined) await submitSeen(seen, opts.submitTo!, alerts, submitted);
   }
-  // A witness's fork alarm or refusal keeps the previous checkpoint, as any other alert does.
-  const remembered = alerts.length === 0 ? next : last;
+  // Any alert (a witness's fork alarm or refusal too) keeps the previous checkpoint and keys.
+  const clean = alerts.length === 0;
+  const remembered = clean ? next : last;
+  const learnt = clean && answer?.ok === true ? pinOf(answer.keys) : state?.pinned;
+  const knownDid = clean ? did : state?.did;
   writeMonitorState(stateDir, {
     schema: STATE_SCHEMA,
     views: [...views],
     ...(remembered !== undefined && { last: remembered }),
+    ...(knownDid !== undefined && { did: knownDid, log_origin: logOrigin(knownDid) }),
+    ...(learnt !== undefined && { pinned: learnt }),
+    documents: documentsAfter(state, views, polled, alerts),
     checked_at: now().toISOString(),
   });
-  return { alerts, last: remembered, submitted };
+  const judged = observations.flatMap((o) =>
+    o.checkpoint === undefined ? [] : [{ view: o.view, size: o.checkpoint.size }],
+  );
+  return { alerts, last: remembered, submitted, judged };
+}
+
+/**
+ * The keys of this poll against the DID's host, the pinned keys and each other. A DID host that
+ * cannot be read is an alert when there is nothing else to judge from (no pinned keys); one that
+ * answers something unusable always is.
+ */
+function keyAlerts(
+  state: MonitorState | undefined,
+  did: string | undefined,
+  answer: HostAnswer | undefined,
+  observations: readonly ObservedView[],
+): Alert[] {
+  if (did === undefined) return [];
+  const pinned = pinnedHistory(state?.did, state?.pinned, state?.last?.boardKey);
+  const alerts: Alert[] = [];
+  if (answer?.ok === false && (answer.alert === 'did_host_invalid' || pinned === undefined))
+    alerts.push({
+      alert: answer.alert,
+      view: answer.url,
+      detail: `${answer.detail}${pinned === undefined ? '; this monitor has no pinned keys to judge the views from, so it learns nothing' : ''}`,
+    });
+  alerts.push(
+    ...judgeKeys({
+      did,
+      host: answer?.ok === true ? answer.keys : undefined,
+      pinned,
+      pinnedMethods: new Map(Object.entries(state?.pinned?.methods ?? {})),
+      views: observations.flatMap((o) => (o.keys === undefined ? [] : [o.keys])),
+    }),
+  );
+  return alerts;
+}
+
+/**
+ * Each view's digest of its release documents, kept when the view raised no alert this poll (so
+ * it is not verified in full again until a document changes); a view with an alert keeps the
+ * digest of the last content that verified, and is verified again next poll.
+ */
+function documentsAfter(
+  state: MonitorState | undefined,
+  views: readonly string[],
+  polled: readonly { observation: ObservedView; digest?: string }[],
+  alerts: readonly Alert[],
+): Record<string, string> {
+  const alerted = new Set(alerts.flatMap((a) => a.view.split(' | ')));
+  const out: Record<string, string> = {};
+  for (const [i, v] of views.entries()) {
+    const digest = polled[i]!.digest;
+    const before = state?.documents?.[v];
+    if (digest !== undefined && !alerted.has(v)) out[v] = digest;
+    else if (before !== undefined) out[v] = before;
+  }
+  return out;
 }
 
 /**

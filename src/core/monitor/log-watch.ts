@@ -2,14 +2,15 @@
  * What a monitor concludes from what it saw (issue 31, `gspc monitor`), pure: the checkpoint it
  * last verified (kept by the monitor, never read back from a server) against each view's new
  * observation, and the views against each other. A transparency log protects readers only if
- * someone remembers what they saw: this is that memory's judgement. I/O is src/monitor.
+ * someone remembers what they saw: this is that memory's judgement. The keys are judged apart
+ * (src/verify/monitor-keys.ts); the I/O is src/verify/monitor*.ts.
  */
 
 /** A checkpoint the monitor verified: the board key's signature held and the entries gave its root. */
 export interface SeenCheckpoint {
   size: number;
   root: string;
-  /** The board key the DID document gave then (JWK `x`). */
+  /** The board key the DID document gave then (JWK `x`; kept for states written before `pinned`). */
   boardKey: string;
 }
 
@@ -24,21 +25,31 @@ export interface ViewObservation {
    * verified last, and the other views' sizes, checked against the view's own /log/entries.json.
    */
   holdsPrefix(n: number, root: string): boolean;
-  /** Whether the view's log holds a key transition whose new key is `x` (so a changed key is explained). */
-  transitionTo(x: string): boolean;
 }
 
-export type AlertKind =
-  | 'unreachable'
-  | 'checkpoint_invalid'
-  | 'entries_rewritten'
-  | 'rollback'
-  | 'fork'
-  | 'split_view'
-  | 'key_changed_without_transition'
-  | 'release_invalid'
-  | 'witness_quorum'
-  | 'witness_submit';
+/** Every alert a monitor raises; docs/operations.md has a row for each (a test checks it). */
+export const ALERT_KINDS = [
+  'unreachable',
+  'checkpoint_invalid',
+  'entries_rewritten',
+  'rollback',
+  'fork',
+  'split_view',
+  'key_changed_without_transition',
+  'release_invalid',
+  'witness_quorum',
+  'witness_submit',
+  // Issue 36: a view is judged alone, and its keys against the DID's host and the pinned keys.
+  'view_malformed',
+  'view_oversized',
+  'view_timeout',
+  'key_mismatch',
+  'did_host_unreachable',
+  'did_host_invalid',
+  'poll_failed',
+] as const;
+
+export type AlertKind = (typeof ALERT_KINDS)[number];
 
 export interface Alert {
   alert: AlertKind;
@@ -73,12 +84,6 @@ export function judgePoll(
           cp.size === last.size
             ? `at size ${cp.size} the root is ${cp.root}, not the ${last.root} this monitor verified`
             : `its first ${last.size} entries do not give the root ${last.root} this monitor verified: history was rewritten`,
-      });
-    if (cp.boardKey !== last.boardKey && !v.transitionTo(cp.boardKey))
-      alerts.push({
-        alert: 'key_changed_without_transition',
-        view: v.view,
-        detail: `the DID document's board key is ${cp.boardKey}, not ${last.boardKey}, and no logged key transition leads to it`,
       });
   }
   // Views against each other: the smaller log must be a prefix of the larger.

@@ -1,0 +1,65 @@
+/**
+ * One view's share of a poll, in isolation (issue 36): observed (monitor-observe.ts), its release
+ * documents digested, and verified in full (`gspc verify`) when the digest is not the one it
+ * had when it last verified, all within the view's budget. A malformed, oversized, slow or
+ * otherwise hostile answer ends this view's share with an alert for it, and nothing else: the
+ * other views are still judged in the same poll.
+ */
+import type { WitnessPolicy } from '../core/evidence/note/witness-policy.js';
+import type { SeenCheckpoint } from '../core/monitor/log-watch.js';
+import { boundedGet, boundedSource, type MonitorLimits, ViewFault, withinBudget } from './monitor-fetch.js';
+import { releaseDigest } from './monitor-documents.js';
+import { blindView, observeView, type ObservedView } from './monitor-observe.js';
+import { verifyRelease } from './release-verifier.js';
+
+export interface PolledView {
+  observation: ObservedView;
+  /** The digest of its release documents, when it was observed whole. */
+  digest?: string;
+}
+
+export async function pollView(
+  view: string,
+  known: { last: SeenCheckpoint | undefined; digest: string | undefined },
+  limits: MonitorLimits,
+  policy?: { policy: WitnessPolicy; now: Date },
+): Promise<PolledView> {
+  // What was learnt before a fault stays: the DID it names and its keys are still judged.
+  let seen: ObservedView | undefined;
+  return withinBudget<PolledView>(
+    limits,
+    async (budget) => {
+      const get = boundedGet(view, limits, budget);
+      const observation = await observeView(view, known.last, policy, get);
+      seen = observation;
+      if (observation.problem !== undefined || observation.checkpoint === undefined) return { observation };
+      const digest = await releaseDigest(get);
+      if (digest === known.digest) return { observation, digest };
+      const failed: string[] = [];
+      try {
+        const report = await verifyRelease(boundedSource(get));
+        if (report.ok) return { observation, digest };
+        failed.push(...report.checks.filter((c) => !c.ok).map((c) => `${c.check}: ${c.detail}`));
+        if (report.cards.invalid.length > 0) failed.push(`${report.cards.invalid.length} invalid cards`);
+      } catch (e) {
+        // A fault of the view's answers is its own alert; anything else the verification refused
+        // (files that do not read as a corpus, say) is the release failing it.
+        if (e instanceof ViewFault) throw e;
+        failed.push(e instanceof Error ? e.message : String(e));
+      }
+      return {
+        observation: {
+          ...observation,
+          problem: { alert: 'release_invalid', detail: `gspc verify fails: ${failed.slice(0, 3).join('; ')}` },
+        },
+        digest,
+      };
+    },
+    (alert, detail) => ({
+      observation: blindView(view, alert, detail, {
+        ...(seen?.did !== undefined && { did: seen.did }),
+        ...(seen?.keys !== undefined && { keys: seen.keys }),
+      }),
+    }),
+  );
+}
