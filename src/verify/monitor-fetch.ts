@@ -66,13 +66,18 @@ export function boundedGet(view: string, limits: MonitorLimits, budget: AbortSig
       budget.aborted
         ? budgetSpent(limits)
         : new ViewFault('view_timeout', `GET ${path}: no whole answer within ${limits.requestTimeoutMs / 1000} s`);
-    let r: Response;
-    try {
-      r = await fetch(url, { signal });
-    } catch (e) {
-      if (signal.aborted) throw timedOut();
-      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      throw new ViewFault('unreachable', `GET ${url}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
+    let r: Response | undefined;
+    for (let attempt = 1; r === undefined; attempt++) {
+      try {
+        r = await fetch(url, { signal });
+      } catch (e) {
+        if (signal.aborted) throw timedOut();
+        const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+        // A kept-alive connection the server closed (it restarted between polls) fails the first
+        // request sent on it: that one request is sent again, on a new connection.
+        if (attempt === 1 && STALE_CONNECTION.has(cause?.code ?? '')) continue;
+        throw new ViewFault('unreachable', `GET ${url}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
+      }
     }
     if (r.status === 404) {
       await r.body?.cancel();
@@ -112,6 +117,8 @@ export function boundedGet(view: string, limits: MonitorLimits, budget: AbortSig
   };
   return Object.assign(get, { base });
 }
+
+const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
 
 const budgetSpent = (limits: MonitorLimits) =>
   new ViewFault('view_timeout', `the view took more than its budget of ${limits.viewBudgetMs / 1000} s`);
