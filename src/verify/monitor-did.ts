@@ -17,7 +17,7 @@ import {
   boundedGet,
   withinBudget,
 } from './monitor-fetch.js';
-import { type ServedKeys, servedKeys } from './monitor-keys.js';
+import { currentOf, type ServedKeys, servedKeys } from './monitor-keys.js';
 import { nodeVerifyCrypto } from './node-crypto.js';
 
 const DID_WEB = /^did:web:[A-Za-z0-9.-]+(%3A[0-9]{1,5})?$/;
@@ -48,10 +48,7 @@ export async function readDidDocument(get: BoundedGet): Promise<ReadDid | undefi
     expect(typeof method?.id === 'string', path, 'has a verification method without an id');
     if (typeof method!.publicKeyJwk?.x === 'string') methods.set(method!.id as string, method!.publicKeyJwk.x);
   }
-  const current = new Map<string, string>();
-  for (const [id, x] of methods)
-    if (id.startsWith(`${did}#`) && !id.includes('~')) current.set(id.slice(did.length + 1), x);
-  return { did, methods, current };
+  return { did, methods, current: currentOf(did, methods) };
 }
 
 /** `/keys/transitions.json`'s records (none on a 404: a board whose keys never changed). */

@@ -40,7 +40,7 @@ export function servedKeys(
 }
 
 /** fragment → x of the methods that are the DID's current keys (not the retired `~<n>` ones). */
-function currentOf(did: string, methods: ReadonlyMap<string, string>): Map<string, string> {
+export function currentOf(did: string, methods: ReadonlyMap<string, string>): Map<string, string> {
   const out = new Map<string, string>();
   for (const [id, x] of methods)
     if (id.startsWith(`${did}#`) && !id.includes('~')) out.set(id.slice(did.length + 1), x);

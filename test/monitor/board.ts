@@ -32,9 +32,9 @@ export interface Board {
 }
 
 /**
- * Keys and a release of `corpus` published for http://localhost:<port>, served at
- * `serveAt` (the origin itself by default; another address for a replica or an impostor that
- * claims that origin). `origin` reuses a board's origin and port, for a second board that claims it.
+ * Fresh keys and a release of `corpus` published for http://localhost:<port>, served at the
+ * origin itself (`serveAt` 'origin', the default), at another address ('elsewhere': a replica,
+ * or with another board's `port`, an impostor claiming that origin), or not at all ('nowhere').
  */
 export async function publishBoard(
   o: { corpus?: string; port?: number; serveAt?: 'origin' | 'elsewhere' | 'nowhere' } = {},
