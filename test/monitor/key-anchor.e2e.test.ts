@@ -33,6 +33,11 @@ const boardKeyAt = async (view: string): Promise<string> =>
   ).publicKeyJwk.x;
 const originBoardKey = await boardKeyAt(board.origin);
 const impostorBoardKey = await boardKeyAt(impostor.served);
+/**
+ * The key alerts among `found`. Where `gspc verify` itself anchors keys at the DID's host, the
+ * full verification of an impostor fails as well (`release_invalid`): the same verdict, said twice.
+ */
+const keyAlerts = (found: string[]): string[] => found.filter((a) => a !== 'release_invalid');
 const state = (dir: string): Json => JSON.parse(readFileSync(join(dir, 'monitor.json'), 'utf8'));
 const stateText = (dir: string): string => readFileSync(join(dir, 'monitor.json'), 'utf8');
 
@@ -109,9 +114,9 @@ describe('gspc monitor: keys anchored at the DID host and pinned, never learnt f
     const fresh = tempDir();
     const r = await monitorOnce([board.origin, impostor.served], fresh);
     assert.equal(r.status, 1);
-    assert.deepEqual(alertsFor(r.lines, impostor.served), ['key_mismatch'], JSON.stringify(r.lines));
+    assert.deepEqual(keyAlerts(alertsFor(r.lines, impostor.served)), ['key_mismatch'], JSON.stringify(r.lines));
     assert.match(
-      r.lines.find((l) => l.view === impostor.served).detail,
+      r.lines.find((l) => l.view === impostor.served && l.alert === 'key_mismatch').detail,
       new RegExp(
         `^its keys are not the DID's host's \\(${board.origin}/\\.well-known/did\\.json\\): #board-attestation-1: the view serves ${impostorBoardKey}, the DID's host ${originBoardKey}`,
       ),
@@ -122,7 +127,7 @@ describe('gspc monitor: keys anchored at the DID host and pinned, never learnt f
     assert.ok(!stateText(fresh).includes(impostorBoardKey));
     // Watched alone, it still names the origin's DID, so its keys are still compared with the host's.
     const alone = await monitorOnce([impostor.served], tempDir());
-    assert.deepEqual(kinds(alone.lines), ['key_mismatch']);
+    assert.deepEqual(keyAlerts(kinds(alone.lines)), ['key_mismatch']);
   });
 
   it('pinned from the origin: the impostor alone is key_mismatch and key_changed_without_transition; the pins stay the origin’s', async () => {
@@ -132,7 +137,7 @@ describe('gspc monitor: keys anchored at the DID host and pinned, never learnt f
     assert.equal(pinned.methods[`did:web:localhost%3A${board.port}#board-attestation-1`], originBoardKey);
     assert.equal(state(dir).did, `did:web:localhost%3A${board.port}`);
     const r = await monitorOnce([impostor.served], dir);
-    assert.deepEqual(kinds(r.lines).sort(), ['key_changed_without_transition', 'key_mismatch']);
+    assert.deepEqual(keyAlerts(kinds(r.lines)).sort(), ['key_changed_without_transition', 'key_mismatch']);
     assert.deepEqual(state(dir).pinned, pinned);
     assert.ok(!stateText(dir).includes(impostorBoardKey));
   });
