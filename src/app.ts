@@ -4,7 +4,7 @@ import { GspcError } from './core/errors.js';
 import { DEFAULTS, PACKAGE_VERSION } from './config.js';
 import { randomInvoiceRef } from './http/invoice-routes.js';
 import { registerHttpRoutes } from './http/routes.js';
-import { didKeyResolver } from './keys/did-resolver.js';
+import { didHostDocuments, didKeyResolver } from './keys/did-resolver.js';
 import { registerPageRoutes } from './pages/page-routes.js';
 import { httpFacilitator, type Facilitator } from './payments/facilitator.js';
 import type { RailConfig } from './payments/rail-config.js';
@@ -59,6 +59,12 @@ export interface AppOptions {
   sources?: StatusSources;
   /** did:web hosts whose DID documents may be fetched to verify receipts (GSPC_TRUSTED_DID_HOSTS). */
   trustedDidHosts?: readonly string[];
+  /**
+   * The service is not at its DID's host (a replica; a public origin that is not the DID's host):
+   * verification reads its keys at that host (issue 36; src/keys/did-resolver.ts). Default: off,
+   * the service is the host and its own DID document is the host's.
+   */
+  keysAtDidHost?: boolean;
   /** The capability fabric's observer (default: probes `baseUrl` every DEFAULTS.fabricRefreshMs). */
   fabric?: FabricObserver;
   /** The hub index reader (default: the configured peers). */
@@ -88,6 +94,7 @@ export function resolveService(given: AppOptions): ServiceContext {
   const baseUrl = opts.baseUrl ?? DEFAULTS.baseUrl;
   const sources = opts.sources ?? NO_SOURCES;
   const state = opts.state;
+  const didHost = opts.keysAtDidHost === true ? didHostDocuments(() => state.signingLive().did) : undefined;
   const p = opts.products;
   let products: ProductsContext | undefined;
   if (p !== undefined) {
@@ -123,9 +130,12 @@ export function resolveService(given: AppOptions): ServiceContext {
         refreshMs: DEFAULTS.fabricRefreshMs,
       }),
     hubs: opts.hubs ?? new HubIndexReader({ peers: sources.hubPeers, timeoutMs: ACTION_TIMEOUT_MS, now }),
-    resolveKey: didKeyResolver(() => ({ did: state.signingLive().did, doc: state.current().didDocument }), {
-      trustedHosts: opts.trustedDidHosts ?? [],
-    }),
+    resolveKey: didKeyResolver(
+      () => ({ did: state.signingLive().did, doc: state.current().didDocument }),
+      { trustedHosts: opts.trustedDidHosts ?? [] },
+      didHost,
+    ),
+    ...(didHost && { didHost }),
   };
 }
 

@@ -18,6 +18,7 @@ import { publishRelease } from './release/publish.js';
 import { withPublishLock } from './release/publish-lock.js';
 import { releaseDirDid, requireOrigin } from './release/release-origin.js';
 import { isReplica, requireReleaseKeys } from './release/release-keys.js';
+import { didHostBase } from './core/verify/key-source.js';
 import { readWitnesses } from './release/witness-store.js';
 import { warmModelsDocuments } from './serve/documents/models.js';
 import { ServedState } from './serve/served-state.js';
@@ -82,6 +83,19 @@ export const liveOf = (s: SigningContext): SigningLive => ({
 });
 
 /**
+ * Whether this service is its DID's host (issue 36): not a replica (`gspc pull` made its data
+ * directory), its public origin is the DID's host, and, for a loopback origin, it listens on
+ * that origin's port. Otherwise verification reads the keys at the DID's host.
+ */
+export function atDidHost(config: Pick<Config, 'dataDir' | 'baseUrl' | 'port'>, did: string): boolean {
+  if (isReplica(config.dataDir)) return false;
+  const base = new URL(config.baseUrl);
+  if (base.origin !== didHostBase(did)) return false;
+  const loopback = base.hostname === 'localhost';
+  return !loopback || Number(base.port || (base.protocol === 'https:' ? 443 : 80)) === config.port;
+}
+
+/**
  * `gspc serve`: load a release, prepare its bytes, listen. When serving the data directory's
  * current release, a newly published release is picked up (polled, and at once on SIGHUP);
  * key health is re-checked at the same moments. A release that fails to load is logged and the
@@ -124,6 +138,7 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
     sources: config.sources,
     fabric,
     trustedDidHosts: config.trustedDidHosts,
+    keysAtDidHost: !atDidHost(config, signing.did),
     products: { rail: config.rail, facilitatorTimeoutMs: config.facilitatorTimeoutMs },
     logLevel: config.logLevel,
     accessLog: config.accessLog,

@@ -249,9 +249,27 @@ export async function main(
       '--witness-policy <file>',
       'a C2SP tlog-policy (log, witness, group, quorum lines): the checkpoint must carry its quorum of witness cosignatures',
     )
-    .action(async (target: string, o: { json?: boolean; witnessPolicy?: string }) => {
-      run.exitCode = await runVerify(target, o.json === true, (line) => run.print(line), o.witnessPolicy);
-    });
+    .option(
+      '--trust-did-document <file>',
+      "a DID document you saved from the DID's host: the keys must be its keys, or reached from them by key changes it vouches for (the host is then not asked)",
+    )
+    .option(
+      '--trust-key <key>',
+      "a key you trust, as its JWK x or RFC 7638 thumbprint (repeatable): an anchor instead of the DID's host",
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
+    .action(
+      async (
+        target: string,
+        o: { json?: boolean; witnessPolicy?: string; trustDidDocument?: string; trustKey: string[] },
+      ) => {
+        run.exitCode = await runVerify(target, o.json === true, (line) => run.print(line), o.witnessPolicy, {
+          ...(o.trustDidDocument !== undefined && { didDocument: o.trustDidDocument }),
+          keys: o.trustKey,
+        });
+      },
+    );
 
   program
     .command('witness')

@@ -1,8 +1,12 @@
-/** `gspc verify <base-url|release-dir> [--json] [--witness-policy <file>]`: prints the report; exit status 1 on any failure. */
+/**
+ * `gspc verify <base-url|release-dir> [--json] [--witness-policy <file>] [--trust-did-document <file>]
+ * [--trust-key <key>]...`: prints the report; exit status 1 on anything but VALID.
+ */
 import { readFileSync } from 'node:fs';
 import { parseWitnessPolicy, type WitnessPolicy } from '../core/evidence/note/witness-policy.js';
 import { GspcError } from '../core/errors.js';
 import { sourceOf } from '../verify/release-source.js';
+import { readerAnchor } from '../verify/key-anchor-source.js';
 import { verifyRelease } from '../verify/release-verifier.js';
 
 export async function runVerify(
@@ -10,18 +14,23 @@ export async function runVerify(
   json: boolean,
   print: (line: string) => void,
   policyFile?: string,
+  trust: { didDocument?: string; keys?: readonly string[] } = {},
 ): Promise<number> {
-  const report = await verifyRelease(
-    sourceOf(target),
+  // Both read before anything is fetched: a bad file is refused first.
+  const anchor = readerAnchor(trust.didDocument, trust.keys ?? []);
+  const policy = policyFile === undefined ? undefined : readPolicy(policyFile);
+  const report = await verifyRelease(sourceOf(target), {
     // The reader's clock, for the cosignatures' timestamps (the CLI is where a clock is read).
-    policyFile === undefined ? {} : { witnessPolicy: { policy: readPolicy(policyFile), now: () => new Date() } },
-  );
+    ...(policy && { witnessPolicy: { policy, now: () => new Date() } }),
+    ...(anchor && { anchor }),
+  });
   if (json) print(JSON.stringify(report, null, 2));
   else {
     print(`gspc verify ${report.source}`);
     for (const c of report.checks) print(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.check}: ${c.detail}`);
     for (const v of report.cards.invalid.slice(0, 20))
       print(`  FAIL card ${v.sha256 ?? '(no id)'}: ${v.reasons.join('; ')}`);
+    if (report.keys !== null) print(`keys: ${report.keys}`);
     print(summaryLine(report));
   }
   return report.ok ? 0 : 1;
@@ -53,6 +62,8 @@ export function summaryLine(report: Awaited<ReturnType<typeof verifyRelease>>): 
   const failed = report.checks.filter((c) => !c.ok).map((c) => c.check);
   const cards = `${report.cards.valid} of ${report.cards.checked} cards valid`;
   if (report.ok) return `VALID: every check passes, ${cards}`;
+  if (report.verdict === 'UNVERIFIABLE_KEY')
+    return `UNVERIFIABLE_KEY: the keys could not be anchored (key_anchor); under the view's own keys every other check passes, ${cards} under them`;
   const what = [
     ...(failed.length > 0
       ? [`${failed.length} failed check${failed.length === 1 ? '' : 's'} (${failed.join(', ')})`]

@@ -9,6 +9,6 @@ import { registerProductRoutes } from './product-routes.js';
 import { registerVerifyRoutes } from './verify-routes.js';
 
 export function registerHttpRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  registerVerifyRoutes(app, ctx.state, ctx.resolveKey);
+  registerVerifyRoutes(app, ctx.state, ctx.resolveKey, ctx.didHost);
   if (ctx.products) registerProductRoutes(app, ctx, ctx.products);
 }

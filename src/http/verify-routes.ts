@@ -3,26 +3,75 @@
  * Receipt keys resolve from this service's own DID document or, for did:web hosts the operator
  * allow-lists, theirs (src/keys/did-resolver.ts); no request makes the service fetch a URL of
  * its choosing. Bodies are JSON (docs/formats.md §5); malformed ones get 400 `bad_body` with a reason.
+ *
+ * A service that is not at its DID's host (a replica: issue 36) is given that host (`atHost`):
+ * its keys are the ones the host serves. Cards are checked against the served release as
+ * everywhere, and the served keys must be the host's (`key_anchor`, key-source.ts: the same
+ * history, or a prefix of it while the replica has not caught up); otherwise no card is VALID:
+ * INVALID when they differ, UNVERIFIABLE_KEY when the host cannot be read.
  */
 import type { FastifyInstance } from 'fastify';
 import { GspcError } from '../core/errors.js';
 import { verifyCompactJws } from '../core/crypto/receipt-verifier.js';
-import type { KeyResolver } from '../keys/did-resolver.js';
+import { anchorKeys, anchoredVerdict, type HostAnswer, type KeyAnchorCheck } from '../core/verify/key-source.js';
+import type { DidHost, KeyResolver } from '../keys/did-resolver.js';
 import { cardsOf, cardVerificationDocument } from '../serve/card-verification.js';
 import { BASE_HEADERS } from '../serve/headers.js';
+import type { PreparedRelease } from '../serve/prepared.js';
 import type { ServedState } from '../serve/served-state.js';
+import { nodeVerifyCrypto } from '../verify/node-crypto.js';
 
 const VERIFY_BODY_LIMIT = 16 * 1024 * 1024;
+const HINT = "the service's operator restores the DID's host, or verify the origin itself";
 
-export function registerVerifyRoutes(app: FastifyInstance, state: ServedState, resolve: KeyResolver): void {
+/** The served keys against the host's answer; computed once per (release, answer): the answer is cached by the resolver. */
+function anchorOf(): (current: PreparedRelease, answer: HostAnswer) => Promise<KeyAnchorCheck> {
+  const memo = new WeakMap<PreparedRelease, WeakMap<HostAnswer, Promise<KeyAnchorCheck>>>();
+  return (current, answer) => {
+    const byAnswer = memo.get(current) ?? new WeakMap<HostAnswer, Promise<KeyAnchorCheck>>();
+    memo.set(current, byAnswer);
+    let check = byAnswer.get(answer);
+    if (check === undefined) {
+      const served = current.files.get('/keys/transitions.json');
+      const view = {
+        didDocument: current.didDocument,
+        ...(served && { transitions: JSON.parse(served.body.toString('utf8')) as unknown }),
+      };
+      const entries = current.release.evidence.log.entries;
+      check = anchorKeys(nodeVerifyCrypto, view, entries, { kind: 'host', answer }, HINT).then((a) => a.anchor);
+      byAnswer.set(answer, check);
+    }
+    return check;
+  };
+}
+
+export function registerVerifyRoutes(
+  app: FastifyInstance,
+  state: ServedState,
+  resolve: KeyResolver,
+  atHost?: DidHost,
+): void {
+  const anchor = anchorOf();
   app.post('/api/verify', { bodyLimit: VERIFY_BODY_LIMIT }, async (req, reply) => {
     const current = state.current();
-    reply.headers(BASE_HEADERS).send(
-      await cardVerificationDocument(
-        current,
-        cardsOf(req.body, (id) => current.cardById(id)),
-      ),
+    const doc = await cardVerificationDocument(
+      current,
+      cardsOf(req.body, (id) => current.cardById(id)),
     );
+    if (atHost === undefined) {
+      reply.headers(BASE_HEADERS).send(doc);
+      return;
+    }
+    const check = await anchor(current, await atHost.documents());
+    const results = doc.results.map((r) => anchoredVerdict(r, check));
+    const valid = results.filter((r) => r.result === 'VALID').length;
+    const unverifiable = results.filter((r) => r.result === 'UNVERIFIABLE_KEY').length;
+    reply.headers(BASE_HEADERS).send({
+      ...doc,
+      key_anchor: { result: check.state, detail: check.detail },
+      summary: { checked: results.length, valid, invalid: results.length - valid - unverifiable, unverifiable },
+      results,
+    });
   });
 
   app.post('/api/receipts/verify', async (req, reply) => {

@@ -3,8 +3,9 @@
  * measurement cards, and its offers and receipts, in the reader's own browser. The server renders
  * what is checked, the forms and the links to every file the check reads; the bundled script
  * (src/pages/browser/verify.ts) does the checking with WebCrypto and the one shared verifier
- * (src/core/verify), from this origin's public files only: it never calls POST /api/verify or
- * POST /api/receipts/verify, so no verdict on this page comes from the server.
+ * (src/core/verify), from this origin's public files and the keys its DID's host serves (issue
+ * 36; the page's Content-Security-Policy allows that one other origin): it never calls POST
+ * /api/verify or POST /api/receipts/verify, so no verdict on this page comes from the server.
  *
  * Query: `id` (optional), a card's 16-hex id or 64-hex sha256: the card is named on the page and
  * checked by the script as soon as it loads. Anything else is a 400 page that still carries the
@@ -14,7 +15,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { GspcError } from '../core/errors.js';
 import { readQuery } from '../serve/query.js';
 import { html, jsonIsland, type SafeHtml } from './html.js';
-import { page, PAGE_HEADERS } from './layout.js';
+import { page, PAGE_CSP, PAGE_HEADERS } from './layout.js';
+import { didHostBase } from '../core/verify/key-source.js';
 import type { PageContext } from './page-context.js';
 import { CHECK_ROWS, JWS_ROWS, SOURCE_FILES } from './verify-text.js';
 
@@ -99,7 +101,7 @@ function body(o: {
   );
   return html`<div class="page-verify">
 <h1>${TITLE}</h1>
-<p class="lede">Check this service's signed measurement cards yourself, in this browser: no account, no fee, and no verification call to the server. The page's script reads the public files (the DID document, the signed root, the ledgers, the card log) from this origin and checks each card with WebCrypto and the same verifier, rules and test vectors as the <code>gspc verify</code> command. A card is <span class="state state-VALID">VALID</span> only when every check passes; otherwise it is <span class="state state-INVALID">INVALID</span> and each failed check says why. Measurement, not certification: a VALID card proves what the service signed and published, not that a model is good.</p>
+<p class="lede">Check this service's signed measurement cards yourself, in this browser: no account, no fee, and no verification call to the server. The page's script reads the public files (the signed root, the ledgers, the card log) from this origin and the keys from the DID's host (the DID document at <code>https://&lt;host&gt;/.well-known/did.json</code> that did:web names, wherever this page is served), and checks each card with WebCrypto and the same verifier, rules and test vectors as the <code>gspc verify</code> command. A card is <span class="state state-VALID">VALID</span> only when every check passes; otherwise it is <span class="state state-INVALID">INVALID</span> and each failed check says why. When the DID's host cannot be read, no card is VALID: <span class="state state-UNVERIFIABLE_KEY">UNVERIFIABLE_KEY</span>, because the keys this origin serves prove nothing by themselves. Measurement, not certification: a VALID card proves what the service signed and published, not that a model is good.</p>
 <noscript><p class="callout" data-noscript>Verification needs this page's script: it runs in your browser (WebCrypto), so with JavaScript off the forms below cannot check anything. You can read every file the check uses (links under “Check without this page”) and run <code>gspc verify ${o.baseUrl}</code>, which checks the whole release the same way.</p></noscript>
 ${o.error === undefined ? '' : html`<p class="callout error" role="alert" data-error>${o.error}</p>`}
 ${rootParagraph(o.root, o.withdrawn)}
@@ -131,7 +133,7 @@ ${o.id === undefined || o.error !== undefined ? '' : cardParagraph(o.id, o.card)
 
 <section aria-labelledby="h-jws">
 <h2 id="h-jws">Check an offer or a receipt</h2>
-<p>Offers (in a 402 challenge) and receipts (after payment) are compact JWS signed with EdDSA. The header's <code>kid</code> must name a key in this origin's DID document (<a href="/.well-known/did.json"><code>/.well-known/did.json</code></a>); keys from anywhere else are not fetched.</p>
+<p>Offers (in a 402 challenge) and receipts (after payment) are compact JWS signed with EdDSA. The header's <code>kid</code> must name a key of this service's DID, in the DID document its DID's host serves; keys of any other DID are not fetched.</p>
 <form id="verify-jws" class="verify-form">
 <label for="jws-text">Compact JWS (three base64url parts separated by dots)</label>
 <textarea id="jws-text" name="jws" rows="4" spellcheck="false" autocomplete="off"></textarea>
@@ -147,7 +149,7 @@ ${o.id === undefined || o.error !== undefined ? '' : cardParagraph(o.id, o.card)
 <thead><tr><th scope="col">Check</th><th scope="col">Passes when</th><th scope="col">Read from</th></tr></thead>
 <tbody>${checkRows}</tbody>
 </table></div>
-<p>Before the cards, the script checks what they are checked against: the DID document lists Ed25519 keys, the root's signature verifies under the key its <code>kid</code> names, and the card log's checkpoint is signed by the board key with a size and root that recompute from every log entry. For a whole bundle it recomputes the root from the bundle's cards: when that equals the signed root and its signed <code>leaf_count</code>, every card of the bundle is under it; otherwise each card's inclusion proof is checked.</p>
+<p>Before the cards, the script checks what they are checked against: the DID document at the DID's host lists Ed25519 keys, and this origin's own DID document and key transitions are that history or an earlier part of it (<code>key_anchor</code>), the root's signature verifies under the key its <code>kid</code> names, and the card log's checkpoint is signed by the board key with a size and root that recompute from every log entry. For a whole bundle it recomputes the root from the bundle's cards: when that equals the signed root and its signed <code>leaf_count</code>, every card of the bundle is under it; otherwise each card's inclusion proof is checked.</p>
 <div class="table-wrap"><table class="verify-rules">
 <caption>The checks of an offer or a receipt (the same as <code>POST /api/receipts/verify</code>)</caption>
 <thead><tr><th scope="col">Result</th><th scope="col">When</th></tr></thead>
@@ -181,9 +183,16 @@ async function render(ctx: PageContext, url: string, reply: FastifyReply): Promi
     if (!card) status = 404;
   }
   const id = req.kind === 'ok' ? req.id : undefined;
+  // The script reads the keys at the DID's host (issue 36): the one other origin it may connect to.
+  const host = didHostBase(ctx.state.signingLive().did);
   reply
     .code(status)
-    .headers(PAGE_HEADERS)
+    .headers({
+      ...PAGE_HEADERS,
+      ...(host !== undefined && {
+        'content-security-policy': PAGE_CSP.replace("connect-src 'self'", `connect-src 'self' ${host}`),
+      }),
+    })
     .send(
       page({
         title: TITLE,

@@ -14,8 +14,8 @@ export const CHECK_ROWS: readonly (readonly [CheckName, string, string])[] = [
   ],
   [
     'signature',
-    'sig_ed25519 is an Ed25519 signature of that canonical body under the key its signer names in the DID document',
-    '/.well-known/did.json',
+    'sig_ed25519 is an Ed25519 signature of that canonical body under the key its signer names in the DID document its DID’s host serves (never the identity root, which signs no card)',
+    'the DID’s host: /.well-known/did.json',
   ],
   [
     'not_withdrawn',
@@ -38,7 +38,7 @@ export const CHECK_ROWS: readonly (readonly [CheckName, string, string])[] = [
 export const JWS_ROWS: readonly (readonly ['VALID' | 'INVALID' | 'UNVERIFIABLE_KEY', string])[] = [
   [
     'VALID',
-    'the JWS parses, alg is EdDSA, the payload is RFC 8785 canonical JSON, the kid is a key of this origin’s DID document, and the signature verifies under it',
+    'the JWS parses, alg is EdDSA, the payload is RFC 8785 canonical JSON, the kid is a key of the DID document this service’s DID’s host serves, and the signature verifies under it',
   ],
   [
     'INVALID',
@@ -46,12 +46,15 @@ export const JWS_ROWS: readonly (readonly ['VALID' | 'INVALID' | 'UNVERIFIABLE_K
   ],
   [
     'UNVERIFIABLE_KEY',
-    'the kid names another DID (this page never fetches another origin) or a method without an Ed25519 public key: never VALID',
+    'the kid names another DID (this page fetches no other DID’s keys), a method without an Ed25519 public key, or the DID’s host cannot be read: never VALID',
   ],
 ];
 
 export const SOURCE_FILES: readonly (readonly [string, string])[] = [
-  ['/.well-known/did.json', 'the DID document: the service’s Ed25519 public keys'],
+  [
+    '/.well-known/did.json',
+    'this origin’s copy of the DID document: the service’s Ed25519 public keys, checked against the one its DID’s host serves',
+  ],
   ['/root.json', 'the signed public root over the active cards'],
   ['/cards-bundle.json', 'every active card in one file'],
   ['/cards/index.json', 'the list of cards, with their ids'],

@@ -5,7 +5,7 @@
  * composition root reads the environment or restates a default; nothing here is taken from a
  * request, so no document read fetches a URL a caller supplied.
  */
-import type { KeyResolver } from '../keys/did-resolver.js';
+import type { DidHost, KeyResolver } from '../keys/did-resolver.js';
 import type { Facilitator } from '../payments/facilitator.js';
 import type { RailConfig } from '../payments/rail-config.js';
 import type { FabricObserver } from '../status/fabric-observer.js';
@@ -68,8 +68,10 @@ export interface ServiceContext {
   fabric: FabricObserver;
   /** Reads the peer hubs' card indexes. */
   hubs: HubIndexReader;
-  /** Resolves receipt and offer keys: the own DID document, or allow-listed did:web hosts. */
+  /** Resolves receipt and offer keys: the own DID document (or, away from the DID's host, the host's), or allow-listed did:web hosts. */
   resolveKey: KeyResolver;
+  /** This service's DID's host, when the service is not it (a replica): verification reads its keys there (issue 36). */
+  didHost?: DidHost;
   /** Where outcomes are reported (metrics), when something listens. */
   events: ServiceEvents | undefined;
 }

@@ -16,7 +16,7 @@ import { verifyCosignature } from '../core/evidence/note/cosignature.js';
 import { parseDocument, type ReleaseSource } from './release-source.js';
 import { checkTransitions, keyAtSize, type KeyEpoch } from '../core/verify/key-transitions.js';
 import { revocationOf, type Revocation } from '../core/verify/revocation.js';
-import { BOARD_KEY } from '../core/evidence/signer.js';
+import { BOARD_KEY, ROOT_KEY } from '../core/evidence/signer.js';
 
 type Add = (check: string, ok: boolean, detail: string) => boolean;
 
@@ -147,41 +147,50 @@ export async function verifyLog(
 }
 
 /**
- * `/keys/transitions.json`, when the release has one: every transition checked (both signatures,
- * one unbroken chain per key ending at the DID document's key, each logged in order). Undefined
- * when there is none; a failed check is added and gives no epochs (every earlier checkpoint is
- * then checked under the current key, and a rotated one fails).
+ * The key transitions of the keys' source (the DID's host's `/keys/transitions.json`, or the
+ * view's own), when there are any: every transition checked (who signed it: both keys for a
+ * rotation, the identity root in force for a revocation, both roots for a root rotation; one
+ * unbroken chain per key ending at the DID document's key; each logged in order, or after this
+ * release). Undefined when there is none; a failed check is added and gives no epochs (every
+ * earlier checkpoint is then checked under the current key, and a rotated one fails).
  */
 export async function verifyTransitions(
-  src: ReleaseSource,
+  /** The parsed `/keys/transitions.json` (undefined when none is served). */
+  doc: unknown,
   did: string,
   currentKey: (fragment: string) => Uint8Array | undefined,
   /** The log's entries (/log/entries.json), as the caller read them. */
   entries: readonly string[],
   add: Add,
 ): Promise<CheckedTransitions | undefined> {
-  const bytes = await src.get('/keys/transitions.json');
-  if (bytes === undefined) return undefined;
-  const doc = parseDocument<{ did?: unknown; transitions?: unknown }>(bytes);
-  if (!doc || !Array.isArray(doc.transitions)) {
+  if (doc === undefined) return undefined;
+  const list = (doc as { transitions?: unknown } | null)?.transitions;
+  if (!Array.isArray(list)) {
     add('key_transitions', false, '/keys/transitions.json is not a svc.key-transitions/1 document');
     return undefined;
   }
   const current = new Map<string, string>();
-  for (const t of doc.transitions as { fragment?: unknown }[]) {
-    const f = typeof t?.fragment === 'string' ? t.fragment : undefined;
-    const key = f === undefined ? undefined : currentKey(f);
-    if (f !== undefined && key !== undefined) current.set(f, Buffer.from(key).toString('base64url'));
+  for (const f of new Set([...list.map((t) => (t as { fragment?: unknown } | null)?.fragment), ROOT_KEY])) {
+    const key = typeof f === 'string' ? currentKey(f) : undefined;
+    if (typeof f === 'string' && key !== undefined) current.set(f, Buffer.from(key).toString('base64url'));
   }
-  const verdict = await checkTransitions(nodeVerifyCrypto, doc.transitions, did, current, entries);
+  const verdict = await checkTransitions(nodeVerifyCrypto, list, did, current, entries, current.get(ROOT_KEY));
   if (!verdict.ok) {
     add('key_transitions', false, verdict.detail);
     return undefined;
   }
+  const kinds = (kind: string, fragment?: string) =>
+    list.filter(
+      (t) =>
+        (t as { kind?: unknown }).kind === kind &&
+        (fragment === undefined || (t as { fragment?: unknown }).fragment === fragment),
+    ).length;
+  const rootRotations = kinds('rotation', ROOT_KEY);
+  const adoptions = kinds('adoption');
   add(
     'key_transitions',
     true,
-    `${plural(verdict.ids.length, 'key transition')} (${plural(verdict.ids.length - verdict.revocations.length, 'rotation')} signed by the retired and the new key, ${plural(verdict.revocations.length, 'revocation')} signed by the new key), ` +
+    `${plural(verdict.ids.length, 'key transition')} (${plural(kinds('rotation') - rootRotations, 'rotation')} signed by the retired and the new key, ${plural(verdict.revocations.length, 'revocation')} authorised by the identity root, ${plural(rootRotations, 'root rotation')} signed by the old and the new root${adoptions > 0 ? `, ${plural(adoptions, 'adoption')} by the root` : ''}), ` +
       (verdict.unlogged === 0
         ? "logged in order and ending at the DID document's keys"
         : `ending at the DID document's keys; the last ${verdict.unlogged} came after this release (its log does not hold them), which is checked under the keys before them`),

@@ -9,6 +9,7 @@ import { buildBoard, cellKey } from '../core/board/board.js';
 import { verify as ed25519Verify } from '../core/crypto/ed25519.js';
 import type { CardFile } from '../core/evidence/card.js';
 import { attestationPreimage } from '../core/evidence/site-attestation.js';
+import { signsNothing } from '../core/verify/card-verifier.js';
 import type { deriveRelease } from '../release/derive.js';
 import { parseDocument, type ReleaseSource } from './release-source.js';
 
@@ -60,7 +61,8 @@ export async function checkBoard(
     return;
   }
   const att = served.site_attestation;
-  const key = att && keys.get(att.signer);
+  // The identity root signs no board (issue 36), whatever key the DID document lists for it.
+  const key = att && !signsNothing(att.signer) ? keys.get(att.signer) : undefined;
   const attOk =
     att?.sig !== undefined &&
     key !== undefined &&
@@ -72,7 +74,9 @@ export async function checkBoard(
       ? `site_attestation verifies under ${att!.signer}`
       : att?.sig === undefined
         ? 'the board is unsigned'
-        : 'site_attestation does not verify',
+        : signsNothing(att.signer)
+          ? `signed by ${att.signer}: the identity root authorises key changes and signs nothing else`
+          : 'site_attestation does not verify',
   );
   add(
     'board_peritem_sha256',

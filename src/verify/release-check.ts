@@ -4,6 +4,7 @@
  */
 import type { CardFile } from '../core/evidence/card.js';
 import type { CardVerdict } from '../core/verify/card-verifier.js';
+import type { KeyAnchorCheck } from '../core/verify/key-source.js';
 
 export interface ReleaseCheck {
   check: string;
@@ -27,4 +28,8 @@ export interface ReleaseCards {
   bundle: { cards: CardFile[] };
   bundleBytes: Buffer;
   invalid: CardVerdict[];
+  /** The `key_anchor` check: whether the keys are anchored outside the view (key-source.ts). */
+  anchor: KeyAnchorCheck;
+  /** Where the keys came from. */
+  keysFrom: string;
 }

@@ -10,31 +10,18 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { didDocument } from '../core/evidence/did.js';
-import type { CardFile } from '../core/evidence/card.js';
-import { dupInclusionProof } from '../core/evidence/merkle/dup-root.js';
-import { DupTree } from '../core/evidence/merkle/dup-tree.js';
-import { rootLeaves } from '../core/evidence/public-root.js';
-import type { KeyTransition } from '../core/evidence/key-transition.js';
-import {
-  keysOfDidDocument,
-  revocationsOfDidDocument,
-  verifyCard,
-  type CardVerdict,
-} from '../core/verify/card-verifier.js';
-import { verifyRootRecord } from '../core/verify/root-verifier.js';
+import type { CardVerdict } from '../core/verify/card-verifier.js';
 import { readCorpus } from '../corpus/read-corpus.js';
 import { deriveRelease } from '../release/derive.js';
-import { nodeVerifyCrypto } from './node-crypto.js';
-import { type CheckedTransitions, verifyLog, verifyTransitions } from './log-verifier.js';
 import { checkWitnessPolicy } from './witness-policy-check.js';
+import { verifyReleaseCards } from './release-cards.js';
+
+/** The benchmark of the in-browser verifier (bench/browser-verify.ts) times steps 1, 2 and 4. */
+export { verifyReleaseCards };
+import type { KeyAnchorState, ReaderAnchor } from '../core/verify/key-source.js';
 import type { WitnessPolicy } from '../core/evidence/note/witness-policy.js';
-import { BOARD_KEY } from '../core/evidence/signer.js';
-import { keysAtSize } from '../core/verify/key-transitions.js';
-import { revocationOf, revokedReason } from '../core/verify/revocation.js';
-import { supersededNow } from '../core/evidence/card-matrix.js';
 import { type ListedFile, type ReleaseSource, parseDocument } from './release-source.js';
-import type { AddCheck, ReleaseCards, ReleaseCheck } from './release-check.js';
+import type { AddCheck, ReleaseCheck } from './release-check.js';
 
 import { checkRowsBound, verifyServedFiles } from './served-files.js';
 import { cardsAgainstRows, checkBoard } from './rederivation.js';
@@ -42,165 +29,28 @@ import { cardsAgainstRows, checkBoard } from './rederivation.js';
 export interface ReleaseReport {
   source: string;
   ok: boolean;
+  /**
+   * VALID (every check passes), UNVERIFIABLE_KEY (every check passes under keys that could not be
+   * anchored: the DID's host could not be read and the reader gave no anchor) or INVALID.
+   */
+  verdict: KeyAnchorState;
+  /** Where the keys of every check came from (the DID's host, the reader's anchor, a directory's own). */
+  keys: string | null;
   checks: ReleaseCheck[];
   cards: { checked: number; valid: number; invalid: CardVerdict[] };
 }
 
+/** The verdict of a report's checks and cards: UNVERIFIABLE_KEY only when the anchor is all that failed. */
+export function verdictOf(checks: readonly ReleaseCheck[], invalidCards: number): KeyAnchorState {
+  const failed = checks.filter((c) => !c.ok);
+  if (failed.length === 0 && invalidCards === 0) return 'VALID';
+  const unanchored =
+    failed.length === 1 && failed[0]!.check === 'key_anchor' && failed[0]!.detail.startsWith('UNVERIFIABLE_KEY:');
+  return unanchored && invalidCards === 0 ? 'UNVERIFIABLE_KEY' : 'INVALID';
+}
+
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 type Add = AddCheck;
-
-/**
- * Steps 1, 2 and 4 of `gspc verify`: the DID document's keys, the root (signature and
- * recomputation), the card log, and every card against them. Undefined when a missing document
- * stops the checks (each failure is added). The benchmark of the in-browser verifier times this.
- */
-export async function verifyReleaseCards(src: ReleaseSource, add: Add): Promise<ReleaseCards | undefined> {
-  // 1. Keys: the service's DID document (or, for a release directory, the keys it was signed with).
-  let doc: unknown;
-  if (src.live) doc = parseDocument(await src.get('/.well-known/did.json'));
-  else {
-    const pk = parseDocument<{ did: string; keys: { fragment: never; x: string }[] }>(
-      await src.get('/release/public-keys.json'),
-    );
-    // The retired keys too, as the served DID document lists them (did.ts).
-    const kt = parseDocument<{ transitions?: KeyTransition[] }>(await src.get('/keys/transitions.json'));
-    const keysOf = (p: NonNullable<typeof pk>) =>
-      p.keys.map((k) => ({ fragment: k.fragment, publicKey: Buffer.from(k.x, 'base64url') }));
-    try {
-      doc = pk && didDocument(pk.did, keysOf(pk), Array.isArray(kt?.transitions) ? kt.transitions : []);
-    } catch {
-      // A malformed transitions file fails the key_transitions check (log-verifier.ts); the keys stand.
-      doc = pk && didDocument(pk.did, keysOf(pk));
-    }
-  }
-  const didKeys = keysOfDidDocument(doc);
-  const did = (doc as { id?: unknown } | undefined)?.id;
-  if (
-    !add(
-      'did_document',
-      didKeys.size > 0,
-      didKeys.size > 0 ? `${didKeys.size} Ed25519 verification methods` : 'no DID document with Ed25519 keys',
-    )
-  )
-    return undefined;
-  // 1b. The key transitions, and the keys as this release was signed (issue 30): a release
-  // signed before a rotation is checked under the keys of its time, never the keys of now.
-  const entries = parseDocument<{ entries?: unknown }>(await src.get('/log/entries.json'))?.entries;
-  const logEntries = Array.isArray(entries) ? (entries as string[]) : [];
-  const transitions =
-    typeof did === 'string'
-      ? await verifyTransitions(src, did, (fragment) => didKeys.get(`${did}#${fragment}`), logEntries, add)
-      : undefined;
-  const logSize = logEntries.length;
-  const keys = transitions && typeof did === 'string' ? keysAtSize(didKeys, did, transitions.epochs, logSize) : didKeys;
-  if (transitions && typeof did === 'string') checkSignedUnrevoked(keys, did, transitions, logSize, add);
-
-  // 2. The root: its signature, then its recomputation from the active cards.
-  const rootBytes = await src.get('/root.json');
-  const root = parseDocument<{ merkle_root: string; leaf_count: number; as_of: string; bound_digest: string }>(
-    rootBytes,
-  );
-  if (!rootBytes || !root) {
-    add('root', false, 'no /root.json');
-    return undefined;
-  }
-  const rootSig = await verifyRootRecord(root, keys, nodeVerifyCrypto);
-  add('root_signature', rootSig.ok, rootSig.detail);
-  const bundleBytes = await src.get('/cards-bundle.json');
-  const bundle = parseDocument<{ cards: CardFile[] }>(bundleBytes);
-  if (!bundle || !bundleBytes) {
-    add('cards_bundle', false, 'no /cards-bundle.json');
-    return undefined;
-  }
-  const active = bundle.cards.map((c) => c.sha256).sort();
-  const tree = new DupTree(rootLeaves(active));
-  const recomputed = Buffer.from(tree.root()).toString('hex');
-  const rootMatches = recomputed === root.merkle_root && active.length === root.leaf_count;
-  add(
-    'root_recomputed',
-    rootMatches,
-    recomputed === root.merkle_root && active.length === root.leaf_count
-      ? `merkle_root recomputed from ${active.length} active cards`
-      : `recomputed ${recomputed} over ${active.length} cards; the root says ${root.merkle_root} over ${root.leaf_count}`,
-  );
-
-  // 2b. The card log: checkpoint, recomputation, the root's cards among its entries, history.
-  const log =
-    typeof did === 'string'
-      ? await verifyLog(src, did, keys.get(`${did}#${BOARD_KEY}`), transitions, active, add)
-      : undefined;
-
-  // 4. Every card.
-  const ledger = async (path: string, field: string) =>
-    new Map(
-      (parseDocument<{ entries: Record<string, string>[] }>(await src.get(path))?.entries ?? []).map((e) => [
-        e.sha256!,
-        e[field]!,
-      ]),
-    );
-  const index = new Map(active.map((h, i) => [h, i]));
-  const ctx = {
-    keys,
-    revocations: revocationsOfDidDocument(doc),
-    root,
-    rootSignatureValid: rootSig.ok,
-    withdrawn: await ledger('/ledgers/withdrawals.json', 'reason'),
-    // In ledger order: a card superseded and later issued again is current (supersededNow).
-    superseded: supersededNow(
-      parseDocument<{ entries: { sha256: string; superseded_by: string }[] }>(
-        await src.get('/ledgers/supersessions.json'),
-      )?.entries ?? [],
-    ),
-    // With the root recomputed from every active card, each of them is under the signed root.
-    ...(rootMatches && rootSig.ok && { knownIncluded: new Set(active) }),
-    ...(log && { log }),
-    proofFor: (h: string) => {
-      const i = index.get(h);
-      return i === undefined
-        ? undefined
-        : {
-            leaf_index: i,
-            leaf_count: tree.size,
-            proof: dupInclusionProof(tree, i).map((p) => Buffer.from(p).toString('hex')),
-          };
-    },
-  };
-  const invalid: CardVerdict[] = [];
-  for (const card of bundle.cards) {
-    const v = await verifyCard(card, ctx, nodeVerifyCrypto);
-    if (v.result !== 'VALID') invalid.push(v);
-  }
-  add('cards', invalid.length === 0, `${bundle.cards.length - invalid.length} of ${bundle.cards.length} cards VALID`);
-  return { keys, didKeys, did: typeof did === 'string' ? did : '', rootBytes, root, bundle, bundleBytes, invalid };
-}
-
-/**
- * A release whose own signatures are a revoked key's, made after its compromise beyond what the
- * revocation trusts, is not verified (src/core/verify/revocation.ts): its cards, root and
- * checkpoint prove nothing. A release published after the revocation is signed by the new key.
- */
-function checkSignedUnrevoked(
-  keys: ReadonlyMap<string, Uint8Array>,
-  did: string,
-  transitions: CheckedTransitions,
-  size: number,
-  add: Add,
-): void {
-  for (const fragment of transitions.epochs.keys()) {
-    const key = keys.get(`${did}#${fragment}`);
-    const r = key && revocationOf(transitions.revocations, Buffer.from(key).toString('base64url'));
-    if (r && size > r.trusted_size)
-      add(
-        'signed_unrevoked',
-        false,
-        revokedReason(
-          r,
-          `${did}#${fragment}`,
-          `this release's log has ${size} entries, beyond the ${r.trusted_size} made before then: publish again`,
-        ),
-      );
-  }
-}
 
 /** Documents below this size are kept once read: several checks read the same ledgers and log. */
 const KEEP_BYTES = 4 * 1024 * 1024;
@@ -236,6 +86,8 @@ export interface VerifyOptions {
    * more than COSIGNATURE_MAX_FUTURE_SECONDS after `now` (the reader's clock, passed in).
    */
   witnessPolicy?: { policy: WitnessPolicy; now: () => Date };
+  /** Keys the reader trusted before (`--trust-did-document`, `--trust-key`): the DID's host is then not asked. */
+  anchor?: ReaderAnchor;
 }
 
 export async function verifyRelease(source: ReleaseSource, opts: VerifyOptions = {}): Promise<ReleaseReport> {
@@ -245,14 +97,19 @@ export async function verifyRelease(source: ReleaseSource, opts: VerifyOptions =
     checks.push({ check, ok, detail });
     return ok;
   };
+  let keys: string | null = null;
   const report = (invalid: CardVerdict[] = [], checked = 0): ReleaseReport => ({
     source: src.describe,
     ok: checks.every((c) => c.ok) && invalid.length === 0,
+    verdict: verdictOf(checks, invalid.length),
+    keys,
     checks,
     cards: { checked, valid: checked - invalid.length, invalid },
   });
 
-  const cards = await verifyReleaseCards(src, add);
+  const cards = await verifyReleaseCards(src, add, opts.anchor, (from) => {
+    keys = from;
+  });
   if (cards === undefined) return report();
   const { rootBytes, root, bundle, invalid } = cards;
   if (opts.witnessPolicy) await checkWitnessPolicy(src, opts.witnessPolicy.policy, opts.witnessPolicy.now, add);

@@ -13,9 +13,12 @@ import { demoCorpus, tempDir } from './tmp.js';
 export const TEST_DID_HOST = 'localhost:8080';
 
 /** Fresh keys in a temporary key directory, and the signing context over them. */
-export function testSigning(keyDir = join(tempDir(), 'keys')): SigningContext & { keyDir: string } {
+export function testSigning(
+  keyDir = join(tempDir(), 'keys'),
+  didHost = TEST_DID_HOST,
+): SigningContext & { keyDir: string } {
   keygen(keyDir);
-  return { ...signingContext(keyDir, TEST_DID_HOST), keyDir };
+  return { ...signingContext(keyDir, didHost), keyDir };
 }
 
 export const liveSigning = (s: SigningContext): SigningLive => ({

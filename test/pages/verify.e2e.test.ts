@@ -12,15 +12,21 @@ import { buildApp } from '../../src/app.js';
 import { readRailConfig } from '../../src/config.js';
 import type { CardFile } from '../../src/core/evidence/card.js';
 import { browser, browserMissing, DESKTOP, openPage, PHONE, screenshot } from '../helpers/browser.js';
-import { demoApp } from '../helpers/app.js';
+import { demoApp, testSigning } from '../helpers/app.js';
+import { freePort } from '../helpers/process.js';
 import { receipt, receiptSignedBy, resealed, strangerKey, tampered } from './verify-fixtures.js';
 
+// The page reads the keys at the DID's host (issue 36): the service is that host, on a port
+// chosen first; the page is opened at 127.0.0.1, so the keys are read across origins.
+const port = await freePort();
+const ORIGIN = `http://localhost:${port}`;
+
 describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
-  const { state, signing } = demoApp();
+  const { state, signing } = demoApp(undefined, testSigning(undefined, `localhost:${port}`));
   const app = buildApp({
     state,
     logLevel: 'silent',
-    baseUrl: 'http://localhost:8080',
+    baseUrl: ORIGIN,
     now: () => new Date(),
     products: { rail: readRailConfig({ GSPC_PAY_TO: `0x${'11'.repeat(20)}` }) },
   });
@@ -31,9 +37,8 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
     JSON.parse((await app.inject({ method: 'GET', url: path })).body) as T;
 
   before(async () => {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const a = app.server.address();
-    base = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+    await app.listen({ port, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${port}`;
   });
 
   /** A page at /gspc-verify with the script ready; every request it makes is recorded. */
@@ -137,7 +142,10 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
     assert.equal(unlisted.result, 'INVALID');
     const a = unlisted.checks.find((c) => c.check === 'signature')!;
     assert.equal(a.pass, 'FAIL');
-    assert.match(a.detail!, /key not in the DID document: did:web:localhost%3A8080#card-attestation-9 is not listed/);
+    assert.match(
+      a.detail!,
+      new RegExp(`key not in the DID document: did:web:localhost%3A${port}#card-attestation-9 is not listed`),
+    );
     assert.equal(unlisted.checks.find((c) => c.check === 'content_address')!.pass, 'pass');
 
     const forged = await paste(
@@ -147,7 +155,7 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
     assert.equal(forged.result, 'INVALID');
     assert.match(
       forged.checks.find((c) => c.check === 'signature')!.detail!,
-      /bad signature: does not verify under did:web:localhost%3A8080#card-attestation-1/,
+      new RegExp(`bad signature: does not verify under did:web:localhost%3A${port}#card-attestation-1`),
     );
   });
 
@@ -175,7 +183,10 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
     const by = Object.fromEntries(r.checks.map((c) => [c.check, c]));
     assert.equal(by.content_address!.pass, 'pass');
     assert.equal(by.signature!.pass, 'pass');
-    assert.match(by.signature!.detail!, /Ed25519 verified under did:web:localhost%3A8080#card-attestation-2/);
+    assert.match(
+      by.signature!.detail!,
+      new RegExp(`Ed25519 verified under did:web:localhost%3A${port}#card-attestation-2`),
+    );
     assert.equal(by.under_root!.pass, 'FAIL');
     assert.equal(by.under_root!.detail, 'not under the current root');
     assert.deepEqual(errors, [], 'a card without a proof is not fetched as a 404');
@@ -316,7 +327,7 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
     assert.equal(res?.status(), 200);
     assert.equal(await page.locator('h1').count(), 1);
     assert.match(await page.locator('main').innerText(), /Verification needs this page's script/);
-    assert.match(await page.locator('main').innerText(), new RegExp(`gspc verify ${'http://localhost:8080'}`));
+    assert.match(await page.locator('main').innerText(), new RegExp(`gspc verify ${ORIGIN}`));
     assert.equal(await page.locator('#verify-paste button[type="submit"]').isDisabled(), true);
     assert.equal(await page.locator(`a[href="/cards/${card.sha256.slice(0, 16)}.json"]`).count(), 1);
     for (const path of [
@@ -334,14 +345,12 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
     assert.match(await page.locator('main').innerText(), new RegExp(`Card ${card.sha256.slice(0, 16)}`));
   }
 
-  it('never asks the server for a verdict: no request to /api/verify or /api/receipts/verify, none to another origin', () => {
+  it('never asks the server for a verdict: no request to /api/verify or /api/receipts/verify; another origin only for the DID host’s keys', () => {
     assert.ok(requests.length > 20, `${requests.length} requests recorded`);
     const verifyCalls = requests.filter((u) => /\/api\/(verify|receipts\/verify)/.test(new URL(u).pathname));
     assert.deepEqual(verifyCalls, []);
-    assert.deepEqual(
-      requests.filter((u) => !u.startsWith(base) && !u.startsWith('data:')),
-      [],
-    );
+    const elsewhere = new Set(requests.filter((u) => !u.startsWith(base) && !u.startsWith('data:')));
+    assert.deepEqual([...elsewhere], [`${ORIGIN}/.well-known/did.json`]);
   });
 });
 

@@ -25,6 +25,7 @@ import { runWitness } from '../../src/cli/witness.js';
 import { loadRelease } from '../../src/release/load.js';
 import { readWitnesses } from '../../src/release/witness-store.js';
 import { ServedState } from '../../src/serve/served-state.js';
+import { savedDidDocument } from '../helpers/anchor.js';
 import { demoApp, liveSigning, testSigning } from '../helpers/app.js';
 import { gspc } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -315,6 +316,7 @@ describe('gspc verify --witness-policy of a served release', () => {
   const boardX = signing.inputs.boardKey.healthy ? signing.inputs.boardKey.signer.publicKey : Buffer.alloc(32);
   writeFileSync(policyFile, twoOfThree(`log ${logVerifierKey(origin, boardX)}\n`));
   let app: ReturnType<typeof buildApp> | undefined;
+  let trust: string[] = [];
   after(() => app?.close());
   const serve = async () => {
     await app?.close();
@@ -323,7 +325,10 @@ describe('gspc verify --witness-policy of a served release', () => {
       logLevel: 'silent',
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
-    return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    // The test keys' DID host (localhost:8080) does not serve them: the reader anchors them (issue 36).
+    trust = ['--trust-did-document', savedDidDocument(await (await fetch(`${url}/.well-known/did.json`)).json())];
+    return url;
   };
   const record = async (w: typeof a) => {
     const file = join(tempDir(), `${w.name}.txt`);
@@ -333,7 +338,7 @@ describe('gspc verify --witness-policy of a served release', () => {
 
   it('one cosignature of three: the quorum of two does not hold, and gspc verify fails naming who signed', async () => {
     await record(b);
-    const r = await gspc(['verify', await serve(), '--witness-policy', policyFile]);
+    const r = await gspc(['verify', await serve(), '--witness-policy', policyFile, ...trust]);
     assert.equal(r.status, 1, r.stdout);
     assert.match(
       r.stdout,
@@ -344,7 +349,7 @@ describe('gspc verify --witness-policy of a served release', () => {
 
   it('two cosignatures: the quorum holds, and everything else passes as without a policy', async () => {
     await record(c);
-    const r = await gspc(['verify', await serve(), '--witness-policy', policyFile]);
+    const r = await gspc(['verify', await serve(), '--witness-policy', policyFile, ...trust]);
     assert.equal(r.status, 0, r.stdout);
     assert.match(r.stdout, /^ {2}ok {3}witness_policy: quorum abc holds: cosigned by B, C$/m);
   });
@@ -357,14 +362,14 @@ describe('gspc verify --witness-policy of a served release', () => {
     const onlyA = join(tempDir(), 'only-a');
     writeFileSync(onlyA, `witness A ${a.vkey}\nquorum A\n`);
     const url = await serve();
-    const r = await gspc(['verify', url, '--witness-policy', onlyA]);
+    const r = await gspc(['verify', url, '--witness-policy', onlyA, ...trust]);
     assert.equal(r.status, 1, r.stdout);
     assert.match(
       r.stdout,
       /^ {2}FAIL witness_policy: quorum A does not hold: cosigned by no witness of the policy \(of 1 witnesses the policy names\); not counted: witness A: cosignature timestamp 2100-01-01T00:00:00Z is more than 300 s in the future \(the clock here reads 20\d\d-/m,
     );
     // Two of three still holds with B and C, and the detail says why A did not count.
-    const two = await gspc(['verify', url, '--witness-policy', policyFile]);
+    const two = await gspc(['verify', url, '--witness-policy', policyFile, ...trust]);
     assert.equal(two.status, 0, two.stdout);
     assert.match(
       two.stdout,
@@ -384,7 +389,7 @@ describe('gspc verify --witness-policy of a served release', () => {
   it('a policy whose log is another key fails; a file that is no policy is refused before anything is fetched', async () => {
     const other = join(tempDir(), 'other');
     writeFileSync(other, twoOfThree(`log ${logVerifierKey(origin, Buffer.alloc(32, 99))}\n`));
-    const r = await gspc(['verify', await serve(), '--witness-policy', other]);
+    const r = await gspc(['verify', await serve(), '--witness-policy', other, ...trust]);
     assert.match(r.stdout, /FAIL witness_policy: the checkpoint of .* is signed by none of the policy's logs/);
     const bad = join(tempDir(), 'bad');
     writeFileSync(bad, 'quorum A\n');

@@ -178,6 +178,9 @@ export async function verifyCompactJwsWith(
   if (header.alg !== JWS_ALG) return invalid(`alg must be ${JWS_ALG}, got ${JSON.stringify(header.alg.slice(0, 40))}`);
   const kid = header.kid;
   if (typeof kid !== 'string' || kid === '') return invalid('the protected header has no kid');
+  // The identity root authorises key changes and signs nothing else (issue 36; card-verifier.ts signsNothing).
+  if (/#identity-root(~\d+)?$/.test(kid))
+    return invalid(`signed by ${kid}: the identity root authorises key changes and signs nothing else`);
   const payload = canonicalPayload(parsed.payload);
   if (!payload.ok) return invalid(payload.reason);
 

@@ -14,7 +14,7 @@ import { canonicalJsonStrict } from '../crypto/canonical-json.js';
 import { verify } from '../crypto/ed25519.js';
 import { JWS_ALG, parseCompactJws, signCompactJws } from '../crypto/jws.js';
 import type { Signer } from '../evidence/signer.js';
-import { keysOfDidDocument, revocationsOfDidDocument } from './card-verifier.js';
+import { keysOfDidDocument, revocationsOfDidDocument, ROOT_SIGNS_NOTHING, signsNothing } from './card-verifier.js';
 import { revocationOf, revokedReason, type Revocation } from './revocation.js';
 
 /** The `typ` of a card signature's protected header (A2A v1.0 §8.4.2: SHOULD be "JOSE"). */
@@ -108,6 +108,7 @@ function checkEntry(
   if (header.alg !== JWS_ALG) return fail(`alg is ${String(header.alg)}, only ${JWS_ALG} is accepted`);
   if (header.typ !== CARD_JWS_TYP) return fail(`typ is ${String(header.typ)}, expected ${CARD_JWS_TYP}`);
   if (typeof header.kid !== 'string') return fail('the protected header has no kid');
+  if (signsNothing(header.kid)) return fail(ROOT_SIGNS_NOTHING(header.kid));
   const key = keys.get(header.kid);
   if (!key) return fail(`kid ${header.kid} is not an Ed25519 verification method of the DID document`);
   if (!assertion.has(header.kid)) return fail(`kid ${header.kid} is not listed under assertionMethod`);

@@ -38,7 +38,8 @@ export interface Check {
 }
 export interface CardVerdict {
   sha256: string | null;
-  result: 'VALID' | 'INVALID';
+  /** The card verifier gives VALID or INVALID; UNVERIFIABLE_KEY is a VALID card whose keys could not be anchored (key-source.ts). */
+  result: 'VALID' | 'INVALID' | 'UNVERIFIABLE_KEY';
   reasons: string[];
   checks: Check[];
 }
@@ -94,6 +95,15 @@ export interface LogInclusionProof {
 
 const OUTER = new Set(['sha256', 'url', 'sig_ed25519', 'unsigned_reason']);
 
+/**
+ * The identity root (`#identity-root`, and its retired `~<n>` keys) authorises key changes and
+ * signs nothing else (issue 36): no card, root, board, checkpoint, agent card, offer or receipt.
+ * A kid naming it is refused whatever key the DID document lists for it.
+ */
+export const signsNothing = (kid: unknown): boolean => typeof kid === 'string' && /#identity-root(~\d+)?$/.test(kid);
+export const ROOT_SIGNS_NOTHING = (kid: string): string =>
+  `signed by ${kid}: the identity root authorises key changes and signs nothing else`;
+
 export async function verifyCard(
   input: unknown,
   ctx: CardVerificationContext,
@@ -139,9 +149,10 @@ export async function verifyCard(
   );
 
   const sig = card.sig_ed25519;
-  const key = ctx.keys.get(card.signer);
+  const key = signsNothing(card.signer) ? undefined : ctx.keys.get(card.signer);
   if (sig === null || sig === undefined)
     add('signature', false, `unsigned${typeof card.unsigned_reason === 'string' ? `: ${card.unsigned_reason}` : ''}`);
+  else if (signsNothing(card.signer)) add('signature', false, ROOT_SIGNS_NOTHING(card.signer));
   else if (!key)
     add('signature', false, `key not in the DID document: ${card.signer} is not listed among its verification methods`);
   else {

@@ -5,6 +5,7 @@
  */
 import canonicalize from 'canonicalize';
 import { hexToBytes, utf8, type VerifyCrypto } from '../crypto/verify-crypto.js';
+import { ROOT_SIGNS_NOTHING, signsNothing } from './card-verifier.js';
 
 export interface RootCheck {
   ok: boolean;
@@ -26,6 +27,7 @@ export async function verifyRootRecord(
       ok: false,
       detail: `the root is unsigned${typeof r.unsigned_reason === 'string' ? `: ${r.unsigned_reason}` : ''}`,
     };
+  if (signsNothing(r.kid)) return { ok: false, detail: ROOT_SIGNS_NOTHING(r.kid) };
   const key = keys.get(r.kid);
   if (!key) return { ok: false, detail: `key not in the DID document: ${r.kid}` };
   const { sig_ed25519: _s, unsigned_reason: _u, ...body } = r;

@@ -16,8 +16,6 @@
 import { BOARD_KEY } from '../evidence/signer.js';
 import { supersededNow } from '../evidence/card-matrix.js';
 import {
-  doubledMethodId,
-  keysOfDidDocument,
   revocationsOfDidDocument,
   verifyCard,
   type CardVerdict,
@@ -27,13 +25,12 @@ import {
 import { checkLogCheckpoint } from './log-proof.js';
 import { verifyRootRecord } from './root-verifier.js';
 import { dupRootHex, logRootHex } from './tree-roots.js';
-import { bytesToBase64url, type VerifyCrypto } from '../crypto/verify-crypto.js';
-import { checkTransitions, keysAtSize } from './key-transitions.js';
+import type { VerifyCrypto } from '../crypto/verify-crypto.js';
+import type { KeyAnchorCheck } from './key-source.js';
+import { keysOfView, type KeysAt, type PublicFiles } from './view-keys.js';
 
-/** The service's public files, by path ('/root.json'); undefined when it publishes none there. */
-export interface PublicFiles {
-  get(path: string): Promise<Uint8Array | undefined>;
-}
+export type { KeysAt, PublicFiles } from './view-keys.js';
+export { anchoredKeysOf, listsRetiredKeys } from './view-keys.js';
 
 /** A check of the context; `ok: null` is a statement, neither a pass nor a failure. */
 export interface ContextCheck {
@@ -45,7 +42,10 @@ export interface ContextCheck {
 export interface ServiceContext {
   /** The DID document's id, when it has one. */
   did: string | undefined;
+  /** The DID document whose keys every check uses: the DID's host's when anchored there. */
   didDocument: unknown;
+  /** The `key_anchor` check, when the keys were anchored (a VALID card under unanchored keys is not VALID: anchoredVerdict). */
+  anchor?: KeyAnchorCheck;
   keys: ReadonlyMap<string, Uint8Array>;
   root: { merkle_root: string; leaf_count: number; as_of: string } | null;
   checks: ContextCheck[];
@@ -78,7 +78,11 @@ function ledgerEntries(doc: unknown, field: string): [sha256: string, value: str
   return entries.filter(isObject).map((e) => [String(e.sha256), String(e[field])]);
 }
 
-export async function loadServiceContext(files: PublicFiles, crypto: VerifyCrypto): Promise<ServiceContext> {
+export async function loadServiceContext(
+  files: PublicFiles,
+  crypto: VerifyCrypto,
+  anchoring?: { keysAt: KeysAt; hint: string },
+): Promise<ServiceContext> {
   const checks: ContextCheck[] = [];
   const add = (check: string, ok: boolean | null, detail: string) => {
     checks.push({ check, ok, detail });
@@ -93,25 +97,10 @@ export async function loadServiceContext(files: PublicFiles, crypto: VerifyCrypt
     files.get('/log/entries.json'),
     files.get('/log/checkpoint'),
   ]);
-  const didDocument = parse(didBytes);
-  const did = isObject(didDocument) && typeof didDocument.id === 'string' ? didDocument.id : undefined;
-  // Only a DID document with retired keys has transitions to read (a 404 is an error in a browser's console).
-  const rotated =
-    isObject(didDocument) &&
-    Array.isArray(didDocument.verificationMethod) &&
-    didDocument.verificationMethod.some((m) => isObject(m) && m.retired !== undefined);
-  const keys = rotated
-    ? await keysAsSigned(files, keysOfDidDocument(didDocument), did, parse(entriesBytes), crypto, add)
-    : keysOfDidDocument(didDocument);
-  add(
-    'did_document',
-    keys.size > 0,
-    keys.size > 0
-      ? `${keys.size} Ed25519 verification methods`
-      : doubledMethodId(didDocument) !== undefined
-        ? `the DID document lists ${doubledMethodId(didDocument)} twice: refused whole`
-        : 'no DID document with Ed25519 keys',
-  );
+  const entriesDoc = parse(entriesBytes);
+  const entries = isObject(entriesDoc) && Array.isArray(entriesDoc.entries) ? entriesDoc.entries.filter(isHex64) : [];
+  // The keys of every check: the DID's host's (issue 36), or the view's own when not anchored here.
+  const { didDocument, did, keys, anchor } = await keysOfView(files, crypto, parse(didBytes), entries, anchoring, add);
 
   const rootRecord = parse(rootBytes);
   let root: ServiceContext['root'] = null;
@@ -153,6 +142,7 @@ export async function loadServiceContext(files: PublicFiles, crypto: VerifyCrypt
   return {
     did,
     didDocument,
+    ...(anchor && { anchor }),
     keys,
     root,
     checks,
@@ -170,37 +160,6 @@ export async function loadServiceContext(files: PublicFiles, crypto: VerifyCrypt
 }
 
 /** The card log: origin, checkpoint (board key), root recomputed from every entry. */
-/**
- * The DID document's keys as the served release was signed (issue 30, as `gspc verify`): when
- * /keys/transitions.json lists transitions, each fragment's key is the one in force at the log's
- * size, so a release signed before a rotation is checked under the keys of its time.
- */
-async function keysAsSigned(
-  files: PublicFiles,
-  didKeys: Map<string, Uint8Array>,
-  did: string | undefined,
-  entriesDoc: unknown,
-  crypto: VerifyCrypto,
-  add: (c: string, ok: boolean | null, d: string) => boolean,
-): Promise<Map<string, Uint8Array>> {
-  const doc = parse(await files.get('/keys/transitions.json'));
-  if (doc === undefined || did === undefined) return didKeys;
-  const entries = isObject(entriesDoc) && Array.isArray(entriesDoc.entries) ? (entriesDoc.entries as string[]) : [];
-  const list = isObject(doc) && Array.isArray(doc.transitions) ? (doc.transitions as unknown[]) : undefined;
-  const current = new Map<string, string>();
-  for (const t of list ?? []) {
-    const f = isObject(t) && typeof t.fragment === 'string' ? t.fragment : undefined;
-    const key = f === undefined ? undefined : didKeys.get(`${did}#${f}`);
-    if (f !== undefined && key !== undefined) current.set(f, bytesToBase64url(key));
-  }
-  const verdict = list ? await checkTransitions(crypto, list, did, current, entries) : undefined;
-  if (!verdict?.ok) {
-    add('key_transitions', false, verdict?.detail ?? '/keys/transitions.json is not a svc.key-transitions/1 document');
-    return didKeys;
-  }
-  return keysAtSize(didKeys, did, verdict.epochs, entries.length);
-}
-
 async function loadLog(
   doc: unknown,
   noteBytes: Uint8Array | undefined,

@@ -156,8 +156,8 @@ export function showCard(
       [subject, axis].filter(Boolean).join(' on ') || 'A card without subject or axis',
       `. Source: ${source}.`,
     ),
-    verdict.result === 'INVALID'
-      ? el('p', { class: 'callout verify-reasons' }, `Why INVALID: ${verdict.reasons.join('; ')}.`)
+    verdict.result !== 'VALID'
+      ? el('p', { class: 'callout verify-reasons' }, `Why ${verdict.result}: ${verdict.reasons.join('; ')}.`)
       : null,
     table(`Checks of card ${id}: ${verdict.result}`, ['Check', 'Result', 'Reason'], rows, 'verify-checks'),
     contextTable(checks),
@@ -174,7 +174,10 @@ export function showBundle(
   source: string,
 ): void {
   const valid = verdicts.filter((v) => v.result === 'VALID').length;
-  const invalid = verdicts.length - valid;
+  // VALID cards under keys the DID's host did not anchor (issue 36): never counted as VALID.
+  const unverifiable = verdicts.filter((v) => v.result === 'UNVERIFIABLE_KEY').length;
+  const invalid = verdicts.length - valid - unverifiable;
+  const overall = invalid > 0 ? 'INVALID' : unverifiable > 0 ? 'UNVERIFIABLE_KEY' : 'VALID';
   // INVALID cards first, so a capped table still shows every failure it can.
   const order = verdicts
     .map((_, i) => i)
@@ -193,7 +196,6 @@ export function showBundle(
       el('td', {}, v.result === 'VALID' ? `all ${v.checks.length} checks pass` : v.reasons.join('; ')),
     );
   });
-  const all = invalid === 0;
   const summary = el(
     'p',
     {
@@ -201,19 +203,23 @@ export function showBundle(
       'data-checked': String(verdicts.length),
       'data-valid': String(valid),
       'data-invalid': String(invalid),
+      'data-unverifiable': String(unverifiable),
     },
     el('strong', {}, count(verdicts.length)),
     ` card${verdicts.length === 1 ? '' : 's'} checked: `,
     el('strong', { class: 'state state-VALID' }, `${count(valid)} VALID`),
     ', ',
     el('strong', { class: `state ${invalid > 0 ? 'state-INVALID' : ''}` }, `${count(invalid)} INVALID`),
+    ...(unverifiable > 0
+      ? [', ', el('strong', { class: 'state state-UNVERIFIABLE_KEY' }, `${count(unverifiable)} UNVERIFIABLE_KEY`)]
+      : []),
     '.',
   );
   finish(
     box,
-    all ? 'VALID' : 'INVALID',
+    overall,
     ms,
-    el('h3', { class: 'verdict' }, `Bundle: `, state(all ? 'VALID' : 'INVALID')),
+    el('h3', { class: 'verdict' }, `Bundle: `, state(overall)),
     el('p', {}, `Source: ${source}.`),
     summary,
     contextTable(checks),
@@ -225,7 +231,7 @@ export function showBundle(
         )
       : null,
     table(
-      `Every card of the bundle: ${count(valid)} VALID, ${count(invalid)} INVALID`,
+      `Every card of the bundle: ${count(valid)} VALID, ${count(invalid)} INVALID${unverifiable > 0 ? `, ${count(unverifiable)} UNVERIFIABLE_KEY` : ''}`,
       ['Card', 'Subject', 'Axis', 'Result', 'Reason'],
       rows,
       'verify-bundle',

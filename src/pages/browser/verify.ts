@@ -1,12 +1,16 @@
 /**
  * The /gspc-verify script: checks cards and offers/receipts in this browser with WebCrypto and
  * the one shared verifier (src/core/verify, the same module `gspc verify` and POST /api/verify
- * run). It reads only this origin's public files (the DID document, /root.json, the ledgers, the
- * card log, cards and their proofs) and never asks the server for a verdict: no request goes to
- * /api/verify or /api/receipts/verify.
+ * run). It reads this origin's public files (the DID document, /root.json, the ledgers, the card
+ * log, cards and their proofs) and the keys at the DID's host (verify-keys.ts: the same origin
+ * when this page is served by the host), and never asks the server for a verdict: no request
+ * goes to /api/verify or /api/receipts/verify. Keys that cannot be anchored at the DID's host
+ * make nothing VALID: UNVERIFIABLE_KEY.
  */
 import { verifyCard } from '../../core/verify/card-verifier.js';
+import { anchoredVerdict } from '../../core/verify/key-source.js';
 import {
+  anchoredKeysOf,
   contextForBundle,
   cardsOfDocument,
   loadServiceContext,
@@ -15,6 +19,7 @@ import {
   type ServiceContext,
 } from '../../core/verify/service-context.js';
 import { didDocumentResolver, verifyCompactJwsWith } from '../../core/crypto/jws-verifier.js';
+import { keysAtHost, PAGE_HINT } from './verify-keys.js';
 import { primitivesWork, webVerifyCrypto } from '../../core/verify/web-crypto.js';
 import type { VerifyCrypto } from '../../core/crypto/verify-crypto.js';
 import { count, showBundle, showBusy, showCard, showError, showJws } from './verify-render.js';
@@ -40,23 +45,11 @@ const files: PublicFiles = {
 let service: Promise<ServiceContext> | undefined;
 /** Loaded once per page: the public files do not change while a reader checks several cards. */
 function serviceContext(crypto: VerifyCrypto): Promise<ServiceContext> {
-  service ??= loadServiceContext(files, crypto).catch((e: unknown) => {
+  service ??= loadServiceContext(files, crypto, { keysAt: keysAtHost, hint: PAGE_HINT }).catch((e: unknown) => {
     service = undefined;
     throw e;
   });
   return service;
-}
-
-let didDocument: Promise<unknown> | undefined;
-function didDoc(): Promise<unknown> {
-  didDocument ??= files
-    .get('/.well-known/did.json')
-    .then((b) => (b === undefined ? undefined : (JSON.parse(new TextDecoder().decode(b)) as unknown)))
-    .catch((e: unknown) => {
-      didDocument = undefined;
-      throw e;
-    });
-  return didDocument;
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -82,20 +75,23 @@ async function checkCards(
   }
   const progress = showBusy(box, `Reading the DID document, the signed root, the ledgers and the card log…`);
   const svc = await serviceContext(crypto);
+  const anchor = svc.anchor;
   if (input.kind === 'card') {
-    const verdict = await verifyCard(input.cards[0], svc.context, crypto);
+    const checked = await verifyCard(input.cards[0], svc.context, crypto);
+    const verdict = anchor ? anchoredVerdict(checked, anchor) : checked;
     showCard(box, input.cards[0], verdict, svc.checks, performance.now() - t0, source);
     return;
   }
   const total = input.cards.length;
   progress.textContent = `Recomputing the root from ${count(total)} cards…`;
   const bundle = await contextForBundle(svc, input.cards, crypto);
-  const verdicts = await verifyCards(input.cards, bundle.context, crypto, {
+  const checked = await verifyCards(input.cards, bundle.context, crypto, {
     concurrency: CONCURRENCY,
     onProgress: (done) => {
       progress.textContent = `Checked ${count(done)} of ${count(total)} cards…`;
     },
   });
+  const verdicts = anchor ? checked.map((v) => anchoredVerdict(v, anchor)) : checked;
   showBundle(box, input.cards, verdicts, [...svc.checks, bundle.check], performance.now() - t0, source);
 }
 
@@ -134,10 +130,19 @@ async function checkJws(crypto: VerifyCrypto, box: HTMLElement, text: string): P
     showError(box, 'The JWS is longer than 64 KiB.');
     return;
   }
-  showBusy(box, 'Reading the DID document…');
-  const doc = await didDoc();
-  const v = await verifyCompactJwsWith(jws, didDocumentResolver(doc), crypto);
-  showJws(box, v, performance.now() - t0);
+  showBusy(box, 'Reading the DID document at the DID’s host…');
+  // Only the keys are needed: the transitions' log positions do not matter to a JWS.
+  const keys = await anchoredKeysOf(files, crypto, keysAtHost, [], PAGE_HINT);
+  const v = await verifyCompactJwsWith(jws, didDocumentResolver(keys.docs.didDocument), crypto);
+  const anchored =
+    v.result === 'VALID' && !keys.anchor.ok
+      ? {
+          result: keys.anchor.state,
+          reason: `key_anchor: ${keys.anchor.detail}`,
+          ...(v.header && { header: v.header }),
+        }
+      : v;
+  showJws(box, anchored, performance.now() - t0);
 }
 
 /** Runs one check at a time per result box; a failure of the page itself is shown, not thrown. */

@@ -1,0 +1,199 @@
+/**
+ * `gspc verify`, steps 1, 2 and 4: the keys (where they come from: key-anchor-source.ts), the
+ * key transitions, the root (signature and recomputation), the card log, and every card against
+ * them.
+ */
+import type { CardFile } from '../core/evidence/card.js';
+import { supersededNow } from '../core/evidence/card-matrix.js';
+import { dupInclusionProof } from '../core/evidence/merkle/dup-root.js';
+import { DupTree } from '../core/evidence/merkle/dup-tree.js';
+import { rootLeaves } from '../core/evidence/public-root.js';
+import { BOARD_KEY } from '../core/evidence/signer.js';
+import {
+  keysOfDidDocument,
+  revocationsOfDidDocument,
+  verifyCard,
+  type CardVerdict,
+} from '../core/verify/card-verifier.js';
+import type { ReaderAnchor } from '../core/verify/key-source.js';
+import { keysAtSize } from '../core/verify/key-transitions.js';
+import { revocationOf, revokedReason } from '../core/verify/revocation.js';
+import { verifyRootRecord } from '../core/verify/root-verifier.js';
+import { keysOfSource } from './key-anchor-source.js';
+import { type CheckedTransitions, verifyLog, verifyTransitions } from './log-verifier.js';
+import { nodeVerifyCrypto } from './node-crypto.js';
+import type { AddCheck, ReleaseCards } from './release-check.js';
+import { parseDocument, type ReleaseSource } from './release-source.js';
+
+type Add = AddCheck;
+
+/**
+ * Steps 1, 2 and 4 of `gspc verify`: the DID document's keys, the root (signature and
+ * recomputation), the card log, and every card against them. Undefined when a missing document
+ * stops the checks (each failure is added). The benchmark of the in-browser verifier times this.
+ */
+export async function verifyReleaseCards(
+  src: ReleaseSource,
+  add: Add,
+  anchor?: ReaderAnchor,
+  /** Told where the keys came from, as soon as that is known. */
+  keysFrom?: (from: string) => void,
+): Promise<ReleaseCards | undefined> {
+  // 1. Keys: the DID's host's DID document and transitions (for a URL), the reader's anchor, or
+  // a release directory's own keys (key-anchor-source.ts); the view must agree with them.
+  // The view's DID document first: a URL that answers nothing is refused naming it (readOnce keeps it).
+  if (src.live) await src.get('/.well-known/did.json');
+  const entries = parseDocument<{ entries?: unknown }>(await src.get('/log/entries.json'))?.entries;
+  const logEntries = Array.isArray(entries) ? (entries as string[]) : [];
+  const anchored = await keysOfSource(src, logEntries, anchor);
+  keysFrom?.(anchored.from);
+  const doc = anchored.docs.didDocument;
+  const didKeys = keysOfDidDocument(doc);
+  const did = (doc as { id?: unknown } | undefined)?.id;
+  if (
+    !add(
+      'did_document',
+      didKeys.size > 0,
+      didKeys.size > 0
+        ? `${didKeys.size} Ed25519 verification methods, from ${anchored.from}`
+        : `no DID document with Ed25519 keys (${anchored.from})`,
+    )
+  ) {
+    add('key_anchor', anchored.anchor.ok, anchored.anchor.detail);
+    return undefined;
+  }
+  add('key_anchor', anchored.anchor.ok, anchored.anchor.detail);
+  // 1b. The key transitions, and the keys as this release was signed (issue 30): a release
+  // signed before a rotation is checked under the keys of its time, never the keys of now.
+  const transitions =
+    typeof did === 'string'
+      ? await verifyTransitions(
+          anchored.docs.transitions,
+          did,
+          (fragment) => didKeys.get(`${did}#${fragment}`),
+          logEntries,
+          add,
+        )
+      : undefined;
+  const logSize = logEntries.length;
+  const keys = transitions && typeof did === 'string' ? keysAtSize(didKeys, did, transitions.epochs, logSize) : didKeys;
+  if (transitions && typeof did === 'string') checkSignedUnrevoked(keys, did, transitions, logSize, add);
+
+  // 2. The root: its signature, then its recomputation from the active cards.
+  const rootBytes = await src.get('/root.json');
+  const root = parseDocument<{ merkle_root: string; leaf_count: number; as_of: string; bound_digest: string }>(
+    rootBytes,
+  );
+  if (!rootBytes || !root) {
+    add('root', false, 'no /root.json');
+    return undefined;
+  }
+  const rootSig = await verifyRootRecord(root, keys, nodeVerifyCrypto);
+  add('root_signature', rootSig.ok, rootSig.detail);
+  const bundleBytes = await src.get('/cards-bundle.json');
+  const bundle = parseDocument<{ cards: CardFile[] }>(bundleBytes);
+  if (!bundle || !bundleBytes) {
+    add('cards_bundle', false, 'no /cards-bundle.json');
+    return undefined;
+  }
+  const active = bundle.cards.map((c) => c.sha256).sort();
+  const tree = new DupTree(rootLeaves(active));
+  const recomputed = Buffer.from(tree.root()).toString('hex');
+  const rootMatches = recomputed === root.merkle_root && active.length === root.leaf_count;
+  add(
+    'root_recomputed',
+    rootMatches,
+    recomputed === root.merkle_root && active.length === root.leaf_count
+      ? `merkle_root recomputed from ${active.length} active cards`
+      : `recomputed ${recomputed} over ${active.length} cards; the root says ${root.merkle_root} over ${root.leaf_count}`,
+  );
+
+  // 2b. The card log: checkpoint, recomputation, the root's cards among its entries, history.
+  const log =
+    typeof did === 'string'
+      ? await verifyLog(src, did, keys.get(`${did}#${BOARD_KEY}`), transitions, active, add)
+      : undefined;
+
+  // 4. Every card.
+  const ledger = async (path: string, field: string) =>
+    new Map(
+      (parseDocument<{ entries: Record<string, string>[] }>(await src.get(path))?.entries ?? []).map((e) => [
+        e.sha256!,
+        e[field]!,
+      ]),
+    );
+  const index = new Map(active.map((h, i) => [h, i]));
+  const ctx = {
+    keys,
+    revocations: revocationsOfDidDocument(doc),
+    root,
+    rootSignatureValid: rootSig.ok,
+    withdrawn: await ledger('/ledgers/withdrawals.json', 'reason'),
+    // In ledger order: a card superseded and later issued again is current (supersededNow).
+    superseded: supersededNow(
+      parseDocument<{ entries: { sha256: string; superseded_by: string }[] }>(
+        await src.get('/ledgers/supersessions.json'),
+      )?.entries ?? [],
+    ),
+    // With the root recomputed from every active card, each of them is under the signed root.
+    ...(rootMatches && rootSig.ok && { knownIncluded: new Set(active) }),
+    ...(log && { log }),
+    proofFor: (h: string) => {
+      const i = index.get(h);
+      return i === undefined
+        ? undefined
+        : {
+            leaf_index: i,
+            leaf_count: tree.size,
+            proof: dupInclusionProof(tree, i).map((p) => Buffer.from(p).toString('hex')),
+          };
+    },
+  };
+  const invalid: CardVerdict[] = [];
+  for (const card of bundle.cards) {
+    const v = await verifyCard(card, ctx, nodeVerifyCrypto);
+    if (v.result !== 'VALID') invalid.push(v);
+  }
+  add('cards', invalid.length === 0, `${bundle.cards.length - invalid.length} of ${bundle.cards.length} cards VALID`);
+  return {
+    keys,
+    // Live signatures (the board attestation) are the view's current keys, once anchored.
+    didKeys: keysOfDidDocument(anchored.live.didDocument),
+    did: typeof did === 'string' ? did : '',
+    rootBytes,
+    root,
+    bundle,
+    bundleBytes,
+    invalid,
+    anchor: anchored.anchor,
+    keysFrom: anchored.from,
+  };
+}
+
+/**
+ * A release whose own signatures are a revoked key's, made after its compromise beyond what the
+ * revocation trusts, is not verified (src/core/verify/revocation.ts): its cards, root and
+ * checkpoint prove nothing. A release published after the revocation is signed by the new key.
+ */
+function checkSignedUnrevoked(
+  keys: ReadonlyMap<string, Uint8Array>,
+  did: string,
+  transitions: CheckedTransitions,
+  size: number,
+  add: Add,
+): void {
+  for (const fragment of transitions.epochs.keys()) {
+    const key = keys.get(`${did}#${fragment}`);
+    const r = key && revocationOf(transitions.revocations, Buffer.from(key).toString('base64url'));
+    if (r && size > r.trusted_size)
+      add(
+        'signed_unrevoked',
+        false,
+        revokedReason(
+          r,
+          `${did}#${fragment}`,
+          `this release's log has ${size} entries, beyond the ${r.trusted_size} made before then: publish again`,
+        ),
+      );
+  }
+}

@@ -1,0 +1,323 @@
+/**
+ * Keys come from the DID's host, never from the view (issue 36, item 1 and its "Done when"), for
+ * `gspc verify`, the served POST /api/verify and /api/receipts/verify of a service away from its
+ * DID's host, and /gspc-verify in the browser, around one origin (host-views.ts):
+ * - the origin up: the origin and an honest mirror are VALID; an impostor (`gspc keygen`, an
+ *   edited corpus published under the origin's URL) is INVALID, and key_anchor names its keys;
+ * - the origin down: the mirror and the impostor are UNVERIFIABLE_KEY, never VALID; with the DID
+ *   document the reader saved (or the keys' thumbprints) the mirror is VALID, the impostor INVALID;
+ * - a key changed at the origin: a board-key rotation (a mirror that copied before it lags and
+ *   stays VALID), a rotation of the identity root and a revocation the root signed are accepted;
+ *   a revocation the root did not sign, a transition a stranger signed and a chain that skips a
+ *   key are refused.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { canonicalBytesStrict } from '../../src/core/crypto/canonical-json.js';
+import { didDocument } from '../../src/core/evidence/did.js';
+import {
+  KEY_TRANSITION_SCHEMA,
+  signRevocation,
+  signTransition,
+  transitionsDocument,
+  type KeyTransition,
+} from '../../src/core/evidence/key-transition.js';
+import { BOARD_KEY, ROOT_KEY } from '../../src/core/evidence/signer.js';
+import { signReceipt } from '../../src/core/pricing/offer-receipt.js';
+import { thumbprintInput } from '../../src/core/verify/key-anchor.js';
+import { signingContext } from '../../src/keys/signing.js';
+import { loadRelease } from '../../src/release/load.js';
+import { publishRelease } from '../../src/release/publish.js';
+import { liveSigning } from '../helpers/app.js';
+import { browserMissing, verifyServedInBrowser } from '../helpers/browser.js';
+import { gspc } from '../helpers/cli.js';
+import { editedDemo } from '../helpers/edited-demo.js';
+import { freePort } from '../helpers/process.js';
+import { demoCorpus, tempDir } from '../helpers/tmp.js';
+import { healthy, keyOf, liveOf, proxy, published, serveState, type Key } from './host-views.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- reports and answers as JSON */
+type Json = any;
+
+const port = await freePort();
+const ORIGIN = `http://localhost:${port}`;
+const DID = `did:web:localhost%3A${port}`;
+const K = {
+  board: keyOf(DID, BOARD_KEY, 1),
+  cards: [keyOf(DID, 'card-attestation-1', 2), keyOf(DID, 'card-attestation-2', 3)] as [Key, Key],
+  root: keyOf(DID, ROOT_KEY, 4),
+};
+const [board1, board2, root1, stranger] = [
+  keyOf(DID, BOARD_KEY, 5),
+  keyOf(DID, BOARD_KEY, 6),
+  keyOf(DID, ROOT_KEY, 7),
+  keyOf(DID, BOARD_KEY, 66),
+];
+
+// The origin's release, signed by K; its service, the front on the DID's host, a faithful mirror
+// (the origin's bytes wherever the origin is) and a replica that is not at the DID's host.
+const hostData = tempDir();
+const signedBy = (board: Key, transitions: KeyTransition[] = []) => ({
+  did: DID,
+  boardKey: healthy(board),
+  publishedKeys: published([board, ...K.cards, K.root]),
+  ...(transitions.length > 0 && { transitions }),
+});
+const release1 = loadRelease(publishRelease(demoCorpus, hostData, signedBy(K.board), { publicUrl: ORIGIN }).dir);
+const base = await serveState(release1, liveOf(DID, K), ORIGIN);
+let backend = base.url;
+let overrides = new Map<string, unknown>();
+const front = await proxy(
+  () => backend,
+  () => overrides,
+  port,
+);
+const mirror = await proxy(() => base.url);
+const replica = await serveState(release1, liveOf(DID, K), ORIGIN, true);
+
+// The impostor: keys of its own, the edited corpus published under the origin's URL.
+const impostorData = tempDir();
+for (const args of [
+  ['keygen', '--data-dir', impostorData],
+  ['publish', editedDemo(), '--data-dir', impostorData, '--public-url', ORIGIN],
+]) {
+  const r = await gspc(args);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+}
+const impostorSigning = signingContext(join(impostorData, 'keys'), `localhost:${port}`);
+const impostor = await serveState(
+  loadRelease(join(impostorData, 'current')),
+  liveSigning(impostorSigning),
+  ORIGIN,
+  true,
+);
+const impostorBoard = impostorSigning.keys.published.find((k) => k.fragment === BOARD_KEY)!;
+
+async function verify(url: string, ...args: string[]) {
+  const r = await gspc(['verify', url, '--json', ...args]);
+  const report = JSON.parse(r.stdout) as Json;
+  const check = (name: string) => report.checks.find((c: Json) => c.check === name) as Json;
+  return { status: r.status, report, check };
+}
+const summary = async (url: string) => (await gspc(['verify', url])).stdout.trim().split('\n').at(-1)!;
+const post = async (url: string, path: string, body: unknown) =>
+  (await (
+    await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+  ).json()) as Json;
+const receipt = (key: { kid: string; sign: (m: Uint8Array) => Uint8Array }) =>
+  signReceipt(
+    {
+      network: 'eip155:8453',
+      resourceUrl: `${ORIGIN}/api/x`,
+      payer: '0x1',
+      issuedAt: 1_795_000_000,
+      transaction: '0xab',
+    },
+    { kid: `${DID}#${BOARD_KEY}`, sign: (m) => Buffer.from(key.sign(m)) },
+  ).signature;
+const firstCard = [...release1.evidence.cards.keys()].find((h) => !release1.evidence.withdrawn.has(h))!;
+const impostorSigner = impostorSigning.inputs.boardKey;
+// The DID document a reader saved from the origin while it was up (made in the first test).
+const saved = join(tempDir(), 'did.json');
+
+describe('the origin up', () => {
+  it('the origin and a faithful mirror are VALID under the DID host’s keys, and say so', async () => {
+    const origin = await verify(ORIGIN);
+    assert.equal(origin.status, 0, JSON.stringify(origin.report.checks.filter((c: Json) => !c.ok)));
+    assert.equal(origin.report.verdict, 'VALID');
+    assert.match(origin.check('key_anchor').detail, /^the view is the DID's host/);
+    assert.equal(origin.report.keys, `the DID document at ${ORIGIN}/.well-known/did.json`);
+    const copy = await verify(mirror.url);
+    assert.equal(copy.status, 0, JSON.stringify(copy.report.checks.filter((c: Json) => !c.ok)));
+    assert.match(copy.check('key_anchor').detail, /^the same keys and 0 key transitions as the DID's host/);
+    writeFileSync(saved, await (await fetch(`${ORIGIN}/.well-known/did.json`)).text());
+  });
+
+  it('the impostor is INVALID: key_anchor names its key and the host’s, and nothing verifies under the host’s keys', async () => {
+    const v = await verify(impostor.url);
+    assert.equal(v.status, 1);
+    assert.equal(v.report.verdict, 'INVALID');
+    const x = Buffer.from(impostorBoard.publicKey).toString('base64url');
+    assert.ok(
+      v.check('key_anchor').detail.includes(`#${BOARD_KEY}: the view serves ${x}, the DID's host ${K.board.x}`),
+    );
+    assert.equal(v.check('root_signature').ok, false);
+    assert.equal(v.report.cards.valid, 0);
+    assert.match(await summary(impostor.url), /^INVALID: .*key_anchor/);
+  });
+
+  it('served verification away from the DID’s host reads the host’s keys: the replica VALID, the impostor INVALID', async () => {
+    const card = await post(replica.url, '/api/verify', { ids: [firstCard] });
+    assert.equal(card.results[0].result, 'VALID', JSON.stringify(card.results[0].reasons));
+    assert.equal(card.key_anchor.result, 'VALID');
+    const own = [...impostor.state.current().release.evidence.cards.keys()][0]!;
+    const forged = await post(impostor.url, '/api/verify', { ids: [own] });
+    assert.equal(forged.results[0].result, 'INVALID');
+    assert.match(forged.key_anchor.detail, /the view serves .*, the DID's host/);
+    assert.equal((await post(replica.url, '/api/receipts/verify', { jws: receipt(K.board) })).result, 'VALID');
+    assert.ok(impostorSigner.healthy);
+    const theirs = await post(impostor.url, '/api/receipts/verify', { jws: receipt(impostorSigner.signer) });
+    assert.equal(theirs.result, 'INVALID');
+  });
+
+  it('the browser agrees: the impostor’s page INVALID, the mirror’s VALID', { skip: browserMissing() }, async () => {
+    assert.equal((await verifyServedInBrowser(impostor.url)).result, 'INVALID');
+    const copy = await verifyServedInBrowser(mirror.url);
+    assert.equal(copy.result, 'VALID', copy.text);
+  });
+});
+
+describe('the origin down', () => {
+  before(() => front.down());
+  after(() => front.up());
+
+  it('the mirror and the impostor are UNVERIFIABLE_KEY, never VALID', async () => {
+    const copy = await verify(mirror.url);
+    assert.equal(copy.status, 1);
+    assert.equal(copy.report.verdict, 'UNVERIFIABLE_KEY');
+    assert.match(
+      copy.check('key_anchor').detail,
+      /^UNVERIFIABLE_KEY: the keys could not be anchored: .*did\.json could not be read.*--trust-did-document/,
+    );
+    assert.match(await summary(mirror.url), /^UNVERIFIABLE_KEY: the keys could not be anchored/);
+    assert.equal((await verify(impostor.url)).report.verdict, 'UNVERIFIABLE_KEY');
+  });
+
+  it('with the DID document the reader saved: the mirror VALID, the impostor INVALID; the keys’ thumbprints anchor too', async () => {
+    const copy = await verify(mirror.url, '--trust-did-document', saved);
+    assert.equal(copy.status, 0, JSON.stringify(copy.report.checks.filter((c: Json) => !c.ok)));
+    assert.match(copy.report.keys, /anchored to the DID document in /);
+    const forged = await verify(impostor.url, '--trust-did-document', saved);
+    assert.equal(forged.report.verdict, 'INVALID');
+    assert.match(forged.check('key_anchor').detail, /none of its keys .* is one the anchor trusts/);
+    const thumb = (k: Key) => createHash('sha256').update(thumbprintInput(k.x)).digest('base64url');
+    const keys = [K.board, ...K.cards].flatMap((k) => ['--trust-key', thumb(k)]);
+    assert.equal((await verify(mirror.url, ...keys)).report.verdict, 'VALID');
+    const bad = await gspc(['verify', mirror.url, '--trust-did-document', join(hostData, 'nothing.json')]);
+    assert.equal(bad.status, 2);
+  });
+
+  it('a replica’s POST /api/verify and /api/receipts/verify say UNVERIFIABLE_KEY', async () => {
+    // A replica started while the origin is down: the one above still holds the host's keys it
+    // read (kept 300 s, as the receipt resolver keeps a DID document).
+    const replica = await serveState(release1, liveOf(DID, K), ORIGIN, true);
+    const card = await post(replica.url, '/api/verify', { ids: [firstCard] });
+    assert.equal(card.results[0].result, 'UNVERIFIABLE_KEY');
+    assert.equal(card.summary.unverifiable, 1);
+    const r = await post(replica.url, '/api/receipts/verify', { jws: receipt(K.board) });
+    assert.equal(r.result, 'UNVERIFIABLE_KEY');
+  });
+
+  it('the browser agrees: the mirror’s page says UNVERIFIABLE_KEY', { skip: browserMissing() }, async () => {
+    assert.equal((await verifyServedInBrowser(mirror.url)).result, 'UNVERIFIABLE_KEY');
+  });
+});
+
+const AT = '2026-11-03T00:00:00Z';
+const rotation = (fragment: string, sequence: number, from: Key, to: Key, signers: [Key, Key] = [from, to]) =>
+  signTransition(
+    {
+      schema: KEY_TRANSITION_SCHEMA,
+      did: DID,
+      fragment: fragment as never,
+      sequence,
+      kind: 'rotation',
+      old_x: from.x,
+      new_x: to.x,
+      at: AT,
+    },
+    signers[0],
+    signers[1],
+  );
+const revocationBody = (trusted: number) => ({
+  schema: KEY_TRANSITION_SCHEMA as typeof KEY_TRANSITION_SCHEMA,
+  did: DID,
+  fragment: BOARD_KEY as typeof BOARD_KEY,
+  sequence: 1,
+  kind: 'revocation' as const,
+  old_x: K.board.x,
+  new_x: board1.x,
+  at: AT,
+  revoked_x: K.board.x,
+  compromised_since: '2026-11-02T00:00:00Z',
+  trusted_size: trusted,
+  root_x: K.root.x,
+});
+
+describe('a key changed at the origin', () => {
+  const serveChange = async (board: Key, root: Key, transitions: KeyTransition[], release = release1) => {
+    overrides = new Map();
+    backend = (await serveState(release, liveOf(DID, { ...K, board, root }, transitions), ORIGIN)).url;
+  };
+  const accepted = async (what: RegExp) => {
+    const v = await verify(ORIGIN);
+    assert.equal(v.status, 0, JSON.stringify(v.report.checks.filter((c: Json) => !c.ok)));
+    assert.match(v.check('key_transitions').detail, what);
+    if (!browserMissing()) assert.equal((await verifyServedInBrowser(front.url)).result, 'VALID');
+  };
+
+  it('a board-key rotation both keys signed is accepted; a mirror that copied before it lags and stays VALID', async () => {
+    await serveChange(board1, K.root, [rotation(BOARD_KEY, 1, K.board, board1)]);
+    await accepted(
+      /^1 key transition \(1 rotation signed by the retired and the new key.*the last 1 came after this release/,
+    );
+    const copy = await verify(mirror.url);
+    assert.equal(copy.status, 0, JSON.stringify(copy.report.checks.filter((c: Json) => !c.ok)));
+    assert.match(copy.check('key_anchor').detail, /as they were 1 key transitions ago \(the view lags\)/);
+    if (!browserMissing()) assert.equal((await verifyServedInBrowser(mirror.url)).result, 'VALID');
+  });
+
+  it('a rotation of the identity root, signed by the old and the new root, is accepted', async () => {
+    await serveChange(K.board, root1, [rotation(ROOT_KEY, 1, K.root, root1)]);
+    await accepted(/1 root rotation signed by the old and the new root/);
+  });
+
+  it('a revocation the identity root signed, published with the next release, is accepted', async () => {
+    const rev = signRevocation(revocationBody(release1.evidence.log.entries.length), K.root, board1);
+    const next = publishRelease(demoCorpus, hostData, signedBy(board1, [rev]), { publicUrl: ORIGIN });
+    await serveChange(board1, K.root, [rev], loadRelease(next.dir));
+    await accepted(/1 revocation authorised by the identity root/);
+  });
+
+  const { root_x: _, ...legacyBody } = revocationBody(0);
+  const refusals: [string, KeyTransition[], Key, RegExp][] = [
+    [
+      'a revocation the root did not sign (the issue-30 form: the new key alone)',
+      [{ ...legacyBody, sig_new: board1.sign(canonicalBytesStrict(legacyBody)).toString('hex') }],
+      board1,
+      /signed by its new key only .*which no adoption by the identity-root endorses/,
+    ],
+    [
+      'a rotation a stranger signed for the retired key',
+      [rotation(BOARD_KEY, 1, K.board, board1, [stranger, board1])],
+      board1,
+      /the retired key's signature does not verify/,
+    ],
+    [
+      'a chain that skips a key',
+      [rotation(BOARD_KEY, 1, K.board, board1), rotation(BOARD_KEY, 2, K.board, board2)],
+      board2,
+      /retires .* but its key then was/,
+    ],
+  ];
+  for (const [what, transitions, board, why] of refusals)
+    it(`refused: ${what}`, async () => {
+      backend = base.url;
+      overrides = new Map<string, unknown>([
+        ['/.well-known/did.json', didDocument(DID, published([board, ...K.cards, K.root]), transitions)],
+        ['/keys/transitions.json', transitionsDocument(DID, transitions)],
+      ]);
+      const v = await verify(ORIGIN);
+      assert.equal(v.report.verdict, 'INVALID');
+      assert.equal(v.check('key_transitions').ok, false);
+      assert.match(v.check('key_transitions').detail, why);
+      if (!browserMissing()) assert.equal((await verifyServedInBrowser(front.url)).result, 'INVALID');
+    });
+});
