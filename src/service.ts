@@ -12,7 +12,7 @@ import { ACTION_TIMEOUT_MS } from './core/fabric/actions.js';
 import { GspcError } from './core/errors.js';
 import type { Config } from './config.js';
 import { keygen } from './keys/key-store.js';
-import { signingContext, type SigningContext } from './keys/signing.js';
+import { keyStates, signingContext, signingFor, type SigningContext } from './keys/signing.js';
 import { currentReleaseDir, loadRelease } from './release/load.js';
 import { publishRelease } from './release/publish.js';
 import { withPublishLock } from './release/publish-lock.js';
@@ -73,7 +73,9 @@ async function releaseToServe(config: Config, opts: ServeOptions): Promise<strin
 }
 
 const healthKey = (s: SigningContext) =>
-  JSON.stringify(s.keys.health) + JSON.stringify(s.keys.published.map((k) => Buffer.from(k.publicKey).toString('hex')));
+  JSON.stringify(s.keys.health) +
+  JSON.stringify(s.keys.published.map((k) => Buffer.from(k.publicKey).toString('hex'))) +
+  JSON.stringify(s.keys.transitions.length);
 export const liveOf = (s: SigningContext): SigningLive => ({
   boardKey: s.inputs.boardKey,
   published: s.keys.published,
@@ -105,16 +107,19 @@ export function atDidHost(config: Pick<Config, 'dataDir' | 'baseUrl' | 'port'>, 
 export async function startService(config: Config, opts: ServeOptions): Promise<FastifyInstance> {
   const followCurrent = opts.releaseDir === undefined;
   const dir = await releaseToServe(config, opts);
-  let signing = signingContext(config.keyDir, config.didHost, config.token);
+  // The key directory's own keys and, while `gspc keys` has a change pending, the keys with it
+  // applied: each release is served with the keys it was published with (decision K9), so a
+  // pending rotation or revocation changes nothing served until the release that logs it does.
+  let keys = keyStates(config.keyDir, config.didHost, config.token);
   const first = loadRelease(dir);
+  let signing = signingFor(keys, first);
   requireOrigin(first, signing.did, config.baseUrl);
-  // The key directory's transitions are read with the keys each time (a rotation under a running service).
-  const keyPlace = () => ({
+  const keyPlace = (s: SigningContext) => ({
     keyDir: config.keyDir,
     replica: isReplica(config.dataDir),
-    transitions: signing.keys.transitions,
+    transitions: s.keys.transitions,
   });
-  requireReleaseKeys(first, signing.keys.published, keyPlace());
+  requireReleaseKeys(first, signing.keys.published, keyPlace(signing));
   const witnesses = (rootSha: string) => readWitnesses(config.dataDir, rootSha);
   const state = new ServedState(first, liveOf(signing), witnesses);
   const metrics = config.metrics ? new ServiceMetrics(state) : undefined;
@@ -176,7 +181,8 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
   let stopWarm = () => {};
   app.addHook('onClose', async () => stopWarm());
   const check = () => {
-    const nextSigning = signingContext(config.keyDir, config.didHost, config.token);
+    keys = keyStates(config.keyDir, config.didHost, config.token);
+    const nextSigning = signingFor(keys, state.current().release);
     if (healthKey(nextSigning) !== healthKey(signing)) {
       signing = nextSigning;
       state.setSigning(liveOf(signing));
@@ -193,9 +199,11 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
     if (next === undefined || next === servedDir) return;
     try {
       const release = loadRelease(next);
-      requireOrigin(release, signing.did, config.baseUrl);
-      requireReleaseKeys(release, signing.keys.published, keyPlace());
-      state.swap(release);
+      const releaseSigning = signingFor(keys, release);
+      requireOrigin(release, releaseSigning.did, config.baseUrl);
+      requireReleaseKeys(release, releaseSigning.keys.published, keyPlace(releaseSigning));
+      signing = releaseSigning;
+      state.swap(release, liveOf(signing));
       stopWarm();
       stopWarm = warmModelsDocuments(state.current()).stop;
       servedDir = next;

@@ -3,6 +3,9 @@
  * (specification, "Corrections ledger": a ledger signature reads stale after any edit until
  * re-issued; this is the re-issue). The ledger is validated first; the signature covers the
  * exact bytes of ledger.json and of every entry file and is written to corrections/signature.json.
+ * It signs for the board's origin (`--public-url`, else the data directory's current release's)
+ * with the keys the next publish signs with (issue 36): signed for another DID, the served
+ * signature would read INVALID, and `gspc publish` refuses such a ledger.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -19,6 +22,8 @@ import {
 } from '../core/ledger/corrections-signature.js';
 import { readCorrections, SIGNATURE_FILE } from '../corpus/status/corrections.js';
 import { signingContext } from '../keys/signing.js';
+import { currentReleaseDir } from '../release/data-dir.js';
+import { releaseDirDid } from '../release/release-origin.js';
 
 export interface SignedLedger {
   /** Where the signature was written. */
@@ -89,9 +94,27 @@ export function registerCorrectionsCommands(program: Command, configFor: ConfigS
       '--data-dir <dir>',
       'the data directory whose keys/ is used (default: $GSPC_DATA_DIR or ./data; GSPC_KEY_DIR takes precedence)',
     )
-    .action((corpusDir: string, o: { dataDir?: string }) => {
-      const config = configFor(o.dataDir ? { dataDir: o.dataDir } : {});
-      const key = signingContext(config.keyDir, config.didHost, config.token).inputs.boardKey;
+    .option('--key-dir <dir>', 'where the keys are kept (default: $GSPC_KEY_DIR or <data-dir>/keys)')
+    .option(
+      '--public-url <origin>',
+      "the origin the ledger is signed for (default: $GSPC_BASE_URL, else the origin of the data directory's current release)",
+    )
+    .action((corpusDir: string, o: { dataDir?: string; keyDir?: string; publicUrl?: string }) => {
+      const overrides = {
+        ...(o.dataDir !== undefined && { dataDir: o.dataDir }),
+        ...(o.keyDir !== undefined && { keyDir: o.keyDir }),
+        ...(o.publicUrl !== undefined && { publicUrl: o.publicUrl }),
+      };
+      const config = configFor(overrides);
+      // Signed for the origin the board is published at: the one named, else the current release's.
+      const current = currentReleaseDir(config.dataDir);
+      const releaseOrigin = current === undefined ? undefined : releaseDirDid(current);
+      const didHost =
+        config.baseUrlExplicit || releaseOrigin === undefined
+          ? config.didHost
+          : releaseOrigin.slice('did:web:'.length).replace('%3A', ':');
+      // The keys the next publish signs with (a pending key change included): the ledger is served with them.
+      const key = signingContext(config.keyDir, didHost, config.token, { next: true }).inputs.boardKey;
       const r = signCorrections(corpusDir, key, new Date());
       run.print(
         `${r.signed ? 'signed' : 'unsigned'} ${r.file.entries.length} entries at ${r.file.signed_at} under ${r.file.kid}\n${r.path}\n`,

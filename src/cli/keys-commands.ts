@@ -1,56 +1,63 @@
 /**
- * `gspc keys rotate <board|agent-card>` (issue 30): a new key for one role, and the transition
- * the retired and the new key both sign (src/keys/key-store.ts rotateKey). The next publish logs
- * the transition and signs with the new key; every earlier release, card and checkpoint still
- * verifies under the key it was signed with (docs/operations.md, "Key lifecycles").
- * `gspc keys revoke <kid> --compromised-since <instant>`: the same, for a key that leaked
- * (src/keys/key-revocation.ts), signed by the new key and naming how much of the log came before.
+ * `gspc keys rotate <board|agent-card|identity-root>` and `gspc keys revoke <kid>` (issues 30 and
+ * 36). Each stages its change in the key directory (src/keys/pending-change.ts): the running
+ * services keep serving exactly what they served, and the next `gspc publish` logs the change,
+ * signs with the new key and serves both together (decision K9). A rotation of a signing key is
+ * signed by the retired and the new key; a revocation and a rotation of the identity root need
+ * the root's seed (`--root-key`, decision K8), so a copy of the public files cannot make one.
+ * `keys migrate` and `keys status`: keys-migrate-command.ts.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { Argument, type Command } from 'commander';
-import type { ConfigOverrides, ConfigSource } from '../config.js';
-import { transitionId } from '../core/evidence/key-transition.js';
-import { BOARD_KEY, type KeyFragment } from '../core/evidence/signer.js';
-import { rotateKey } from '../keys/key-store.js';
-import { parseKeyRef, revokeKey } from '../keys/key-revocation.js';
-import { checkpointTimes, trustedSizeAt } from '../release/checkpoint-times.js';
+import type { ConfigSource } from '../config.js';
 import { GspcError } from '../core/errors.js';
-import { currentReleaseDir } from '../release/data-dir.js';
-import { isReplica } from '../release/release-keys.js';
-import { loadRelease } from '../release/load.js';
-import { releaseDid } from '../release/release-origin.js';
+import { transitionId } from '../core/evidence/key-transition.js';
+import { BOARD_KEY, ROOT_KEY, type KeyFragment } from '../core/evidence/signer.js';
+import { parseIsoInstant } from '../core/iso-instant.js';
+import { rootKeyFor } from '../keys/identity-root.js';
+import { rootOf } from '../keys/key-files.js';
+import { parseKeyRef, revokeKey } from '../keys/key-revocation.js';
+import { rotateKey, rotateRoot } from '../keys/key-rotation.js';
+import { nextKeyState } from '../keys/pending-change.js';
+import { readPublic } from '../keys/key-files.js';
+import { checkpointTimes, trustedSizeAt } from '../release/checkpoint-times.js';
 import type { CliRun } from './cli-io.js';
+import { writeRootSeed } from './keygen-command.js';
+import { registerMigrateCommands } from './keys-migrate-command.js';
+import { PENDING_NOTE, prepare, type DirOptions } from './keys-shared.js';
 
 /** The roles an operator names, and the key each is. */
-export const ROLES: Readonly<Record<string, KeyFragment>> = {
+export const ROLES: Readonly<Record<string, KeyFragment | typeof ROOT_KEY>> = {
   board: BOARD_KEY,
   'agent-card': 'card-attestation-2',
+  [ROOT_KEY]: ROOT_KEY,
 };
 
-/** Whether the data directory has published a release: its log then depends on the keys. */
-export function hasPublished(dataDir: string): boolean {
-  const releases = join(dataDir, 'releases');
-  return existsSync(releases) && readdirSync(releases).some((f) => f.startsWith('r-'));
-}
+const ROOT_KEY_OPTION = [
+  '--root-key <file>',
+  'the identity root seed (default: <key dir>/identity-root.key, while it is still there)',
+] as const;
 
 export function registerKeysCommands(
   program: Command,
   run: CliRun,
   configFor: ConfigSource,
-  dirOptions: {
-    options: readonly (readonly [string, string])[];
-    overrides: (o: Record<string, string | undefined>) => ConfigOverrides;
-  },
+  dirOptions: DirOptions,
   now: () => Date,
 ): void {
-  const keys = program.command('keys').description('key lifecycles: rotate a key without breaking the log');
+  const keys = program
+    .command('keys')
+    .description('key lifecycles: rotate, revoke and migrate keys without breaking the log or what is served');
   const rotate = keys
     .command('rotate')
     .description(
       'replace one key with a new one; the retired and the new key both sign the transition, which the next publish logs',
     )
-    .addArgument(new Argument('<role>', `the key to rotate: ${Object.keys(ROLES).join(' or ')}`));
+    .addArgument(new Argument('<role>', `the key to rotate: ${Object.keys(ROLES).join(', ')}`))
+    .option(...ROOT_KEY_OPTION)
+    .option(
+      '--out <file>',
+      'identity-root only: where to write the new root seed (default: where the old one was read)',
+    );
   for (const [flag, help] of dirOptions.options) rotate.option(flag, help);
   rotate.action((role: string, o: Record<string, string | undefined>) => {
     const fragment = ROLES[role];
@@ -59,17 +66,41 @@ export function registerKeysCommands(
         'config_invalid',
         role === 'cards'
           ? 'measurement cards are signed by the board key (#board-attestation-1, with the root and the log): rotate it with gspc keys rotate board; agent cards are signed by gspc keys rotate agent-card (decision K1); nothing was written'
-          : `'${role}' is not a key role: give ${Object.keys(ROLES).join(' or ')}; nothing was written`,
+          : `'${role}' is not a key role: give ${Object.keys(ROLES).join(', ')}; nothing was written`,
       );
-    const config = configFor(dirOptions.overrides(o));
-    refuseManaged(config, 'keys rotate');
-    const did = publishedDid(config.dataDir, 'keys rotate');
-    const t = rotateKey(config.keyDir, fragment, { did, at: now().toISOString() });
-    run.print(`rotated ${fragment} (${role}): transition ${transitionId(t)} (sequence ${t.sequence})`);
+    const { config, did } = prepare(configFor, dirOptions, o, 'keys rotate', fragment !== ROOT_KEY);
+    const at = now().toISOString();
+    if (fragment === ROOT_KEY) {
+      const expected = rootOf(nextKeyState(config.keyDir, readPublic).public_keys);
+      const root = rootKeyFor('keys rotate identity-root', {
+        file: o['rootKey'],
+        keyDir: config.keyDir,
+        did,
+        expected,
+      });
+      const out = o['out'] ?? root.path;
+      const { record, seed } = rotateRoot(config.keyDir, root.signer, { did, at });
+      writeRootSeed(out, seed, o['out'] !== undefined);
+      run.print(
+        `rotated ${ROOT_KEY}, pending until the next publish: transition ${transitionId(record)} (sequence ${record.sequence})`,
+      );
+      run.print(`  retired root x=${record.old_x}`);
+      run.print(`  new root     x=${record.new_x}`);
+      run.print(PENDING_NOTE);
+      run.warn(
+        `gspc: the new identity root's seed is in ${out}: move it off this machine (it is never needed to serve or publish, only for gspc keys revoke and keys rotate identity-root); the old root's seed is of no further use`,
+      );
+      return;
+    }
+    const t = rotateKey(config.keyDir, fragment, { did, at });
+    run.print(
+      `rotated ${fragment} (${role}), pending until the next publish: transition ${transitionId(t)} (sequence ${t.sequence})`,
+    );
     run.print(`  retired key x=${t.old_x}`);
     run.print(`  new key     x=${t.new_x}`);
     run.print(
-      'The next gspc publish logs the transition and signs with the new key; earlier releases keep verifying under the retired key.' +
+      PENDING_NOTE +
+        ' Earlier releases keep verifying under the retired key.' +
         (fragment === BOARD_KEY
           ? ' The log verifier key (/log/vkey) changes with the board key: give witnesses the new one.'
           : ''),
@@ -79,20 +110,21 @@ export function registerKeysCommands(
   const revoke = keys
     .command('revoke')
     .description(
-      'the day a key leaks: replace the key, and record, signed by the new key, that <kid> was compromised from an instant on; what it signed then counts only where the log shows it earlier',
+      'the day a key leaks: replace the key, and record, signed by the identity root and the new key, that <kid> was compromised from an instant on; what it signed then counts only where the log shows it earlier',
     )
     .argument('<kid>', 'board-attestation-1, card-attestation-2, or a retired key as <fragment>~<n>')
     .requiredOption(
       '--compromised-since <instant>',
-      'ISO 8601 instant from which the key may have been in other hands',
-    );
+      'ISO 8601 instant with seconds and a zone from which the key may have been in other hands',
+    )
+    .option(...ROOT_KEY_OPTION);
   for (const [flag, help] of dirOptions.options) revoke.option(flag, help);
   revoke.action((kid: string, o: Record<string, string | undefined>) => {
     const ref = parseKeyRef(kid);
     const since = parseInstant(o['compromisedSince']!);
-    const config = configFor(dirOptions.overrides(o));
-    refuseManaged(config, 'keys revoke');
-    const did = publishedDid(config.dataDir, 'keys revoke');
+    const { config, did } = prepare(configFor, dirOptions, o, 'keys revoke', true);
+    const expected = rootOf(nextKeyState(config.keyDir, readPublic).public_keys);
+    const root = rootKeyFor('keys revoke', { file: o['rootKey'], keyDir: config.keyDir, did, expected });
     const times = checkpointTimes(config.dataDir, did);
     const trusted = trustedSizeAt(times, new Date(since));
     const t = revokeKey(config.keyDir, ref, {
@@ -100,10 +132,13 @@ export function registerKeysCommands(
       at: now().toISOString(),
       compromisedSince: since,
       trustedSize: trusted,
+      root,
     });
     const name = `${ref.fragment}${ref.sequence === undefined ? '' : `~${ref.sequence}`}`;
     run.print(`revoked ${name} (x=${t.revoked_x}), compromised since ${since}: transition ${transitionId(t)}`);
-    run.print(`  ${ref.fragment} now has a new key x=${t.new_x} (sequence ${t.sequence})`);
+    run.print(
+      `  ${ref.fragment} now has a new key x=${t.new_x} (sequence ${t.sequence}), authorised by the identity root x=${t.root_x}`,
+    );
     run.print(
       times.length === 0
         ? '  the log has no checkpoint yet (nothing was published for this DID)'
@@ -114,51 +149,22 @@ export function registerKeysCommands(
         `    size ${c.tree_size}: ${c.made?.toISOString() ?? 'no release on disk carries it'}${c.tree_size <= trusted && c.made !== undefined && c.made < new Date(since) ? '  (made before the compromise)' : ''}`,
       );
     run.print(
-      `  What ${name} signed stays valid only where the log holds it among its first ${trusted} entries; every other signature by it now reads INVALID (revoked).`,
+      `  What ${name} signed stays valid only where the log holds it among its first ${trusted} entries; every other signature by it will read INVALID (revoked) once published.`,
     );
     run.print(
-      'Publish now (gspc publish): it logs the revocation, signs with the new key, and serves the DID document that names the key revoked.',
+      `Pending until the next gspc publish: until then the services keep serving, and ${ref.fragment === BOARD_KEY ? 'the leaked key keeps signing live answers' : 'the revoked key keeps signing agent cards'}. Publish now (gspc publish): it logs the revocation, signs with the new key, and serves the DID document that names the key revoked.`,
     );
   });
+  registerMigrateCommands(keys, run, configFor, dirOptions, now);
 }
 
-/**
- * The DID whose log the keys sign: the current release's. Before the first publish there is no
- * log to continue, and `gspc keygen --force` replaces keys outright (it is allowed until then).
- */
-function publishedDid(dataDir: string, command: string): string {
-  const current = currentReleaseDir(dataDir);
-  if (current === undefined)
-    throw new GspcError(
-      'release_not_found',
-      `gspc ${command}: ${dataDir} has no current release, so no log depends on these keys yet: replace them with gspc keygen --force (allowed until the first publish); nothing was written`,
-    );
-  return releaseDid(loadRelease(current));
-}
-
-/** Key files are what rotate and revoke replace: not in a replica, and not on a token. */
-function refuseManaged(config: ReturnType<ConfigSource>, command: string): void {
-  if (config.token !== undefined)
-    throw new GspcError(
-      'config_invalid',
-      `GSPC_SIGNER=pkcs11: ${command} replaces key files, and the keys are on the token '${config.token.token}'; rotating a token's key is not supported yet; nothing was written`,
-    );
-  if (isReplica(config.dataDir))
-    throw new GspcError(
-      'keys_in_use',
-      `${config.dataDir} is a replica (gspc pull filled it): its keys are the publisher's. Run gspc ${command} on the publisher, then copy its key directory (every *.key, public-keys.json and transitions.json) here; nothing was written`,
-    );
-}
-
-/** An ISO 8601 instant with a zone, as UTC; anything else is refused rather than read in local time. */
+/** A strict ISO 8601 instant with a zone, as UTC; anything else (or a day that does not exist) is refused. */
 function parseInstant(text: string): string {
-  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(text)
-    ? Date.parse(text)
-    : Number.NaN;
-  if (Number.isNaN(ms))
+  const instant = parseIsoInstant(text);
+  if (instant === undefined)
     throw new GspcError(
       'config_invalid',
-      `--compromised-since '${text}' is not an ISO 8601 instant with a zone (e.g. 2026-11-28T09:00:00Z); nothing was written`,
+      `--compromised-since '${text}' is not an ISO 8601 instant with seconds and a zone that exists (e.g. 2026-11-28T09:00:00Z; no 2026-02-30, 24:00:00 or :60); nothing was written`,
     );
-  return new Date(ms).toISOString();
+  return instant;
 }

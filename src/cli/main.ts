@@ -5,14 +5,13 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { formatProblem, GspcError, type CorpusProblem } from '../core/errors.js';
-import { publishVerified } from '../verify/verified-publish.js';
-import { keygen } from '../keys/key-store.js';
-import { hasPublished, registerKeysCommands, ROLES } from './keys-commands.js';
+import { registerKeysCommands } from './keys-commands.js';
+import { registerKeygenCommand } from './keygen-command.js';
+import { registerPublishCommand } from './publish-command.js';
 import { registerDiffCommand } from './diff-command.js';
 import { registerMonitorCommand } from './monitor-command.js';
 import { ioFailureLine } from './io-failure.js';
-import { isReplica } from '../release/release-keys.js';
-import { signingContext } from '../keys/signing.js';
+import { keyStates } from '../keys/signing.js';
 import { PACKAGE_VERSION, readConfig, type ConfigOverrides, type ConfigSource } from '../config.js';
 import { CliRun, PROCESS_IO, type CliIo } from './cli-io.js';
 import { runVerify } from './verify.js';
@@ -25,7 +24,6 @@ import { registerImportCommand } from './import-command.js';
 import { registerExportCommands } from './export-commands.js';
 import { pullRelease } from '../verify/verified-pull.js';
 import { didForHost } from '../core/evidence/did.js';
-import { SCAFFOLD_NOTICE } from '../release/validate-notices.js';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -43,16 +41,6 @@ interface DirOptions {
   dataDir?: string;
   keyDir?: string;
   publicUrl?: string;
-}
-
-/** `a, b: reason; c: other reason`: the keys grouped by what is wrong with them. */
-function byReason(keys: readonly { fragment: string; reason?: string | null }[]): string {
-  const groups = new Map<string, string[]>();
-  for (const k of keys) {
-    const reason = (k.reason ?? 'unhealthy').replace(/ \(run gspc keygen\)$/, '');
-    groups.set(reason, [...(groups.get(reason) ?? []), k.fragment]);
-  }
-  return [...groups].map(([reason, fragments]) => `${fragments.join(', ')}: ${reason}`).join('; ');
 }
 
 const dirOverrides = (o: DirOptions): ConfigOverrides => ({
@@ -91,81 +79,9 @@ export async function main(
     .exitOverride()
     .configureOutput({ writeOut: (t) => io.out(t), writeErr: (t) => io.err(t) });
 
-  program
-    .command('publish')
-    .description('validate a corpus and publish it, signed, as the current immutable release')
-    .argument('<corpus-dir>', 'the corpus directory (docs/formats.md)')
-    .option(...DATA_DIR)
-    .option(...KEY_DIR)
-    .option(...PUBLIC_URL)
-    .option('--allow-unsigned', 'publish even when the keys are missing or unhealthy (the board then says UNSIGNED)')
-    .action(async (corpusDir: string, o: DirOptions & { publicUrl?: string; allowUnsigned?: boolean }) => {
-      const config = configFor(dirOverrides(o));
-      const signing = signingContext(config.keyDir, config.didHost, config.token);
-      const unhealthy = signing.keys.health.filter((k) => !k.healthy);
-      if (unhealthy.length > 0 && o.allowUnsigned !== true)
-        throw new GspcError(
-          'keys_unhealthy',
-          config.token !== undefined
-            ? `no usable signing keys on the token '${config.token.token}' (${byReason(unhealthy)}): create an Ed25519 key pair labelled with each key's name on the token, or publish unsigned with --allow-unsigned; nothing was published`
-            : `no usable signing keys in ${config.keyDir} (${byReason(unhealthy)}): ` +
-                `create them with \`gspc keygen --data-dir ${config.dataDir}\`${o.keyDir === undefined ? '' : ` (or --key-dir ${config.keyDir})`}, ` +
-                'or publish unsigned with --allow-unsigned; nothing was published',
-        );
-      const r = await publishVerified(corpusDir, config.dataDir, signing.inputs, {
-        publicUrl: config.baseUrl,
-        unsigned: unhealthy.length > 0,
-      });
-      run.print(`${r.reused ? 'unchanged' : 'published'} ${r.id} for ${config.baseUrl} (${signing.did})\n${r.dir}`);
-      if (r.verification.checked)
-        run.print(
-          `verified: ${r.verification.checks} checks and ${r.verification.cards} cards pass, as gspc verify checks them`,
-        );
-      else run.warn(`gspc: warning: not verified: ${r.verification.why}`);
-      // The scaffold is a statement about who publishes: said loudly. The other notices are what
-      // the board itself states (UNTESTED with its reason, a row not quotable): counted.
-      const scaffold = r.notices.filter((n) => n.reason === SCAFFOLD_NOTICE);
-      for (const n of scaffold) run.warn(`gspc: warning: published with ${formatProblem(n)}`);
-      const others = r.notices.length - scaffold.length;
-      if (others > 0)
-        run.print(
-          `${others} notice${others === 1 ? '' : 's'} (the board states each; \`gspc validate ${corpusDir}\` lists them)`,
-        );
-      for (const h of unhealthy)
-        run.warn(`gspc: warning: key ${h.fragment} is unhealthy (${h.reason}); what it signs is published unsigned`);
-    });
-
-  program
-    .command('keygen')
-    .description('create the Ed25519 keys (board signer and agent-card keys) as owner-only files')
-    .option(...DATA_DIR)
-    .option(...KEY_DIR)
-    .option('--force', 'replace existing keys before anything is published (afterwards: gspc keys rotate)')
-    .action((o: DirOptions & { force?: boolean }) => {
-      const config = configFor(dirOverrides(o));
-      const dir = config.keyDir;
-      if (config.token !== undefined)
-        throw new GspcError(
-          'config_invalid',
-          `GSPC_SIGNER=pkcs11: the keys are on the token '${config.token.token}', not files: create an Ed25519 key pair labelled with each key's name there (docs/operations.md, "Keys on a PKCS#11 token"); nothing was written`,
-        );
-      // New keys would fail every earlier checkpoint of the log: no later publish could continue it.
-      if (o.force === true && hasPublished(config.dataDir))
-        throw new GspcError(
-          'keys_in_use',
-          `${config.dataDir} has published releases, whose log the current keys sign: replacing them with keygen --force would break it for good. Use gspc keys rotate <${Object.keys(ROLES).join('|')}>, which replaces a key with a transition the old and the new key both sign; nothing was written`,
-        );
-      const written = keygen(dir, { force: o.force === true });
-      run.print(
-        written.length > 0
-          ? `created ${written.join(', ')} in ${dir}`
-          : `all keys already exist in ${dir} (use --force to replace)`,
-      );
-      if (written.length > 0 && isReplica(config.dataDir))
-        run.warn(
-          `gspc: warning: ${config.dataDir} is a replica (gspc pull filled it): it serves with the publisher's keys, so gspc serve will refuse these; copy the publisher's key directory into ${dir} instead`,
-        );
-    });
+  const overrides = (o: Record<string, string | undefined>) => dirOverrides(o as DirOptions);
+  registerPublishCommand(program, run, configFor, [DATA_DIR, KEY_DIR, PUBLIC_URL], overrides);
+  registerKeygenCommand(program, run, configFor, [DATA_DIR, KEY_DIR], overrides);
 
   registerValidateCommand(program, run);
   registerDiffCommand(program, run);
@@ -189,10 +105,15 @@ export async function main(
     .option(...PUBLIC_URL)
     .action(async (source: string, o: DirOptions) => {
       const config = configFor(dirOverrides(o));
-      const published = signingContext(config.keyDir, config.didHost, config.token).keys.published;
-      const r = await pullRelease(source, config.dataDir, didForHost(config.didHost), {
-        keyDir: config.keyDir,
-        published,
+      // A key directory copied from the publisher while a key change was pending holds the keys
+      // of the release that will log it: a release the key directory's own keys refuse may be that one.
+      const states = keyStates(config.keyDir, config.didHost, config.token);
+      const published = states.committed.keys.published;
+      const pull = (keys: typeof published) =>
+        pullRelease(source, config.dataDir, didForHost(config.didHost), { keyDir: config.keyDir, published: keys });
+      const r = await pull(published).catch((e: unknown) => {
+        if (states.pending === undefined || (e as GspcError).code !== 'release_keys_mismatch') throw e;
+        return pull(states.pending.keys.published);
       });
       run.print(
         r.outcome === 'current'

@@ -1,15 +1,25 @@
 /**
- * `gspc keys revoke` (issue 30): the day a key leaks. A new key replaces the fragment's current
- * one, and a revocation record, signed by the new key alone (decision K6), says which key of the
- * fragment was compromised and from when, and how much of the log was made before then. The
- * record joins the key directory's transitions, and the next publish logs it like a rotation.
+ * `gspc keys revoke` (issues 30 and 36): the day a key leaks. A new key replaces the fragment's
+ * current one, and a revocation record, signed by the identity root and the new key (decisions
+ * K6, K8), says which key of the fragment was compromised and from when, and how much of the log
+ * was made before then. The change is staged (pending-change.ts); the next publish logs it like a
+ * rotation, and until then the services serve what they served (the leaked key included: publish
+ * at once).
  */
 import { randomBytes } from 'node:crypto';
 import { keyPairFromSeed, sign } from '../core/crypto/ed25519.js';
 import { GspcError } from '../core/errors.js';
-import { KEY_TRANSITION_SCHEMA, signRevocation, type RevocationTransition } from '../core/evidence/key-transition.js';
-import { ALL_KEYS, type KeyFragment } from '../core/evidence/signer.js';
-import { commitTransition, readPublic, readTransitions } from './key-store.js';
+import {
+  isKeyChange,
+  KEY_TRANSITION_SCHEMA,
+  signRevocation,
+  type KeyTransition,
+  type RevocationTransition,
+} from '../core/evidence/key-transition.js';
+import { ALL_KEYS, type KeyFragment, type Signer } from '../core/evidence/signer.js';
+import { readPublic } from './key-files.js';
+import { nextSequence } from './key-rotation.js';
+import { nextKeyState, stagePending } from './pending-change.js';
 
 /** A key an operator names: a fragment's current key (`board-attestation-1`) or a retired one (`board-attestation-1~1`). */
 export interface KeyRef {
@@ -30,14 +40,28 @@ export function parseKeyRef(kid: string): KeyRef {
   return { fragment: fragment!, ...(m[2] !== undefined && { sequence: Number(m[2]) }) };
 }
 
+/**
+ * Stages a revocation: a new key for the fragment, and the record the identity root in force
+ * (`root`, checked by the caller against the key state: identity-root.ts rootKeyFor) and the new
+ * key sign. Built on the key state the next publish signs with (a pending change included).
+ */
 export function revokeKey(
   dir: string,
   ref: KeyRef,
-  opts: { did: string; at: string; compromisedSince: string; trustedSize: number; seed?: Uint8Array },
+  opts: {
+    did: string;
+    at: string;
+    compromisedSince: string;
+    trustedSize: number;
+    root: { signer: Signer; x: string };
+    seed?: Uint8Array;
+  },
 ): RevocationTransition {
-  const transitions = readTransitions(dir);
-  const chain = transitions.filter((t) => t.fragment === ref.fragment && t.did === opts.did);
-  const current = readPublic(dir)[ref.fragment];
+  const state = nextKeyState(dir, readPublic);
+  const chain = state.transitions.filter(
+    (t): t is KeyTransition => isKeyChange(t) && t.fragment === ref.fragment && t.did === opts.did,
+  );
+  const current = state.public_keys[ref.fragment];
   if (current === undefined)
     throw new GspcError(
       'keys_unhealthy',
@@ -65,7 +89,7 @@ export function revokeKey(
       schema: KEY_TRANSITION_SCHEMA,
       did: opts.did,
       fragment: ref.fragment,
-      sequence: chain.length + 1,
+      sequence: nextSequence(state.transitions, ref.fragment, opts.did),
       kind: 'revocation',
       old_x: current,
       new_x: pair.publicKey.toString('base64url'),
@@ -73,13 +97,17 @@ export function revokeKey(
       revoked_x: revoked,
       compromised_since: opts.compromisedSince,
       trusted_size: opts.trustedSize,
+      root_x: opts.root.x,
     },
+    opts.root.signer,
     {
       kid: `${opts.did}#${ref.fragment}`,
       publicKey: pair.publicKey,
       sign: (m: Uint8Array) => sign(pair.privateKey, m),
     },
   );
-  commitTransition(dir, opts.did, ref.fragment, seed, [...transitions, record]);
+  state.public_keys[ref.fragment] = record.new_x;
+  state.seeds[ref.fragment] = seed.toString('base64url');
+  stagePending(dir, { did: opts.did, ...state, transitions: [...state.transitions, record] });
   return record;
 }

@@ -1,27 +1,29 @@
 /**
- * Ed25519 keys on disk. Each key is a 32-byte seed in `<dir>/<fragment>.key` (base64url, mode
- * 0600, readable only by its owner); `<dir>/public-keys.json` records the public keys as issued,
- * which is what the DID document publishes, and `<dir>/transitions.json` every rotation. A key is healthy only when its file exists, is not
- * readable by group or others, parses, and derives the recorded public key; otherwise it is
- * unhealthy with a reason, and everything it would sign is published unsigned (fail closed).
+ * Ed25519 keys on disk. Each signing key is a 32-byte seed in `<dir>/<fragment>.key` (base64url,
+ * mode 0600, readable only by its owner); `<dir>/public-keys.json` records the public keys as
+ * issued (the signing keys and the identity root), which is what the DID document publishes, and
+ * `<dir>/transitions.json` every key change a publish has logged. A signing key is healthy only
+ * when its file exists, is not readable by group or others, parses, and derives the recorded
+ * public key; otherwise it is unhealthy with a reason, and everything it would sign is published
+ * unsigned (fail closed).
+ *
+ * The identity root (issue 36, `identity-root.key`) is made here too, but it is not a signing
+ * key: it signs nothing a service serves, its seed belongs off the serving machine, and a missing
+ * root seed makes nothing unhealthy. Only its public half is loaded.
+ *
+ * A key change (`gspc keys rotate`, `revoke`, `migrate`) is staged in `pending.json`
+ * (pending-change.ts) until the next publish; `loadKeys(dir, did, { next: true })` reads the keys
+ * with it applied, which is what that publish signs with.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keyPairFromSeed, sign } from '../core/crypto/ed25519.js';
 import type { PublishedKey } from '../core/evidence/did.js';
-import { ALL_KEYS, type KeyFragment, type SignerState } from '../core/evidence/signer.js';
-import { GspcError } from '../core/errors.js';
-import {
-  KEY_TRANSITION_SCHEMA,
-  signTransition,
-  transitionsDocument,
-  type KeyTransition,
-} from '../core/evidence/key-transition.js';
-
-const PUBLIC_FILE = 'public-keys.json';
-/** The key directory's transitions (issue 30): public, copied into every release published after one. */
-export const TRANSITIONS_FILE = 'transitions.json';
+import { ALL_KEYS, ROOT_KEY, type KeyFragment, type SignerState } from '../core/evidence/signer.js';
+import type { TransitionRecord } from '../core/evidence/key-transition.js';
+import { PUBLIC_FILE, readPublic, readTransitions, rootOf, writeSecret } from './key-files.js';
+import { readPending } from './pending-change.js';
 
 export interface KeyHealth {
   fragment: KeyFragment;
@@ -31,25 +33,44 @@ export interface KeyHealth {
 
 export interface LoadedKeys {
   did: string;
-  /** Public keys as issued (published in the DID document even when a key is unhealthy). */
+  /** Public keys as issued, the identity root's included (published in the DID document even when a key is unhealthy). */
   published: PublishedKey[];
+  /** The signing keys' health; the identity root has none (it never signs what is served). */
   health: KeyHealth[];
-  /** Every transition of these keys, oldest first (`gspc keys rotate`). */
-  transitions: KeyTransition[];
+  /** Every transition of these keys, oldest first (rotations, revocations, adoptions). */
+  transitions: TransitionRecord[];
+  /** The identity root's public key (JWK `x`), when the key directory records one. */
+  root?: string;
+  /** True when these are the keys with a staged change applied (what the next publish signs with). */
+  pending: boolean;
   state(fragment: KeyFragment): SignerState;
 }
 
-/** Creates every missing key (never overwrites one unless `force`); returns the fragments written. */
-export function keygen(dir: string, opts: { force?: boolean } = {}): KeyFragment[] {
+export interface KeygenOptions {
+  /** Replace every key, the recorded root included. */
+  force?: boolean;
+  /** Make the identity root when none is recorded (default true). */
+  root?: boolean;
+  /** Make the signing keys (default true; false with a PKCS#11 token, which holds them). */
+  signing?: boolean;
+}
+
+/**
+ * Creates every missing key (never overwrites one unless `force`); returns the fragments written.
+ * A root whose public half is recorded is never made again without `force`: its seed is missing
+ * because the operator moved it off this machine, as they should.
+ */
+export function keygen(dir: string, opts: KeygenOptions = {}): string[] {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const published = readPublic(dir);
-  const written: KeyFragment[] = [];
-  for (const fragment of ALL_KEYS) {
+  const written: string[] = [];
+  const fragments: string[] = [...(opts.signing === false ? [] : ALL_KEYS), ...(opts.root === false ? [] : [ROOT_KEY])];
+  for (const fragment of fragments) {
     const path = join(dir, `${fragment}.key`);
-    if (existsSync(path) && !opts.force) continue;
+    if (!opts.force && existsSync(path)) continue;
+    if (!opts.force && fragment === ROOT_KEY && published[fragment] !== undefined) continue;
     const seed = randomBytes(32);
-    writeFileSync(path, `${seed.toString('base64url')}\n`, { mode: 0o600 });
-    chmodSync(path, 0o600);
+    writeSecret(path, `${seed.toString('base64url')}\n`);
     published[fragment] = Buffer.from(keyPairFromSeed(seed).publicKey).toString('base64url');
     written.push(fragment);
   }
@@ -57,24 +78,16 @@ export function keygen(dir: string, opts: { force?: boolean } = {}): KeyFragment
   return written;
 }
 
-export function readPublic(dir: string): Record<string, string> {
-  const path = join(dir, PUBLIC_FILE);
-  if (!existsSync(path)) return {};
-  try {
-    const v = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-    if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, string>;
-  } catch {
-    /* reported as unhealthy below */
-  }
-  throw new GspcError('config_invalid', `${path} is not a JSON object of public keys`);
-}
-
-/** Loads and health-checks every key. Never throws for a bad key file: that key is unhealthy. */
-export function loadKeys(dir: string, did: string): LoadedKeys {
+/**
+ * Loads and health-checks every signing key, and the identity root's public key. Never throws for
+ * a bad key file: that key is unhealthy. `next`: with the staged change applied (pending.json).
+ */
+export function loadKeys(dir: string, did: string, opts: { next?: boolean } = {}): LoadedKeys {
   let recorded: Record<string, string> = {};
   let recordedProblem: string | undefined;
+  const pending = opts.next === true ? readPending(dir) : undefined;
   try {
-    recorded = readPublic(dir);
+    recorded = pending?.public_keys ?? readPublic(dir);
   } catch (e) {
     recordedProblem = (e as Error).message;
   }
@@ -86,7 +99,13 @@ export function loadKeys(dir: string, did: string): LoadedKeys {
     const pub = recorded[fragment];
     if (typeof pub === 'string' && Buffer.from(pub, 'base64url').length === 32)
       published.push({ fragment, publicKey: Buffer.from(pub, 'base64url') });
-    const checked = checkKey(join(dir, `${fragment}.key`), pub, recordedProblem);
+    const staged = pending?.seeds[fragment];
+    const checked =
+      staged !== undefined
+        ? pending!.problem !== undefined
+          ? { reason: pending!.problem }
+          : checkSeed(staged, pub, recordedProblem)
+        : checkKey(join(dir, `${fragment}.key`), pub, recordedProblem);
     if ('reason' in checked) {
       health.push({ fragment, healthy: false, reason: checked.reason });
       states.set(fragment, { healthy: false, kid, reason: `key ${fragment} is unhealthy: ${checked.reason}` });
@@ -99,97 +118,25 @@ export function loadKeys(dir: string, did: string): LoadedKeys {
       });
     }
   }
+  const root = rootOf(recorded);
+  if (root !== undefined) published.push({ fragment: ROOT_KEY, publicKey: Buffer.from(root, 'base64url') });
   // Transitions of another DID (keys rotated under an earlier origin) are not this DID's history:
   // a release for this DID starts its log with the keys as they are.
-  const transitions = readTransitions(dir).filter((t) => t.did === did);
-  return { did, published, health, transitions, state: (f) => states.get(f)! };
-}
-
-/** The transitions recorded in a key directory (none before the first rotation). */
-export function readTransitions(dir: string): KeyTransition[] {
-  const path = join(dir, TRANSITIONS_FILE);
-  if (!existsSync(path)) return [];
-  const doc = JSON.parse(readFileSync(path, 'utf8')) as { transitions?: unknown };
-  if (!Array.isArray(doc.transitions))
-    throw new GspcError('config_invalid', `${path} is not a svc.key-transitions/1 document`);
-  return doc.transitions as KeyTransition[];
-}
-
-/**
- * `gspc keys rotate`: a new key for `fragment`, and the transition both keys sign. The
- * transitions, the public keys and the new seed are each written to a temporary file and renamed
- * into place in that order: after a crash between renames either the seed no longer matches the
- * public keys (unhealthy: it signs nothing) or the transitions end at a key not yet served (the
- * next publish fails gspc verify and is not made current); never a silent wrong signature
- * (decision K3). The retired seed is replaced, not kept: it must never sign again.
- */
-export function rotateKey(
-  dir: string,
-  fragment: KeyFragment,
-  opts: { did: string; at: string; seed?: Uint8Array },
-): KeyTransition {
-  const keys = loadKeys(dir, opts.did);
-  const old = keys.state(fragment);
-  if (!old.healthy)
-    throw new GspcError(
-      'keys_unhealthy',
-      `${fragment} cannot be rotated: ${old.reason}. A rotation is signed by the key it retires; a key that is lost or leaked is replaced with gspc keys revoke`,
-    );
-  const seed = Buffer.from(opts.seed ?? randomBytes(32));
-  const pair = keyPairFromSeed(seed);
-  const transitions = readTransitions(dir);
-  const next = {
-    kid: old.signer.kid,
-    publicKey: pair.publicKey,
-    sign: (m: Uint8Array) => sign(pair.privateKey, m),
+  const transitions = (pending?.transitions ?? readTransitions(dir)).filter((t) => t.did === did);
+  return {
+    did,
+    published,
+    health,
+    transitions,
+    ...(root !== undefined && { root }),
+    pending: pending !== undefined,
+    state: (f) => states.get(f)!,
   };
-  const record = signTransition(
-    {
-      schema: KEY_TRANSITION_SCHEMA,
-      did: opts.did,
-      fragment,
-      sequence: transitions.filter((t) => t.fragment === fragment && t.did === opts.did).length + 1,
-      kind: 'rotation',
-      old_x: Buffer.from(old.signer.publicKey).toString('base64url'),
-      new_x: pair.publicKey.toString('base64url'),
-      at: opts.at,
-    },
-    old.signer,
-    next,
-  );
-  commitTransition(dir, opts.did, fragment, seed, [...transitions, record]);
-  return record;
 }
 
-/**
- * Writes a new seed for `fragment` and the transitions that end at it (decision K3): the
- * transitions, the public keys and the seed, each to a temporary file renamed into place in
- * that order, so a crash between renames never signs with a key the DID document does not serve.
- */
-export function commitTransition(
-  dir: string,
-  did: string,
-  fragment: KeyFragment,
-  seed: Buffer,
-  transitions: readonly KeyTransition[],
-): void {
-  const published = readPublic(dir);
-  published[fragment] = keyPairFromSeed(seed).publicKey.toString('base64url');
-  const staged = (name: string, text: string, mode: number) => {
-    const tmp = join(dir, `.${name}.new`);
-    writeFileSync(tmp, text, { mode });
-    chmodSync(tmp, mode);
-    return () => renameSync(tmp, join(dir, name));
-  };
-  const renames = [
-    staged(TRANSITIONS_FILE, `${JSON.stringify(transitionsDocument(did, transitions), null, 2)}\n`, 0o644),
-    staged(PUBLIC_FILE, `${JSON.stringify(published, null, 2)}\n`, 0o644),
-    staged(`${fragment}.key`, `${seed.toString('base64url')}\n`, 0o600),
-  ];
-  for (const rename of renames) rename();
-}
+type Checked = { reason: string } | { pair: ReturnType<typeof keyPairFromSeed> };
 
-function checkKey(path: string, recordedPub: string | undefined, recordedProblem: string | undefined) {
+function checkKey(path: string, recordedPub: string | undefined, recordedProblem: string | undefined): Checked {
   if (!existsSync(path)) return { reason: 'the key file is missing (run gspc keygen)' };
   const st = statSync(path);
   if ((st.mode & 0o077) !== 0) return { reason: 'the key file is readable or writable by group or others (chmod 600)' };
@@ -199,6 +146,10 @@ function checkKey(path: string, recordedPub: string | undefined, recordedProblem
   } catch (e) {
     return { reason: `the key file is unreadable (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
   }
+  return checkSeed(text, recordedPub, recordedProblem);
+}
+
+function checkSeed(text: string, recordedPub: string | undefined, recordedProblem: string | undefined): Checked {
   const seed = Buffer.from(text, 'base64url');
   if (seed.length !== 32 || seed.toString('base64url') !== text)
     return { reason: 'the key file does not hold a 32-byte base64url seed' };

@@ -13,10 +13,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { PublishedKey } from '../core/evidence/did.js';
-import { ALL_KEYS, type KeyFragment, type SignerState } from '../core/evidence/signer.js';
+import { ALL_KEYS, ROOT_KEY, type KeyFragment, type SignerState } from '../core/evidence/signer.js';
 import { GspcError } from '../core/errors.js';
 import type { KeyHealth, LoadedKeys } from './key-store.js';
-import { readTransitions } from './key-store.js';
+import { readPublic, readTransitions, rootOf } from './key-files.js';
+import { readPending } from './pending-change.js';
 
 /** `GSPC_PKCS11_*`: which token, and the file its user PIN is read from. */
 export interface TokenConfig {
@@ -121,8 +122,18 @@ function rawPoint(point: Buffer): Buffer | undefined {
   return point.length === 32 ? point : undefined;
 }
 
-/** The service's keys as the token holds them; `keyDir` still holds the public transitions file. */
-export function loadTokenKeys(cfg: TokenConfig, did: string, keyDir: string): LoadedKeys {
+/**
+ * The service's keys as the token holds them. `keyDir` still holds the public transitions file
+ * and the identity root's public key: the root is a file, never on the token (decision K8; it
+ * signs only key changes, made away from the serving machine). `next`: with the key directory's
+ * pending change applied (a root rotation or a migration; the token's keys are not rotated here).
+ */
+export function loadTokenKeys(
+  cfg: TokenConfig,
+  did: string,
+  keyDir: string,
+  opts: { next?: boolean } = {},
+): LoadedKeys {
   const o = openSession(cfg);
   const published: PublishedKey[] = [];
   const health: KeyHealth[] = [];
@@ -157,11 +168,16 @@ export function loadTokenKeys(cfg: TokenConfig, did: string, keyDir: string): Lo
       },
     });
   }
+  const pending = opts.next === true ? readPending(keyDir) : undefined;
+  const root = rootOf(pending?.public_keys ?? readPublic(keyDir));
+  if (root !== undefined) published.push({ fragment: ROOT_KEY, publicKey: Buffer.from(root, 'base64url') });
   return {
     did,
     published,
     health,
-    transitions: readTransitions(keyDir).filter((t) => t.did === did),
+    transitions: (pending?.transitions ?? readTransitions(keyDir)).filter((t) => t.did === did),
+    ...(root !== undefined && { root }),
+    pending: pending !== undefined,
     state: (f) => states.get(f)!,
   };
 }

@@ -17,7 +17,7 @@ import {
   type WithdrawalEntry,
 } from '../core/evidence/card-matrix.js';
 import { sealCard } from '../core/evidence/card.js';
-import { transitionId, transitionsDocument, type KeyTransition } from '../core/evidence/key-transition.js';
+import { transitionId, transitionsDocument, type TransitionRecord } from '../core/evidence/key-transition.js';
 import { planCards, type CardSourceFile } from '../core/evidence/measurement-cards.js';
 import { buildRoot } from '../core/evidence/public-root.js';
 import {
@@ -75,8 +75,8 @@ export interface EvidenceInputs {
   previous?: PreviousEvidence;
   /** The largest card log published before (the log only grows, whichever release is current). */
   previousLog?: PreviousLog;
-  /** Every transition of the DID's keys (`gspc keys rotate`), oldest first; logged before the cards. */
-  transitions?: readonly KeyTransition[];
+  /** Every transition of the DID's keys (rotations, revocations, adoptions), oldest first; logged before the cards. */
+  transitions?: readonly TransitionRecord[];
 }
 
 /** Every JSON evidence file's bytes: indented by two spaces, with a final newline. */

@@ -15,7 +15,13 @@ import { join } from 'node:path';
 import type { PublishedKey } from '../core/evidence/did.js';
 import { GspcError } from '../core/errors.js';
 import type { LoadedRelease } from './load.js';
-import { transitionId, type KeyTransition } from '../core/evidence/key-transition.js';
+import {
+  isKeyChange,
+  transitionId,
+  type KeyTransition,
+  type TransitionRecord,
+} from '../core/evidence/key-transition.js';
+import { BOARD_KEY } from '../core/evidence/signer.js';
 
 const PUBLIC_KEYS = 'evidence/public-keys.json';
 /** Written by `gspc pull` into a replica's data directory: where its releases come from. */
@@ -55,7 +61,7 @@ export function recordedKeys(bytes: Buffer | undefined): Map<string, string> {
 export function keyMismatches(
   release: LoadedRelease | Map<string, string>,
   served: readonly PublishedKey[],
-  transitions: readonly KeyTransition[] = [],
+  transitions: readonly TransitionRecord[] = [],
 ): KeyMismatch[] {
   const ours = new Map(served.map((k) => [k.fragment as string, Buffer.from(k.publicKey).toString('base64url')]));
   const retired = release instanceof Map ? new Set<string>() : signedBeforeRotation(release, ours, transitions);
@@ -72,9 +78,10 @@ export function keyMismatches(
 function signedBeforeRotation(
   release: LoadedRelease,
   served: ReadonlyMap<string, string>,
-  transitions: readonly KeyTransition[],
+  records: readonly TransitionRecord[],
 ): Set<string> {
   const out = new Set<string>();
+  const transitions = records.filter(isKeyChange);
   if (transitions.length === 0) return out;
   const logged = new Set(release.evidence.log.entries);
   const size = release.evidence.log.entries.length;
@@ -83,10 +90,23 @@ function signedBeforeRotation(
     const from = chain.findIndex((t) => t.old_x === x);
     if (from < 0 || chain.at(-1)!.new_x !== served.get(fragment)) continue;
     if (chain.slice(from).some((t) => logged.has(transitionId(t)))) continue;
-    const revoked = transitions.some((t) => t.kind === 'revocation' && t.revoked_x === x && size > t.trusted_size);
-    if (!revoked) out.add(`${fragment} ${x}`);
+    if (!revokedBeyond(transitions, fragment, x, size)) out.add(`${fragment} ${x}`);
   }
   return out;
+}
+
+/**
+ * Whether a revocation takes back what `x` signed in a release of `size` log entries. Only the
+ * board key signs what a release holds (cards, root, checkpoints); the agent-card keys sign only
+ * live answers, so revoking one of them leaves every earlier release servable (issue 36).
+ */
+function revokedBeyond(transitions: readonly KeyTransition[], fragment: string, x: string, size: number): boolean {
+  return (
+    fragment === BOARD_KEY &&
+    transitions.some(
+      (t) => t.kind === 'revocation' && t.fragment === fragment && t.revoked_x === x && size > t.trusted_size,
+    )
+  );
 }
 
 /** `board-attestation-1: the release's x=… , this key directory's x=…`, for messages. */
@@ -110,13 +130,16 @@ export const isReplica = (dataDir: string): boolean => existsSync(join(dataDir, 
 export function requireReleaseKeys(
   release: LoadedRelease | { id: string; keys: Map<string, string> },
   served: readonly PublishedKey[],
-  where: { keyDir: string; replica: boolean; transitions?: readonly KeyTransition[] },
+  where: { keyDir: string; replica: boolean; transitions?: readonly TransitionRecord[] },
 ): void {
   const mismatches = keyMismatches('keys' in release ? release.keys : release, served, where.transitions);
   if (mismatches.length === 0) return;
+  const changes = (where.transitions ?? []).filter(isKeyChange);
   const revoked = mismatches.flatMap((m) =>
-    (where.transitions ?? []).flatMap((t) =>
-      t.kind === 'revocation' && t.fragment === m.fragment && t.revoked_x === m.release ? [t] : [],
+    changes.flatMap((t) =>
+      t.kind === 'revocation' && t.fragment === m.fragment && t.fragment === BOARD_KEY && t.revoked_x === m.release
+        ? [t]
+        : [],
     ),
   );
   if (revoked.length > 0)
@@ -127,9 +150,7 @@ export function requireReleaseKeys(
       { release: release.id, mismatches },
     );
   // Signed with keys this directory retired (gspc keys rotate): restoring them is not the fix.
-  const retired = mismatches.filter((m) =>
-    (where.transitions ?? []).some((t) => t.fragment === m.fragment && t.old_x === m.release),
-  );
+  const retired = mismatches.filter((m) => changes.some((t) => t.fragment === m.fragment && t.old_x === m.release));
   if (retired.length === mismatches.length)
     throw new GspcError(
       'release_keys_mismatch',

@@ -23,12 +23,12 @@ export class ServedState {
     this.prepared = this.prepareFor(release);
   }
 
-  private prepareFor(release: LoadedRelease): PreparedRelease {
-    const mismatches = keyMismatches(release, this.signing.published, this.signing.transitions);
+  private prepareFor(release: LoadedRelease, signing: SigningLive = this.signing): PreparedRelease {
+    const mismatches = keyMismatches(release, signing.published, signing.transitions);
     return prepareRelease(
       release,
-      liveStateFor(release, this.signing, mismatches),
-      this.signing,
+      liveStateFor(release, signing, mismatches),
+      signing,
       this.witnesses(release.evidence.rootSha256),
       mismatches,
     );
@@ -42,10 +42,16 @@ export class ServedState {
     return this.signing;
   }
 
-  /** Serves another release; everything is prepared before the one reference is replaced. */
-  swap(release: LoadedRelease): void {
+  /**
+   * Serves another release; everything is prepared before the one reference is replaced.
+   * `signing`: the keys this release is served with, when they change with it (a key change
+   * published with the release: src/keys/signing.ts signingFor), swapped in the same step.
+   */
+  swap(release: LoadedRelease, signing?: SigningLive): void {
     const previous = this.prepared;
-    this.prepared = this.prepareFor(release);
+    const prepared = this.prepareFor(release, signing ?? this.signing);
+    if (signing !== undefined) this.signing = signing;
+    this.prepared = prepared;
     for (const l of this.listeners) {
       try {
         l(this.prepared, previous);

@@ -8,7 +8,7 @@ import { verify } from '../core/crypto/ed25519.js';
 import type { PublishedKey } from '../core/evidence/did.js';
 import { attest, attestationPreimage } from '../core/evidence/site-attestation.js';
 import { BOARD_KEY, type SignerState } from '../core/evidence/signer.js';
-import type { KeyTransition } from '../core/evidence/key-transition.js';
+import type { TransitionRecord } from '../core/evidence/key-transition.js';
 import type { LoadedRelease } from '../release/load.js';
 import { describeMismatches, type KeyMismatch } from '../release/release-keys.js';
 
@@ -19,7 +19,7 @@ export interface SigningLive {
   /** The agent card key (`#card-attestation-2`); the A2A card is served unsigned without it. */
   cardKey?: SignerState;
   /** Every transition of the keys (`gspc keys rotate`): the DID document lists the retired keys. */
-  transitions?: readonly KeyTransition[];
+  transitions?: readonly TransitionRecord[];
 }
 
 /** `mismatches`: the release's keys the served DID document does not give (computed once per prepare). */

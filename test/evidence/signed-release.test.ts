@@ -28,13 +28,19 @@ const verifyCards = (payload: unknown) =>
   app.inject({ method: 'POST', url: '/api/verify', payload: payload as object });
 
 describe('signed evidence', () => {
-  it('publishes a did:web document listing the board and card keys', async () => {
+  it('publishes a did:web document listing the board and card keys, and the identity root apart from them', async () => {
     const doc = (await get('/.well-known/did.json')).json();
     assert.equal(doc.id, 'did:web:localhost%3A8080');
     assert.deepEqual(
       doc.verificationMethod.map((m: { id: string }) => m.id.split('#')[1]),
+      ['board-attestation-1', 'card-attestation-1', 'card-attestation-2', 'identity-root'],
+    );
+    // The root authorises key changes (issue 36): never an assertion method, so nothing it signed reads as the board's.
+    assert.deepEqual(
+      doc.assertionMethod.map((m: string) => m.split('#')[1]),
       ['board-attestation-1', 'card-attestation-1', 'card-attestation-2'],
     );
+    assert.deepEqual(doc.capabilityInvocation, [`${doc.id}#identity-root`]);
     for (const m of doc.verificationMethod) assert.deepEqual(Object.keys(m.publicKeyJwk).sort(), ['crv', 'kty', 'x']);
   });
 

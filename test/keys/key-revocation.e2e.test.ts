@@ -2,14 +2,14 @@
  * The day a key leaks (issue 30), as an operator meets it: A, rotate the board key, B, rotate the
  * agent-card key, C, then the board key that signed B and C is found to have leaked at an
  * instant between B and C. `gspc keys revoke board-attestation-1 --compromised-since <instant>`
- * replaces it and records how much of the log was made before then; the next publish (D) logs
- * the revocation. Served D then reads exactly what the rule names INVALID: C's copy of a card
+ * (authorised by the identity root, still in the key directory here) stages a new key and records
+ * how much of the log was made before then; the next publish (D) logs the revocation. Served D then reads exactly what the rule names INVALID: C's copy of a card
  * (logged after the instant) and any receipt the leaked key signed, whatever time it claims; and
  * nothing earlier: A's and B's copies of their cards, a receipt the first key issued before its
  * rotation, and B's checkpoint stay valid.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -248,19 +248,27 @@ describe('revoking a leaked board key between B and C', () => {
     assert.deepEqual([errors, offOrigin], [[], []]);
   });
 
-  it('refused, writing nothing: an instant without a zone, a later instant, a retired key that does not exist', async () => {
+  it('refused, writing nothing: an instant without a zone or that does not exist, a later instant, a retired key that does not exist', async () => {
     const before = readFileSync(join(keyDir, 'transitions.json'), 'utf8');
-    const noZone = await gspc([
-      'keys',
-      'revoke',
-      'board-attestation-1',
-      '--compromised-since',
+    for (const instant of [
       '2026-11-20T00:00:00',
-      '--data-dir',
-      data,
-    ]);
-    assert.equal(noZone.status, 2);
-    assert.match(noZone.stderr, /is not an ISO 8601 instant with a zone/);
+      '2026-02-30T00:00:00Z',
+      '2026-11-20T24:00:00Z',
+      '2026-11-20T23:59:60Z',
+      '2026-11-20T10:00:00+24:00',
+    ]) {
+      const bad = await gspc([
+        'keys',
+        'revoke',
+        'board-attestation-1',
+        '--compromised-since',
+        instant,
+        '--data-dir',
+        data,
+      ]);
+      assert.equal(bad.status, 2, instant);
+      assert.match(bad.stderr, /is not an ISO 8601 instant with seconds and a zone that exists/, instant);
+    }
     const future = await gspc([
       'keys',
       'revoke',
@@ -284,5 +292,6 @@ describe('revoking a leaked board key between B and C', () => {
     const unknown = await gspc(['keys', 'revoke', 'root-key', '--compromised-since', instant, '--data-dir', data]);
     assert.match(unknown.stderr, /names none of this service's keys/);
     assert.equal(readFileSync(join(keyDir, 'transitions.json'), 'utf8'), before);
+    assert.equal(existsSync(join(keyDir, 'pending.json')), false);
   });
 });

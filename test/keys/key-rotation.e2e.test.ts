@@ -5,7 +5,8 @@
  * `gspc keys rotate`, and A, rotate the board key, B, rotate the agent-card key, C: each publish
  * is verified before it goes live, the log is one consistent log whose earlier checkpoints are
  * checked under the key of their time, and the served DID document lists the retired keys, which
- * the browser verifier and the A2A did-keys skill read as such.
+ * the browser verifier and the A2A did-keys skill read as such. A rotation is staged until the
+ * publish that logs it (issue 36): the key directory's own keys change only then.
  */
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,8 +53,8 @@ describe('key rotation: A, rotate the board key, B, rotate the agent-card key, C
     const before = publicKeys();
     const r = await gspc(['keygen', '--force', '--data-dir', data]);
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /has published releases, whose log the current keys sign/);
-    assert.match(r.stderr, /gspc keys rotate <board\|agent-card>/);
+    assert.match(r.stderr, /keys has signed published releases \(in-use\.json\)/);
+    assert.match(r.stderr, /gspc keys rotate <board\|agent-card\|identity-root>/);
     assert.deepEqual(publicKeys(), before);
   });
 
@@ -61,11 +62,21 @@ describe('key rotation: A, rotate the board key, B, rotate the agent-card key, C
     const before = publicKeys();
     const r = await gspc(['keys', 'rotate', 'board', '--data-dir', data]);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /^rotated board-attestation-1 \(board\): transition [0-9a-f]{64} \(sequence 1\)/);
+    assert.match(
+      r.stdout,
+      /^rotated board-attestation-1 \(board\), pending until the next publish: transition [0-9a-f]{64} \(sequence 1\)/,
+    );
+    assert.deepEqual(publicKeys(), before, 'staged: the key directory serves its keys until the publish');
+    assert.ok(existsSync(join(keyDir, 'pending.json')));
+    await publish(); // B: before, refused with log_consistency (signature)
     const after = publicKeys();
+    assert.equal(
+      existsSync(join(keyDir, 'pending.json')),
+      false,
+      'the publish made the change the key directory’s own',
+    );
     assert.notEqual(after['board-attestation-1'], before['board-attestation-1']);
     assert.equal(after['card-attestation-2'], before['card-attestation-2'], 'only the board key changed');
-    await publish(); // B: before, refused with log_consistency (signature)
     assert.notEqual(ids[1], ids[0]);
     const v = await gspc(['verify', join(data, 'releases', ids[1]!)]);
     assert.equal(v.status, 0, v.stdout);
@@ -106,6 +117,7 @@ describe('key rotation: A, rotate the board key, B, rotate the agent-card key, C
     );
     assert.equal(readFileSync(join(other, 'keys', 'public-keys.json'), 'utf8'), before);
     assert.equal(existsSync(join(other, 'keys', 'transitions.json')), false);
+    assert.equal(existsSync(join(other, 'keys', 'pending.json')), false);
     writeFileSync(join(other, REPLICA_MARKER), '{}\n');
     const replica = await gspc(['keys', 'rotate', 'agent-card', '--data-dir', other]);
     assert.equal(replica.status, 2);
@@ -117,7 +129,10 @@ describe('key rotation: A, rotate the board key, B, rotate the agent-card key, C
       /measurement cards are signed by the board key .*gspc keys rotate board; agent cards .*gspc keys rotate agent-card/,
     );
     const notRole = await gspc(['keys', 'rotate', 'root', '--data-dir', data]);
-    assert.match(notRole.stderr, /'root' is not a key role: give board or agent-card; nothing was written/);
+    assert.match(
+      notRole.stderr,
+      /'root' is not a key role: give board, agent-card, identity-root; nothing was written/,
+    );
   });
 
   it('a publish for another origin starts a log of its own with the keys as they are: the first origin’s transitions are not its history', async () => {
@@ -161,14 +176,16 @@ describe('key rotation: A, rotate the board key, B, rotate the agent-card key, C
         'board-attestation-1',
         'card-attestation-1',
         'card-attestation-2',
+        'identity-root',
         'board-attestation-1~1',
         'card-attestation-2~1',
       ]);
       assert.deepEqual(
         did.assertionMethod.map((m: string) => m.split('#')[1]),
         ['board-attestation-1', 'card-attestation-1', 'card-attestation-2'],
-        'a retired key is not an assertion method',
+        'neither a retired key nor the identity root is an assertion method',
       );
+      assert.deepEqual(did.capabilityInvocation, [`${did.id}#identity-root`]);
       const served = (await (await fetch(`${origin}/keys/transitions.json`)).json()) as Json;
       assert.equal(served.transitions.length, 2);
       const retired = did.verificationMethod.find((m: Json) => m.id.endsWith('#board-attestation-1~1'));

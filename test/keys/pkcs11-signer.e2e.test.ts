@@ -5,10 +5,11 @@
  * name the token's public keys; `gspc verify` of the served URL passes; the official x402
  * client pays on the local chain for a commission receipt whose offer and receipt the token
  * signed; and no private key file is anywhere under the data directory (its ledger included). A wrong PIN and a token without the keys are refused with
- * the reason. Skips, saying why, without SoftHSM2 or the binding.
+ * the reason. The identity root (issue 36) is a file beside the token: keygen makes only it, and
+ * it is published and rotated as without a token. Skips, saying why, without SoftHSM2 or the binding.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -151,7 +152,7 @@ describe('signing through a PKCS#11 token (SoftHSM2)', { skip: missing }, () => 
     );
   });
 
-  it('refused with the reason: a wrong PIN, a token without the keys, and keygen or keys rotate with a token', async () => {
+  it('refused with the reason: a wrong PIN, a token without the keys, and keys rotate or revoke of a token key', async () => {
     const wrongPin = join(tempDir(), 'pin');
     writeFileSync(wrongPin, '000000\n');
     const r = await gspc(['publish', demoCorpus, '--data-dir', tempDir(), '--public-url', origin], {
@@ -167,12 +168,9 @@ describe('signing through a PKCS#11 token (SoftHSM2)', { skip: missing }, () => 
     });
     assert.equal(pin.status, 2);
     assert.match(pin.stderr, /the token 'gspc-test' refused the PIN in .*pin/);
-    const keygen = await gspc(['keygen', '--data-dir', tempDir()], token!.env);
-    assert.equal(keygen.status, 2);
-    assert.match(keygen.stderr, /the keys are on the token 'gspc-test', not files/);
     const rotate = await gspc(['keys', 'rotate', 'board', '--data-dir', data], token!.env);
     assert.equal(rotate.status, 2);
-    assert.match(rotate.stderr, /rotating a token's key is not supported yet/);
+    assert.match(rotate.stderr, /rotating or revoking a token's key is not supported yet/);
     const revoke = await gspc(
       ['keys', 'revoke', 'board-attestation-1', '--compromised-since', '2026-11-01T00:00:00Z', '--data-dir', data],
       token!.env,
@@ -185,5 +183,42 @@ describe('signing through a PKCS#11 token (SoftHSM2)', { skip: missing }, () => 
     });
     assert.equal(incomplete.status, 2);
     assert.match(incomplete.stderr, /GSPC_SIGNER=pkcs11 needs GSPC_PKCS11_TOKEN .* and GSPC_PKCS11_PIN_FILE/);
+  });
+
+  it('the identity root beside a token is a file (decision K8): keygen makes only it, publish names it in the DID document, and it rotates', async () => {
+    const rooted = tempDir();
+    const made = await gspc(['keygen', '--data-dir', rooted], token!.env);
+    assert.equal(made.status, 0, made.stderr);
+    assert.match(made.stdout, /the signing keys are the token 'gspc-test''s/);
+    assert.match(made.stderr, /IMPORTANT: the identity root's seed is .*identity-root\.key/);
+    assert.deepEqual(
+      filesUnder(rooted).filter((f) => f.endsWith('.key')),
+      [join(rooted, 'keys', 'identity-root.key')],
+      'no signing key file: those are on the token',
+    );
+    const rootFile = join(tempDir(), 'root.key');
+    renameSync(join(rooted, 'keys', 'identity-root.key'), rootFile);
+    const published = await gspc(['publish', demoCorpus, '--data-dir', rooted, '--public-url', origin], token!.env);
+    assert.equal(published.status, 0, published.stderr);
+    const id = /^published (r-[0-9a-f]{20})/.exec(published.stdout)![1]!;
+    const recorded = JSON.parse(
+      readFileSync(join(rooted, 'releases', id, 'evidence', 'public-keys.json'), 'utf8'),
+    ) as Json;
+    assert.deepEqual(
+      recorded.keys.map((k: Json) => k.fragment),
+      ['board-attestation-1', 'card-attestation-1', 'card-attestation-2', 'identity-root'],
+    );
+    const rotated = await gspc(
+      ['keys', 'rotate', 'identity-root', '--root-key', rootFile, '--data-dir', rooted],
+      token!.env,
+    );
+    assert.equal(rotated.status, 0, rotated.stderr);
+    assert.match(rotated.stdout, /^rotated identity-root, pending until the next publish/);
+    const again = await gspc(['publish', demoCorpus, '--data-dir', rooted, '--public-url', origin], token!.env);
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stdout, /the pending key change is published/);
+    const next = /^published (r-[0-9a-f]{20})/.exec(again.stdout)![1]!;
+    const v = await gspc(['verify', join(rooted, 'releases', next)]);
+    assert.equal(v.status, 0, v.stdout);
   });
 });

@@ -4,8 +4,8 @@
  * before the compromise. Cards: VALID when the log holds them before `trusted_size`, INVALID
  * when later or not at all; a retired key that was not revoked still verifies what it signed.
  * Receipts: never in the log, so INVALID whatever `issuedAt` they claim, by the reference and
- * the browser verifier alike. Transitions: a revocation is signed by the new key, and every
- * way it can lie is refused.
+ * the browser verifier alike. Transitions: a revocation is signed by the identity root and the
+ * new key (issue 36), and every way it can lie is refused.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -44,6 +44,7 @@ const key = (n: number): Signer & { x: string } => {
   return { kid: KID, publicKey: p.publicKey, x: p.publicKey.toString('base64url'), sign: (m) => sign(p.privateKey, m) };
 };
 const [k1, k2, k3] = [key(1), key(2), key(3)];
+const root = { ...key(10), kid: `${DID}#identity-root` };
 
 // k1 signed cards 0-2, was rotated (entry 3) to k2, which signed cards 4-7; k2 leaked on
 // 2026-11-20, when the log had 6 entries; the revocation (entry 8) moves the board to k3.
@@ -79,8 +80,9 @@ const revocationBody = {
   revoked_x: k2.x,
   compromised_since: '2026-11-20T00:00:00.000Z',
   trusted_size: 6,
+  root_x: root.x,
 };
-const revocation = signRevocation(revocationBody, k3);
+const revocation = signRevocation(revocationBody, root, k3);
 const entries = [
   cards[0]!.sha256,
   cards[1]!.sha256,
@@ -92,7 +94,14 @@ const entries = [
   cards[6]!.sha256,
   transitionId(revocation),
 ];
-const doc = didDocument(DID, [{ fragment: 'board-attestation-1', publicKey: k3.publicKey }], [rotation, revocation]);
+const doc = didDocument(
+  DID,
+  [
+    { fragment: 'board-attestation-1', publicKey: k3.publicKey },
+    { fragment: 'identity-root', publicKey: root.publicKey },
+  ],
+  [rotation, revocation],
+);
 const tree = new MerkleTree(logLeaves(entries));
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const ctx: CardVerificationContext = {
@@ -225,9 +234,9 @@ describe('agent cards signed before a rotation', () => {
 
 describe('revocation records', () => {
   const check = (ts: readonly unknown[], log = entries, current = new Map([['board-attestation-1', k3.x]])) =>
-    checkTransitions(nodeVerifyCrypto, ts, DID, current, log);
+    checkTransitions(nodeVerifyCrypto, ts, DID, current, log, root.x);
 
-  it('a rotation, then a revocation signed by the new key only: verifies and names the revoked key', async () => {
+  it('a rotation, then a revocation signed by the identity root and the new key: verifies and names the revoked key', async () => {
     const v = await check([rotation, revocation]);
     assert.ok(v.ok, JSON.stringify(v));
     assert.deepEqual(v.revocations, [
@@ -242,7 +251,7 @@ describe('revocation records', () => {
   });
 
   const resigned = (change: object) => {
-    const t = signRevocation({ ...revocationBody, ...change }, k3);
+    const t = signRevocation({ ...revocationBody, ...change }, root, k3);
     return [rotation, t, [...entries.slice(0, 8), transitionId(t)]] as [KeyTransition, KeyTransition, string[]];
   };
   const refusals: [string, () => readonly [KeyTransition, KeyTransition, string[]], RegExp][] = [
@@ -250,8 +259,8 @@ describe('revocation records', () => {
       'signed by another key than the new one',
       () => [
         rotation,
-        signRevocation(revocationBody, k2),
-        entries.slice(0, 8).concat(transitionId(signRevocation(revocationBody, k2))),
+        signRevocation(revocationBody, root, k2),
+        entries.slice(0, 8).concat(transitionId(signRevocation(revocationBody, root, k2))),
       ],
       /the new key's signature does not verify/,
     ],
