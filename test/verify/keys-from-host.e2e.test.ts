@@ -127,6 +127,47 @@ const impostorSigner = impostorSigning.inputs.boardKey;
 // The DID document a reader saved from the origin while it was up (made in the first test).
 const saved = join(tempDir(), 'did.json');
 
+const AT = '2026-11-03T00:00:00Z';
+const rotation = (fragment: string, sequence: number, from: Key, to: Key, signers: [Key, Key] = [from, to]) =>
+  signTransition(
+    {
+      schema: KEY_TRANSITION_SCHEMA,
+      did: DID,
+      fragment: fragment as never,
+      sequence,
+      kind: 'rotation',
+      old_x: from.x,
+      new_x: to.x,
+      at: AT,
+    },
+    signers[0],
+    signers[1],
+  );
+const revocationBody = (trusted: number) => ({
+  schema: KEY_TRANSITION_SCHEMA as typeof KEY_TRANSITION_SCHEMA,
+  did: DID,
+  fragment: BOARD_KEY as typeof BOARD_KEY,
+  sequence: 1,
+  kind: 'revocation' as const,
+  old_x: K.board.x,
+  new_x: board1.x,
+  at: AT,
+  revoked_x: K.board.x,
+  compromised_since: '2026-11-02T00:00:00Z',
+  trusted_size: trusted,
+  root_x: K.root.x,
+});
+
+/** The issue-30 form of a revocation: the new key alone signs, as a copy of the public files can. */
+const { root_x: _, ...legacyBody } = revocationBody(0);
+const legacy = { ...legacyBody, sig_new: board1.sign(canonicalBytesStrict(legacyBody)).toString('hex') };
+/** A view's key documents after `transitions`, with `board` as its board key. */
+const keyDocs = (board: Key, transitions: KeyTransition[]) =>
+  new Map<string, unknown>([
+    ['/.well-known/did.json', didDocument(DID, published([board, ...K.cards, K.root]), transitions)],
+    ['/keys/transitions.json', transitionsDocument(DID, transitions)],
+  ]);
+
 describe('the origin up', () => {
   it('the origin and a faithful mirror are VALID under the DID host’s keys, and say so', async () => {
     const origin = await verify(ORIGIN);
@@ -151,6 +192,17 @@ describe('the origin up', () => {
     assert.equal(v.check('root_signature').ok, false);
     assert.equal(v.report.cards.valid, 0);
     assert.match(await summary(impostor.url), /^INVALID: .*key_anchor/);
+  });
+
+  it('a mirror that revoked the keys with the public files alone is INVALID: it changed keys the host never changed', async () => {
+    const takeover = await proxy(
+      () => base.url,
+      () => keyDocs(board1, [legacy]),
+    );
+    const v = await verify(takeover.url);
+    assert.equal(v.report.verdict, 'INVALID');
+    assert.match(v.check('key_anchor').detail, /^the view's own key transitions: .*signed by its new key only/);
+    assert.equal(v.check('root_signature').ok, true, "the release is the origin's: only the keys lie");
   });
 
   it('served verification away from the DID’s host reads the host’s keys: the replica VALID, the impostor INVALID', async () => {
@@ -220,37 +272,6 @@ describe('the origin down', () => {
   });
 });
 
-const AT = '2026-11-03T00:00:00Z';
-const rotation = (fragment: string, sequence: number, from: Key, to: Key, signers: [Key, Key] = [from, to]) =>
-  signTransition(
-    {
-      schema: KEY_TRANSITION_SCHEMA,
-      did: DID,
-      fragment: fragment as never,
-      sequence,
-      kind: 'rotation',
-      old_x: from.x,
-      new_x: to.x,
-      at: AT,
-    },
-    signers[0],
-    signers[1],
-  );
-const revocationBody = (trusted: number) => ({
-  schema: KEY_TRANSITION_SCHEMA as typeof KEY_TRANSITION_SCHEMA,
-  did: DID,
-  fragment: BOARD_KEY as typeof BOARD_KEY,
-  sequence: 1,
-  kind: 'revocation' as const,
-  old_x: K.board.x,
-  new_x: board1.x,
-  at: AT,
-  revoked_x: K.board.x,
-  compromised_since: '2026-11-02T00:00:00Z',
-  trusted_size: trusted,
-  root_x: K.root.x,
-});
-
 describe('a key changed at the origin', () => {
   const serveChange = async (board: Key, root: Key, transitions: KeyTransition[], release = release1) => {
     overrides = new Map();
@@ -286,11 +307,10 @@ describe('a key changed at the origin', () => {
     await accepted(/1 revocation authorised by the identity root/);
   });
 
-  const { root_x: _, ...legacyBody } = revocationBody(0);
   const refusals: [string, KeyTransition[], Key, RegExp][] = [
     [
       'a revocation the root did not sign (the issue-30 form: the new key alone)',
-      [{ ...legacyBody, sig_new: board1.sign(canonicalBytesStrict(legacyBody)).toString('hex') }],
+      [legacy],
       board1,
       /signed by its new key only .*which no adoption by the identity-root endorses/,
     ],
@@ -310,10 +330,7 @@ describe('a key changed at the origin', () => {
   for (const [what, transitions, board, why] of refusals)
     it(`refused: ${what}`, async () => {
       backend = base.url;
-      overrides = new Map<string, unknown>([
-        ['/.well-known/did.json', didDocument(DID, published([board, ...K.cards, K.root]), transitions)],
-        ['/keys/transitions.json', transitionsDocument(DID, transitions)],
-      ]);
+      overrides = keyDocs(board, transitions);
       const v = await verify(ORIGIN);
       assert.equal(v.report.verdict, 'INVALID');
       assert.equal(v.check('key_transitions').ok, false);
