@@ -13,8 +13,11 @@
 import type { FastifyInstance } from 'fastify';
 import { GspcError } from '../core/errors.js';
 import { verifyCompactJws } from '../core/crypto/receipt-verifier.js';
-import { anchorKeys, anchoredVerdict, type HostAnswer, type KeyAnchorCheck } from '../core/verify/key-source.js';
+import { revocationsOfDidDocument, verifyCard, type CardVerdict } from '../core/verify/card-verifier.js';
+import { anchorKeys, anchoredVerdict, didOf, type HostAnswer, type KeyAnchorCheck } from '../core/verify/key-source.js';
+import { revokedReason, type Revocation } from '../core/verify/revocation.js';
 import type { DidHost, KeyResolver } from '../keys/did-resolver.js';
+import { releaseKeys } from '../release/release-keys.js';
 import { cardsOf, cardVerificationDocument } from '../serve/card-verification.js';
 import { BASE_HEADERS } from '../serve/headers.js';
 import type { PreparedRelease } from '../serve/prepared.js';
@@ -24,24 +27,58 @@ import { nodeVerifyCrypto } from '../verify/node-crypto.js';
 const VERIFY_BODY_LIMIT = 16 * 1024 * 1024;
 const HINT = "the service's operator restores the DID's host, or verify the origin itself";
 
-/** The served keys against the host's answer; computed once per (release, answer): the answer is cached by the resolver. */
-function anchorOf(): (current: PreparedRelease, answer: HostAnswer) => Promise<KeyAnchorCheck> {
-  const memo = new WeakMap<PreparedRelease, WeakMap<HostAnswer, Promise<KeyAnchorCheck>>>();
+/** The served keys judged against the host's, and the revocations the host's history holds. */
+interface HostJudgement {
+  check: KeyAnchorCheck;
+  /** The host's revocations (a prefix of its history is the replica's; later ones apply too). */
+  revocations: Revocation[] | undefined;
+}
+
+/**
+ * The served keys against the host's answer, computed once per (release, answer): the answer is
+ * cached by the resolver. Besides `key_anchor`, a key the host revoked that still signs the
+ * served release beyond what the revocation trusts is INVALID here, as `gspc verify`'s
+ * `signed_unrevoked` says (a replica not yet given the release published after the revocation).
+ */
+function judge(): (current: PreparedRelease, answer: HostAnswer) => Promise<HostJudgement> {
+  const memo = new WeakMap<PreparedRelease, WeakMap<HostAnswer, Promise<HostJudgement>>>();
   return (current, answer) => {
-    const byAnswer = memo.get(current) ?? new WeakMap<HostAnswer, Promise<KeyAnchorCheck>>();
+    const byAnswer = memo.get(current) ?? new WeakMap<HostAnswer, Promise<HostJudgement>>();
     memo.set(current, byAnswer);
-    let check = byAnswer.get(answer);
-    if (check === undefined) {
-      const served = current.files.get('/keys/transitions.json');
-      const view = {
-        didDocument: current.didDocument,
-        ...(served && { transitions: JSON.parse(served.body.toString('utf8')) as unknown }),
-      };
-      const entries = current.release.evidence.log.entries;
-      check = anchorKeys(nodeVerifyCrypto, view, entries, { kind: 'host', answer }, HINT).then((a) => a.anchor);
-      byAnswer.set(answer, check);
+    let judged = byAnswer.get(answer);
+    if (judged === undefined) {
+      judged = judgeNow(current, answer);
+      byAnswer.set(answer, judged);
     }
-    return check;
+    return judged;
+  };
+}
+
+async function judgeNow(current: PreparedRelease, answer: HostAnswer): Promise<HostJudgement> {
+  const served = current.files.get('/keys/transitions.json');
+  const view = {
+    didDocument: current.didDocument,
+    ...(served && { transitions: JSON.parse(served.body.toString('utf8')) as unknown }),
+  };
+  const entries = current.release.evidence.log.entries;
+  const { anchor } = await anchorKeys(nodeVerifyCrypto, view, entries, { kind: 'host', answer }, HINT);
+  if (!anchor.ok || !answer.ok) return { check: anchor, revocations: undefined };
+  const revocations = revocationsOfDidDocument(answer.docs.didDocument);
+  // The keys the release was signed with (its evidence/public-keys.json).
+  const signedWith = releaseKeys(current.release);
+  const revoked = revocations.find((r) => signedWith.get(r.fragment) === r.x && entries.length > r.trusted_size);
+  if (revoked === undefined) return { check: anchor, revocations };
+  return {
+    check: {
+      ok: false,
+      state: 'INVALID',
+      detail: revokedReason(
+        revoked,
+        `${didOf(view.didDocument)}#${revoked.fragment}`,
+        `this replica's release has ${entries.length} log entries, beyond the ${revoked.trusted_size} made before then: it serves the release before the one the DID's host published with the revocation`,
+      ),
+    },
+    revocations,
   };
 }
 
@@ -51,23 +88,26 @@ export function registerVerifyRoutes(
   resolve: KeyResolver,
   atHost?: DidHost,
 ): void {
-  const anchor = anchorOf();
+  const judged = judge();
   app.post('/api/verify', { bodyLimit: VERIFY_BODY_LIMIT }, async (req, reply) => {
     const current = state.current();
-    const doc = await cardVerificationDocument(
-      current,
-      cardsOf(req.body, (id) => current.cardById(id)),
-    );
+    const cards = cardsOf(req.body, (id) => current.cardById(id));
     if (atHost === undefined) {
-      reply.headers(BASE_HEADERS).send(doc);
+      reply.headers(BASE_HEADERS).send(await cardVerificationDocument(current, cards));
       return;
     }
-    const check = await anchor(current, await atHost.documents());
-    const results = doc.results.map((r) => anchoredVerdict(r, check));
+    // Away from the DID's host: the card checks of the served release, under the host's
+    // revocations, and no card VALID unless the served keys are the host's.
+    const { check, revocations } = await judged(current, await atHost.documents());
+    const ctx = await current.verification();
+    const context = revocations === undefined ? ctx : { ...ctx, revocations };
+    const results: CardVerdict[] = [];
+    for (const card of cards) results.push(anchoredVerdict(await verifyCard(card, context, nodeVerifyCrypto), check));
     const valid = results.filter((r) => r.result === 'VALID').length;
     const unverifiable = results.filter((r) => r.result === 'UNVERIFIABLE_KEY').length;
     reply.headers(BASE_HEADERS).send({
-      ...doc,
+      schema: 'svc.card-verification/1',
+      root: ctx.root ? { ...ctx.root, signature: ctx.rootSignatureValid ? 'VALID' : 'INVALID' } : null,
       key_anchor: { result: check.state, detail: check.detail },
       summary: { checked: results.length, valid, invalid: results.length - valid - unverifiable, unverifiable },
       results,

@@ -307,6 +307,21 @@ describe('a key changed at the origin', () => {
     await accepted(/1 revocation authorised by the identity root/);
   });
 
+  it('a replica still serving the release a revocation took back: POST /api/verify INVALID (revoked); within what it trusts, VALID', async () => {
+    const size = release1.evidence.log.entries.length;
+    for (const [trusted, expected] of [
+      [0, 'INVALID'],
+      [size, 'VALID'],
+    ] as const) {
+      backend = base.url;
+      overrides = keyDocs(board1, [signRevocation(revocationBody(trusted), K.root, board1)]);
+      const replica = await serveState(release1, liveOf(DID, K), ORIGIN, true);
+      const answer = await post(replica.url, '/api/verify', { ids: [firstCard] });
+      assert.equal(answer.results[0].result, expected, JSON.stringify(answer.key_anchor));
+      if (expected === 'INVALID') assert.match(answer.key_anchor.detail, /^revoked: .*beyond the 0 made before then/);
+    }
+  });
+
   const refusals: [string, KeyTransition[], Key, RegExp][] = [
     [
       'a revocation the root did not sign (the issue-30 form: the new key alone)',
