@@ -25,6 +25,7 @@
  * must come out VALID on both sides, else the measurement is invalid.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -181,7 +182,15 @@ export async function measureBrowserVerify(tmp: string, log: (line: string) => v
   const dir = join(tmp, 'browser-verify');
   writeVerifyCorpus(join(dir, 'corpus'));
   keygen(join(dir, 'keys'));
-  const signing = signingContext(join(dir, 'keys'), 'localhost:8080');
+  // The verifiers read the keys at the DID's host (issue 36): the service is that host, on a port
+  // chosen first (a free one, as the OS gives it).
+  const port = await new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+  const signing = signingContext(join(dir, 'keys'), `localhost:${port}`);
   let t = performance.now();
   const { dir: releaseDir } = publishRelease(join(dir, 'corpus'), join(dir, 'data'), signing.inputs);
   const publishMs = performance.now() - t;
@@ -195,9 +204,8 @@ export async function measureBrowserVerify(tmp: string, log: (line: string) => v
     `  published ${cards.toLocaleString('en-US')} signed cards (${VERIFY_AXES} axes × ${VERIFY_MODELS} models) in ${(publishMs / 1000).toFixed(1)} s`,
   );
   const app = buildApp({ state, logLevel: 'silent' });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const a = app.server.address();
-  const base = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+  await app.listen({ port, host: '127.0.0.1' });
+  const base = `http://localhost:${port}`;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
