@@ -181,6 +181,24 @@ describe('where the keys are anchored', () => {
     assert.ok(lag.ok && /lags/.test(lag.detail), lag.detail);
   });
 
+  it('a view copied before its host adopted an identity root agrees, one serving another root does not', async () => {
+    const host = await history([t1], b2, r1);
+    const noRoot = agreesWithHost({ ids: host.ids, epochs: host.epochs, current: new Map([[BOARD, b2.x]]) }, host);
+    assert.ok(noRoot.ok, noRoot.detail);
+    const otherRoot = agreesWithHost(
+      {
+        ids: host.ids,
+        epochs: host.epochs,
+        current: new Map([
+          [BOARD, b2.x],
+          [ROOT, stranger.x],
+        ]),
+      },
+      host,
+    );
+    assert.match(otherRoot.ok ? '' : otherRoot.detail, /#identity-root: the view serves/);
+  });
+
   it('an impostor with keys of its own, a view ahead of its host, or a forked history does not', async () => {
     const host = await history([t1], b2, r1);
     const impostor = agreesWithHost(
