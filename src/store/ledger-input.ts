@@ -153,6 +153,7 @@ export function newInvoice(i: NewInvoice): NewInvoice {
     currency: matching('currency', i.currency, CURRENCY, 'a currency code of 2 to 12 letters or digits'),
     at: isoTime('at', i.at),
     ...(i.artefact !== undefined && { artefact: artefactAttachment(i.artefact) }),
+    ...(i.request_sha256 !== undefined && { request_sha256: sha256Hex('request_sha256', i.request_sha256) }),
   };
 }
 

@@ -81,6 +81,24 @@ export function patchColumns(patch: TransitionPatch): Array<[string, unknown]> {
     .map((k) => [PATCH_COLUMNS[k], patch[k]]);
 }
 
+/**
+ * The fields a reopened FAILED record takes from the new reservation (ledger.ts, reserve), as
+ * `column = <parameter>` for one backend's placeholders: the row must describe what the reopened
+ * attempt delivers, not the attempt that failed.
+ */
+const REOPEN_FIELDS = [
+  'product_id',
+  'sku_id',
+  'resource',
+  'amount_atomic',
+  'asset',
+  'network',
+  'pay_to',
+  'valid_before',
+] as const;
+export const reopenSet = (param: (field: (typeof REOPEN_FIELDS)[number]) => string): string =>
+  REOPEN_FIELDS.map((f) => `${f} = ${param(f)}`).join(', ');
+
 export function settlementRecord(r: SettlementRow): SettlementRecord {
   return {
     payer: r.payer,

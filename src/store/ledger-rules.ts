@@ -31,7 +31,7 @@ export interface TransitionPatch {
 }
 
 export interface TransitionPlan {
-  op: 'markSettled' | 'markFailed' | 'markUnknown' | 'resolveUnknown' | 'attachArtefact';
+  op: 'markSettled' | 'markFailed' | 'markUnknown' | 'reopenUnknown' | 'resolveUnknown' | 'attachArtefact';
   from: SettlementState;
   to: SettlementState;
   patch: TransitionPatch;
@@ -69,12 +69,19 @@ export function planMarkFailed(f: { error: string; at: string }): TransitionPlan
   };
 }
 
-export function planMarkUnknown(f: { error: string; at: string }): TransitionPlan {
+/** RESERVED → UNKNOWN, or (reconcile) FAILED → UNKNOWN; with the transaction that may settle it, when one is named. */
+export function planMarkUnknown(
+  f: { error: string; at: string; transaction?: string },
+  from: 'RESERVED' | 'FAILED' = 'RESERVED',
+): TransitionPlan {
   return {
-    op: 'markUnknown',
-    from: 'RESERVED',
+    op: from === 'RESERVED' ? 'markUnknown' : 'reopenUnknown',
+    from,
     to: 'UNKNOWN',
-    patch: { error: errorText(f.error) },
+    patch: {
+      error: errorText(f.error),
+      ...(f.transaction !== undefined && { transaction: transactionRef(f.transaction) }),
+    },
     requireNoArtefact: false,
     at: isoTime('at', f.at),
   };
@@ -94,7 +101,8 @@ export function planResolveUnknown(o: UnknownResolution): TransitionPlan {
       op: 'resolveUnknown',
       from: 'UNKNOWN',
       to: 'FAILED',
-      patch: { error: errorText(o.error) },
+      // A transaction the facilitator named and the chain shows never used the authorization.
+      patch: { error: errorText(o.error), transaction: null },
       requireNoArtefact: false,
       at,
     };

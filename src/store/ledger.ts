@@ -8,6 +8,7 @@
  *   reserve ─► RESERVED ─┬─ markSettled ─► SETTLED ─(attachArtefact, if settled without one)
  *                        ├─ markFailed ──► FAILED ──(reserve again, same payload)──► RESERVED
  *                        └─ markUnknown ─► UNKNOWN ─ resolveUnknown ─► SETTLED | FAILED
+ *                                   FAILED ─ reopenUnknown ─► UNKNOWN (reconcile: used on chain after all)
  *
  * Nothing is deleted: every transition is also appended to an event history, so a reopened
  * FAILED record keeps the audit trail of its earlier attempts. The store reads no clock; every
@@ -57,7 +58,10 @@ export interface SettlementRecord extends NewReservation {
   state: SettlementState;
   /** 1 on first reservation; +1 each time a FAILED record is reopened. */
   attempts: number;
-  /** The facilitator's transaction reference once SETTLED. */
+  /**
+   * The facilitator's transaction reference once SETTLED; while UNKNOWN, the transaction the
+   * facilitator named without confirming it (`settlement_pending`) or reconcile found, if any.
+   */
   transaction: string | null;
   /** The error of the latest FAILED or UNKNOWN outcome; null once reserved again or settled. */
   error: string | null;
@@ -106,6 +110,12 @@ export type InvoiceState = 'ISSUED' | 'PAID';
 export interface NewInvoice {
   /** The reference the buyer quotes when paying; chosen by the service. */
   ref: string;
+  /**
+   * What makes two invoice requests the same request (the service hashes the client's address
+   * with the resource and the release): while an invoice with this hash is ISSUED, creating
+   * another returns that one, so a repeated request never stores its artefact twice (schema 4).
+   */
+  request_sha256?: string;
   product_id: string;
   sku_id: string;
   resource: string;
@@ -122,7 +132,7 @@ export interface NewInvoice {
   artefact?: ArtefactAttachment;
 }
 
-export interface InvoiceRecord extends Omit<NewInvoice, 'artefact'> {
+export interface InvoiceRecord extends Omit<NewInvoice, 'artefact' | 'request_sha256'> {
   state: InvoiceState;
   paid_at: string | null;
   /** null when issued without one, or when listed with `withArtefacts: false`. */
@@ -171,9 +181,13 @@ export interface Ledger {
   /**
    * Atomically claim (payer, nonce) before any artefact is produced, so concurrent duplicates
    * settle at most once. Inserts RESERVED, or reopens a FAILED record with the same payload
-   * (attempts + 1) → 'reserved'. A RESERVED, SETTLED or UNKNOWN record with the same payload →
-   * 'exists' (in flight, replay, or awaiting reconcile). Any record with another
-   * payment_sha256 → 'conflict'. Exactly one of any number of concurrent callers gets 'reserved'.
+   * (attempts + 1) → 'reserved'; a reopen writes this reservation's product, sku, resource,
+   * amount, asset, network, payee and validBefore over the old ones (nothing moved, so the same
+   * authorization may now pay for another resource of the same price, and the row must describe
+   * what it then delivers; the history keeps the earlier attempts). A RESERVED, SETTLED or
+   * UNKNOWN record with the same payload → 'exists' (in flight, replay, or awaiting reconcile).
+   * Any record with another payment_sha256 → 'conflict'. Exactly one of any number of
+   * concurrent callers gets 'reserved'.
    */
   reserve(r: NewReservation): Promise<ReserveOutcome>;
 
@@ -191,13 +205,24 @@ export interface Ledger {
   markFailed(key: PaymentKey, f: { error: string; at: string }): Promise<SettlementRecord>;
 
   /**
-   * RESERVED → UNKNOWN: the facilitator was unreachable or timed out mid-settle, so money may
+   * RESERVED → UNKNOWN: the facilitator was unreachable or timed out mid-settle, or answered
+   * that the transfer it broadcast is not confirmed (`transaction` then names it), so money may
    * have moved. Never retried automatically; also how reconcile parks a RESERVED record whose
    * process died.
    */
-  markUnknown(key: PaymentKey, f: { error: string; at: string }): Promise<SettlementRecord>;
+  markUnknown(key: PaymentKey, f: { error: string; at: string; transaction?: string }): Promise<SettlementRecord>;
 
-  /** UNKNOWN → SETTLED (the chain shows the transfer) or FAILED (it does not); `gspc reconcile`. */
+  /**
+   * FAILED → UNKNOWN: `gspc reconcile` found the authorization of a FAILED payment used on chain
+   * (by a late transfer, or by anyone holding the signed authorization), so money may have moved
+   * after all; `transaction` names the transaction found. Then judged as every UNKNOWN.
+   */
+  reopenUnknown(key: PaymentKey, f: { error: string; at: string; transaction?: string }): Promise<SettlementRecord>;
+
+  /**
+   * UNKNOWN → SETTLED (the chain shows the transfer) or FAILED (it shows the authorization can
+   * never be used; the transaction the record named, if any, is cleared); `gspc reconcile`.
+   */
   resolveUnknown(key: PaymentKey, outcome: UnknownResolution): Promise<SettlementRecord>;
 
   /**
@@ -218,11 +243,15 @@ export interface Ledger {
   /**
    * Record an issued invoice (a buyer who cannot pay in the token). Creating the same ref with
    * identical fields (artefact hash and receipt included) again returns the existing record (a
-   * retried request); other fields throw.
+   * retried request); other fields throw. With `request_sha256`, an ISSUED invoice of the same
+   * hash is returned instead of a new one, whatever its ref (concurrent duplicates: one wins).
    */
   createInvoice(i: NewInvoice): Promise<InvoiceRecord>;
 
   getInvoice(ref: string): Promise<InvoiceRecord | undefined>;
+
+  /** The ISSUED invoice created with this `request_sha256`, if any (schema 4; a repeated request). */
+  findOpenInvoice(request_sha256: string): Promise<InvoiceRecord | undefined>;
 
   /** ISSUED → PAID when the operator sees the money; idempotent (keeps the first paid_at). */
   markInvoicePaid(ref: string, at: string): Promise<InvoiceRecord>;

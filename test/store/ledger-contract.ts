@@ -6,6 +6,7 @@ import { after, before, describe } from 'node:test';
 import type { Ledger } from '../../src/store/ledger.js';
 import type { LedgerHarness, LedgerStore } from './ledger-harness.js';
 import { actionJobsContract } from './ledger-contract-action-jobs.js';
+import { issue37Contract } from './ledger-contract-issue37.js';
 import { recordContract } from './ledger-contract-records.js';
 import { schemaV2Contract } from './ledger-contract-schema-v2.js';
 import { settlementContract, type ContractContext } from './ledger-contract-settlements.js';
@@ -28,6 +29,7 @@ export function ledgerContract(backend: string, harness: LedgerHarness): void {
     recordContract(ctx);
     schemaV2Contract(ctx);
     storageContract(ctx, harness);
+    issue37Contract(ctx);
     actionJobsContract(harness);
   });
 }

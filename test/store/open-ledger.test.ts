@@ -16,7 +16,7 @@ describe('openLedger', () => {
     const path = join(tempDir('gspc-ledger-'), 'ledger.sqlite');
     const ledger = await openLedger({ sqlitePath: path });
     assert.equal(ledger.backend, 'sqlite');
-    assert.equal(ledger.schemaVersion, 3);
+    assert.equal(ledger.schemaVersion, 4);
     await ledger.close();
     const db = new Database(path, { readonly: true });
     try {
@@ -25,6 +25,7 @@ describe('openLedger', () => {
         { version: 1 },
         { version: 2 },
         { version: 3 },
+        { version: 4 },
       ]);
     } finally {
       db.close();

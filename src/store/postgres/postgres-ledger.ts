@@ -14,6 +14,7 @@ import {
   newReservation,
   paymentKey,
   receiptListLimit,
+  sha256Hex,
 } from '../ledger-input.js';
 import {
   afterRefusal,
@@ -37,6 +38,7 @@ import {
   invoiceRecord,
   LATEST_HEARTBEATS_SQL,
   patchColumns,
+  reopenSet,
   settlementEvent,
   settlementRecord,
   storedActionReceipt,
@@ -85,6 +87,18 @@ const INVOICE_COLUMNS_NO_BLOB = invoiceColumns('NULL::bytea AS artefact');
 const EVENT_FROM_CHANGED = (fromSql: string, atParam: string) => `ev AS (
   INSERT INTO settlement_events (payer, nonce, from_state, to_state, attempt, transaction_ref, error, at)
   SELECT payer, nonce, ${fromSql}, state, attempts, transaction_ref, error, ${atParam}::text FROM changed)`;
+
+/** The reopen's parameter numbers, after payer, nonce, payment_sha256, at and self_funded ($1-$5). */
+const REOPEN_PARAMS = {
+  product_id: 6,
+  sku_id: 7,
+  resource: 8,
+  amount_atomic: 9,
+  asset: 10,
+  network: 11,
+  pay_to: 12,
+  valid_before: 13,
+} as const;
 
 // A reserve can lose a race to a reopen-then-fail by someone else; a few rounds always settle it.
 const RESERVE_ROUNDS = 5;
@@ -148,14 +162,30 @@ export class PostgresLedger implements Ledger {
         ],
       );
       if (inserted) return { outcome: 'reserved', record: settlementRecord(inserted) };
-      // A FAILED attempt of the same payload may be retried: nothing moved the first time.
+      // A FAILED attempt of the same payload may be retried: nothing moved the first time. The
+      // row then describes this attempt (ledger.ts, reserve), self-funded if either attempt was.
       const reopened = await this.one<SettlementRow>(
         `WITH changed AS (
-          UPDATE settlements SET state = 'RESERVED', attempts = attempts + 1, error = NULL, updated_at = $4
+          UPDATE settlements SET state = 'RESERVED', attempts = attempts + 1, error = NULL, updated_at = $4,
+            ${reopenSet((f) => `$${REOPEN_PARAMS[f]}`)}, self_funded = self_funded OR $5
           WHERE payer = $1 AND nonce = $2 AND state = 'FAILED' AND payment_sha256 = $3 RETURNING *),
         ${EVENT_FROM_CHANGED(`'FAILED'`, '$4')}
         SELECT ${COLUMNS} FROM changed`,
-        [n.payer, n.nonce, n.payment_sha256, n.at],
+        [
+          n.payer,
+          n.nonce,
+          n.payment_sha256,
+          n.at,
+          n.self_funded,
+          n.product_id,
+          n.sku_id,
+          n.resource,
+          n.amount_atomic,
+          n.asset,
+          n.network,
+          n.pay_to,
+          n.valid_before,
+        ],
       );
       if (reopened) return { outcome: 'reserved', record: settlementRecord(reopened) };
       const existing = await this.get(n);
@@ -181,8 +211,18 @@ export class PostgresLedger implements Ledger {
     return this.transition(key, planMarkFailed(f));
   }
 
-  async markUnknown(key: PaymentKey, f: { error: string; at: string }): Promise<SettlementRecord> {
+  async markUnknown(
+    key: PaymentKey,
+    f: { error: string; at: string; transaction?: string },
+  ): Promise<SettlementRecord> {
     return this.transition(key, planMarkUnknown(f));
+  }
+
+  async reopenUnknown(
+    key: PaymentKey,
+    f: { error: string; at: string; transaction?: string },
+  ): Promise<SettlementRecord> {
+    return this.transition(key, planMarkUnknown(f, 'FAILED'));
   }
 
   async resolveUnknown(key: PaymentKey, outcome: UnknownResolution): Promise<SettlementRecord> {
@@ -224,10 +264,12 @@ export class PostgresLedger implements Ledger {
 
   async createInvoice(i: NewInvoice): Promise<InvoiceRecord> {
     const n = newInvoice(i);
+    // No conflict target: a ref already used, or an open invoice of the same request (the
+    // partial unique index of schema 4), both leave the existing row, found below.
     const inserted = await this.one<InvoiceRow>(
       `INSERT INTO invoices (ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at,
-        artefact, artefact_sha256, receipt)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, 'ISSUED', $8, $9, $10, $11) ON CONFLICT (ref) DO NOTHING RETURNING ${INVOICE_COLUMNS}`,
+        artefact, artefact_sha256, receipt, request_sha256)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, 'ISSUED', $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING RETURNING ${INVOICE_COLUMNS}`,
       [
         n.ref,
         n.product_id,
@@ -240,11 +282,23 @@ export class PostgresLedger implements Ledger {
         n.artefact?.artefact ?? null,
         n.artefact?.artefact_sha256 ?? null,
         n.artefact?.receipt ?? null,
+        n.request_sha256 ?? null,
       ],
     );
     if (inserted) return invoiceRecord(inserted);
-    const existing = (await this.getInvoice(n.ref))!;
-    return sameInvoice(n, existing) ? existing : invoiceConflict(n.ref);
+    const existing = await this.getInvoice(n.ref);
+    if (existing) return sameInvoice(n, existing) ? existing : invoiceConflict(n.ref);
+    // The request's open invoice; paid meanwhile (then this one can be inserted): try again.
+    const open = n.request_sha256 === undefined ? undefined : await this.findOpenInvoice(n.request_sha256);
+    return open ?? this.createInvoice(i);
+  }
+
+  async findOpenInvoice(request_sha256: string): Promise<InvoiceRecord | undefined> {
+    const row = await this.one<InvoiceRow>(
+      `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE request_sha256 = $1 AND state = 'ISSUED'`,
+      [sha256Hex('request_sha256', request_sha256)],
+    );
+    return row && invoiceRecord(row);
   }
 
   async getInvoice(ref: string): Promise<InvoiceRecord | undefined> {

@@ -124,4 +124,14 @@ CREATE TRIGGER heartbeats_keep BEFORE UPDATE OR DELETE OR TRUNCATE ON heartbeats
   FOR EACH STATEMENT EXECUTE FUNCTION gspc_ledger_refuse();
 `,
   },
+  {
+    version: 4,
+    name: 'invoices keep the hash of the request that issued them; one open invoice per request',
+    // Existing invoices get NULL: they are never matched as a repeated request.
+    sql: `
+ALTER TABLE invoices ADD COLUMN request_sha256 TEXT CHECK (request_sha256 IS NULL OR length(request_sha256) = 64);
+CREATE UNIQUE INDEX invoices_open_request ON invoices (request_sha256)
+  WHERE state = 'ISSUED' AND request_sha256 IS NOT NULL;
+`,
+  },
 ];

@@ -16,6 +16,7 @@ import {
   newReservation,
   paymentKey,
   receiptListLimit,
+  sha256Hex,
 } from '../ledger-input.js';
 import {
   afterRefusal,
@@ -39,6 +40,7 @@ import {
   invoiceRecord,
   LATEST_HEARTBEATS_SQL,
   patchColumns,
+  reopenSet,
   settlementEvent,
   settlementRecord,
   storedActionReceipt,
@@ -150,13 +152,12 @@ export class SqliteLedger implements Ledger {
           @pay_to, @payment_sha256, @self_funded, @valid_before, 'RESERVED', 1, @at, @at)
         ON CONFLICT (payer, nonce) DO NOTHING RETURNING ${COLUMNS}`).get(row) as SettlementRow | undefined;
       if (inserted) return { outcome: 'reserved', record: this.appendEvent(null, inserted, n.at) };
-      // A FAILED attempt of the same payload may be retried: nothing moved the first time.
-      const reopened =
-        this.stmt(`UPDATE settlements SET state = 'RESERVED', attempts = attempts + 1, error = NULL, updated_at = @at
+      // A FAILED attempt of the same payload may be retried: nothing moved the first time. The
+      // row then describes this attempt (ledger.ts, reserve), self-funded if either attempt was.
+      const reopened = this.stmt(`UPDATE settlements SET state = 'RESERVED', attempts = attempts + 1, error = NULL,
+          updated_at = @at, ${reopenSet((f) => `@${f}`)}, self_funded = MAX(self_funded, @self_funded)
         WHERE payer = @payer AND nonce = @nonce AND state = 'FAILED' AND payment_sha256 = @payment_sha256
-        RETURNING ${COLUMNS}`).get({ payer: n.payer, nonce: n.nonce, payment_sha256: n.payment_sha256, at: n.at }) as
-          | SettlementRow
-          | undefined;
+        RETURNING ${COLUMNS}`).get(row) as SettlementRow | undefined;
       if (reopened) return { outcome: 'reserved', record: this.appendEvent('FAILED', reopened, n.at) };
       const outcome = existingOutcome(this.read(n)!, n.payment_sha256);
       if (outcome === 'retry')
@@ -187,8 +188,18 @@ export class SqliteLedger implements Ledger {
     return this.transition(key, planMarkFailed(f));
   }
 
-  async markUnknown(key: PaymentKey, f: { error: string; at: string }): Promise<SettlementRecord> {
+  async markUnknown(
+    key: PaymentKey,
+    f: { error: string; at: string; transaction?: string },
+  ): Promise<SettlementRecord> {
     return this.transition(key, planMarkUnknown(f));
+  }
+
+  async reopenUnknown(
+    key: PaymentKey,
+    f: { error: string; at: string; transaction?: string },
+  ): Promise<SettlementRecord> {
+    return this.transition(key, planMarkUnknown(f, 'FAILED'));
   }
 
   async resolveUnknown(key: PaymentKey, outcome: UnknownResolution): Promise<SettlementRecord> {
@@ -227,17 +238,22 @@ export class SqliteLedger implements Ledger {
   async createInvoice(i: NewInvoice): Promise<InvoiceRecord> {
     const n = newInvoice(i);
     return this.write(() => {
+      // The same request while its invoice is open: that invoice (inside this transaction, so
+      // a concurrent duplicate cannot slip between the look-up and the insert).
+      const open = n.request_sha256 === undefined ? undefined : this.readOpenInvoice(n.request_sha256);
+      if (open) return open;
       const row = {
         ...n,
+        request_sha256: n.request_sha256 ?? null,
         artefact: n.artefact?.artefact ?? null,
         artefact_sha256: n.artefact?.artefact_sha256 ?? null,
         receipt: n.artefact?.receipt ?? null,
       };
       const inserted =
         this.stmt(`INSERT INTO invoices (ref, product_id, sku_id, resource, commissioned_by, amount_atomic, currency, state, created_at,
-          artefact, artefact_sha256, receipt)
+          artefact, artefact_sha256, receipt, request_sha256)
         VALUES (@ref, @product_id, @sku_id, @resource, @commissioned_by, @amount_atomic, @currency, 'ISSUED', @at,
-          @artefact, @artefact_sha256, @receipt)
+          @artefact, @artefact_sha256, @receipt, @request_sha256)
         ON CONFLICT (ref) DO NOTHING RETURNING ${INVOICE_COLUMNS}`).get(row) as InvoiceRow | undefined;
       if (inserted) return invoiceRecord(inserted);
       const existing = this.readInvoice(n.ref)!;
@@ -247,6 +263,10 @@ export class SqliteLedger implements Ledger {
 
   async getInvoice(ref: string): Promise<InvoiceRecord | undefined> {
     return this.readInvoice(invoiceRef(ref));
+  }
+
+  async findOpenInvoice(request_sha256: string): Promise<InvoiceRecord | undefined> {
+    return this.readOpenInvoice(sha256Hex('request_sha256', request_sha256));
   }
 
   async markInvoicePaid(ref: string, at: string): Promise<InvoiceRecord> {
@@ -360,6 +380,13 @@ export class SqliteLedger implements Ledger {
       | SettlementRow
       | undefined;
     return row && settlementRecord(row);
+  }
+
+  private readOpenInvoice(request: string): InvoiceRecord | undefined {
+    const row = this.stmt(`SELECT ${INVOICE_COLUMNS} FROM invoices WHERE request_sha256 = ? AND state = 'ISSUED'`).get(
+      request,
+    ) as InvoiceRow | undefined;
+    return row && invoiceRecord(row);
   }
 
   private readInvoice(ref: string): InvoiceRecord | undefined {

@@ -1,0 +1,109 @@
+/**
+ * Contract: what issue 37 asks of the ledger, on both backends. A reopened FAILED record
+ * describes the attempt that reopened it (product, sku, resource, amount); an UNKNOWN record keeps
+ * the transaction a facilitator named without confirming it; reconcile can reopen a FAILED record
+ * whose authorization was used on chain; an open invoice is found again by its request's hash, so
+ * a repeated request never stores its artefact twice (schema 4).
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { rejectsWith } from './ledger-harness.js';
+import type { ContractContext } from './ledger-contract-settlements.js';
+import { artefact, invoice, newKey, reservation, sha256, t } from './ledger-fixtures.js';
+
+const TX = `0x${'ab'.repeat(32)}`;
+const newRef = () => `INV-${randomBytes(6).toString('hex')}`;
+
+export function issue37Contract(ctx: ContractContext): void {
+  describe('issue 37: a payment is bound to what it bought; the ledger never contradicts the chain', () => {
+    it('a FAILED record reopened for another product and resource takes the new attempt’s fields; the history keeps both', async () => {
+      const ledger = ctx.ledger();
+      const key = newKey();
+      await ledger.reserve(reservation(key, { product_id: 'gspc.request_attestation', resource: '/api/a?subject=m' }));
+      await ledger.markFailed(key, { error: 'settle refused', at: t(1) });
+      const again = await ledger.reserve(
+        reservation(key, {
+          product_id: 'gspc.issuance',
+          sku_id: 'issuance',
+          resource: '/api/eunomia-data?feed=1',
+          self_funded: true,
+          at: t(2),
+        }),
+      );
+      assert.equal(again.outcome, 'reserved');
+      const r = again.record;
+      assert.deepEqual(
+        [r.product_id, r.sku_id, r.resource, r.attempts, r.self_funded, r.at],
+        ['gspc.issuance', 'issuance', '/api/eunomia-data?feed=1', 2, true, t(0)],
+      );
+      const settled = await ledger.markSettled(key, { ...artefact(10), transaction: TX, at: t(3) });
+      assert.equal(settled.resource, '/api/eunomia-data?feed=1');
+      assert.deepEqual(
+        (await ledger.history(key)).map((e) => `${e.from}>${e.to}#${e.attempt}`),
+        ['null>RESERVED#1', 'RESERVED>FAILED#1', 'FAILED>RESERVED#2', 'RESERVED>SETTLED#2'],
+      );
+    });
+
+    it('UNKNOWN keeps a transaction named without confirmation; resolving to FAILED clears it, to SETTLED keeps the chain’s', async () => {
+      const ledger = ctx.ledger();
+      const named = newKey();
+      await ledger.reserve(reservation(named));
+      const unknown = await ledger.markUnknown(named, { error: 'settlement_pending', transaction: TX, at: t(1) });
+      assert.deepEqual([unknown.state, unknown.transaction], ['UNKNOWN', TX]);
+      assert.equal((await ledger.history(named)).at(-1)!.transaction, TX);
+      const failed = await ledger.resolveUnknown(named, { state: 'FAILED', error: 'expired unused', at: t(2) });
+      assert.deepEqual([failed.state, failed.transaction], ['FAILED', null]);
+      const other = newKey();
+      await ledger.reserve(reservation(other));
+      await ledger.markUnknown(other, { error: 'settlement_pending', transaction: TX, at: t(1) });
+      const settled = await ledger.resolveUnknown(other, {
+        state: 'SETTLED',
+        transaction: `0x${'cd'.repeat(32)}`,
+        at: t(2),
+      });
+      assert.equal(settled.transaction, `0x${'cd'.repeat(32)}`);
+    });
+
+    it('reopenUnknown moves FAILED → UNKNOWN with the transaction found, and nothing else', async () => {
+      const ledger = ctx.ledger();
+      const key = newKey();
+      await ledger.reserve(reservation(key));
+      await rejectsWith(ledger.reopenUnknown(key, { error: 'used', at: t(1) }), 'ledger_transition_invalid');
+      await ledger.markFailed(key, { error: 'refused', at: t(1) });
+      const reopened = await ledger.reopenUnknown(key, { error: 'used on chain', transaction: TX, at: t(2) });
+      assert.deepEqual([reopened.state, reopened.transaction, reopened.error], ['UNKNOWN', TX, 'used on chain']);
+      const settled = await ledger.resolveUnknown(key, { state: 'SETTLED', transaction: TX, at: t(3) });
+      assert.equal(settled.state, 'SETTLED');
+      assert.deepEqual(
+        (await ledger.history(key)).map((e) => `${e.from}>${e.to}`),
+        ['null>RESERVED', 'RESERVED>FAILED', 'FAILED>UNKNOWN', 'UNKNOWN>SETTLED'],
+      );
+      await rejectsWith(ledger.reopenUnknown(newKey(), { error: 'x', at: t(1) }), 'ledger_not_found');
+    });
+
+    it('an open invoice is found by its request hash: the same request gets it back, concurrently one is stored; once paid a new one is issued', async () => {
+      const ledger = ctx.ledger();
+      const request = sha256(`request:${newRef()}`);
+      assert.equal(await ledger.findOpenInvoice(request), undefined);
+      const first = await ledger.createInvoice(
+        invoice(newRef(), { request_sha256: request, artefact: artefact(100, null) }),
+      );
+      assert.equal((await ledger.findOpenInvoice(request))!.ref, first.ref);
+      const racing = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          ledger.createInvoice(invoice(newRef(), { request_sha256: request, artefact: artefact(100, null) })),
+        ),
+      );
+      assert.deepEqual(new Set(racing.map((i) => i.ref)), new Set([first.ref]), 'the same request is the same invoice');
+      const stored = (await ledger.listInvoices({ withArtefacts: false })).filter((i) => i.ref === first.ref);
+      assert.equal(stored.length, 1);
+      await ledger.markInvoicePaid(first.ref, t(5));
+      assert.equal(await ledger.findOpenInvoice(request), undefined);
+      const next = await ledger.createInvoice(invoice(newRef(), { request_sha256: request }));
+      assert.notEqual(next.ref, first.ref);
+      assert.equal(next.state, 'ISSUED');
+      await rejectsWith(ledger.findOpenInvoice('not-a-hash'), 'ledger_input_invalid');
+    });
+  });
+}
