@@ -194,7 +194,6 @@ export function assembleApp(opts: AppOptions): { app: FastifyInstance; entries: 
   if (counts)
     installRateLimits(app, counts, {
       productPaths: new Set(service.products ? PRODUCTS.map((p) => p.path) : []),
-      ledger: service.ledger,
     });
   installOpenApi(app, { title: 'gspc-board', version: PACKAGE_VERSION }, () => ({
     baseUrl: service.baseUrl,

@@ -35,7 +35,7 @@ function tokenConfig(e: {
 }
 
 /** Requests per minute per client address, by class, when GSPC_RATE_LIMITS does not say. */
-const DEFAULT_RATE_BUDGETS = { free: 3000, verify: 120, challenge: 600, paid: 600 };
+const DEFAULT_RATE_BUDGETS = { free: 3000, verify: 120, challenge: 600, paid: 600, invoice: 10 };
 
 /**
  * The defaults, decided once: the environment schema below and the composition root (src/app.ts,
@@ -120,13 +120,13 @@ const envSchema = z.object({
   GSPC_RATE_LIMITS: trimmed(z.string().optional()).transform((v, ctx) => {
     const budgets = { ...DEFAULT_RATE_BUDGETS };
     if (v === undefined) return budgets;
-    if (v === 'off') return { free: 0, verify: 0, challenge: 0, paid: 0 };
+    if (v === 'off') return { free: 0, verify: 0, challenge: 0, paid: 0, invoice: 0 };
     for (const part of v.split(',').map((x) => x.trim())) {
-      const m = /^(free|verify|challenge|paid)=(0|[1-9][0-9]{0,6})$/.exec(part);
+      const m = /^(free|verify|challenge|paid|invoice)=(0|[1-9][0-9]{0,6})$/.exec(part);
       if (!m) {
         ctx.addIssue({
           code: 'custom',
-          message: `'${part}': give class=requests-per-minute pairs (free, verify, challenge, paid), or off`,
+          message: `'${part}': give class=requests-per-minute pairs (free, verify, challenge, paid, invoice), or off`,
         });
         return z.NEVER;
       }
@@ -206,7 +206,7 @@ export interface Config {
   /** Whether plain GETs of prepared documents are answered before Fastify (src/web/fast-path.ts). */
   fastPath: boolean;
   /** Requests per minute per client address, by class (0: unlimited). */
-  rateLimits: { free: number; verify: number; challenge: number; paid: number };
+  rateLimits: { free: number; verify: number; challenge: number; paid: number; invoice: number };
   /** Proxy addresses whose X-Forwarded-For is believed (Fastify's trustProxy); empty: none. */
   trustProxy: string[];
   reloadIntervalMs: number;

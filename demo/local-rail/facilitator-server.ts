@@ -21,13 +21,35 @@ import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/
  * - settle-down: /verify answers; /settle gets 503 (or a reset connection) and settles nothing.
  * - settle-fails: /verify and /supported answer normally; /settle answers success:false with
  *   `reason` (default `unexpected_settle_error`) and moves no money.
+ * - settle-pending: /settle really broadcasts the transfer while the chain holds it unmined, so the
+ *   official facilitator's receipt wait (shortened to `delayMs`, default 300) runs out and it
+ *   answers, itself, `success: false, errorReason: "settlement_pending"` with the transaction's
+ *   hash; the transfer lands afterwards: at once after the answer (`land: 'after-answer'`, the
+ *   default) or when the test calls `LocalRail.landPending()` (`land: 'held'`).
  */
-export type FacilitatorMode = 'normal' | 'down' | 'slow' | 'settle-fails' | 'settle-slow' | 'settle-down';
+export type FacilitatorMode =
+  | 'normal'
+  | 'down'
+  | 'slow'
+  | 'settle-fails'
+  | 'settle-slow'
+  | 'settle-down'
+  | 'settle-pending';
 
 export interface FacilitatorModeOptions {
   delayMs?: number;
   reason?: string;
   down?: '503' | 'reset';
+  land?: 'after-answer' | 'held';
+}
+
+/**
+ * What `settle-pending` needs of the chain and the facilitator (the rail provides it): stop
+ * mining and shorten the receipt wait, then mine what was held and restore both.
+ */
+export interface PendingControl {
+  hold(receiptWaitMs: number): Promise<void>;
+  land(): Promise<void>;
 }
 
 export interface FacilitatorServer {
@@ -52,7 +74,10 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
 }
 
-export async function serveFacilitator(facilitator: x402Facilitator): Promise<FacilitatorServer> {
+export async function serveFacilitator(
+  facilitator: x402Facilitator,
+  pending?: PendingControl,
+): Promise<FacilitatorServer> {
   let mode: FacilitatorMode = 'normal';
   let options: FacilitatorModeOptions = {};
   const closing = new AbortController(); // ends pending 'slow' delays on close()
@@ -74,6 +99,14 @@ export async function serveFacilitator(facilitator: x402Facilitator): Promise<Fa
         .end('facilitator settle down (local rail test mode)');
     }
     if (mode === 'settle-slow') await sleep(options.delayMs ?? 2000, undefined, { signal: closing.signal });
+    if (mode === 'settle-pending') {
+      if (!pending) throw new Error('settle-pending needs the rail (a PendingControl)');
+      await pending.hold(options.delayMs ?? 300);
+      const answer = await facilitator.settle(paymentPayload, paymentRequirements);
+      send(res, 200, answer);
+      if (options.land !== 'held') await pending.land();
+      return;
+    }
     if (mode === 'settle-fails') {
       const failed: SettleResponse = {
         success: false,

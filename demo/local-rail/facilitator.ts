@@ -11,9 +11,22 @@ import type { Chain, Hex } from 'viem';
 import { NETWORK, railWalletClient } from './chain.js';
 
 /** A settle whose receipt does not arrive within this time answers `settlement_pending` (the library default is 180 s). */
-const CONFIRMATION_TIMEOUT_MS = 20_000;
+export const CONFIRMATION_TIMEOUT_MS = 20_000;
 
-export function createLocalFacilitator(chain: Chain, privateKey: Hex): x402Facilitator {
+/**
+ * How long the facilitator waits for a settlement's receipt, changeable while it runs: the
+ * `settle-pending` mode shortens it so that the library's own `settlement_pending` answer (the
+ * transfer broadcast, its receipt not seen in time) comes back in milliseconds.
+ */
+export interface ReceiptWait {
+  timeoutMs: number;
+}
+
+export function createLocalFacilitator(
+  chain: Chain,
+  privateKey: Hex,
+  wait: ReceiptWait = { timeoutMs: CONFIRMATION_TIMEOUT_MS },
+): x402Facilitator {
   const wallet = railWalletClient(chain, privateKey);
   // The signer interface types ABIs as `readonly unknown[]`; viem's generics cannot check them, hence the casts.
   type ReadArgs = Parameters<typeof wallet.readContract>[0];
@@ -27,7 +40,8 @@ export function createLocalFacilitator(chain: Chain, privateKey: Hex): x402Facil
       verifyTypedData: (a) => wallet.verifyTypedData(a as unknown as TypedDataArgs),
       writeContract: (a) => wallet.writeContract({ ...a, args: a.args ?? [] } as unknown as WriteArgs),
       sendTransaction: (a) => wallet.sendTransaction(a),
-      waitForTransactionReceipt: (a) => wallet.waitForTransactionReceipt(a),
+      // The signer passes its own bound; the one in `wait` (read at each call) replaces it.
+      waitForTransactionReceipt: (a) => wallet.waitForTransactionReceipt({ ...a, timeout: wait.timeoutMs }),
     },
     { confirmationTimeoutMs: CONFIRMATION_TIMEOUT_MS },
   );

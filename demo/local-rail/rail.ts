@@ -7,7 +7,7 @@ import type { Address } from 'viem';
 import { FACILITATOR, OWNER, PAY_TO, PAYER, type RailAccount } from './accounts.js';
 import { startAnvil, type AnvilProcess } from './anvil.js';
 import { CHAIN_ID, localBaseChain, NETWORK, railPublicClient, railTestClient, railWalletClient } from './chain.js';
-import { createLocalFacilitator } from './facilitator.js';
+import { CONFIRMATION_TIMEOUT_MS, createLocalFacilitator, type ReceiptWait } from './facilitator.js';
 import {
   serveFacilitator,
   type FacilitatorMode,
@@ -44,6 +44,8 @@ export interface LocalRail {
   mint(to: Address, amount: bigint): Promise<void>;
   /** Makes the facilitator misbehave (see FacilitatorMode); throws if the rail has no facilitator. */
   facilitatorMode(mode: FacilitatorMode, options?: FacilitatorModeOptions): void;
+  /** Mines the transfers `settle-pending` (with `land: 'held'`) broadcast and held; resumes automining. */
+  landPending(): Promise<void>;
   /** Closes the facilitator server and stops anvil. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -84,8 +86,26 @@ async function setUp(
   const multicall3 = await deployMulticall3(owner, test);
   await mintUsdc(owner, PAYER.address, options.payerUsdc ?? 5_000_000n);
   let server: FacilitatorServer | undefined;
+  // settle-pending: the chain stops mining and the facilitator's receipt wait is cut short, so
+  // the transfer is broadcast but unconfirmed when the facilitator answers; land() mines it.
+  const wait: ReceiptWait = { timeoutMs: CONFIRMATION_TIMEOUT_MS };
+  let held = false;
+  const pending = {
+    async hold(receiptWaitMs: number) {
+      wait.timeoutMs = receiptWaitMs;
+      await test.setAutomine(false);
+      held = true;
+    },
+    async land() {
+      if (!held) return;
+      held = false;
+      await test.mine({ blocks: 1 });
+      await test.setAutomine(true);
+      wait.timeoutMs = CONFIRMATION_TIMEOUT_MS;
+    },
+  };
   if (options.facilitator ?? true) {
-    server = await serveFacilitator(createLocalFacilitator(chain, FACILITATOR.privateKey));
+    server = await serveFacilitator(createLocalFacilitator(chain, FACILITATOR.privateKey, wait), pending);
     onServer(server);
   }
   return {
@@ -105,6 +125,7 @@ async function setUp(
       if (!server) throw new Error('this rail was started with facilitator: false');
       server.setMode(mode, modeOptions);
     },
+    landPending: () => pending.land(),
     stop,
   };
 }

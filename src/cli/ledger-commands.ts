@@ -1,5 +1,6 @@
 /**
- * The operator's ledger commands: `gspc reconcile` (close UNKNOWN payments from the chain),
+ * The operator's ledger commands: `gspc reconcile` (close UNKNOWN payments from the chain, and
+ * settle FAILED ones a late transfer paid after all),
  * `gspc invoice list | settle <ref>` and `gspc payments list`. Each opens the ledger the
  * configuration names (honouring --data-dir), does one thing and closes it. Artefact bytes are
  * never loaded for a listing.
@@ -49,7 +50,7 @@ export function registerLedgerCommands(program: Command, configOf: ConfigSource,
   program
     .command('reconcile')
     .description(
-      'resolve UNKNOWN payments from the chain (GSPC_RPC_URL): SETTLED when the transfer is there, FAILED when the authorization expired unused; abandoned RESERVED records become UNKNOWN first',
+      'resolve UNKNOWN payments from the chain (GSPC_RPC_URL): SETTLED when the transfer is there, FAILED when the authorization expired unused; abandoned RESERVED records become UNKNOWN first; FAILED payments whose authorization was used on chain after all become SETTLED',
     )
     .option(
       '--stale-after <seconds>',
@@ -62,31 +63,38 @@ export function registerLedgerCommands(program: Command, configOf: ConfigSource,
       'the block to search AuthorizationUsed logs from (default 0; providers limit ranges, so give one shortly before the oldest open payment)',
       blockNumber,
     )
+    .option(
+      '--all-failed',
+      'check every FAILED payment for a late transfer, not only those whose authorization expired less than a day ago (once, after an upgrade or a long pause)',
+    )
     .option('--json', 'print the report as JSON')
     .option(...DATA_DIR)
-    .action(async (o: { staleAfter: number; fromBlock?: bigint; json?: boolean; dataDir?: string }) => {
-      const config = configFor(o.dataDir);
-      if (config.rpcUrl === null) {
-        throw new GspcError(
-          'config_invalid',
-          'gspc reconcile needs GSPC_RPC_URL: the JSON-RPC endpoint of the payment network (for Base, an https:// URL of a Base node); nothing was changed',
+    .action(
+      async (o: { staleAfter: number; fromBlock?: bigint; allFailed?: boolean; json?: boolean; dataDir?: string }) => {
+        const config = configFor(o.dataDir);
+        if (config.rpcUrl === null) {
+          throw new GspcError(
+            'config_invalid',
+            'gspc reconcile needs GSPC_RPC_URL: the JSON-RPC endpoint of the payment network (for Base, an https:// URL of a Base node); nothing was changed',
+          );
+        }
+        const rpcUrl = config.rpcUrl;
+        const report = await withLedger(config.ledger, (ledger) =>
+          reconcile({
+            ledger,
+            chain: createChainReader(rpcUrl),
+            now: new Date(),
+            staleAfterMs: o.staleAfter * 1000,
+            ...(o.fromBlock !== undefined && { fromBlock: o.fromBlock }),
+            ...(o.allFailed === true && { allFailed: true }),
+          }),
         );
-      }
-      const rpcUrl = config.rpcUrl;
-      const report = await withLedger(config.ledger, (ledger) =>
-        reconcile({
-          ledger,
-          chain: createChainReader(rpcUrl),
-          now: new Date(),
-          staleAfterMs: o.staleAfter * 1000,
-          ...(o.fromBlock !== undefined && { fromBlock: o.fromBlock }),
-        }),
-      );
-      if (o.json) run.json(report);
-      else run.print(formatReconcile(report, o.staleAfter));
-      // Something could not be checked (the chain or the ledger failed): say so to cron.
-      if (report.counts.error > 0) run.exitCode = 1;
-    });
+        if (o.json) run.json(report);
+        else run.print(formatReconcile(report, o.staleAfter));
+        // Something could not be checked (the chain or the ledger failed): say so to cron.
+        if (report.counts.error > 0) run.exitCode = 1;
+      },
+    );
 
   const invoice = program.command('invoice').description('invoices issued to buyers who pay outside the token');
   invoice

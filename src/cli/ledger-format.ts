@@ -4,7 +4,7 @@
  * the next command or a block explorer.
  */
 import type { InvoiceRecord, SettlementRecord } from '../store/ledger.js';
-import { RECONCILE_ACTIONS, type ReconcileReport } from '../payments/reconcile.js';
+import { type ChainShowed, RECONCILE_ACTIONS, type ReconcileReport } from '../payments/reconcile-report.js';
 
 /** A record for JSON output: the artefact bytes left out (listings never load them); the hash stays. */
 export function withoutBytes<T extends { artefact: Buffer | null }>(r: T): Omit<T, 'artefact'> {
@@ -58,6 +58,17 @@ export function formatPayments(records: SettlementRecord[]): string {
   );
 }
 
+/** What the chain showed for a record, in one line. */
+function chainShowed(c: ChainShowed): string {
+  const used =
+    c.authorization === 'unused'
+      ? 'authorization unused'
+      : c.transaction === null
+        ? 'authorization used, no transaction found'
+        : `authorization used in ${c.transaction}, ${c.transfer ? 'with' : 'without'} the transfer to pay_to`;
+  return `block ${c.block} (${c.block_time}): ${used}; validBefore ${c.valid_before ?? 'not recorded'}`;
+}
+
 export function formatReconcile(report: ReconcileReport, staleAfterS: number): string {
   const chain =
     'error' in report.chain
@@ -65,7 +76,9 @@ export function formatReconcile(report: ReconcileReport, staleAfterS: number): s
       : `${report.chain.network}, block ${report.chain.block} (${report.chain.block_time})`;
   const lines = [`reconcile at ${report.at} against ${chain}`];
   if (report.entries.length === 0) {
-    lines.push(`nothing to reconcile: no UNKNOWN payment, and no RESERVED one older than ${staleAfterS} s`);
+    lines.push(
+      `nothing to reconcile: no UNKNOWN payment, no FAILED one whose authorization was used, and no RESERVED one older than ${staleAfterS} s`,
+    );
     return lines.join('\n');
   }
   for (const e of report.entries) {
@@ -75,6 +88,7 @@ export function formatReconcile(report: ReconcileReport, staleAfterS: number): s
       `${e.action.toUpperCase()}  ${move}  payer ${e.payer}  nonce ${e.nonce}`,
       `  ${e.product_id}  ${e.amount_atomic} on ${e.network}  ${e.resource}`,
       `  ${e.detail}`,
+      ...(e.chain === null ? [] : [`  chain: ${chainShowed(e.chain)}`]),
     );
   }
   const counts = RECONCILE_ACTIONS.filter((a) => report.counts[a] > 0).map((a) => `${report.counts[a]} ${a}`);

@@ -5,8 +5,13 @@
  * a response. The artefact is released at the collect URL once the operator marks the invoice
  * paid (`gspc invoice settle <ref>`). The reference is 128 random bits: knowing it is what lets a
  * buyer collect, so it is never listed publicly.
+ *
+ * The same request repeated (the same client address, release and URL) while its invoice is
+ * open gets that invoice back, so it never stores its artefact twice (issue 37); a request from
+ * another address gets its own reference, so a repeated URL never hands one buyer another's.
+ * Invoice requests have their own rate budget (`invoice`, src/web/rate-limits.ts).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { GspcError } from '../core/errors.js';
 import type { Product } from '../core/pricing/products.js';
@@ -35,6 +40,9 @@ export interface InvoiceRequest {
   product: Product;
   /** Path and query of the request. */
   url: string;
+  /** The client's address (as the rate limits see it) and the served release: with `url`, what makes a request the same. */
+  client: string;
+  release: string;
   query: Record<string, string | undefined>;
   baseUrl: string;
   ledger: Ledger;
@@ -47,12 +55,20 @@ export interface InvoiceRequest {
 
 export async function issueInvoice(reply: FastifyReply, r: InvoiceRequest): Promise<FastifyReply> {
   if (r.query.invoice !== 'gbp') throw new GspcError('bad_query', "invoice must be 'gbp'");
+  const request_sha256 = createHash('sha256')
+    .update(['gspc-invoice-request', r.client, r.release, r.url].join('\0'))
+    .digest('hex');
+  // Found before anything is produced; createInvoice decides again, atomically, for a duplicate
+  // that raced this one.
+  const open = await r.ledger.findOpenInvoice(request_sha256);
+  if (open) return sendInvoice(reply, open, r.baseUrl);
   const ref = r.ref();
   const at = r.now();
   const artefact = r.produce(ref);
   const pricing = priceAt(r.product, at, r.rail?.promo ?? null);
   const record = await r.ledger.createInvoice({
     ref,
+    request_sha256,
     product_id: r.product.product_id,
     sku_id: r.product.sku_id,
     resource: r.url,
@@ -64,10 +80,14 @@ export async function issueInvoice(reply: FastifyReply, r: InvoiceRequest): Prom
     at: at.toISOString(),
     artefact: { artefact: artefact.body, artefact_sha256: artefact.sha256, receipt: null },
   });
+  return sendInvoice(reply, record, r.baseUrl);
+}
+
+function sendInvoice(reply: FastifyReply, record: Parameters<typeof invoiceView>[0], baseUrl: string) {
   return reply
     .code(202)
     .headers({ ...BASE_HEADERS, 'cache-control': 'no-store' })
-    .send(invoiceView(record, r.baseUrl));
+    .send(invoiceView(record, baseUrl));
 }
 
 function invoiceView(

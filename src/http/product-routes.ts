@@ -50,7 +50,7 @@ export function registerProductRoutes(app: FastifyInstance, ctx: ServiceContext,
       : undefined;
   for (const product of PRODUCTS)
     app.get(product.path, { schema: productRouteSchema(product.key) }, (req, reply) =>
-      answer(product, req.url, req.headers, reply, ctx, products, paid),
+      answer(product, req.url, req.headers, req.ip, reply, ctx, products, paid),
     );
   registerInvoiceRoutes(app, { ledger: products.ledger, baseUrl: ctx.baseUrl });
 }
@@ -59,6 +59,7 @@ async function answer(
   product: Product,
   url: string,
   headers: Record<string, string | string[] | undefined>,
+  client: string,
   reply: FastifyReply,
   ctx: ServiceContext,
   products: ProductsContext,
@@ -105,6 +106,8 @@ async function answer(
     return issueInvoice(reply, {
       product,
       url,
+      client,
+      release: current.release.id,
       query,
       baseUrl: base,
       ledger: products.ledger,
@@ -173,7 +176,10 @@ async function answer(
           ...paymentResponseHeaders(payment, outcome.settle),
         })
         .send({
-          error: 'settlement failed; nothing was delivered and nothing was charged',
+          // The facilitator's word, not a proof: should a transfer land anyway, reconcile finds
+          // it and the same payment then gets its artefact (issue 37).
+          error:
+            'settlement failed: the facilitator reports that it made no transfer; nothing was delivered. Send the same payment again (it is never charged twice)',
           code: 'settlement_failed',
           reason: outcome.settle.errorReason,
           message: outcome.settle.errorMessage ?? null,

@@ -9,10 +9,11 @@
  * everywhere, and the served keys must be the host's (`key_anchor`, key-source.ts: the same
  * history, or a prefix of it while the replica has not caught up); otherwise no card is VALID:
  * INVALID when they differ, UNVERIFIABLE_KEY when the host cannot be read.
+ * A receipt check may name what it expects (issue 37): an offer posted as a receipt is never VALID.
  */
 import type { FastifyInstance } from 'fastify';
 import { GspcError } from '../core/errors.js';
-import { verifyCompactJws } from '../core/crypto/receipt-verifier.js';
+import { type Expectation, verifyOfferOrReceipt } from '../core/crypto/receipt-verifier.js';
 import { revocationsOfDidDocument, verifyCard, type CardVerdict } from '../core/verify/card-verifier.js';
 import { anchorKeys, anchoredVerdict, didOf, type HostAnswer, type KeyAnchorCheck } from '../core/verify/key-source.js';
 import { revokedReason, type Revocation } from '../core/verify/revocation.js';
@@ -120,13 +121,34 @@ export function registerVerifyRoutes(
     if (typeof jws !== 'string' || jws === '')
       throw new GspcError('bad_body', 'send {"jws": "<compact JWS>"} as JSON, or the compact JWS as text/plain');
     if (jws.length > 64 * 1024) throw new GspcError('bad_body', 'the JWS is longer than 64 KiB');
-    const v = await verifyCompactJws(jws, resolve);
+    const v = await verifyOfferOrReceipt(jws, resolve, expectationOf(body));
     reply.headers(BASE_HEADERS).send({
       schema: 'svc.receipt-verification/1',
       result: v.result,
       reason: v.reason,
+      ...(v.kind && { kind: v.kind }),
       ...(v.header && { header: v.header }),
       ...(v.payload !== undefined && { payload: v.payload }),
     });
   });
+}
+
+/**
+ * The optional expectation of a JSON body (issue 37): `kind` (`receipt`, the default, or
+ * `offer`), `resource` (the absolute URL it must cover) and `amount` (atomic units, decimal).
+ */
+function expectationOf(body: unknown): Expectation {
+  if (typeof body !== 'object' || body === null) return {};
+  const { kind, resource, amount } = body as Record<string, unknown>;
+  if (kind !== undefined && kind !== 'receipt' && kind !== 'offer')
+    throw new GspcError('bad_body', "kind is 'receipt' (the default) or 'offer'");
+  if (resource !== undefined && (typeof resource !== 'string' || resource === '' || resource.length > 2048))
+    throw new GspcError('bad_body', 'resource is the absolute URL the receipt must cover (at most 2048 characters)');
+  if (amount !== undefined && (typeof amount !== 'string' || !/^(0|[1-9][0-9]{0,77})$/.test(amount)))
+    throw new GspcError('bad_body', 'amount is a decimal string of atomic units, such as "20000"');
+  return {
+    ...(kind !== undefined && { kind }),
+    ...(resource !== undefined && { resourceUrl: resource }),
+    ...(amount !== undefined && { amount }),
+  };
 }

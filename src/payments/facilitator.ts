@@ -9,6 +9,9 @@
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { FacilitatorWire } from './facilitator-wire.js';
 
+/** A transaction hash as the facilitator names one. */
+const TX = /^0x[0-9a-fA-F]{64}$/;
+
 export type VerifyOutcome =
   | { kind: 'valid'; payer: string | undefined }
   | { kind: 'invalid'; reason: string; message: string | undefined }
@@ -17,8 +20,13 @@ export type VerifyOutcome =
 
 export type SettleOutcome =
   | { kind: 'settled'; transaction: string; network: string; payer: string | undefined }
-  /** The facilitator answered that it did not settle: nothing moved. */
+  /** The facilitator answered that it did not settle, and named no transaction: by its word, nothing moved. */
   | { kind: 'failed'; reason: string; message: string | undefined }
+  /**
+   * `success: false` naming a transaction (`settlement_pending`: broadcast, not seen confirmed;
+   * or reverted): money may move, or may have, so it is never FAILED; reconcile reads the chain.
+   */
+  | { kind: 'pending'; transaction: string; reason: string; message: string | undefined }
   /** The request never reached the facilitator: nothing moved. */
   | { kind: 'not_sent'; error: string }
   /** Sent, but no trustworthy answer: money may have moved. */
@@ -56,11 +64,19 @@ export function httpFacilitator(url: string, timeoutMs: number): Facilitator {
       switch (r.kind) {
         case 'answer': {
           const a = r.answer;
-          // success:false is the facilitator's own "nothing moved" (a reverted transfer moves
-          // nothing); on an error status only without a transaction, as the official client reads it.
-          if (!a.success && (ok(r.status) || a.transaction === ''))
+          // success:false without a transaction is the facilitator's own "nothing was submitted".
+          // With one, the transfer was broadcast (issue 37: `settlement_pending` answers so, and
+          // the transfer lands later): never read as "nothing moved", whatever the status.
+          if (!a.success && a.transaction === '')
             return { kind: 'failed', reason: a.errorReason ?? 'settle_failed', message: a.errorMessage };
-          if (a.success && ok(r.status) && /^0x[0-9a-fA-F]{64}$/.test(a.transaction))
+          if (!a.success && TX.test(a.transaction))
+            return {
+              kind: 'pending',
+              transaction: a.transaction.toLowerCase(),
+              reason: a.errorReason ?? 'settle_failed',
+              message: a.errorMessage,
+            };
+          if (a.success && ok(r.status) && TX.test(a.transaction))
             return { kind: 'settled', transaction: a.transaction.toLowerCase(), network: a.network, payer: a.payer };
           return {
             kind: 'unknown',

@@ -9,9 +9,12 @@
  *   must match; the EIP-3009 authorization is then wrapped as a v2 payload with our accepts entry,
  *   which is sound because the signature covers only the token transfer (from, to, value,
  *   validAfter, validBefore, nonce), never the x402 envelope.
- * In both, the authorization itself must pay our payee our amount.
+ * In both, the authorization itself must pay our payee our amount, and close no later than
+ * `maxTimeoutSeconds` (plus the stated clock skew) after now (issue 37: an authorization valid
+ * for years could stay UNKNOWN, and its buyer `payment_pending`, for years).
  */
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
+import { validBeforeProblem } from '../core/pricing/authorization-window.js';
 import type { ReadPayment } from './payment-header.js';
 import type { RailConfig } from './rail-config.js';
 
@@ -20,7 +23,7 @@ const V1_NETWORK_ALIASES: Readonly<Record<string, string>> = { 'eip155:8453': 'b
 
 export type PaymentMatch = { ok: true; payload: PaymentPayload } | { ok: false; reason: string };
 
-export function matchPayment(p: ReadPayment, ours: PaymentRequirements, rail: RailConfig): PaymentMatch {
+export function matchPayment(p: ReadPayment, ours: PaymentRequirements, rail: RailConfig, now: Date): PaymentMatch {
   const auth = (p.payload.payload as { authorization: Record<string, string> }).authorization;
   if (auth.to?.toLowerCase() !== ours.payTo.toLowerCase())
     return { ok: false, reason: `the authorization pays ${auth.to}, not this resource's payee ${ours.payTo}` };
@@ -29,6 +32,8 @@ export function matchPayment(p: ReadPayment, ours: PaymentRequirements, rail: Ra
       ok: false,
       reason: `the authorization is for ${p.value} atomic units; this resource costs ${ours.amount}`,
     };
+  const late = validBeforeProblem(p.validBefore, now.getTime() / 1000, ours.maxTimeoutSeconds);
+  if (late !== undefined) return { ok: false, reason: late };
   if (p.version === 2) {
     const accepted = p.accepted ?? {};
     for (const field of ['scheme', 'network', 'amount', 'asset', 'payTo', 'maxTimeoutSeconds'] as const) {

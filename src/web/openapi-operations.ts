@@ -117,8 +117,17 @@ export const OPERATIONS: Readonly<Record<string, Json>> = {
     requestBody: {
       required: true,
       content: {
-        ...json({ type: 'object', required: ['jws'], properties: { jws: { type: 'string' } } }),
-        'text/plain': { schema: { type: 'string', description: 'the compact JWS' } },
+        ...json({
+          type: 'object',
+          required: ['jws'],
+          properties: {
+            jws: { type: 'string' },
+            kind: { enum: ['receipt', 'offer'], description: 'what the JWS is held to be (default receipt)' },
+            resource: { type: 'string', description: 'the absolute resource URL it must cover' },
+            amount: { type: 'string', pattern: '^(0|[1-9][0-9]*)$', description: 'the atomic amount it must state' },
+          },
+        }),
+        'text/plain': { schema: { type: 'string', description: 'the compact JWS (checked as a receipt)' } },
       },
     },
     responses: {
@@ -130,10 +139,11 @@ export const OPERATIONS: Readonly<Record<string, Json>> = {
           properties: {
             schema: { const: 'svc.receipt-verification/1' },
             result: { enum: ['VALID', 'INVALID', 'UNVERIFIABLE_KEY'] },
+            kind: { enum: ['offer', 'receipt', 'unknown'] },
           },
         }),
       },
-      '4XX': error('no JWS, or one over 64 KiB'),
+      '4XX': error('no JWS, one over 64 KiB, or a malformed kind, resource or amount'),
     },
   },
   'GET /api/invoices/{ref}': {

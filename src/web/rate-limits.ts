@@ -4,9 +4,11 @@
  * GSPC_TRUST_PROXY). docs/operations.md, "Limits":
  * - `verify`: POST /api/verify and /api/receipts/verify (each costs Ed25519 operations);
  * - `challenge`: a metered product asked without a payment (a signed offer each);
- * - `paid`: a metered product asked with a payment (a facilitator round trip each), except a
- *   payment the ledger already holds as SETTLED: its artefact is always answered, so a buyer who
- *   paid is never refused by a limit;
+ * - `paid`: a metered product asked with a payment (a facilitator round trip each, and a ledger
+ *   row once verified). A settled payment exempts nothing (issue 37: one 0-USDC free-door header,
+ *   replayed, used to let any number of requests through);
+ * - `invoice`: a metered product asked with `invoice=` (an invoice row holding the artefact),
+ *   whether or not it carries a payment header;
  * - `free`: every other request; `/healthz`, `/readyz` and `/metrics` are never limited (probes).
  * A limited request gets 429 `rate_limited` in the service's error shape, with `Retry-After` and
  * the `x-ratelimit-*` headers; an answered one carries none (decision O8).
@@ -21,14 +23,18 @@ import proxyAddr from '@fastify/proxy-addr';
 import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GspcError } from '../core/errors.js';
-import { readPaymentHeader } from '../payments/payment-header.js';
-import type { Ledger } from '../store/ledger.js';
 import { type BudgetCell, ClientBudgets, monotonicMs } from './client-budgets.js';
 
-export type RateClass = 'free' | 'verify' | 'challenge' | 'paid';
+export type RateClass = 'free' | 'verify' | 'challenge' | 'paid' | 'invoice';
 
-/** Requests per minute per client address, by class; 0 = no limit. */
-export type RateBudgets = Readonly<Record<RateClass, number>>;
+/**
+ * Requests per minute per client address, by class; 0 = no limit. `invoice` may be left out by
+ * a caller that builds budgets by hand: it is then INVOICE_BUDGET (configuration always names it).
+ */
+export type RateBudgets = Readonly<Record<Exclude<RateClass, 'invoice'>, number> & { invoice?: number }>;
+
+/** Invoices a minute per client when the budgets do not say (each stores an artefact in the ledger). */
+export const INVOICE_BUDGET = 10;
 
 const EXEMPT = new Set(['/healthz', '/readyz', '/metrics']);
 const VERIFY = new Set(['/api/verify', '/api/receipts/verify']);
@@ -41,8 +47,10 @@ const budgetKey = (c: RateClass | 'exempt', client: string) => `${c}|${client}`;
 export interface RateLimitOptions {
   /** The metered products' paths (`/api/request-attestation`, …). */
   productPaths: ReadonlySet<string>;
-  ledger: Ledger | undefined;
 }
+
+/** Whether a query string names `invoice` (an invoice request writes its artefact to the ledger). */
+const INVOICE_QUERY = /(?:^|&)invoice(?:=|&|$)/;
 
 /** The budgets' one store of counts, and the client address as Fastify's `request.ip` gives it. */
 export class RateCounts {
@@ -106,30 +114,25 @@ export function installRateLimits(app: FastifyInstance, counts: RateCounts, o: R
   const classOf = (req: FastifyRequest): RateClass | 'exempt' => {
     let c = classes.get(req);
     if (c === undefined) {
-      const path = req.url.split('?')[0]!;
+      const at = req.url.indexOf('?');
+      const path = at < 0 ? req.url : req.url.slice(0, at);
       c = EXEMPT.has(path)
         ? 'exempt'
         : VERIFY.has(path)
           ? 'verify'
           : o.productPaths.has(path)
-            ? req.headers['payment-signature'] !== undefined || req.headers['x-payment'] !== undefined
-              ? 'paid'
-              : 'challenge'
+            ? at >= 0 && INVOICE_QUERY.test(req.url.slice(at + 1))
+              ? 'invoice'
+              : req.headers['payment-signature'] !== undefined || req.headers['x-payment'] !== undefined
+                ? 'paid'
+                : 'challenge'
             : 'free';
       classes.set(req, c);
     }
     return c;
   };
-  /** A payment the ledger holds as SETTLED: its replay is answered whatever the budget. */
-  const settled = async (req: FastifyRequest): Promise<boolean> => {
-    if (o.ledger === undefined) return false;
-    try {
-      const p = readPaymentHeader(req.headers);
-      return p !== undefined && (await o.ledger.get({ payer: p.payer, nonce: p.nonce }))?.state === 'SETTLED';
-    } catch {
-      return false; // an unreadable header is counted; the route answers its 400
-    }
-  };
+  const budgetOf = (c: RateClass): number =>
+    c === 'invoice' ? (counts.budgets.invoice ?? INVOICE_BUDGET) : counts.budgets[c];
   // The plugin constructs its store with `new`; this constructor hands it the shared one.
   const store = function SharedStore() {
     return counts.store;
@@ -141,14 +144,13 @@ export function installRateLimits(app: FastifyInstance, counts: RateCounts, o: R
     keyGenerator: (req) => budgetKey(classOf(req), req.ip),
     max: (req) => {
       const c = classOf(req);
-      return c === 'exempt' ? 0 : counts.budgets[c];
+      return c === 'exempt' ? 0 : budgetOf(c);
     },
-    // Synchronous but for a request carrying a payment: a promise per request costs the free
-    // reads a measurable share of their time (docs/performance.md §12).
+    // Synchronous: a promise per request costs the free reads a measurable share of their time
+    // (docs/performance.md §12). Nothing a request carries exempts it (issue 37).
     allowList: (req) => {
       const c = classOf(req);
-      if (c === 'exempt' || counts.budgets[c] === 0) return true;
-      return c === 'paid' ? settled(req) : false;
+      return c === 'exempt' || budgetOf(c) === 0;
     },
     // The x-ratelimit-* headers only on a 429: a read is served `cache-control: public`, and a
     // shared cache would hand one client's remaining count to every other (decision O8).

@@ -259,16 +259,21 @@ describe('gspc reconcile', () => {
       assert.equal(none.status, 0, none.stderr);
       assert.match(
         none.stdout,
-        /^reconcile at \S+ against eip155:8453, block \d+ \(\S+\)\nnothing to reconcile: no UNKNOWN payment, and no RESERVED one older than 7200 s\n$/,
+        /^reconcile at \S+ against eip155:8453, block \d+ \(\S+\)\nnothing to reconcile: no UNKNOWN payment, no FAILED one whose authorization was used, and no RESERVED one older than 7200 s\n$/,
       );
       const r = await gspc(['reconcile', '--json', '--data-dir', data, '--from-block', '0'], {
         GSPC_RPC_URL: rail.rpcUrl,
       });
       assert.equal(r.status, 0, r.stderr);
       const report = JSON.parse(r.stdout) as {
-        entries: Array<{ action: string; nonce: string }>;
+        entries: Array<{ action: string; nonce: string; chain: { authorization: string } | null }>;
         counts: Record<string, number>;
       };
+      // What the chain showed: nothing for the parking step, the unused authorization for the judging.
+      assert.deepEqual(
+        report.entries.map((e) => e.chain?.authorization ?? null),
+        [null, 'unused'],
+      );
       assert.deepEqual(
         report.entries.map((e) => [e.action, e.nonce]),
         [

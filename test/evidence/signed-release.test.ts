@@ -147,8 +147,16 @@ describe('signed evidence', () => {
   it('POST /api/receipts/verify: VALID, tampered INVALID, kid not listed INVALID, foreign DID UNVERIFIABLE_KEY', async () => {
     const board = signing.inputs.boardKey;
     assert.ok(board.healthy);
+    // A receipt's fields (payer, issuedAt): any other payload is not VALID as a receipt (issue 37).
     const jws = signCompactJws(
-      { kind: 'receipt', tx: '0xabc', amount: '10000' },
+      {
+        version: 1,
+        network: 'eip155:8453',
+        resourceUrl: 'http://x/api/y',
+        payer: '0x1',
+        issuedAt: 1,
+        transaction: '0xabc',
+      },
       { kid: board.signer.kid, sign: board.signer.sign },
     );
     const check = async (j: string) =>

@@ -41,7 +41,17 @@ const partnerDid = didForHost(partnerHost);
 
 const receipt = (kid: string) =>
   signCompactJws(
-    { schema: 'svc.receipt/1', tx: '0xabc', amount: '10000' },
+    // A receipt of the offer-receipt extension (a payload that is neither offer nor receipt is
+    // not VALID as a receipt, issue 37).
+    {
+      version: 1,
+      network: 'eip155:8453',
+      resourceUrl: 'https://partner.example/api/x',
+      payer: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      issuedAt: 1_800_000_000,
+      transaction: '0xabc',
+      amount: '10000',
+    },
     { kid, sign: (m) => sign(partnerKey.privateKey, m) },
   );
 

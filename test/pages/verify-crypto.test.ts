@@ -407,7 +407,12 @@ describe('the browser-safe JWS verifier gives the reference verifier’s results
         assert.deepEqual(mine, reference, `${label} (${name})`);
       }
       // The service's own resolver: the same answers for this DID; another DID is never fetched.
-      const r = await app.inject({ method: 'POST', url: '/api/receipts/verify', payload: { jws } });
+      // The offer is checked as an offer: as a receipt it is never VALID (issue 37).
+      const r = await app.inject({
+        method: 'POST',
+        url: '/api/receipts/verify',
+        payload: { jws, ...(label === 'offer' && { kind: 'offer' }) },
+      });
       if (label === 'empty') {
         assert.equal(r.statusCode, 400);
         continue;
@@ -418,6 +423,12 @@ describe('the browser-safe JWS verifier gives the reference verifier’s results
       seen.add(reference.result);
     }
     assert.deepEqual([...seen].sort(), ['INVALID', 'UNVERIFIABLE_KEY', 'VALID']);
+    const offerAsReceipt = await app.inject({ method: 'POST', url: '/api/receipts/verify', payload: { jws: offer } });
+    assert.deepEqual(
+      [offerAsReceipt.json().result, offerAsReceipt.json().kind],
+      ['INVALID', 'offer'],
+      'the signature checks, but an offer is not a receipt',
+    );
     assert.equal((await twin.verifyCompactJwsWith(offer, resolve, web)).result, 'VALID');
     assert.equal((await twin.verifyCompactJwsWith(rcpt, resolve, web)).result, 'VALID');
     assert.equal(

@@ -77,6 +77,32 @@ describe('httpFacilitator', () => {
     });
   });
 
+  it('success:false naming a transaction is pending with it, never failed, whatever the status (settlement_pending, a reverted transfer)', async () => {
+    const tx = `0x${'CD'.repeat(32)}`;
+    for (const [status, errorReason] of [
+      [200, 'settlement_pending'],
+      [200, 'invalid_transaction_state'],
+      [500, 'settlement_pending'],
+    ] as const) {
+      const pending = await serveWith(
+        json(
+          { success: false, errorReason, errorMessage: 'receipt not seen', transaction: tx, network: 'eip155:8453' },
+          status,
+        ),
+      );
+      assert.deepEqual(await httpFacilitator(pending, 2000).settle(payload, requirements), {
+        kind: 'pending',
+        transaction: tx.toLowerCase(),
+        reason: errorReason,
+        message: 'receipt not seen',
+      });
+    }
+    const garbled = await serveWith(
+      json({ success: false, errorReason: 'x', transaction: '0x12', network: 'eip155:8453' }),
+    );
+    assert.equal((await httpFacilitator(garbled, 2000).settle(payload, requirements)).kind, 'unknown');
+  });
+
   it('a refused connection is not_sent for settle and unavailable for verify', async () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
     assert.equal((await httpFacilitator(closed, 2000).settle(payload, requirements)).kind, 'not_sent');
@@ -166,7 +192,8 @@ describe('httpFacilitator', () => {
       json({ success: false, errorReason: 'unexpected_settle_error', transaction: '', network: 'eip155:8453' }, 500),
     );
     assert.equal((await httpFacilitator(failedWith500, 2000).settle(payload, requirements)).kind, 'failed');
-    // A reverted transfer: the facilitator names its transaction and says nothing moved.
+    // A reverted transfer names its transaction too: whether nothing moved is the chain's to
+    // say (gspc reconcile), so it is pending, never failed (issue 37).
     const reverted = await serveWith(
       json({
         success: false,
@@ -175,7 +202,7 @@ describe('httpFacilitator', () => {
         network: 'eip155:8453',
       }),
     );
-    assert.equal((await httpFacilitator(reverted, 2000).settle(payload, requirements)).kind, 'failed');
+    assert.equal((await httpFacilitator(reverted, 2000).settle(payload, requirements)).kind, 'pending');
     const page = await serveWith((_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html' }).end('<html>bad gateway</html>');
     });

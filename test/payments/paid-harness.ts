@@ -20,6 +20,7 @@ import { keygen } from '../../src/keys/key-store.js';
 import { signingContext } from '../../src/keys/signing.js';
 import { readRailConfig } from '../../src/config.js';
 import type { RailConfig } from '../../src/payments/rail-config.js';
+import type { RateBudgets } from '../../src/web/rate-limits.js';
 import { loadRelease } from '../../src/release/load.js';
 import { publishRelease } from '../../src/release/publish.js';
 import type { Ledger } from '../../src/store/ledger.js';
@@ -40,7 +41,13 @@ export interface PaidService {
 
 export async function startPaidService(
   rail: LocalRail | undefined,
-  opts: { timeoutMs?: number; now?: () => Date; railEnv?: Record<string, string>; ledger?: Ledger } = {},
+  opts: {
+    timeoutMs?: number;
+    now?: () => Date;
+    railEnv?: Record<string, string>;
+    ledger?: Ledger;
+    rateLimits?: RateBudgets;
+  } = {},
 ): Promise<PaidService> {
   const port = await freePort();
   // Removed by close(): tempDir()'s after() inside a before() hook would run when the hook ends.
@@ -65,6 +72,7 @@ export async function startPaidService(
     now: opts.now ?? (() => new Date()),
     ledger,
     products: { rail: railConfig, facilitatorTimeoutMs: opts.timeoutMs ?? 5_000 },
+    ...(opts.rateLimits && { rateLimits: opts.rateLimits }),
   });
   await app.listen({ port, host: '127.0.0.1' });
   // Closed by the caller: node:test's after() inside a before() hook would run when the hook ends.

@@ -20,14 +20,15 @@ export const requirements = {
   extra: { name: 'USD Coin', version: '2' },
 } as PaymentRequirements;
 
-/** A payment header for `requirements` with a fresh nonce. */
-export function payment(signature = `0x${'ab'.repeat(65)}`) {
+/** A payment header for `requirements` with a fresh nonce, valid for `seconds` from now. */
+export function payment(signature = `0x${'ab'.repeat(65)}`, seconds = 300) {
   const authorization = {
     from: `0x${'11'.repeat(20)}`,
     to: PAY_TO,
     value: '20000',
     validAfter: '0',
-    validBefore: '9999999999',
+    // Within the terms: at most maxTimeoutSeconds (plus the skew) after now (issue 37).
+    validBefore: String(Math.floor(Date.now() / 1000) + seconds),
     nonce: `0x${randomBytes(32).toString('hex')}`,
   };
   const payload = { x402Version: 2, accepted: requirements, payload: { signature, authorization } };

@@ -1,7 +1,8 @@
 /**
  * payForArtefact's decisions that the local chain cannot provoke on demand: a reservation
  * reconcile parked as UNKNOWN while the settle was in flight, an artefact that cannot be built,
- * a conflicting payload, a reconciled settlement replayed without an artefact. The ledger is the
+ * a conflicting payload, a reconciled settlement replayed without an artefact, a settle answer
+ * naming a transaction without confirming it. The ledger is the
  * real SQLite store; the facilitator is scripted behind the service's own Facilitator interface
  * (the real one is exercised end to end in paid.e2e.test.ts).
  */
@@ -92,7 +93,7 @@ describe('payForArtefact', () => {
     assert.equal(r.artefact_sha256, artefact.sha256);
   });
 
-  it('an artefact that cannot be built fails the reservation before any settlement', async () => {
+  it('an artefact that cannot be built reserves nothing and settles nothing', async () => {
     const p = payment();
     const f = scripted(async () => ({ kind: 'settled', transaction: TX, network: rail.network, payer: p.payer }));
     await assert.rejects(
@@ -105,10 +106,10 @@ describe('payForArtefact', () => {
       /no release/,
     );
     assert.equal(f.settles, 0);
-    assert.equal((await ledger.get(p))!.state, 'FAILED');
+    assert.equal(await ledger.get(p), undefined);
   });
 
-  it('the reservation and the artefact are made while the facilitator verifies; a refusal fails the reservation with its reason, and the same payment may be sent again', async () => {
+  it('the artefact is made while the facilitator verifies, and only a verified payment is reserved: a refusal writes nothing, and the same payment may be sent again', async () => {
     const p = payment();
     const steps: string[] = [];
     let refuse = true;
@@ -143,20 +144,18 @@ describe('payForArtefact', () => {
     const out = await payForArtefact(request(p, produce), { ...deps(f), ledger: watched });
     assert.equal(out.kind, 'rejected');
     assert.match(out.kind === 'rejected' ? out.reason : '', /refused the payment: invalid_exact_evm_payload_signature/);
-    assert.deepEqual(steps, ['verify sent', 'reserve', 'produced', 'verify answered', 'markFailed']);
-    const failed = (await ledger.get(p))!;
-    assert.equal(failed.state, 'FAILED');
-    assert.equal(failed.error, 'the facilitator refused the payment: invalid_exact_evm_payload_signature');
+    assert.deepEqual(steps, ['verify sent', 'produced', 'verify answered']);
+    assert.equal(await ledger.get(p), undefined, 'a refused payload holds no (payer, nonce)');
 
     refuse = false;
     steps.length = 0;
     const again = await payForArtefact(request(p, produce), { ...deps(f), ledger: watched });
     assert.equal(again.kind, 'delivered');
-    assert.deepEqual(steps, ['verify sent', 'reserve', 'produced', 'verify answered', 'settle']);
-    assert.equal((await ledger.get(p))!.attempts, 2);
+    assert.deepEqual(steps, ['verify sent', 'produced', 'verify answered', 'reserve', 'settle']);
+    assert.equal((await ledger.get(p))!.attempts, 1);
   });
 
-  it('a verification that is not answered, or throws, fails the reservation and settles nothing', async () => {
+  it('a verification that is not answered, or throws, writes nothing and settles nothing', async () => {
     const down = scripted(async () => ({ kind: 'settled', transaction: TX, network: rail.network, payer: 'x' }));
     down.verify = async () => ({ kind: 'unavailable', error: 'ECONNREFUSED' });
     const p = payment();
@@ -164,7 +163,7 @@ describe('payForArtefact', () => {
       payForArtefact(request(p), deps(down)),
       (e: GspcError) => e.code === 'facilitator_unavailable',
     );
-    assert.equal((await ledger.get(p))!.error, 'verification unanswered: ECONNREFUSED');
+    assert.equal(await ledger.get(p), undefined);
 
     const broken = scripted(async () => ({ kind: 'settled', transaction: TX, network: rail.network, payer: 'x' }));
     broken.verify = async () => {
@@ -172,7 +171,7 @@ describe('payForArtefact', () => {
     };
     const q = payment();
     await assert.rejects(payForArtefact(request(q), deps(broken)), /a bug/);
-    assert.equal((await ledger.get(q))!.state, 'FAILED');
+    assert.equal(await ledger.get(q), undefined);
     assert.equal(down.settles + broken.settles, 0);
   });
 
@@ -221,6 +220,80 @@ describe('payForArtefact', () => {
     assert.equal(again.kind === 'delivered' && again.body.equals(body), true);
     assert.equal(produced, 1);
     assert.equal(f.settles, 1);
+  });
+
+  it('a settle answer naming a transaction it did not see confirmed is UNKNOWN with that transaction, never FAILED; the buyer is told it may be charged', async () => {
+    const p = payment();
+    const f = scripted(async () => ({
+      kind: 'pending',
+      transaction: TX,
+      reason: 'settlement_pending',
+      message: 'receipt not seen within 20 s',
+    }));
+    await assert.rejects(
+      payForArtefact(request(p), deps(f)),
+      (e: GspcError) =>
+        e.code === 'settlement_pending' &&
+        e.details?.transaction === TX &&
+        /not charged yet, or charged/.test(e.message) &&
+        !/nothing was charged/.test(e.message),
+    );
+    const r = (await ledger.get(p))!;
+    assert.deepEqual([r.state, r.transaction], ['UNKNOWN', TX]);
+    await assert.rejects(
+      payForArtefact(request(p), deps(f)),
+      (e: GspcError) => e.code === 'payment_pending' && e.details?.transaction === TX,
+    );
+    assert.equal(f.settles, 1);
+  });
+
+  it('a reconciled settlement presented for another resource is refused naming both; nothing is produced or attached', async () => {
+    const p = payment();
+    const f = scripted(async () => ({ kind: 'unknown', error: 'timed out' }));
+    await assert.rejects(payForArtefact(request(p), deps(f)), (e: GspcError) => e.code === 'settlement_unknown');
+    await ledger.resolveUnknown(p, { state: 'SETTLED', transaction: TX, at: new Date().toISOString() });
+    let produced = 0;
+    const bundle = {
+      ...request(p, () => {
+        produced++;
+        return artefact;
+      }),
+      product_id: 'gspc.evidence_bundle',
+      sku_id: 'evidence_bundle',
+      resourcePath: '/api/evidence-bundle?obligation=o&bundle=1',
+      resourceUrl: 'http://x/api/evidence-bundle?obligation=o&bundle=1',
+    };
+    await assert.rejects(payForArtefact(bundle, deps(f)), (e: GspcError) => {
+      const d = e.details as { paid_for: Record<string, string>; requested: Record<string, string> };
+      return (
+        e.code === 'payment_other_resource' &&
+        d.paid_for.resource === '/api/request-attestation?subject=m' &&
+        d.paid_for.amount_atomic === '20000' &&
+        d.requested.product_id === 'gspc.evidence_bundle'
+      );
+    });
+    assert.equal(produced, 0);
+    assert.equal((await ledger.get(p))!.artefact, null);
+    assert.equal(f.settles, 1);
+  });
+
+  it('an authorization open longer than maxTimeoutSeconds plus the skew is refused before the facilitator is asked', async () => {
+    let verifies = 0;
+    const f = scripted(async () => ({ kind: 'settled', transaction: TX, network: rail.network, payer: 'x' }));
+    f.verify = async () => {
+      verifies++;
+      return { kind: 'valid', payer: undefined };
+    };
+    const late = payment(undefined, 300 + 120 + 60);
+    const out = await payForArtefact(request(late), deps(f));
+    assert.equal(out.kind, 'rejected');
+    assert.match(
+      out.kind === 'rejected' ? out.reason : '',
+      /validBefore \d+ is later than now \+ maxTimeoutSeconds \(300 s\) \+ 120 s/,
+    );
+    assert.equal(verifies, 0);
+    assert.equal(await ledger.get(late), undefined);
+    assert.equal((await payForArtefact(request(payment(undefined, 300 + 100)), deps(f))).kind, 'delivered');
   });
 
   it('a settle never sent fails the reservation (the payer may retry) and is a 503-class error', async () => {

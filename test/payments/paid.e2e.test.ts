@@ -220,11 +220,9 @@ describe('paid requests on the local rail', { skip }, () => {
     const r4 = await fetch(url, { headers: { 'payment-signature': broke.header } });
     assert.equal(r4.status, 402);
     assert.match(((await r4.json()) as { error: string }).error, /insufficient/);
-    // Reserved while the facilitator verified (decision O10): the refusal is kept, with its reason.
+    // Verified before it is reserved (issue 37): a refused payment writes nothing.
     const brokeKey = { payer: BROKE.address.toLowerCase(), nonce: authorizationNonce(broke.payload) };
-    const brokeRecord = (await svc.ledger.get(brokeKey))!;
-    assert.equal(brokeRecord.state, 'FAILED');
-    assert.match(brokeRecord.error!, /^the facilitator refused the payment: .*insufficient/);
+    assert.equal(await svc.ledger.get(brokeKey), undefined);
     assert.equal(
       await svc.ledger.get({ payer: rail.payer.address.toLowerCase(), nonce: authorizationNonce(cheap.payload) }),
       undefined,
@@ -264,7 +262,7 @@ describe('paid requests on the local rail', { skip }, () => {
     assert.equal(retry.status, 200);
   });
 
-  it('a facilitator that is down is a 503, nothing is charged, the reservation is FAILED, and the same payment then settles', async () => {
+  it('a facilitator that is down is a 503, nothing is charged or reserved, and the same payment then settles', async () => {
     const { header, payload } = await officialPayment(rail, await challengeOf(url));
     const b0 = await balances();
     rail.facilitatorMode('down');
@@ -276,13 +274,11 @@ describe('paid requests on the local rail', { skip }, () => {
       rail.facilitatorMode('normal');
     }
     const key = { payer: rail.payer.address.toLowerCase(), nonce: authorizationNonce(payload) };
-    const failed = (await svc.ledger.get(key))!;
-    assert.equal(failed.state, 'FAILED');
-    assert.match(failed.error!, /^verification unanswered: /);
+    assert.equal(await svc.ledger.get(key), undefined);
     assert.deepEqual(await balances(), b0);
     const retry = await fetch(url, { headers: { 'payment-signature': header } });
     assert.equal(retry.status, 200, await retry.clone().text());
-    assert.equal((await svc.ledger.get(key))!.attempts, 2);
+    assert.equal((await svc.ledger.get(key))!.attempts, 1);
     assert.equal(b0.payer - (await balances()).payer, PRICE);
   });
 

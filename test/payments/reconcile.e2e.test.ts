@@ -24,7 +24,8 @@ import {
   createChainReader,
   TRANSFER_TOPIC,
 } from '../../src/payments/chain-reader.js';
-import { reconcile, REPLAY_NOTE } from '../../src/payments/reconcile.js';
+import { reconcile } from '../../src/payments/reconcile.js';
+import { REPLAY_NOTE } from '../../src/payments/reconcile-report.js';
 import type { Ledger, NewReservation } from '../../src/store/ledger.js';
 import { openLedger } from '../../src/store/open-ledger.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -297,6 +298,61 @@ describe('reconcile on the local rail (anvil + Circle USDC, real EIP-3009 author
       again.entries.map((e) => e.action),
       ['undecided', 'settled', 'undecided'],
     );
+  });
+
+  it('a FAILED record whose authorization was used on chain after all → SETTLED with that transaction, and the report says what the chain showed', async () => {
+    const ledger = await freshLedger();
+    const a = await authorize(nowSeconds() + 300n);
+    const key = { payer: a.from, nonce: a.nonce };
+    await ledger.reserve(reservationOf(a));
+    await ledger.markFailed(key, {
+      error: 'unexpected_settle_error: no transfer, the facilitator said',
+      at: new Date().toISOString(),
+    });
+    const other = await authorize(nowSeconds() + 300n);
+    const untouched = { payer: other.from, nonce: other.nonce };
+    await ledger.reserve(reservationOf(other));
+    await ledger.markFailed(untouched, { error: 'the facilitator refused the payment', at: new Date().toISOString() });
+    const { hash, block } = await submit(a); // anyone holding the signed authorization may submit it
+    const report = await run(ledger);
+    assert.deepEqual(
+      report.entries.map((e) => [e.action, e.from, e.to, e.transaction, e.nonce]),
+      [['settled', 'FAILED', 'SETTLED', hash, a.nonce.toLowerCase()]],
+      'the unused FAILED record is neither moved nor reported',
+    );
+    const { chain } = report.entries[0]!;
+    assert.deepEqual(
+      [chain?.authorization, chain?.transaction, chain?.transfer, chain?.valid_before],
+      ['used', hash, true, new Date(Number(a.validBefore) * 1000).toISOString()],
+    );
+    assert.ok(BigInt(chain!.block) >= block);
+    const record = (await ledger.get(key))!;
+    assert.deepEqual([record.state, record.transaction, record.artefact], ['SETTLED', hash, null]);
+    assert.deepEqual(
+      (await ledger.history(key)).map((h) => `${h.from}>${h.to}`),
+      ['null>RESERVED', 'RESERVED>FAILED', 'FAILED>UNKNOWN', 'UNKNOWN>SETTLED'],
+    );
+    assert.equal((await ledger.get(untouched))!.state, 'FAILED');
+  });
+
+  it('an UNKNOWN record naming the transaction the facilitator broadcast is settled from that transaction, wherever --from-block starts', async () => {
+    const ledger = await freshLedger();
+    const a = await authorize(nowSeconds() + 300n);
+    const key = { payer: a.from, nonce: a.nonce };
+    const { hash, block } = await submit(a);
+    await ledger.reserve(reservationOf(a));
+    await ledger.markUnknown(key, {
+      error: 'settlement_pending: the facilitator broadcast the transfer but saw no receipt',
+      transaction: hash,
+      at: new Date().toISOString(),
+    });
+    assert.equal((await ledger.get(key))!.transaction, hash);
+    const report = await run(ledger, { fromBlock: block + 1n });
+    assert.deepEqual(
+      report.entries.map((e) => [e.action, e.to, e.transaction]),
+      [['settled', 'SETTLED', hash]],
+    );
+    assert.equal(report.entries[0]!.chain?.transaction, hash);
   });
 
   it('an unreachable chain is reported per record, and nothing is moved', async () => {

@@ -19,6 +19,10 @@
  * Limit: tampering that keeps every check of step 1 (for example a changed value re-serialised
  * canonically, or a changed signature) can only be seen with the key, so with an unresolvable
  * key it gives UNVERIFIABLE_KEY, which is still never VALID.
+ *
+ * `verifyOfferOrReceipt` (issue 37) adds what a relying party means by VALID: the JWS is the kind
+ * it expects (an offer posted as a receipt is INVALID) and covers the expected resource and
+ * amount. `verifyCompactJws` stays the bare signature check the browser verifier mirrors.
  */
 import { verify } from './ed25519.js';
 import {
@@ -44,4 +48,73 @@ export function verifyCompactJws(
   resolveKey: (kid: string) => Promise<KeyResolution>,
 ): Promise<ReceiptVerification> {
   return verifyCompactJwsWith(jws, resolveKey, { ed25519Verify: async (pub, msg, sig) => verify(pub, msg, sig) });
+}
+
+/**
+ * What a verified JWS of the offer-receipt extension is, by its payload's fields: an offer
+ * (`scheme`, `payTo`, `validUntil`: the terms before payment) or a receipt (`payer`, `issuedAt`:
+ * after settlement). Both are signed by the same key in the same form, so only the fields tell
+ * them apart.
+ */
+export type SignedKind = 'offer' | 'receipt' | 'unknown';
+
+export function kindOf(payload: unknown): SignedKind {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return 'unknown';
+  const p = payload as Record<string, unknown>;
+  const receipt = typeof p.payer === 'string' && typeof p.issuedAt === 'number';
+  const offer = typeof p.scheme === 'string' && typeof p.payTo === 'string' && typeof p.validUntil === 'number';
+  if (receipt === offer) return 'unknown';
+  return receipt ? 'receipt' : 'offer';
+}
+
+/** What a relying party holds the JWS to be, and (optionally) what it must cover. */
+export interface Expectation {
+  /** Default 'receipt': an offer proves no payment, so it is never VALID as a receipt. */
+  kind?: 'offer' | 'receipt';
+  /** The absolute URL of the resource it must name (`resourceUrl`). */
+  resourceUrl?: string;
+  /** The amount in atomic units (decimal) it must state. */
+  amount?: string;
+}
+
+export type CheckedVerification = ReceiptVerification & { kind?: SignedKind };
+
+/**
+ * `verifyCompactJws`, then what the signature covers: VALID only when the JWS is the kind
+ * expected and names the expected resource and amount. A receipt that states no amount (issued
+ * before receipts did) cannot be shown to cover one, so an expected amount makes it INVALID.
+ * `kind` is given whenever the signature verified; the payload only when the answer is VALID.
+ */
+export async function verifyOfferOrReceipt(
+  jws: string,
+  resolveKey: (kid: string) => Promise<KeyResolution>,
+  expected: Expectation = {},
+): Promise<CheckedVerification> {
+  const v = await verifyCompactJws(jws, resolveKey);
+  if (v.result !== 'VALID') return v;
+  const kind = kindOf(v.payload);
+  const want = expected.kind ?? 'receipt';
+  const refuse = (reason: string): CheckedVerification => ({
+    result: 'INVALID',
+    reason: `the signature verifies, but ${reason}`,
+    ...(v.header && { header: v.header }),
+    kind,
+  });
+  if (kind === 'unknown') return refuse('the payload is neither an offer nor a receipt of the offer-receipt extension');
+  if (kind !== want)
+    return refuse(
+      kind === 'offer'
+        ? 'this is an offer, not a receipt: an offer states the terms before payment and proves no payment'
+        : 'this is a receipt, not an offer',
+    );
+  const p = v.payload as { resourceUrl?: unknown; amount?: unknown };
+  if (expected.resourceUrl !== undefined && p.resourceUrl !== expected.resourceUrl)
+    return refuse(`the ${kind} covers ${JSON.stringify(p.resourceUrl)}, not ${JSON.stringify(expected.resourceUrl)}`);
+  if (expected.amount !== undefined) {
+    if (typeof p.amount !== 'string')
+      return refuse(`the ${kind} states no amount, so it cannot be shown to cover ${expected.amount}`);
+    if (p.amount !== expected.amount)
+      return refuse(`the ${kind} states an amount of ${p.amount}, not ${expected.amount}`);
+  }
+  return { ...v, kind };
 }

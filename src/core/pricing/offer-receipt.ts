@@ -3,7 +3,9 @@
  * RFC 8785 JSON signed as a compact JWS (EdDSA) whose header is `{alg, kid}` with `kid` the
  * board signer's DID URL, so `@x402/extensions`' verifiers and `POST /api/receipts/verify` both
  * accept them. Unlike the reference server's default, receipts here always carry the settlement
- * transaction: a buyer's evidence of payment should name it. Time is an argument.
+ * transaction: a buyer's evidence of payment should name it; since issue 37 they also state the
+ * amount and asset paid, so a relying party can ask "is this a receipt for resource X at amount
+ * Y?" (the extension's verifiers ignore fields they do not know). Time is an argument.
  */
 import { signCompactJws, type JwsSigningKey } from '../crypto/jws.js';
 
@@ -30,6 +32,10 @@ export interface ReceiptPayload {
   /** POSIX seconds. */
   issuedAt: number;
   transaction: string;
+  /** What was paid, in the asset's atomic units (decimal string); absent from receipts issued before issue 37. */
+  amount?: string;
+  /** The asset paid in (a token contract address). */
+  asset?: string;
 }
 
 /** `extensions["offer-receipt"].info.offers[i]` for accepts entry `acceptIndex`. */
@@ -49,5 +55,13 @@ export function signReceipt(
   r: Omit<ReceiptPayload, 'version'>,
   key: JwsSigningKey,
 ): { format: 'jws'; signature: string } {
-  return { format: 'jws', signature: signCompactJws({ version: 1, ...r } satisfies ReceiptPayload, key) };
+  const { amount, asset, ...rest } = r;
+  // The optional fields are left out, not written as undefined (which has no canonical form).
+  const payload: ReceiptPayload = {
+    version: 1,
+    ...rest,
+    ...(amount !== undefined && { amount }),
+    ...(asset !== undefined && { asset }),
+  };
+  return { format: 'jws', signature: signCompactJws(payload, key) };
 }
