@@ -32,7 +32,7 @@ import { publishRelease } from '../../src/release/publish.js';
 import { ServedState } from '../../src/serve/served-state.js';
 import { nodeVerifyCrypto } from '../../src/verify/node-crypto.js';
 import { demoCorpus, tempDir } from '../helpers/tmp.js';
-import { healthy, keyOf, liveOf, published, type Key } from './host-views.js';
+import { healthy, keyOf, liveOf, published, type Key } from '../helpers/host-views.js';
 
 const DID = 'did:web:board.example';
 const K = {

@@ -1,7 +1,7 @@
 /**
  * Keys come from the DID's host, never from the view (issue 36, item 1 and its "Done when"), for
  * `gspc verify`, the served POST /api/verify and /api/receipts/verify of a service away from its
- * DID's host, and /gspc-verify in the browser, around one origin (host-views.ts):
+ * DID's host, and /gspc-verify in the browser, around one origin (test/helpers/host-views.ts):
  * - the origin up: the origin and an honest mirror are VALID; an impostor (`gspc keygen`, an
  *   edited corpus published under the origin's URL) is INVALID, and key_anchor names its keys;
  * - the origin down: the mirror and the impostor are UNVERIFIABLE_KEY, never VALID; with the DID
@@ -16,65 +16,27 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { canonicalBytesStrict } from '../../src/core/crypto/canonical-json.js';
-import { didDocument } from '../../src/core/evidence/did.js';
-import {
-  KEY_TRANSITION_SCHEMA,
-  signRevocation,
-  signTransition,
-  transitionsDocument,
-  type KeyTransition,
-} from '../../src/core/evidence/key-transition.js';
 import { BOARD_KEY, ROOT_KEY } from '../../src/core/evidence/signer.js';
 import { signReceipt } from '../../src/core/pricing/offer-receipt.js';
 import { thumbprintInput } from '../../src/core/verify/key-anchor.js';
 import { signingContext } from '../../src/keys/signing.js';
 import { loadRelease } from '../../src/release/load.js';
-import { publishRelease } from '../../src/release/publish.js';
 import { liveSigning } from '../helpers/app.js';
 import { browserMissing, verifyServedInBrowser } from '../helpers/browser.js';
 import { gspc } from '../helpers/cli.js';
 import { editedDemo } from '../helpers/edited-demo.js';
-import { freePort } from '../helpers/process.js';
-import { demoCorpus, tempDir } from '../helpers/tmp.js';
-import { healthy, keyOf, liveOf, proxy, published, serveState, type Key } from './host-views.js';
+import { hostOrigin, liveOf, proxy, serveState, type Key } from '../helpers/host-views.js';
+import { tempDir } from '../helpers/tmp.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- reports and answers as JSON */
 type Json = any;
 
-const port = await freePort();
-const ORIGIN = `http://localhost:${port}`;
-const DID = `did:web:localhost%3A${port}`;
-const K = {
-  board: keyOf(DID, BOARD_KEY, 1),
-  cards: [keyOf(DID, 'card-attestation-1', 2), keyOf(DID, 'card-attestation-2', 3)] as [Key, Key],
-  root: keyOf(DID, ROOT_KEY, 4),
-};
-const [board1, board2, root1, stranger] = [
-  keyOf(DID, BOARD_KEY, 5),
-  keyOf(DID, BOARD_KEY, 6),
-  keyOf(DID, ROOT_KEY, 7),
-  keyOf(DID, BOARD_KEY, 66),
-];
-
 // The origin's release, signed by K; its service, the front on the DID's host, a faithful mirror
 // (the origin's bytes wherever the origin is) and a replica that is not at the DID's host.
-const hostData = tempDir();
-const signedBy = (board: Key, transitions: KeyTransition[] = []) => ({
-  did: DID,
-  boardKey: healthy(board),
-  publishedKeys: published([board, ...K.cards, K.root]),
-  ...(transitions.length > 0 && { transitions }),
-});
-const release1 = loadRelease(publishRelease(demoCorpus, hostData, signedBy(K.board), { publicUrl: ORIGIN }).dir);
-const base = await serveState(release1, liveOf(DID, K), ORIGIN);
-let backend = base.url;
-let overrides = new Map<string, unknown>();
-const front = await proxy(
-  () => backend,
-  () => overrides,
-  port,
-);
+const origin = await hostOrigin();
+const { port, url: ORIGIN, did: DID, K, board1, root1, front, base, data: hostData } = origin;
+const { rotation, revocation, keyDocs, legacy } = origin;
+const release1 = origin.release;
 const mirror = await proxy(() => base.url);
 const replica = await serveState(release1, liveOf(DID, K), ORIGIN, true);
 
@@ -127,47 +89,6 @@ const impostorSigner = impostorSigning.inputs.boardKey;
 // The DID document a reader saved from the origin while it was up (made in the first test).
 const saved = join(tempDir(), 'did.json');
 
-const AT = '2026-11-03T00:00:00Z';
-const rotation = (fragment: string, sequence: number, from: Key, to: Key, signers: [Key, Key] = [from, to]) =>
-  signTransition(
-    {
-      schema: KEY_TRANSITION_SCHEMA,
-      did: DID,
-      fragment: fragment as never,
-      sequence,
-      kind: 'rotation',
-      old_x: from.x,
-      new_x: to.x,
-      at: AT,
-    },
-    signers[0],
-    signers[1],
-  );
-const revocationBody = (trusted: number) => ({
-  schema: KEY_TRANSITION_SCHEMA as typeof KEY_TRANSITION_SCHEMA,
-  did: DID,
-  fragment: BOARD_KEY as typeof BOARD_KEY,
-  sequence: 1,
-  kind: 'revocation' as const,
-  old_x: K.board.x,
-  new_x: board1.x,
-  at: AT,
-  revoked_x: K.board.x,
-  compromised_since: '2026-11-02T00:00:00Z',
-  trusted_size: trusted,
-  root_x: K.root.x,
-});
-
-/** The issue-30 form of a revocation: the new key alone signs, as a copy of the public files can. */
-const { root_x: _, ...legacyBody } = revocationBody(0);
-const legacy = { ...legacyBody, sig_new: board1.sign(canonicalBytesStrict(legacyBody)).toString('hex') };
-/** A view's key documents after `transitions`, with `board` as its board key. */
-const keyDocs = (board: Key, transitions: KeyTransition[]) =>
-  new Map<string, unknown>([
-    ['/.well-known/did.json', didDocument(DID, published([board, ...K.cards, K.root]), transitions)],
-    ['/keys/transitions.json', transitionsDocument(DID, transitions)],
-  ]);
-
 describe('the origin up', () => {
   it('the origin and a faithful mirror are VALID under the DID host’s keys, and say so', async () => {
     const origin = await verify(ORIGIN);
@@ -197,7 +118,7 @@ describe('the origin up', () => {
   it('a mirror that revoked the keys with the public files alone is INVALID: it changed keys the host never changed', async () => {
     const takeover = await proxy(
       () => base.url,
-      () => keyDocs(board1, [legacy]),
+      () => keyDocs(board1, [legacy(board1)]),
     );
     const v = await verify(takeover.url);
     assert.equal(v.report.verdict, 'INVALID');
@@ -273,10 +194,6 @@ describe('the origin down', () => {
 });
 
 describe('a key changed at the origin', () => {
-  const serveChange = async (board: Key, root: Key, transitions: KeyTransition[], release = release1) => {
-    overrides = new Map();
-    backend = (await serveState(release, liveOf(DID, { ...K, board, root }, transitions), ORIGIN)).url;
-  };
   const accepted = async (what: RegExp) => {
     const v = await verify(ORIGIN);
     assert.equal(v.status, 0, JSON.stringify(v.report.checks.filter((c: Json) => !c.ok)));
@@ -285,7 +202,7 @@ describe('a key changed at the origin', () => {
   };
 
   it('a board-key rotation both keys signed is accepted; a mirror that copied before it lags and stays VALID', async () => {
-    await serveChange(board1, K.root, [rotation(BOARD_KEY, 1, K.board, board1)]);
+    await origin.serve(board1, K.root, [rotation(BOARD_KEY, 1, K.board, board1)]);
     await accepted(
       /^1 key transition \(1 rotation signed by the retired and the new key.*the last 1 came after this release/,
     );
@@ -296,14 +213,13 @@ describe('a key changed at the origin', () => {
   });
 
   it('a rotation of the identity root, signed by the old and the new root, is accepted', async () => {
-    await serveChange(K.board, root1, [rotation(ROOT_KEY, 1, K.root, root1)]);
+    await origin.serve(K.board, root1, [rotation(ROOT_KEY, 1, K.root, root1)]);
     await accepted(/1 root rotation signed by the old and the new root/);
   });
 
   it('a revocation the identity root signed, published with the next release, is accepted', async () => {
-    const rev = signRevocation(revocationBody(release1.evidence.log.entries.length), K.root, board1);
-    const next = publishRelease(demoCorpus, hostData, signedBy(board1, [rev]), { publicUrl: ORIGIN });
-    await serveChange(board1, K.root, [rev], loadRelease(next.dir));
+    const rev = revocation(release1.evidence.log.entries.length, board1);
+    await origin.serve(board1, K.root, [rev], origin.publish(board1, [rev]));
     await accepted(/1 revocation authorised by the identity root/);
   });
 
@@ -313,8 +229,7 @@ describe('a key changed at the origin', () => {
       [0, 'INVALID'],
       [size, 'VALID'],
     ] as const) {
-      backend = base.url;
-      overrides = keyDocs(board1, [signRevocation(revocationBody(trusted), K.root, board1)]);
+      origin.present(keyDocs(board1, [revocation(trusted, board1)]));
       const replica = await serveState(release1, liveOf(DID, K), ORIGIN, true);
       const answer = await post(replica.url, '/api/verify', { ids: [firstCard] });
       assert.equal(answer.results[0].result, expected, JSON.stringify(answer.key_anchor));
@@ -322,30 +237,9 @@ describe('a key changed at the origin', () => {
     }
   });
 
-  const refusals: [string, KeyTransition[], Key, RegExp][] = [
-    [
-      'a revocation the root did not sign (the issue-30 form: the new key alone)',
-      [legacy],
-      board1,
-      /signed by its new key only .*which no adoption by the identity-root endorses/,
-    ],
-    [
-      'a rotation a stranger signed for the retired key',
-      [rotation(BOARD_KEY, 1, K.board, board1, [stranger, board1])],
-      board1,
-      /the retired key's signature does not verify/,
-    ],
-    [
-      'a chain that skips a key',
-      [rotation(BOARD_KEY, 1, K.board, board1), rotation(BOARD_KEY, 2, K.board, board2)],
-      board2,
-      /retires .* but its key then was/,
-    ],
-  ];
-  for (const [what, transitions, board, why] of refusals)
+  for (const { what, transitions, board, why } of origin.forged)
     it(`refused: ${what}`, async () => {
-      backend = base.url;
-      overrides = keyDocs(board, transitions);
+      origin.present(keyDocs(board, transitions));
       const v = await verify(ORIGIN);
       assert.equal(v.report.verdict, 'INVALID');
       assert.equal(v.check('key_transitions').ok, false);
