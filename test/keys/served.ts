@@ -52,6 +52,8 @@ export async function serve(
       GSPC_RELOAD_INTERVAL_MS: '100',
       GSPC_LOG_LEVEL: 'warn',
       GSPC_RATE_LIMITS: 'off',
+      // A stopped service drains for at most this long (keep-alive sockets of the other services).
+      GSPC_DRAIN_TIMEOUT_MS: '1000',
       GSPC_LEDGER_PATH: join(ledger, 'ledger.sqlite'),
       ...env,
     },
