@@ -49,8 +49,18 @@ export interface RateLimitOptions {
   productPaths: ReadonlySet<string>;
 }
 
-/** Whether a query string names `invoice` (an invoice request writes its artefact to the ledger). */
-const INVOICE_QUERY = /(?:^|&)invoice(?:=|&|$)/;
+/**
+ * Whether a query string names `invoice` (an invoice request writes its artefact to the ledger),
+ * decoded as the route's query reader decodes it (serve/query.ts): `%69nvoice=` is `invoice=`.
+ */
+function namesInvoice(query: string): boolean {
+  if (!query.includes('nvoice') && !query.includes('%')) return false; // the common case, without a parse
+  try {
+    return new URLSearchParams(query).has('invoice');
+  } catch {
+    return false; // unreadable: the route answers 400 bad_query, counted in its own class
+  }
+}
 
 /** The budgets' one store of counts, and the client address as Fastify's `request.ip` gives it. */
 export class RateCounts {
@@ -121,7 +131,7 @@ export function installRateLimits(app: FastifyInstance, counts: RateCounts, o: R
         : VERIFY.has(path)
           ? 'verify'
           : o.productPaths.has(path)
-            ? at >= 0 && INVOICE_QUERY.test(req.url.slice(at + 1))
+            ? at >= 0 && namesInvoice(req.url.slice(at + 1))
               ? 'invoice'
               : req.headers['payment-signature'] !== undefined || req.headers['x-payment'] !== undefined
                 ? 'paid'

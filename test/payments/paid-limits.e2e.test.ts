@@ -62,9 +62,13 @@ describe('a settled payment exempts nothing from the budgets; invoices are limit
     assert.deepEqual([limited.code, limited.class], ['rate_limited', 'invoice']);
   });
 
-  it('invoices without any header have their own budget: distinct requests are refused once it is spent', async () => {
+  it('invoices without any header have their own budget, however the parameter is spelt: distinct requests are refused once it is spent', async () => {
     const svc = await service();
-    const answers = await send(30, (i) => `${svc.baseUrl}${INVOICE}Buyer%20${i}`);
+    // Every other request names `invoice` percent-encoded, as the route's query reader decodes it.
+    const answers = await send(
+      30,
+      (i) => `${svc.baseUrl}${i % 2 === 0 ? INVOICE : INVOICE.replace('invoice=', '%69nvoice=')}Buyer%20${i}`,
+    );
     const issued = count(answers, 202);
     assert.equal(issued, readConfig({}).rateLimits.invoice, `${issued} issued`);
     assert.equal(count(answers, 429), 30 - issued);
