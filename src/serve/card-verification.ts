@@ -3,9 +3,20 @@
  * cards a request names (a card, `{"cards": [...]}`, a cards bundle, or `{"ids": [...]}`) and
  * the `svc.card-verification/1` document. One function for POST /api/verify, the MCP
  * `verify_card` tool and the A2A card-verification skill, so their verdicts are the same.
+ *
+ * A service that is not at its DID's host (a replica: issue 36) is given that host
+ * (`ServiceContext.didHost`): its keys are the ones the host serves. Cards are checked against
+ * the served release as everywhere, and the served keys must be the host's (`key_anchor`,
+ * key-source.ts: the same history, or a prefix of it while the replica has not caught up);
+ * otherwise no card is VALID: INVALID when they differ, UNVERIFIABLE_KEY when the host cannot be
+ * read.
  */
 import { GspcError } from '../core/errors.js';
-import { verifyCard } from '../core/verify/card-verifier.js';
+import { revocationsOfDidDocument, verifyCard, type CardVerdict } from '../core/verify/card-verifier.js';
+import { anchorKeys, anchoredVerdict, didOf, type HostAnswer, type KeyAnchorCheck } from '../core/verify/key-source.js';
+import { revokedReason, type Revocation } from '../core/verify/revocation.js';
+import type { DidHost } from '../keys/did-resolver.js';
+import { releaseKeys } from '../release/release-keys.js';
 import { nodeVerifyCrypto } from '../verify/node-crypto.js';
 import type { PreparedRelease } from './prepared.js';
 
@@ -38,19 +49,92 @@ export function cardsOf(body: unknown, lookup: (id: string) => unknown): unknown
   return cards;
 }
 
+const HINT = "the service's operator restores the DID's host, or verify the origin itself";
+
+/** The served keys judged against the host's, and the revocations the host's history holds. */
+interface HostJudgement {
+  check: KeyAnchorCheck;
+  /** The host's revocations (a prefix of its history is the replica's; later ones apply too). */
+  revocations: Revocation[] | undefined;
+}
+
+/**
+ * The served keys against the host's answer, computed once per (release, answer): the answer is
+ * cached by the DID host reader. Besides `key_anchor`, a key the host revoked that still signs
+ * the served release beyond what the revocation trusts is INVALID here, as `gspc verify`'s
+ * `signed_unrevoked` says (a replica not yet given the release published after the revocation).
+ */
+const judgements = new WeakMap<PreparedRelease, WeakMap<HostAnswer, Promise<HostJudgement>>>();
+function judged(current: PreparedRelease, answer: HostAnswer): Promise<HostJudgement> {
+  const byAnswer = judgements.get(current) ?? new WeakMap<HostAnswer, Promise<HostJudgement>>();
+  judgements.set(current, byAnswer);
+  let judgement = byAnswer.get(answer);
+  if (judgement === undefined) {
+    judgement = judgeNow(current, answer);
+    byAnswer.set(answer, judgement);
+  }
+  return judgement;
+}
+
+async function judgeNow(current: PreparedRelease, answer: HostAnswer): Promise<HostJudgement> {
+  const served = current.files.get('/keys/transitions.json');
+  const view = {
+    didDocument: current.didDocument,
+    ...(served && { transitions: JSON.parse(served.body.toString('utf8')) as unknown }),
+  };
+  const entries = current.release.evidence.log.entries;
+  const { anchor } = await anchorKeys(nodeVerifyCrypto, view, entries, { kind: 'host', answer }, HINT);
+  if (!anchor.ok || !answer.ok) return { check: anchor, revocations: undefined };
+  const revocations = revocationsOfDidDocument(answer.docs.didDocument);
+  // The keys the release was signed with (its evidence/public-keys.json).
+  const signedWith = releaseKeys(current.release);
+  const revoked = revocations.find((r) => signedWith.get(r.fragment) === r.x && entries.length > r.trusted_size);
+  if (revoked === undefined) return { check: anchor, revocations };
+  return {
+    check: {
+      ok: false,
+      state: 'INVALID',
+      detail: revokedReason(
+        revoked,
+        `${didOf(view.didDocument)}#${revoked.fragment}`,
+        `this replica's release has ${entries.length} log entries, beyond the ${revoked.trusted_size} made before then: it serves the release before the one the DID's host published with the revocation`,
+      ),
+    },
+    revocations,
+  };
+}
+
 /**
  * The `svc.card-verification/1` document for cards checked against the served release: what
- * POST /api/verify answers, and the MCP `verify_card` tool with it.
+ * POST /api/verify answers, and the MCP `verify_card` tool and the A2A card-verification skill
+ * with it. `didHost`: this service's DID's host, when the service is not it (a replica): the
+ * cards are then checked under the host's revocations, no card is VALID unless the served keys
+ * are the host's, and the document says so (`key_anchor`, `summary.unverifiable`).
  */
-export async function cardVerificationDocument(current: PreparedRelease, cards: readonly unknown[]) {
+export async function cardVerificationDocument(current: PreparedRelease, cards: readonly unknown[], didHost?: DidHost) {
   const ctx = await current.verification();
-  const results = [];
-  for (const card of cards) results.push(await verifyCard(card, ctx, nodeVerifyCrypto));
+  const host = didHost === undefined ? undefined : await judged(current, await didHost.documents());
+  const context = host?.revocations === undefined ? ctx : { ...ctx, revocations: host.revocations };
+  const results: CardVerdict[] = [];
+  for (const card of cards) {
+    const verdict = await verifyCard(card, context, nodeVerifyCrypto);
+    results.push(host === undefined ? verdict : anchoredVerdict(verdict, host.check));
+  }
   const valid = results.filter((r) => r.result === 'VALID').length;
+  const unverifiable = results.filter((r) => r.result === 'UNVERIFIABLE_KEY').length;
+  const root = ctx.root ? { ...ctx.root, signature: ctx.rootSignatureValid ? 'VALID' : 'INVALID' } : null;
+  if (host === undefined)
+    return {
+      schema: 'svc.card-verification/1' as const,
+      root,
+      summary: { checked: results.length, valid, invalid: results.length - valid },
+      results,
+    };
   return {
     schema: 'svc.card-verification/1' as const,
-    root: ctx.root ? { ...ctx.root, signature: ctx.rootSignatureValid ? 'VALID' : 'INVALID' } : null,
-    summary: { checked: results.length, valid, invalid: results.length - valid },
+    root,
+    key_anchor: { result: host.check.state, detail: host.check.detail },
+    summary: { checked: results.length, valid, invalid: results.length - valid - unverifiable, unverifiable },
     results,
   };
 }

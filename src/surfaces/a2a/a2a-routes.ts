@@ -112,6 +112,7 @@ function agentOf(ctx: SurfaceContext): () => ServedAgent {
             await cardVerificationDocument(
               current,
               cardsOf(body, (id) => current.cardById(id)),
+              ctx.didHost,
             ),
           ),
         };

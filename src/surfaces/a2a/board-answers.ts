@@ -187,8 +187,13 @@ export async function cardVerification(msg: RoutedMessage, deps: AnswerDeps): Pr
   const s = (json.summary ?? {}) as Record<string, unknown>;
   const root = json.root as Record<string, unknown> | null;
   const results = list(json.results);
+  // Away from the DID's host (a replica), the keys are the host's: say whether they could be anchored.
+  const anchor = json.key_anchor as Record<string, unknown> | undefined;
   const lines = [
-    `Checked ${str(s.checked)} card(s): ${str(s.valid)} VALID, ${str(s.invalid)} INVALID.`,
+    `Checked ${str(s.checked)} card(s): ${str(s.valid)} VALID, ${str(s.invalid)} INVALID${s.unverifiable === undefined ? '' : `, ${str(s.unverifiable)} UNVERIFIABLE_KEY`}.`,
+    ...(anchor === undefined
+      ? []
+      : [`Keys at the DID's host (key_anchor): ${str(anchor.result)}: ${str(anchor.detail)}`]),
     root
       ? `Signed root ${str(root.merkle_root)} (${str(root.leaf_count)} leaves, as of ${str(root.as_of)}): root signature ${str(root.signature)}.`
       : 'No signed root is served.',
