@@ -39,7 +39,7 @@ export function prepare(
   if (isReplica(config.dataDir))
     throw new GspcError(
       'keys_in_use',
-      `${config.dataDir} is a replica (gspc pull filled it): its keys are the publisher's. Run gspc ${command} on the publisher, then copy its key directory (every *.key, public-keys.json, transitions.json and pending.json) here; nothing was written`,
+      `${config.dataDir} is a replica (gspc pull filled it): its keys are the publisher's. Run gspc ${command} on the publisher, then copy its key directory (its *.key files but identity-root.key, public-keys.json, transitions.json and pending.json) here; nothing was written`,
     );
   settlePending(config.keyDir, config.dataDir, config.token);
   return { config, did: publishedDid(config.dataDir, command) };

@@ -123,7 +123,7 @@ export async function main(
       );
       if (published.length === 0)
         run.warn(
-          `gspc: warning: ${config.keyDir} holds no keys: before gspc serve, copy the publisher's key directory (every *.key and public-keys.json, owner-only) there; do not run gspc keygen for a replica, whose keys must be the publisher's`,
+          `gspc: warning: ${config.keyDir} holds no keys: before gspc serve, copy the publisher's key directory (its *.key files but identity-root.key, public-keys.json, transitions.json and pending.json, owner-only) there; do not run gspc keygen for a replica, whose keys must be the publisher's`,
         );
     });
 

@@ -160,7 +160,7 @@ export function requireReleaseKeys(
       { release: release.id, mismatches },
     );
   const fix = where.replica
-    ? `a replica serves with the publisher's keys: copy the publisher's key directory (every *.key and public-keys.json, owner-only) into ${where.keyDir}, or point --key-dir / GSPC_KEY_DIR at a copy of it; do not run gspc keygen for a replica`
+    ? `a replica serves with the publisher's keys: copy the publisher's key directory (its *.key files but identity-root.key, public-keys.json, transitions.json and pending.json, owner-only) into ${where.keyDir}, or point --key-dir / GSPC_KEY_DIR at a copy of it; do not run gspc keygen for a replica`
     : `restore the keys that signed it into ${where.keyDir} (from your backup), or point --key-dir / GSPC_KEY_DIR at them`;
   throw new GspcError(
     'release_keys_mismatch',
