@@ -42,8 +42,14 @@ export interface KeyStates {
 
 export function keyStates(keyDir: string, didHost: string, token?: TokenConfig): KeyStates {
   const committed = signingContext(keyDir, didHost, token);
-  if (readPending(keyDir) === undefined) return { committed };
-  return { committed, pending: signingContext(keyDir, didHost, token, { next: true }) };
+  try {
+    if (readPending(keyDir) === undefined) return { committed };
+    return { committed, pending: signingContext(keyDir, didHost, token, { next: true }) };
+  } catch {
+    // A pending.json that does not read serves nothing: the release that would need it is
+    // refused (its keys are not these) and the one served stays; gspc keys status says why.
+    return { committed };
+  }
 }
 
 /**
