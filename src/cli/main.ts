@@ -14,7 +14,7 @@ import { ioFailureLine } from './io-failure.js';
 import { keyStates } from '../keys/signing.js';
 import { PACKAGE_VERSION, readConfig, type ConfigOverrides, type ConfigSource } from '../config.js';
 import { CliRun, PROCESS_IO, type CliIo } from './cli-io.js';
-import { runVerify } from './verify.js';
+import { runVerify, type TrustFlags, trustOf, withTrustOptions } from './verify.js';
 import { registerValidateCommand } from './validate-command.js';
 import { registerLedgerCommands } from './ledger-commands.js';
 import { runWitness } from './witness.js';
@@ -159,38 +159,21 @@ export async function main(
       },
     );
 
-  program
-    .command('verify')
-    .description(
-      'verify a whole release without trusting the server: signatures, root, proofs, ledgers, manifest, and every number re-derived from the per-item rows',
-    )
-    .argument('<base-url|release-dir>', 'a running service (http://…) or a release directory')
-    .option('--json', 'print the report as JSON')
-    .option(
-      '--witness-policy <file>',
-      'a C2SP tlog-policy (log, witness, group, quorum lines): the checkpoint must carry its quorum of witness cosignatures',
-    )
-    .option(
-      '--trust-did-document <file>',
-      "a DID document you saved from the DID's host: the keys must be its keys, or reached from them by key changes it vouches for (the host is then not asked)",
-    )
-    .option(
-      '--trust-key <key>',
-      "a key you trust, as its JWK x or RFC 7638 thumbprint (repeatable): an anchor instead of the DID's host",
-      (v: string, acc: string[]) => [...acc, v],
-      [] as string[],
-    )
-    .action(
-      async (
-        target: string,
-        o: { json?: boolean; witnessPolicy?: string; trustDidDocument?: string; trustKey: string[] },
-      ) => {
-        run.exitCode = await runVerify(target, o.json === true, (line) => run.print(line), o.witnessPolicy, {
-          ...(o.trustDidDocument !== undefined && { didDocument: o.trustDidDocument }),
-          keys: o.trustKey,
-        });
-      },
-    );
+  withTrustOptions(
+    program
+      .command('verify')
+      .description(
+        'verify a whole release without trusting the server: signatures, root, proofs, ledgers, manifest, and every number re-derived from the per-item rows',
+      )
+      .argument('<base-url|release-dir>', 'a running service (http://…) or a release directory')
+      .option('--json', 'print the report as JSON')
+      .option(
+        '--witness-policy <file>',
+        'a C2SP tlog-policy (log, witness, group, quorum lines): the checkpoint must carry its quorum of witness cosignatures',
+      ),
+  ).action(async (target: string, o: { json?: boolean; witnessPolicy?: string } & TrustFlags) => {
+    run.exitCode = await runVerify(target, o.json === true, (line) => run.print(line), o.witnessPolicy, trustOf(o));
+  });
 
   program
     .command('witness')

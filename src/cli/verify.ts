@@ -3,11 +3,43 @@
  * [--trust-key <key>]...`: prints the report; exit status 1 on anything but VALID.
  */
 import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
 import { parseWitnessPolicy, type WitnessPolicy } from '../core/evidence/note/witness-policy.js';
 import { GspcError } from '../core/errors.js';
 import { sourceOf } from '../verify/release-source.js';
 import { readerAnchor } from '../verify/key-anchor-source.js';
 import { verifyRelease } from '../verify/release-verifier.js';
+
+/** The values of `--trust-did-document` and `--trust-key` (withTrustOptions). */
+export interface TrustFlags {
+  trustDidDocument?: string;
+  trustKey: string[];
+}
+
+/**
+ * `--trust-did-document <file>` and `--trust-key <key>` (repeatable): the reader's own anchor for
+ * the keys instead of the DID's host (docs/operations.md "Where `gspc verify` takes the keys"),
+ * the same options for gspc verify and gspc diff.
+ */
+export function withTrustOptions(command: Command): Command {
+  return command
+    .option(
+      '--trust-did-document <file>',
+      "a DID document you saved from the DID's host: the keys must be its keys, or reached from them by key changes it vouches for (the host is then not asked)",
+    )
+    .option(
+      '--trust-key <key>',
+      "a key you trust, as its JWK x or RFC 7638 thumbprint (repeatable): an anchor instead of the DID's host",
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    );
+}
+
+/** The options as runVerify takes them. */
+export const trustOf = (o: TrustFlags): { didDocument?: string; keys: readonly string[] } => ({
+  ...(o.trustDidDocument !== undefined && { didDocument: o.trustDidDocument }),
+  keys: o.trustKey,
+});
 
 export async function runVerify(
   target: string,

@@ -2,12 +2,23 @@
  * `gspc diff` (issue 31) on real releases: the demo, then an edited copy (test/helpers/
  * edited-demo.ts: a leader changed, a bank refused so its cards are withdrawn, a correction
  * added). Each release is verified first; a tampered one is not
- * compared. The demo against itself: nothing changed.
+ * compared. The demo against itself: nothing changed. Served away from their DID's host while it
+ * is down (issue 36), the two releases are UNVERIFIABLE_KEY and not compared, unless the reader
+ * anchors the keys with `--trust-did-document` or `--trust-key`, as `gspc verify` takes them.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import { buildApp } from '../../src/app.js';
+import { thumbprintInput } from '../../src/core/verify/key-anchor.js';
+import { signingContext } from '../../src/keys/signing.js';
+import { loadRelease } from '../../src/release/load.js';
+import { ServedState } from '../../src/serve/served-state.js';
+import { liveOf } from '../../src/service.js';
+import { savedDidDocument } from '../helpers/anchor.js';
 import { gspc } from '../helpers/cli.js';
 import { runCli } from '../helpers/process.js';
 import { ADDED_CORRECTION, editedDemo } from '../helpers/edited-demo.js';
@@ -91,5 +102,58 @@ describe('gspc diff', () => {
     assert.match(r.stderr, /fails gspc verify \(.*\): it is not compared/);
     const none = await gspc(['diff', dir(0), tempDir()]);
     assert.match(none.stderr, /is neither an http\(s\) base URL nor a release directory/);
+  });
+
+  it('served away from their DID’s host while it is down: UNVERIFIABLE_KEY, not compared; with --trust-did-document or --trust-key, the same diff as the directories', async () => {
+    // Each release served as a replica would serve it, on 127.0.0.1; their DID's host is
+    // localhost:8770, where nothing answers with their DID document.
+    const served: string[] = [];
+    for (const i of [0, 1]) {
+      const state = new ServedState(loadRelease(dir(i)), liveOf(signingContext(join(data, 'keys'), 'localhost:8770')));
+      const app = buildApp({ state, logLevel: 'silent', baseUrl: 'http://localhost:8770', keysAtDidHost: true });
+      after(() => app.close());
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      served.push(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);
+    }
+    const [a, b] = served as [string, string];
+    const refused = await gspc(['diff', a, b]);
+    assert.equal(refused.status, 2, refused.stdout);
+    assert.match(
+      refused.stderr,
+      new RegExp(
+        `^gspc: ${a} is UNVERIFIABLE_KEY to gspc verify \\(key_anchor: UNVERIFIABLE_KEY: the keys could not be anchored: .*--trust-did-document.*\\): it is not compared`,
+      ),
+    );
+    assert.equal(refused.stdout, '');
+
+    // A service names a release by its root, a directory by its id: the rest is the same.
+    const changes = (stdout: string) => {
+      const d = JSON.parse(stdout) as Json;
+      return { ...d, from: d.from.as_of, to: d.to.as_of };
+    };
+    const expected = changes((await gspc(['diff', dir(0), dir(1), '--json'])).stdout);
+    // The DID document the reader saved while the origin was up (the same bytes the replicas serve).
+    const did = (await (await fetch(`${a}/.well-known/did.json`)).json()) as Json;
+    const saved = savedDidDocument(did);
+    const anchored = await gspc(['diff', a, b, '--json', '--trust-did-document', saved]);
+    assert.equal(anchored.status, 0, anchored.stderr);
+    assert.deepEqual(changes(anchored.stdout), expected);
+    // A release directory and a URL, anchored alike.
+    assert.equal((await gspc(['diff', dir(0), b, '--trust-did-document', saved])).status, 0);
+
+    const thumbprints = (did.verificationMethod as Json[])
+      .filter((m) => !m.id.endsWith('#identity-root'))
+      .flatMap((m) => [
+        '--trust-key',
+        createHash('sha256').update(thumbprintInput(m.publicKeyJwk.x)).digest('base64url'),
+      ]);
+    const byKey = await gspc(['diff', a, b, '--json', ...thumbprints]);
+    assert.equal(byKey.status, 0, byKey.stderr);
+    assert.deepEqual(changes(byKey.stdout), expected);
+
+    // A file that is no DID document is refused before anything is fetched.
+    const bad = await gspc(['diff', a, b, '--trust-did-document', join(data, 'nothing.json')]);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--trust-did-document .*nothing\.json: ENOENT/);
   });
 });
