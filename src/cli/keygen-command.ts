@@ -5,7 +5,8 @@
  * (decision K8). Replacing keys (`--force`) is refused when the key directory signs a published
  * log, which the key directory itself says (src/keys/key-use.ts), whatever --data-dir names.
  */
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { ConfigOverrides, ConfigSource } from '../config.js';
@@ -17,11 +18,31 @@ import { keysInUse } from '../keys/key-use.js';
 import { isReplica } from '../release/release-keys.js';
 import type { CliRun } from './cli-io.js';
 
-/** Writes a root seed owner-only; `fresh`: refuse to replace a file (an `--out` the operator named). */
-export function writeRootSeed(path: string, seed: Buffer, fresh: boolean): void {
-  if (fresh && existsSync(path))
-    throw new GspcError('config_invalid', `--out ${path} exists: name a new file for the new root seed`);
-  writeSecret(path, `${seed.toString('base64url')}\n`);
+/**
+ * A new identity root's seed, written to `path` around staging the change that publishes it
+ * (`stage`): the seed is written first (aside when it replaces the old root's file, which is
+ * renamed over only once the change is staged), so a change is never staged for a root whose seed
+ * was not saved, and a change that fails to stage leaves no new seed behind. `replace`: `path`
+ * holds the old root (a root rotation without `--out`); otherwise it must not exist.
+ */
+export function withNewRootSeed<T>(path: string, replace: boolean, stage: (seed: Buffer) => T): T {
+  if (!replace && existsSync(path))
+    throw new GspcError(
+      'config_invalid',
+      `${path} exists: name a new file with --out for the new root seed; nothing was written`,
+    );
+  const seed = randomBytes(32);
+  const aside = replace ? `${path}.new-${process.pid}` : path;
+  writeSecret(aside, `${seed.toString('base64url')}\n`);
+  let staged: T;
+  try {
+    staged = stage(seed);
+  } catch (e) {
+    rmSync(aside, { force: true });
+    throw e;
+  }
+  if (replace) renameSync(aside, path);
+  return staged;
 }
 
 /** The loud part: where the root seed is, and that it does not belong on this machine. */

@@ -21,7 +21,7 @@ import { nextKeyState } from '../keys/pending-change.js';
 import { readPublic } from '../keys/key-files.js';
 import { checkpointTimes, trustedSizeAt } from '../release/checkpoint-times.js';
 import type { CliRun } from './cli-io.js';
-import { writeRootSeed } from './keygen-command.js';
+import { withNewRootSeed } from './keygen-command.js';
 import { registerMigrateCommands } from './keys-migrate-command.js';
 import { PENDING_NOTE, prepare, type DirOptions } from './keys-shared.js';
 
@@ -79,8 +79,9 @@ export function registerKeysCommands(
         expected,
       });
       const out = o['out'] ?? root.path;
-      const { record, seed } = rotateRoot(config.keyDir, root.signer, { did, at });
-      writeRootSeed(out, seed, o['out'] !== undefined);
+      const { record } = withNewRootSeed(out, o['out'] === undefined, (seed) =>
+        rotateRoot(config.keyDir, root.signer, { did, at, seed }),
+      );
       run.print(
         `rotated ${ROOT_KEY}, pending until the next publish: transition ${transitionId(record)} (sequence ${record.sequence})`,
       );

@@ -8,7 +8,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { ConfigSource } from '../config.js';
-import { GspcError } from '../core/errors.js';
 import { transitionId, type TransitionRecord } from '../core/evidence/key-transition.js';
 import { ALL_KEYS, ROOT_KEY } from '../core/evidence/signer.js';
 import { didForHost } from '../core/evidence/did.js';
@@ -21,7 +20,7 @@ import { signingContext } from '../keys/signing.js';
 import { currentReleaseDir } from '../release/data-dir.js';
 import { releaseDirDid } from '../release/release-origin.js';
 import type { CliRun } from './cli-io.js';
-import { rootWarning, writeRootSeed } from './keygen-command.js';
+import { rootWarning, withNewRootSeed } from './keygen-command.js';
 import { PENDING_NOTE, prepare, type DirOptions } from './keys-shared.js';
 
 /** One line for a transition record. */
@@ -68,20 +67,15 @@ export function registerMigrateCommands(
         ? undefined
         : rootKeyFor('keys migrate', { file: o['rootKey'], keyDir: config.keyDir, did, expected });
     const out = o['out'] ?? join(config.keyDir, ROOT_FILE);
-    if (expected === undefined && existsSync(out))
-      throw new GspcError(
-        'config_invalid',
-        `${out} exists: name a new file with --out for the new root seed; nothing was written`,
-      );
     const board = signingContext(config.keyDir, config.didHost, config.token, { next: true }).keys.state(
       'board-attestation-1',
     );
-    const m = migrateKeys(config.keyDir, { did, at: now().toISOString(), board, ...(root && { root }) });
+    const migrate = (seed?: Buffer) =>
+      migrateKeys(config.keyDir, { did, at: now().toISOString(), board, ...(root && { root }), ...(seed && { seed }) });
+    // A new root's seed is saved before the change that publishes it is staged.
+    const m = expected === undefined ? withNewRootSeed(out, false, migrate) : migrate();
     if (m === undefined) return;
-    if (m.seed !== undefined) {
-      writeRootSeed(out, m.seed, false);
-      run.print(`created ${ROOT_KEY} x=${m.root} in ${out}`);
-    }
+    if (m.seed !== undefined) run.print(`created ${ROOT_KEY} x=${m.root} in ${out}`);
     if (m.adoption !== undefined)
       run.print(
         `adoption ${transitionId(m.adoption)}: the identity root endorses ${m.endorsed.length} revocation${m.endorsed.length === 1 ? '' : 's'} signed by the new key only (${m.endorsed.map((e) => e.slice(0, 16)).join(', ')})`,
