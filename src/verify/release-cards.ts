@@ -10,6 +10,7 @@ import { DupTree } from '../core/evidence/merkle/dup-tree.js';
 import { rootLeaves } from '../core/evidence/public-root.js';
 import { BOARD_KEY } from '../core/evidence/signer.js';
 import {
+  doubledMethodDetail,
   keysOfDidDocument,
   revocationsOfDidDocument,
   verifyCard,
@@ -56,7 +57,7 @@ export async function verifyReleaseCards(
       didKeys.size > 0,
       didKeys.size > 0
         ? `${didKeys.size} Ed25519 verification methods, from ${anchored.from}`
-        : `no DID document with Ed25519 keys (${anchored.from})`,
+        : `${doubledMethodDetail(doc) ?? 'no DID document with Ed25519 keys'} (${anchored.from})`,
     )
   ) {
     add('key_anchor', anchored.anchor.ok, anchored.anchor.detail);

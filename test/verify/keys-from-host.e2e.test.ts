@@ -3,7 +3,8 @@
  * `gspc verify`, the served POST /api/verify and /api/receipts/verify of a service away from its
  * DID's host, and /gspc-verify in the browser, around one origin (test/helpers/host-views.ts):
  * - the origin up: the origin and an honest mirror are VALID; an impostor (`gspc keygen`, an
- *   edited corpus published under the origin's URL) is INVALID, and key_anchor names its keys;
+ *   edited corpus published under the origin's URL) is INVALID, and key_anchor names its keys; a
+ *   DID document that doubles a method id is refused whole, did_document naming the id;
  * - the origin down: the mirror and the impostor are UNVERIFIABLE_KEY, never VALID; with the DID
  *   document the reader saved (or the keys' thumbprints) the mirror is VALID, the impostor INVALID;
  * - a key changed at the origin: a board-key rotation (a mirror that copied before it lags and
@@ -124,6 +125,27 @@ describe('the origin up', () => {
     assert.equal(v.report.verdict, 'INVALID');
     assert.match(v.check('key_anchor').detail, /^the view's own key transitions: .*signed by its new key only/);
     assert.equal(v.check('root_signature').ok, true, "the release is the origin's: only the keys lie");
+  });
+
+  it('a DID’s host whose DID document lists one verification-method id twice: did_document names the id, refused whole', async () => {
+    const doc = (await (await fetch(`${base.url}/.well-known/did.json`)).json()) as Json;
+    const board = doc.verificationMethod.find((m: Json) => m.id === `${DID}#${BOARD_KEY}`);
+    const second = { ...board, publicKeyJwk: { ...board.publicKeyJwk, x: origin.stranger.x } };
+    origin.present(
+      new Map([['/.well-known/did.json', { ...doc, verificationMethod: [...doc.verificationMethod, second] }]]),
+    );
+    try {
+      const v = await verify(ORIGIN);
+      assert.equal(v.report.verdict, 'INVALID');
+      assert.equal(v.check('did_document').ok, false);
+      assert.equal(
+        v.check('did_document').detail,
+        `the DID document lists ${DID}#${BOARD_KEY} twice: refused whole (the DID document at ${ORIGIN}/.well-known/did.json)`,
+      );
+      assert.equal(v.report.cards.valid, 0);
+    } finally {
+      origin.present();
+    }
   });
 
   it('served verification away from the DID’s host reads the host’s keys: the replica VALID, the impostor INVALID', async () => {

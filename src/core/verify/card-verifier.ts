@@ -329,6 +329,12 @@ export function doubledMethodId(doc: unknown): string | undefined {
   return undefined;
 }
 
+/** What a `did_document` check says of a document that doubles a method id, in every verifier alike; undefined when it does not. */
+export function doubledMethodDetail(doc: unknown): string | undefined {
+  const id = doubledMethodId(doc);
+  return id === undefined ? undefined : `the DID document lists ${id} twice: refused whole`;
+}
+
 /** The raw Ed25519 keys a DID document lists, by verification-method id (none when it doubles an id). */
 export function keysOfDidDocument(doc: unknown): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();

@@ -6,7 +6,7 @@
  * a transition fails, `key_transitions`.
  */
 import { bytesToBase64url, type VerifyCrypto } from '../crypto/verify-crypto.js';
-import { doubledMethodId, keysOfDidDocument } from './card-verifier.js';
+import { doubledMethodDetail, keysOfDidDocument } from './card-verifier.js';
 import {
   anchorKeys,
   didOf,
@@ -110,9 +110,7 @@ export async function keysOfView(
     keys.size > 0,
     keys.size > 0
       ? `${keys.size} Ed25519 verification methods${anchored ? `, from ${anchored.from}` : ''}`
-      : doubledMethodId(didDocument) !== undefined
-        ? `the DID document lists ${doubledMethodId(didDocument)} twice: refused whole`
-        : 'no DID document with Ed25519 keys',
+      : (doubledMethodDetail(didDocument) ?? 'no DID document with Ed25519 keys'),
   );
   if (anchored) add('key_anchor', anchored.anchor.ok, anchored.anchor.detail);
   // Keys reached by transitions that do not verify are no one's: no card is VALID under them,
