@@ -11,6 +11,7 @@
  * otherwise no card is VALID: INVALID when they differ, UNVERIFIABLE_KEY when the host cannot be
  * read.
  */
+import { BOARD_KEY } from '../core/evidence/signer.js';
 import { GspcError } from '../core/errors.js';
 import { revocationsOfDidDocument, verifyCard, type CardVerdict } from '../core/verify/card-verifier.js';
 import { anchorKeys, anchoredVerdict, didOf, type HostAnswer, type KeyAnchorCheck } from '../core/verify/key-source.js';
@@ -88,7 +89,10 @@ async function judgeNow(current: PreparedRelease, answer: HostAnswer): Promise<H
   const revocations = revocationsOfDidDocument(answer.docs.didDocument);
   // The keys the release was signed with (its evidence/public-keys.json).
   const signedWith = releaseKeys(current.release);
-  const revoked = revocations.find((r) => signedWith.get(r.fragment) === r.x && entries.length > r.trusted_size);
+  // Only the board key signs what a release holds: a revoked agent-card key takes nothing back.
+  const revoked = revocations.find(
+    (r) => r.fragment === BOARD_KEY && signedWith.get(r.fragment) === r.x && entries.length > r.trusted_size,
+  );
   if (revoked === undefined) return { check: anchor, revocations };
   return {
     check: {

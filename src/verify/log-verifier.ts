@@ -123,7 +123,7 @@ export async function verifyLog(
             : ''),
   );
   if (transitions !== undefined && transitions.revocations.length > 0)
-    checkRevocations(transitions.revocations, history.checkpoints, add);
+    checkRevocations(transitions.revocations, history.checkpoints, tree.size, add);
 
   const index = new Map(entriesDoc.entries.map((h, i) => [h, i]));
   return {
@@ -201,11 +201,19 @@ export async function verifyTransitions(
 /**
  * Each revocation trusts the log up to a size a checkpoint of it had (or none of it): the
  * operator names the last checkpoint made before the compromise, and it must be one the log
- * published, so that what it trusts is exactly what a reader could have seen then.
+ * published, so that what it trusts is exactly what a reader could have seen then. A revocation
+ * that trusts this whole log or more came after this release (a rollback to the release before
+ * a leak, served with the transitions of now): it takes nothing back from it, and the
+ * checkpoint it names is this release's own or a later one, which this history cannot hold.
  */
-function checkRevocations(revocations: readonly Revocation[], history: readonly LogHistoryEntry[], add: Add): void {
+function checkRevocations(
+  revocations: readonly Revocation[],
+  history: readonly LogHistoryEntry[],
+  treeSize: number,
+  add: Add,
+): void {
   const sizes = new Set([0, ...history.map((h) => h.tree_size)]);
-  const unknown = revocations.filter((r) => !sizes.has(r.trusted_size));
+  const unknown = revocations.filter((r) => r.trusted_size < treeSize && !sizes.has(r.trusted_size));
   add(
     'key_revocations',
     unknown.length === 0,

@@ -183,7 +183,9 @@ function checkSignedUnrevoked(
   size: number,
   add: Add,
 ): void {
-  for (const fragment of transitions.epochs.keys()) {
+  // Only the board key signs what a release holds (cards, root, checkpoints): a revoked agent-card
+  // key takes nothing back from it (issue 36, defect 4).
+  for (const fragment of [...transitions.epochs.keys()].filter((f) => f === BOARD_KEY)) {
     const key = keys.get(`${did}#${fragment}`);
     const r = key && revocationOf(transitions.revocations, Buffer.from(key).toString('base64url'));
     if (r && size > r.trusted_size)
