@@ -43,6 +43,11 @@ export interface PreparedRelease {
   /** The same proof as an object, by 16-hex id or full sha256 (what paid artefacts embed). */
   proofObject(id: string): Record<string, unknown> | undefined;
   didDocument: DidDocument;
+  /**
+   * The DID document's keys by kid, with each fragment the release was signed with (a release
+   * served again after a rotation: its root, checkpoint and corrections ledger are the retired key's).
+   */
+  signedWith: ReadonlyMap<string, Uint8Array>;
   /** SHA-256 of the exact /root.json bytes (what witnesses and timestamp proofs cover). */
   rootSha256: string;
   /** A card of this release by sha256 or its 16-hex prefix (withdrawn ones included). */
@@ -146,6 +151,7 @@ export function prepareRelease(
     proofFor,
     proofObject,
     didDocument: doc,
+    signedWith,
     rootSha256: release.evidence.rootSha256,
     cardById,
     verification,

@@ -120,4 +120,21 @@ describe('rolling back after a key change', () => {
     const card = (await (await fetch(`${b.origin}/.well-known/agent-card.json`)).json()) as Json;
     assert.equal(card.signatures?.length, 1, 'the agent card is signed by the new agent-card key');
   });
+
+  it('a release whose corrections ledger the retired board key signed reads CURRENT when served again after a rotation', async () => {
+    const b = await board();
+    const corpus = demoCopy();
+    await ok(['corrections', 'sign', corpus, '--data-dir', b.data, '--public-url', b.origin]);
+    const a = await b.publish(corpus); // A: the ledger signed by the first board key
+    await ok(['keys', 'rotate', 'board', '--data-dir', b.data]);
+    const later = demoCopy();
+    await ok(['corrections', 'sign', later, '--data-dir', b.data, '--public-url', b.origin]);
+    await b.publish(later); // B: signed by the new board key
+    const s = await serve(b.data, b.port, b.origin, ['--release', a]);
+    services.push(s);
+    await assertServing(b.origin, 'A served again after the rotation');
+    const doc = (await (await fetch(`${b.origin}/api/corrections`)).json()) as Json;
+    // Before: INVALID, checked under the board key of now, which never signed A's ledger.
+    assert.equal(doc.signature?.state, 'CURRENT', JSON.stringify(doc.signature));
+  });
 });

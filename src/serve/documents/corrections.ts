@@ -2,7 +2,8 @@
  * The corrections ledger (specification, "Corrections ledger (svc.corrections/0.1)"; Endpoints:
  * GET /api/corrections). `GET /api/corrections` serves the ledger with each entry's unsigned
  * `correction_latency` computed on the request and the state of the ledger signature, checked
- * against the board key of the service's own DID document. `GET /corrections/<id>.json` serves
+ * against the board key the served release was signed with (the DID document's, or the retired one
+ * for a release served again after a rotation). `GET /corrections/<id>.json` serves
  * each original entry file byte for byte.
  */
 import { GspcError } from '../../core/errors.js';
@@ -10,7 +11,6 @@ import { BOARD_KEY } from '../../core/evidence/signer.js';
 import { CORRECTION_ID } from '../../core/ledger/corrections-entry.js';
 import { correctionsDocument, noLedgerDocument } from '../../core/ledger/corrections-document.js';
 import { signatureStatus, type SignatureStatus } from '../../core/ledger/corrections-signature.js';
-import { keysOfDidDocument } from '../../core/verify/card-verifier.js';
 import { JSON_TYPE } from '../headers.js';
 import { CACHE_CONTROL, prepare, type Prepared } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
@@ -40,7 +40,9 @@ const ledgerOf = perRelease((current: PreparedRelease): ReleaseLedger | null => 
     signature: signatureStatus(
       corpus.signature,
       digest,
-      keysOfDidDocument(current.didDocument),
+      // The key the release was signed with: a ledger signed before a rotation stays CURRENT when
+      // its release is served again (issue 36).
+      current.signedWith,
       `${current.didDocument.id}#${BOARD_KEY}`,
     ),
     originals: new Map(corpus.entries.map((e) => [e.id, prepare(e.bytes, JSON_TYPE, e.sha256)])),
