@@ -125,6 +125,8 @@ const ROLE_OF: Record<string, string> = {
   'board-attestation-1': 'signs the board, the public root, measurement cards, offers and receipts',
   'card-attestation-2': 'signs this agent card',
   'card-attestation-1': 'signed earlier agent cards (kept so they still verify; no longer signs)',
+  'identity-root':
+    'the identity root: authorises key changes (revocations, root rotations) and signs nothing else; kept off the serving machine (docs/threat-model.md)',
 };
 
 /** did-keys: `GET /.well-known/did.json`, and whether the card now served is signed. */
