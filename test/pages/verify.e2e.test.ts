@@ -273,7 +273,14 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
     const ok = await check(offer);
     assert.equal(ok.result, 'VALID');
     assert.match(ok.text, /"amount": "20000"/, 'the verified payload is shown');
-    assert.equal((await check(receipt(signing.inputs.boardKey))).result, 'VALID');
+    // Issue 37: an offer is named an offer, which proves no payment; never read as a receipt.
+    assert.match(ok.text, /JWS \(offer\)/);
+    assert.equal(await page.locator('#jws-result .verify-jws-kind').getAttribute('data-kind'), 'offer');
+    assert.match(ok.text, /It proves no payment/);
+    const paid = await check(receipt(signing.inputs.boardKey));
+    assert.equal(paid.result, 'VALID');
+    assert.equal(await page.locator('#jws-result .verify-jws-kind').getAttribute('data-kind'), 'receipt');
+    assert.match(paid.text, /JWS \(receipt\)/);
 
     const [h, p, s] = offer.split('.') as [string, string, string];
     const payload = JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as Record<string, unknown>;

@@ -50,22 +50,8 @@ export function verifyCompactJws(
   return verifyCompactJwsWith(jws, resolveKey, { ed25519Verify: async (pub, msg, sig) => verify(pub, msg, sig) });
 }
 
-/**
- * What a verified JWS of the offer-receipt extension is, by its payload's fields: an offer
- * (`scheme`, `payTo`, `validUntil`: the terms before payment) or a receipt (`payer`, `issuedAt`:
- * after settlement). Both are signed by the same key in the same form, so only the fields tell
- * them apart.
- */
-export type SignedKind = 'offer' | 'receipt' | 'unknown';
-
-export function kindOf(payload: unknown): SignedKind {
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return 'unknown';
-  const p = payload as Record<string, unknown>;
-  const receipt = typeof p.payer === 'string' && typeof p.issuedAt === 'number';
-  const offer = typeof p.scheme === 'string' && typeof p.payTo === 'string' && typeof p.validUntil === 'number';
-  if (receipt === offer) return 'unknown';
-  return receipt ? 'receipt' : 'offer';
-}
+export { kindOf, type SignedKind } from './offer-receipt-kind.js';
+import { kindOf, type SignedKind } from './offer-receipt-kind.js';
 
 /** What a relying party holds the JWS to be, and (optionally) what it must cover. */
 export interface Expectation {

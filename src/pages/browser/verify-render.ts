@@ -240,7 +240,14 @@ export function showBundle(
   );
 }
 
-export function showJws(box: HTMLElement, v: ReceiptVerification, ms: number): void {
+/** What a verified offer or receipt proves, in words: an offer is never read as a payment. */
+const KIND_WORDS: Record<string, string> = {
+  offer:
+    'This is an offer: the terms stated before payment (a 402 challenge carries one). It proves no payment; only a receipt does.',
+  receipt: 'This is a receipt: the service states that the payer below paid for the resource below.',
+};
+
+export function showJws(box: HTMLElement, v: ReceiptVerification, ms: number, kind?: string): void {
   const h: Record<string, unknown> = v.header ?? {};
   const headRows = (['alg', 'kid', 'typ'] as const)
     .filter((k) => h[k] !== undefined)
@@ -251,8 +258,16 @@ export function showJws(box: HTMLElement, v: ReceiptVerification, ms: number): v
     box,
     v.result,
     ms,
-    el('h3', { class: 'verdict' }, 'JWS: ', state(v.result)),
+    el(
+      'h3',
+      { class: 'verdict' },
+      v.result === 'VALID' && kind !== undefined && kind !== 'unknown' ? `JWS (${kind}): ` : 'JWS: ',
+      state(v.result),
+    ),
     el('p', { class: 'verify-jws-reason' }, `Reason: ${v.reason}.`),
+    v.result === 'VALID' && kind !== undefined && KIND_WORDS[kind] !== undefined
+      ? el('p', { class: 'verify-jws-kind', 'data-kind': kind }, KIND_WORDS[kind])
+      : null,
     headRows.length > 0 ? table('Protected header', ['Parameter', 'Value'], headRows) : null,
     v.result === 'VALID'
       ? el(

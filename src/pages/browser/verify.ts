@@ -19,6 +19,7 @@ import {
   type ServiceContext,
 } from '../../core/verify/service-context.js';
 import { didDocumentResolver, verifyCompactJwsWith } from '../../core/crypto/jws-verifier.js';
+import { kindOf } from '../../core/crypto/offer-receipt-kind.js';
 import { keysAtHost, PAGE_HINT } from './verify-keys.js';
 import { primitivesWork, webVerifyCrypto } from '../../core/verify/web-crypto.js';
 import type { VerifyCrypto } from '../../core/crypto/verify-crypto.js';
@@ -134,15 +135,25 @@ async function checkJws(crypto: VerifyCrypto, box: HTMLElement, text: string): P
   // Only the keys are needed: the transitions' log positions do not matter to a JWS.
   const keys = await anchoredKeysOf(files, crypto, keysAtHost, [], PAGE_HINT);
   const v = await verifyCompactJwsWith(jws, didDocumentResolver(keys.docs.didDocument), crypto);
+  // An offer and a receipt are signed alike: only the payload's fields tell them apart, and an
+  // offer proves no payment (issue 37). One that is neither is not VALID as either.
+  const kind = v.result === 'VALID' ? kindOf(v.payload) : undefined;
   const anchored =
-    v.result === 'VALID' && !keys.anchor.ok
+    v.result === 'VALID' && kind === 'unknown'
       ? {
-          result: keys.anchor.state,
-          reason: `key_anchor: ${keys.anchor.detail}`,
+          result: 'INVALID' as const,
+          reason:
+            'the signature verifies, but the payload is neither an offer nor a receipt of the offer-receipt extension',
           ...(v.header && { header: v.header }),
         }
-      : v;
-  showJws(box, anchored, performance.now() - t0);
+      : v.result === 'VALID' && !keys.anchor.ok
+        ? {
+            result: keys.anchor.state,
+            reason: `key_anchor: ${keys.anchor.detail}`,
+            ...(v.header && { header: v.header }),
+          }
+        : v;
+  showJws(box, anchored, performance.now() - t0, kind);
 }
 
 /** Runs one check at a time per result box; a failure of the page itself is shown, not thrown. */
