@@ -29,6 +29,7 @@ import { installJsonBodyParser } from './web/json-body.js';
 import { registerDocumentRoutes } from './web/document-routes.js';
 import type { ServiceMetrics } from './web/metrics.js';
 import { installDrain } from './web/drain.js';
+import { DEFAULT_CONNECTION_LIMITS, limitedServerFactory, type ConnectionLimits } from './web/connections.js';
 import { PreparedFastPath } from './web/fast-path.js';
 import { installRateLimits, RateCounts, type RateBudgets } from './web/rate-limits.js';
 import { installOpenApi } from './web/openapi.js';
@@ -84,6 +85,8 @@ export interface AppOptions {
    * whenever the access log is on): src/web/fast-path.ts.
    */
   fastPath?: boolean;
+  /** Connection caps and timeouts (GSPC_MAX_CONNECTIONS…, GSPC_*_TIMEOUT_MS; src/web/connections.ts). */
+  connections?: Partial<ConnectionLimits>;
 }
 
 /** The options resolved into the one context every layer reads (every default decided here). */
@@ -170,7 +173,7 @@ export function assembleApp(opts: AppOptions): { app: FastifyInstance; entries: 
           ...(metrics && { counter: (route: string) => metrics.responseCounter(route) }),
         });
   const app = Fastify({
-    ...(fastPath && { serverFactory: fastPath.serverFactory }),
+    serverFactory: limitedServerFactory({ ...DEFAULT_CONNECTION_LIMITS, ...opts.connections }, fastPath?.serve),
     logger: { level: opts.logLevel ?? 'info' },
     logController: new LogController({ disableRequestLogging: !opts.accessLog }),
     // Without an access log, a per-request child logger (~1.5 µs) buys nothing: use the root one.

@@ -13,6 +13,7 @@ import { BASE_USDC, type RailConfig } from './payments/rail-config.js';
 import type { OpenLedgerOptions } from './store/open-ledger.js';
 import type { TokenConfig } from './keys/pkcs11-keys.js';
 import type { StatusSources } from './serve/context.js';
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './web/connections.js';
 import { isClassicAddress } from './core/status/xrpl-address.js';
 
 /** The package's version (from src/ and from dist/, package.json is one folder up): `gspc --version`, /openapi.json. */
@@ -154,6 +155,27 @@ const envSchema = z.object({
     return list;
   }),
   GSPC_RELOAD_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
+  // Connections (docs/operations.md, "Limits"; src/web/connections.ts): 0 is no cap.
+  GSPC_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).default(DEFAULT_CONNECTION_LIMITS.maxPerClient),
+  GSPC_MAX_CONNECTIONS: z.coerce.number().int().min(0).default(DEFAULT_CONNECTION_LIMITS.max),
+  GSPC_HEADERS_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(500)
+    .max(600_000)
+    .default(DEFAULT_CONNECTION_LIMITS.headersTimeoutMs),
+  GSPC_REQUEST_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(500)
+    .max(600_000)
+    .default(DEFAULT_CONNECTION_LIMITS.requestTimeoutMs),
+  GSPC_KEEP_ALIVE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(600_000)
+    .default(DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs),
   // On SIGTERM: a paid request may wait on the facilitator for GSPC_FACILITATOR_TIMEOUT_MS.
   GSPC_DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   GSPC_KEY_DIR: z.string().min(1).optional(),
@@ -210,6 +232,8 @@ export interface Config {
   /** Proxy addresses whose X-Forwarded-For is believed (Fastify's trustProxy); empty: none. */
   trustProxy: string[];
   reloadIntervalMs: number;
+  /** Connection caps and timeouts (src/web/connections.ts). */
+  connections: ConnectionLimits;
   /** On SIGTERM, how long requests in flight may take before their connections are cut. */
   drainTimeoutMs: number;
   /** Where the Ed25519 key files live (default `<dataDir>/keys`). */
@@ -328,6 +352,14 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>, ov
     rateLimits: e.GSPC_RATE_LIMITS,
     trustProxy: e.GSPC_TRUST_PROXY,
     reloadIntervalMs: e.GSPC_RELOAD_INTERVAL_MS,
+    connections: {
+      maxPerClient: e.GSPC_MAX_CONNECTIONS_PER_CLIENT,
+      max: e.GSPC_MAX_CONNECTIONS,
+      headersTimeoutMs: e.GSPC_HEADERS_TIMEOUT_MS,
+      // A request (headers and body) may not be given less time than its headers.
+      requestTimeoutMs: Math.max(e.GSPC_REQUEST_TIMEOUT_MS, e.GSPC_HEADERS_TIMEOUT_MS),
+      keepAliveTimeoutMs: e.GSPC_KEEP_ALIVE_TIMEOUT_MS,
+    },
     drainTimeoutMs: e.GSPC_DRAIN_TIMEOUT_MS,
     keyDir: resolve(overrides.keyDir ?? e.GSPC_KEY_DIR ?? `${dataDir}/keys`),
     ...(e.GSPC_SIGNER === 'pkcs11' && { token: tokenConfig(e) }),

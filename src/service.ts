@@ -4,7 +4,7 @@
  * and listen. The app itself is composed by src/app.ts; nothing below this file reads the
  * environment.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
@@ -12,6 +12,7 @@ import { ACTION_TIMEOUT_MS } from './core/fabric/actions.js';
 import { GspcError } from './core/errors.js';
 import type { Config } from './config.js';
 import { keygen } from './keys/key-store.js';
+import { ALL_KEYS } from './core/evidence/signer.js';
 import { keyStates, signingContext, signingFor, type SigningContext } from './keys/signing.js';
 import { currentReleaseDir, loadRelease } from './release/load.js';
 import { publishRelease } from './release/publish.js';
@@ -72,6 +73,37 @@ async function releaseToServe(config: Config, opts: ServeOptions): Promise<strin
   return current;
 }
 
+/**
+ * What the key directory's files are now, from their metadata alone (stat takes no descriptor):
+ * the keys are read again only when this changes (issue 38). A key held in memory is never
+ * re-read by a health check, so a process out of descriptors (EMFILE) cannot make a signed
+ * release look unsigned.
+ */
+export function keyFilesStamp(keyDir: string): string {
+  const names = [
+    ...ALL_KEYS.map((f) => `${f}.key`),
+    'public-keys.json',
+    'transitions.json',
+    'pending.json',
+    'in-use.json',
+  ];
+  return names
+    .map((n) => {
+      try {
+        const st = statSync(join(keyDir, n), { throwIfNoEntry: false });
+        return st === undefined ? '-' : `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.mode}`;
+      } catch (e) {
+        return `?${(e as NodeJS.ErrnoException).code ?? ''}`;
+      }
+    })
+    .join('|');
+}
+
+/** A read that failed for want of a resource (descriptors, memory), not because of the file. */
+const TRANSIENT = /\((EMFILE|ENFILE|ENOMEM|EAGAIN)\)/;
+export const transientKeyRead = (s: SigningContext): boolean =>
+  s.keys.health.some((h) => !h.healthy && TRANSIENT.test(h.reason ?? ''));
+
 const healthKey = (s: SigningContext) =>
   JSON.stringify(s.keys.health) +
   JSON.stringify(s.keys.published.map((k) => Buffer.from(k.publicKey).toString('hex'))) +
@@ -110,6 +142,9 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
   // The key directory's own keys and, while `gspc keys` has a change pending, the keys with it
   // applied: each release is served with the keys it was published with (decision K9), so a
   // pending rotation or revocation changes nothing served until the release that logs it does.
+  // With the keys on a token (PKCS#11) there is no file to stamp: they are asked each check.
+  const stamp = () => (config.token === undefined ? keyFilesStamp(config.keyDir) : undefined);
+  let keysStamp = stamp();
   let keys = keyStates(config.keyDir, config.didHost, config.token);
   const first = loadRelease(dir);
   let signing = signingFor(keys, first);
@@ -152,6 +187,7 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
     rateLimits: config.rateLimits,
     trustProxy: config.trustProxy,
     fastPath: config.fastPath,
+    connections: config.connections,
   });
   app.addHook('onClose', () => ledger.close());
   const rail = config.rail;
@@ -181,7 +217,15 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
   let stopWarm = () => {};
   app.addHook('onClose', async () => stopWarm());
   const check = () => {
-    keys = keyStates(config.keyDir, config.didHost, config.token);
+    const nowStamp = stamp();
+    if (nowStamp === undefined || nowStamp !== keysStamp) {
+      const read = keyStates(config.keyDir, config.didHost, config.token);
+      // A read that ran out of descriptors says nothing of the keys: keep those held, read again next check.
+      if (!transientKeyRead(read.committed) && (read.pending === undefined || !transientKeyRead(read.pending))) {
+        keys = read;
+        keysStamp = nowStamp;
+      }
+    }
     const nextSigning = signingFor(keys, state.current().release);
     if (healthKey(nextSigning) !== healthKey(signing)) {
       signing = nextSigning;

@@ -62,7 +62,12 @@ export function installErrorHandling(app: FastifyInstance): void {
     const mapped = err instanceof GspcError ? err : frameworkError(err, req.headers['content-type']);
     if (mapped === undefined) req.log.error({ err }, 'unhandled error');
     const e = mapped ?? new GspcError('internal', 'internal error');
-    return reply.code(STATUS_BY_CODE[e.code]).headers(BASE_HEADERS).send(errorBody(e));
+    const status = STATUS_BY_CODE[e.code];
+    // A server-side failure is of this moment: no cache may keep it (issue 38).
+    return reply
+      .code(status)
+      .headers(status >= 500 ? { ...BASE_HEADERS, 'cache-control': 'no-store' } : BASE_HEADERS)
+      .send(errorBody(e));
   });
   app.setNotFoundHandler((req, reply) => {
     reply

@@ -17,8 +17,7 @@
  * rate budget (the limiter's own store) and the same request series (metrics) are applied here.
  * With the access log on, nothing is fast-pathed: every request must reach the logger.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { FastifyServerFactory } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Prepared } from '../serve/prepared-bytes.js';
 import { monotonicMs } from './client-budgets.js';
 
@@ -94,7 +93,7 @@ export class PreparedFastPath {
   }
 
   /** Answers the request when it is a replay of a recorded answer; false: Fastify answers it. */
-  serve(req: IncomingMessage, res: ServerResponse): boolean {
+  readonly serve = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (this.#closing || req.method !== 'GET' || carries(req, 'if-none-match')) return false;
     const r = this.#recorded.get(req.url ?? '');
     if (r === undefined || this.o.current() !== this.#release) return false;
@@ -105,21 +104,5 @@ export class PreparedFastPath {
     res.end(r.body);
     if (r.counted !== undefined) r.counted((this.#clock() - started) / 1000);
     return true;
-  }
-
-  /**
-   * Fastify's `serverFactory`: the HTTP server Fastify would create (the same timeouts, from the
-   * options Fastify resolved), whose request event tries the fast path first.
-   */
-  readonly serverFactory: FastifyServerFactory = (handler, options) => {
-    const server: Server = createServer((req, res) => {
-      if (!this.serve(req, res)) handler(req, res);
-    });
-    // Fastify has resolved its defaults into the options by now (keep-alive 72 s, no timeouts).
-    const o = options as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
-    server.keepAliveTimeout = o.keepAliveTimeout ?? 72_000;
-    server.requestTimeout = o.requestTimeout ?? 0;
-    server.setTimeout(o.connectionTimeout ?? 0);
-    return server;
   };
 }

@@ -22,6 +22,31 @@ describe('operating configuration', () => {
     assert.equal(c.drainTimeoutMs, 30_000);
   });
 
+  it('connections (issue 38): 64 per client, 10 s for headers, 30 s for a request, 5 s kept alive; each can be changed', () => {
+    const c = readConfig({}).connections;
+    assert.equal(c.maxPerClient, 64);
+    assert.equal(c.headersTimeoutMs, 10_000);
+    assert.equal(c.requestTimeoutMs, 30_000);
+    assert.equal(c.keepAliveTimeoutMs, 5_000);
+    assert.ok(c.max >= 64 && c.max <= 10_000, String(c.max));
+    const set = readConfig({
+      GSPC_MAX_CONNECTIONS_PER_CLIENT: '0',
+      GSPC_MAX_CONNECTIONS: '500',
+      GSPC_HEADERS_TIMEOUT_MS: '40000',
+      GSPC_REQUEST_TIMEOUT_MS: '20000',
+      GSPC_KEEP_ALIVE_TIMEOUT_MS: '1000',
+    }).connections;
+    // A request is never given less time than its headers.
+    assert.deepEqual(set, {
+      maxPerClient: 0,
+      max: 500,
+      headersTimeoutMs: 40_000,
+      requestTimeoutMs: 40_000,
+      keepAliveTimeoutMs: 1_000,
+    });
+    refused({ GSPC_HEADERS_TIMEOUT_MS: '10' }, /GSPC_HEADERS_TIMEOUT_MS/);
+  });
+
   it('reads budgets by class (the rest keep their defaults), off, and proxies as addresses or CIDRs', () => {
     assert.deepEqual(readConfig({ GSPC_RATE_LIMITS: 'verify=30, paid=0' }).rateLimits, {
       free: 3000,

@@ -169,6 +169,16 @@ describe('/readyz', () => {
     const board = bad.body.checks.find((c) => c.check === 'board')!;
     assert.equal(board.ok, false);
     assert.match(board.detail, /^the release is signed but its board is served UNSIGNED/);
+    // Meanwhile a signed release is never served unsigned (issue 38): the board is a 503 no cache
+    // keeps, on the fast path's target and with an axis.
+    for (const path of ['/api/gspc', '/api/gspc?axis=care']) {
+      const r = await fetch(`${url}${path}`);
+      assert.equal(r.status, 503, path);
+      assert.equal(r.headers.get('cache-control'), 'no-store', path);
+      const body = (await r.json()) as { code: string; error: string };
+      assert.equal(body.code, 'keys_unhealthy', path);
+      assert.match(body.error, /board-attestation-1 is unhealthy/);
+    }
     chmodSync(boardKey, 0o600);
     assert.equal(
       (

@@ -19,6 +19,13 @@ export const boardDocument: DocumentEntry<BoardResponse> = {
     const current = ctx.state.current();
     const board = current.boards.get(req.query.get('axis') ?? '');
     if (!board) throw new GspcError('unknown_axis', 'unknown axis', { known: current.knownAxes });
+    // A signed release is never served unsigned (issue 38): while its board cannot be signed the
+    // answer is a 503 (no-store), never an unsigned board a cache would keep.
+    if (current.release.evidence.root.sig_ed25519 !== null && current.boardStamp.verification_state === 'UNSIGNED')
+      throw new GspcError(
+        'keys_unhealthy',
+        `the release is signed but its board cannot be signed now: ${current.boardStamp.reason ?? 'the board key is unhealthy'}`,
+      );
     return prepared(board);
   },
 };
