@@ -88,6 +88,35 @@ export function guardConnections(server: Server, limits: ConnectionLimits): void
   });
 }
 
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/**
+ * The one spelling of a request target every layer sees (issue 38, decision HA3): the rate
+ * limiter, the fast path, the router and the request series. An absolute-form target
+ * (`http://host/path?q`, which a server must accept) is read as its path and query, and a
+ * percent-escape of an unreserved character (`%76` for `v`) in the path is decoded (RFC 3986
+ * §6.2.2.2: the same resource). Other escapes stay (the router decodes them; no route of the
+ * service is spelt with one, and the fast path records no target holding one). An asterisk-form
+ * or unreadable target is left for node and Fastify to refuse.
+ */
+export function normaliseTarget(url: string): string {
+  let target = url;
+  if (target.charCodeAt(0) !== 47 /* '/' */) {
+    const m = /^https?:\/\/[^/?#]*/i.exec(target);
+    if (m === null) return url;
+    target = target.slice(m[0].length);
+    if (target === '' || target.charCodeAt(0) !== 47) target = `/${target}`;
+  }
+  const q = target.indexOf('?');
+  const path = q === -1 ? target : target.slice(0, q);
+  if (!path.includes('%')) return target;
+  const decoded = path.replace(/%([0-9A-Fa-f]{2})/g, (esc, hex: string) => {
+    const c = String.fromCharCode(Number.parseInt(hex, 16));
+    return UNRESERVED.test(c) ? c : esc;
+  });
+  return q === -1 ? decoded : decoded + target.slice(q);
+}
+
 /**
  * Fastify's `serverFactory`: node's HTTP server with these limits; `first` may answer a request
  * before Fastify (the prepared documents' fast path), returning false to pass it on.
@@ -104,11 +133,10 @@ export function limitedServerFactory(
         keepAliveTimeout: limits.keepAliveTimeoutMs,
         connectionsCheckingInterval: CHECK_INTERVAL_MS,
       },
-      first === undefined
-        ? handler
-        : (req, res) => {
-            if (!first(req, res)) handler(req, res);
-          },
+      (req, res) => {
+        if (req.url !== undefined) req.url = normaliseTarget(req.url);
+        if (first === undefined || !first(req, res)) handler(req, res);
+      },
     );
     guardConnections(server, limits);
     return server;

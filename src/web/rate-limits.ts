@@ -125,7 +125,10 @@ export function installRateLimits(app: FastifyInstance, counts: RateCounts, o: R
     let c = classes.get(req);
     if (c === undefined) {
       const at = req.url.indexOf('?');
-      const path = at < 0 ? req.url : req.url.slice(0, at);
+      // The route the router matched, as the request series names it (issue 38): however the
+      // target was spelt (the server normalises it first, connections.ts normaliseTarget; an
+      // injected request is not), the class is the route's. No route matched: the path as sent.
+      const path = req.routeOptions.url ?? (at < 0 ? req.url : req.url.slice(0, at));
       c = EXEMPT.has(path)
         ? 'exempt'
         : VERIFY.has(path)
