@@ -37,7 +37,14 @@ export function registerDocumentRoutes(
       // it read). A query counts when the document reads it (the board's and /api/models's
       // `?axis=`: the bytes are a function of the release and the query, decision S6); a query a
       // document ignores is not recorded, so it cannot grow the record with spellings.
-      if (perRelease && (q === -1 || entry.query !== null) && req.method === 'GET' && body.kind === 'prepared')
+      // Only the one spelling of that query is recorded (issue 38): `?&&&…`, `?axis=x&` and the
+      // like are answered, but a client cannot grow the record by spelling one answer many ways.
+      if (
+        perRelease &&
+        (q === -1 || (entry.query !== null && req.url === canonicalTarget(path, entry.query, query))) &&
+        req.method === 'GET' &&
+        body.kind === 'prepared'
+      )
         fastPath.record(release, req.url, entry.route, body.prepared);
       return send(req, reply, body);
     });
@@ -50,4 +57,15 @@ function send(req: FastifyRequest, reply: FastifyReply, body: DocumentBody): Fas
     .code(body.status ?? 200)
     .headers(body.headers)
     .send(body.text);
+}
+
+/** `path?k=v&…` in the order the document declares its parameters, values escaped as URLSearchParams does. */
+function canonicalTarget(path: string, allowed: readonly string[], query: ReadonlyMap<string, string>): string {
+  const params = new URLSearchParams();
+  for (const k of allowed) {
+    const v = query.get(k);
+    if (v !== undefined) params.append(k, v);
+  }
+  const text = params.toString();
+  return text === '' ? path : `${path}?${text}`;
 }

@@ -23,6 +23,13 @@ import { monotonicMs } from './client-budgets.js';
 
 /** Far above any release's documents (a card and its proof each); beyond it Fastify answers. */
 const MAX_RECORDED = 200_000;
+/**
+ * What the record may hold beside the release's own bytes (the bodies are the prepared buffers,
+ * shared, not copied): its targets and headers, counted in UTF-16 code units as V8 may hold them,
+ * two bytes each (issue 38). About 600 bytes a target: 64 MiB holds every card, proof and file of
+ * a release of 100,000 cards; beyond it Fastify answers.
+ */
+export const MAX_RECORDED_BYTES = 64 * 1024 * 1024;
 
 interface Recorded {
   /** Counts one answer and its time (metrics), when counted. */
@@ -62,6 +69,7 @@ function carries(req: IncomingMessage, lowerCaseName: string): boolean {
 export class PreparedFastPath {
   #release: object | undefined;
   #recorded = new Map<string, Recorded>();
+  #bytes = 0;
   #closing = false;
 
   readonly #clock: () => number;
@@ -79,11 +87,19 @@ export class PreparedFastPath {
     if (release !== this.#release) {
       this.#release = release;
       this.#recorded = new Map();
+      this.#bytes = 0;
     }
     if (target.includes('%') || this.#recorded.size >= MAX_RECORDED || this.#recorded.has(target)) return;
     const head: string[] = [];
-    for (const [name, value] of Object.entries(p.headers)) head.push(name, value);
+    let size = target.length;
+    for (const [name, value] of Object.entries(p.headers)) {
+      head.push(name, value);
+      size += name.length + value.length;
+    }
     head.push('content-length', String(p.body.length));
+    size = 2 * (size + 32) + 64; // the strings, the entry and its array
+    if (this.#bytes + size > MAX_RECORDED_BYTES) return;
+    this.#bytes += size;
     this.#recorded.set(target, { counted: this.o.counter?.(route), head, body: p.body });
   }
 
