@@ -114,3 +114,16 @@ export const clientErrorHandler: NonNullable<FastifyServerOptions['clientErrorHa
       `access-control-allow-origin: *\r\nconnection: close\r\n\r\n${body}`,
   );
 };
+
+/**
+ * A product error raised before a JSON-RPC route's handler (the rate limiter's 429), as that
+ * route answers it (issue 38): its HTTP status and a JSON-RPC error, server-error code -32000,
+ * whose `data` is the service's error body (`code`, `class`, `limit`, `retry_after_seconds`).
+ * Undefined for anything else (the route's own handler words it).
+ */
+export function jsonRpcProductError(
+  err: unknown,
+): { status: number; error: { code: number; message: string; data: Record<string, unknown> } } | undefined {
+  if (!(err instanceof GspcError) || err.code !== 'rate_limited') return undefined;
+  return { status: STATUS_BY_CODE[err.code], error: { code: -32000, message: err.message, data: errorBody(err) } };
+}

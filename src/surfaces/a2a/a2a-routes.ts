@@ -12,6 +12,7 @@ import { ContentTypeNotSupportedError } from '@a2a-js/sdk/errors';
 import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from '@a2a-js/sdk/server';
 import { GspcError } from '../../core/errors.js';
 import { BASE_HEADERS } from '../../serve/headers.js';
+import { jsonRpcProductError } from '../../web/errors.js';
 import { cardsOf, cardVerificationDocument } from '../../serve/card-verification.js';
 import type { DocumentEntry } from '../../serve/documents/document.js';
 import { prepared } from '../../serve/documents/document.js';
@@ -63,6 +64,9 @@ const sdkError = (e: unknown) => JsonRpcTransportHandler.mapToJSONRPCError(e);
 
 /** Maps what Fastify refuses before the handler runs (body size, content type, JSON syntax). */
 function bodyErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  // Over budget (the limiter runs before the body is read): 429, not an internal error (issue 38).
+  const product = jsonRpcProductError(err);
+  if (product !== undefined) return rpcError(reply, null, product.error, product.status);
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return rpcError(

@@ -14,6 +14,7 @@ import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotoc
 import type { ServerResponse } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BASE_HEADERS } from '../../serve/headers.js';
+import { jsonRpcProductError } from '../../web/errors.js';
 import type { SurfaceContext } from '../context.js';
 import { mcpServerFor } from './mcp-server.js';
 import { rebindingProblem } from './origin-check.js';
@@ -37,6 +38,13 @@ function jsonRpcError(reply: FastifyReply, status: number, code: number, message
 
 /** Fastify's body errors (before the handler runs), in the SDK's words for the same cases. */
 function bodyError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  // Over budget (the limiter runs before the body is read): 429, not an internal error (issue 38).
+  const product = jsonRpcProductError(err);
+  if (product !== undefined)
+    return reply
+      .code(product.status)
+      .headers({ ...BASE_HEADERS, 'content-type': 'application/json' })
+      .send({ jsonrpc: '2.0', error: product.error, id: null });
   const status = err.statusCode ?? 500;
   if (err.code === 'GSPC_JSON_TOO_DEEP') return jsonRpcError(reply, 400, -32600, `Invalid Request: ${err.message}`);
   if (status === 413)
