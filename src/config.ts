@@ -36,7 +36,7 @@ function tokenConfig(e: {
 }
 
 /** Requests per minute per client address, by class, when GSPC_RATE_LIMITS does not say. */
-const DEFAULT_RATE_BUDGETS = { free: 3000, verify: 120, challenge: 600, paid: 600, invoice: 10 };
+const DEFAULT_RATE_BUDGETS = { free: 3000, verify: 120, challenge: 600, paid: 600, invoice: 10, invoice_hour: 60 };
 
 /**
  * The defaults, decided once: the environment schema below and the composition root (src/app.ts,
@@ -121,13 +121,13 @@ const envSchema = z.object({
   GSPC_RATE_LIMITS: trimmed(z.string().optional()).transform((v, ctx) => {
     const budgets = { ...DEFAULT_RATE_BUDGETS };
     if (v === undefined) return budgets;
-    if (v === 'off') return { free: 0, verify: 0, challenge: 0, paid: 0, invoice: 0 };
+    if (v === 'off') return { free: 0, verify: 0, challenge: 0, paid: 0, invoice: 0, invoice_hour: 0 };
     for (const part of v.split(',').map((x) => x.trim())) {
-      const m = /^(free|verify|challenge|paid|invoice)=(0|[1-9][0-9]{0,6})$/.exec(part);
+      const m = /^(free|verify|challenge|paid|invoice_hour|invoice)=(0|[1-9][0-9]{0,6})$/.exec(part);
       if (!m) {
         ctx.addIssue({
           code: 'custom',
-          message: `'${part}': give class=requests-per-minute pairs (free, verify, challenge, paid, invoice), or off`,
+          message: `'${part}': give class=requests-per-minute pairs (free, verify, challenge, paid, invoice), invoice_hour=invoices-per-hour, or off`,
         });
         return z.NEVER;
       }
@@ -228,7 +228,7 @@ export interface Config {
   /** Whether plain GETs of prepared documents are answered before Fastify (src/web/fast-path.ts). */
   fastPath: boolean;
   /** Requests per minute per client address, by class (0: unlimited). */
-  rateLimits: { free: number; verify: number; challenge: number; paid: number; invoice: number };
+  rateLimits: { free: number; verify: number; challenge: number; paid: number; invoice: number; invoice_hour: number };
   /** Proxy addresses whose X-Forwarded-For is believed (Fastify's trustProxy); empty: none. */
   trustProxy: string[];
   reloadIntervalMs: number;

@@ -31,10 +31,25 @@ export type RateClass = 'free' | 'verify' | 'challenge' | 'paid' | 'invoice';
  * Requests per minute per client address, by class; 0 = no limit. `invoice` may be left out by
  * a caller that builds budgets by hand: it is then INVOICE_BUDGET (configuration always names it).
  */
-export type RateBudgets = Readonly<Record<Exclude<RateClass, 'invoice'>, number> & { invoice?: number }>;
+export type RateBudgets = Readonly<
+  Record<Exclude<RateClass, 'invoice'>, number> & { invoice?: number; invoice_hour?: number }
+>;
 
 /** Invoices a minute per client when the budgets do not say (each stores an artefact in the ledger). */
 export const INVOICE_BUDGET = 10;
+/** Invoices an hour per client when the budgets do not say (issue 38): the ledger's disk budget. */
+export const INVOICE_HOUR_BUDGET = 60;
+const HOUR_MS = 3_600_000;
+
+/**
+ * Whether a browser was sent by another site (`Sec-Fetch-Site` cross-site or same-site): an
+ * `<img>` or a form on any page would otherwise make each visitor store an invoice (issue 38).
+ * The buyer's own tools send no such header; a page of the service itself is same-origin.
+ */
+const fromAnotherSite = (req: FastifyRequest): boolean => {
+  const site = req.headers['sec-fetch-site'];
+  return site === 'cross-site' || site === 'same-site';
+};
 
 const EXEMPT = new Set(['/healthz', '/readyz', '/metrics']);
 const VERIFY = new Set(['/api/verify', '/api/receipts/verify']);
@@ -82,10 +97,14 @@ export class RateCounts {
   ) {
     this.clock = o.clock ?? monotonicMs;
     this.#counts = new ClientBudgets(WINDOW_MS, this.clock, o.maxClients);
+    this.invoiceHours = new ClientBudgets(HOUR_MS, this.clock, o.maxClients);
     // As Fastify compiles `trustProxy` (lib/request.js), so both paths see the same client.
     const trust = o.trustProxy;
     this.#trust = trust !== undefined && trust.length > 0 ? proxyAddr.compile([...trust]) : undefined;
   }
+
+  /** Invoices in the hour of each client (the per-minute class alone allowed 14,400 a day). */
+  readonly invoiceHours: ClientBudgets;
 
   /** The store the plugin counts in (the same cells). */
   get store(): FastifyRateLimitStore {
@@ -144,6 +163,31 @@ export function installRateLimits(app: FastifyInstance, counts: RateCounts, o: R
     }
     return c;
   };
+  // Invoices: refused to a browser another site sent, then counted in the hour (issue 38).
+  const perHour = counts.budgets.invoice_hour ?? INVOICE_HOUR_BUDGET;
+  app.addHook('onRequest', (req, reply, done) => {
+    if (classOf(req) !== 'invoice') return done();
+    if (fromAnotherSite(req))
+      return done(
+        new GspcError(
+          'forbidden_origin',
+          'an invoice is not issued to a browser sent by another site (Sec-Fetch-Site): ask from the service itself or with your own client',
+        ),
+      );
+    if (perHour === 0) return done();
+    const now = counts.clock();
+    const cell = counts.invoiceHours.cell(budgetKey('invoice', req.ip));
+    if (counts.invoiceHours.count(cell, now) <= perHour) return done();
+    const retry = Math.max(1, Math.ceil((HOUR_MS - (now - cell.start)) / 1000));
+    void reply.header('retry-after', String(retry));
+    done(
+      new GspcError(
+        'rate_limited',
+        `too many invoice requests from ${req.ip}: at most ${perHour} an hour; retry in ${retry} s`,
+        { class: 'invoice', limit: perHour, window: 'hour', retry_after_seconds: retry },
+      ),
+    );
+  });
   const budgetOf = (c: RateClass): number =>
     c === 'invoice' ? (counts.budgets.invoice ?? INVOICE_BUDGET) : counts.budgets[c];
   // The plugin constructs its store with `new`; this constructor hands it the shared one.

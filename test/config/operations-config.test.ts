@@ -17,7 +17,14 @@ describe('operating configuration', () => {
   it('defaults: metrics on, the documented budgets, no trusted proxy, a 30 s drain', () => {
     const c = readConfig({});
     assert.equal(c.metrics, true);
-    assert.deepEqual(c.rateLimits, { free: 3000, verify: 120, challenge: 600, paid: 600, invoice: 10 });
+    assert.deepEqual(c.rateLimits, {
+      free: 3000,
+      verify: 120,
+      challenge: 600,
+      paid: 600,
+      invoice: 10,
+      invoice_hour: 60,
+    });
     assert.deepEqual(c.trustProxy, []);
     assert.equal(c.drainTimeoutMs, 30_000);
   });
@@ -54,6 +61,7 @@ describe('operating configuration', () => {
       challenge: 600,
       paid: 0,
       invoice: 10,
+      invoice_hour: 60,
     });
     assert.deepEqual(readConfig({ GSPC_RATE_LIMITS: 'invoice=3' }).rateLimits.invoice, 3);
     assert.deepEqual(readConfig({ GSPC_RATE_LIMITS: 'off' }).rateLimits, {
@@ -62,6 +70,7 @@ describe('operating configuration', () => {
       challenge: 0,
       paid: 0,
       invoice: 0,
+      invoice_hour: 0,
     });
     assert.deepEqual(readConfig({ GSPC_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy, [
       '127.0.0.1',
