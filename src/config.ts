@@ -117,6 +117,21 @@ const envSchema = z.object({
   GSPC_ACCESS_LOG: z.enum(['0', '1']).default('0'),
   GSPC_METRICS: z.enum(['0', '1']).default('1'),
   GSPC_FAST_PATH: z.enum(['0', '1']).default('1'),
+  // Who may read /metrics (issue 38): a bearer token, client addresses; neither: anyone.
+  GSPC_METRICS_TOKEN: trimmed(z.string().min(16, 'at least 16 characters').optional()),
+  GSPC_METRICS_ALLOW: trimmed(z.string().optional()).transform((v, ctx) => {
+    const list = (v ?? '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x !== '');
+    for (const a of list)
+      if (isIP(a) === 0) {
+        ctx.addIssue({ code: 'custom', message: `'${a}': give IP addresses, comma-separated` });
+        return z.NEVER;
+      }
+    return list;
+  }),
+  GSPC_METRICS_VERSIONS: z.enum(['0', '1']).default('0'),
   // Requests per minute per client address, by class (docs/operations.md, "Limits"); 0: none.
   GSPC_RATE_LIMITS: trimmed(z.string().optional()).transform((v, ctx) => {
     const budgets = { ...DEFAULT_RATE_BUDGETS };
@@ -225,6 +240,8 @@ export interface Config {
   accessLog: boolean;
   /** Whether `GET /metrics` (Prometheus) is served and requests are counted. */
   metrics: boolean;
+  /** Who may read /metrics and whether it shows the runtime's version (src/web/metrics.ts). */
+  metricsAccess: { token?: string; allow: string[]; versions: boolean };
   /** Whether plain GETs of prepared documents are answered before Fastify (src/web/fast-path.ts). */
   fastPath: boolean;
   /** Requests per minute per client address, by class (0: unlimited). */
@@ -349,6 +366,11 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>, ov
     accessLog: e.GSPC_ACCESS_LOG === '1',
     metrics: e.GSPC_METRICS === '1',
     fastPath: e.GSPC_FAST_PATH === '1',
+    metricsAccess: {
+      ...(e.GSPC_METRICS_TOKEN !== undefined && { token: e.GSPC_METRICS_TOKEN }),
+      allow: e.GSPC_METRICS_ALLOW,
+      versions: e.GSPC_METRICS_VERSIONS === '1',
+    },
     rateLimits: e.GSPC_RATE_LIMITS,
     trustProxy: e.GSPC_TRUST_PROXY,
     reloadIntervalMs: e.GSPC_RELOAD_INTERVAL_MS,

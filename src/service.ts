@@ -157,7 +157,13 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
   requireReleaseKeys(first, signing.keys.published, keyPlace(signing));
   const witnesses = (rootSha: string) => readWitnesses(config.dataDir, rootSha);
   const state = new ServedState(first, liveOf(signing), witnesses);
-  const metrics = config.metrics ? new ServiceMetrics(state) : undefined;
+  const sqlite = 'sqlitePath' in config.ledger ? config.ledger.sqlitePath : undefined;
+  const metrics = config.metrics
+    ? new ServiceMetrics(state, {
+        ...config.metricsAccess,
+        ...(sqlite !== undefined && { ledgerFiles: [sqlite, `${sqlite}-wal`] }),
+      })
+    : undefined;
   const witnessState = () => JSON.stringify(witnesses(state.current().rootSha256));
   let lastWitnesses = witnessState();
   // A paid request's commits must not wait for a checkpoint of the log (decision O13).

@@ -117,6 +117,22 @@ export function normaliseTarget(url: string): string {
   return q === -1 ? decoded : decoded + target.slice(q);
 }
 
+/** An HTTP/1.1 request without Host (RFC 9112 §3.2: a 400), in the service's error shape. */
+function noHost(res: ServerResponse): void {
+  const body = JSON.stringify({
+    error: 'the request has no Host header, which HTTP/1.1 requires',
+    code: 'bad_request',
+  });
+  res.writeHead(400, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'access-control-allow-origin': '*',
+    'x-content-type-options': 'nosniff',
+    connection: 'close',
+  });
+  res.end(body);
+}
+
 /**
  * Fastify's `serverFactory`: node's HTTP server with these limits; `first` may answer a request
  * before Fastify (the prepared documents' fast path), returning false to pass it on.
@@ -132,8 +148,14 @@ export function limitedServerFactory(
         requestTimeout: limits.requestTimeoutMs,
         keepAliveTimeout: limits.keepAliveTimeoutMs,
         connectionsCheckingInterval: CHECK_INTERVAL_MS,
+        // node's own refusal of a request without Host is an empty 400; it is answered below.
+        requireHostHeader: false,
       },
       (req, res) => {
+        if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+          noHost(res);
+          return;
+        }
         if (req.url !== undefined) req.url = normaliseTarget(req.url);
         if (first === undefined || !first(req, res)) handler(req, res);
       },

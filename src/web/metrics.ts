@@ -9,12 +9,37 @@
  * bounded), and the same count on the prepared documents' fast path; everything about the
  * release and keys is read when /metrics is scraped, not per request.
  */
-import type { FastifyInstance } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import { statSync } from 'node:fs';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { GspcError } from '../core/errors.js';
 import type { ServiceEvents } from '../serve/context.js';
 import type { ServedState } from '../serve/served-state.js';
 import type { Ledger } from '../store/ledger.js';
 import { countResponse, RequestSeries } from './request-series.js';
+
+/** Who may read `/metrics`, and what it shows (issue 38). */
+export interface MetricsOptions {
+  /** `Authorization: Bearer <token>` admits a scraper (GSPC_METRICS_TOKEN). */
+  token?: string;
+  /** Client addresses admitted without a token (GSPC_METRICS_ALLOW; `request.ip`). */
+  allow?: readonly string[];
+  /** Show the Node.js version (`gspc_nodejs_version_info`; GSPC_METRICS_VERSIONS=1). Default: hidden. */
+  versions?: boolean;
+  /** The ledger's files (SQLite: the database and its -wal), summed as `gspc_ledger_bytes`. */
+  ledgerFiles?: readonly string[];
+}
+
+const bearer = (req: FastifyRequest): string | undefined => {
+  const h = req.headers.authorization;
+  return h !== undefined && /^Bearer /i.test(h) ? h.slice(7).trim() : undefined;
+};
+const sameSecret = (a: string, b: string): boolean => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
 
 export class ServiceMetrics implements ServiceEvents {
   readonly registry = new Registry();
@@ -38,8 +63,25 @@ export class ServiceMetrics implements ServiceEvents {
     registers: [this.registry],
   });
 
-  constructor(state: ServedState) {
+  constructor(
+    state: ServedState,
+    readonly options: MetricsOptions = {},
+  ) {
     collectDefaultMetrics({ register: this.registry, prefix: 'gspc_' });
+    // The runtime's version helps an attacker more than an operator, who knows it (issue 38).
+    if (options.versions !== true) this.registry.removeSingleMetric('gspc_nodejs_version_info');
+    const files = options.ledgerFiles;
+    if (files !== undefined && files.length > 0)
+      new Gauge({
+        name: 'gspc_ledger_bytes',
+        help: 'The payment ledger on disk (SQLite: the database and its write-ahead log), in bytes: alert on its growth',
+        registers: [this.registry],
+        collect() {
+          let bytes = 0;
+          for (const f of files) bytes += statSync(f, { throwIfNoEntry: false })?.size ?? 0;
+          this.set(bytes);
+        },
+      });
     this.#responses.register(this.registry);
     new Gauge({
       name: 'gspc_release_info',
@@ -90,7 +132,19 @@ export class ServiceMetrics implements ServiceEvents {
       this.observe(req.routeOptions.url ?? 'unmatched', req.method, reply.statusCode, reply.elapsedTime / 1000);
       done();
     });
-    app.get('/metrics', async (_req, reply) => {
+    const { token, allow } = this.options;
+    const restricted = token !== undefined || (allow !== undefined && allow.length > 0);
+    app.get('/metrics', async (req, reply) => {
+      if (restricted) {
+        const given = bearer(req);
+        const admitted =
+          (token !== undefined && given !== undefined && sameSecret(given, token)) || (allow ?? []).includes(req.ip);
+        if (!admitted)
+          throw new GspcError(
+            'forbidden_origin',
+            '/metrics is restricted: send Authorization: Bearer <GSPC_METRICS_TOKEN>, or scrape from an address in GSPC_METRICS_ALLOW',
+          );
+      }
       const text = await this.registry.metrics();
       return reply
         .code(200)
