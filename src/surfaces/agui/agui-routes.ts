@@ -23,10 +23,14 @@ export interface AguiOptions {
   heartbeatMs?: number;
   /** Held runs open at once; a run beyond it is answered at once with RUN_FINISHED `busy` (G6). */
   maxHeldRuns?: number;
+  /** Held runs one client address may hold of them (issue 38); beyond it, `busy` too. */
+  maxHeldRunsPerClient?: number;
 }
 
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 export const DEFAULT_MAX_HELD_RUNS = 100;
+/** One client's share of the held runs (issue 38): a tenth, so ten clients are needed to fill them. */
+export const DEFAULT_MAX_HELD_RUNS_PER_CLIENT = 10;
 /** A POST body: the client may send the board back as its `state`, so the app's 1 MiB limit. */
 export const AGUI_BODY_LIMIT = 1024 * 1024;
 // A client that stops reading while the run writes: past this, the stream is dropped.
@@ -85,13 +89,15 @@ function runState(p: PreparedRelease): RunState {
 export function registerAguiRoutes(app: FastifyInstance, ctx: SurfaceContext, opts: AguiOptions = {}): void {
   const heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const maxHeld = opts.maxHeldRuns ?? DEFAULT_MAX_HELD_RUNS;
+  const perClient = opts.maxHeldRunsPerClient ?? DEFAULT_MAX_HELD_RUNS_PER_CLIENT;
   const held = new Set<BoardRun>();
+  const heldBy = new Map<string, number>();
   const source: BoardSource = {
     board: () => runState(ctx.state.current()),
     onBoard: (listener) => ctx.state.onChange((next) => listener(runState(next))),
   };
 
-  const serve = (reply: FastifyReply, request: RunRequest, headOnly: boolean): void => {
+  const serve = (reply: FastifyReply, request: RunRequest, headOnly: boolean, client: string): void => {
     // Everything that can be refused was checked before this point: from here on the response
     // is ours (Fastify sends nothing for a hijacked reply).
     reply.hijack();
@@ -101,16 +107,25 @@ export function registerAguiRoutes(app: FastifyInstance, ctx: SurfaceContext, op
       res.end();
       return;
     }
-    const busy = request.holdMs > 0 && held.size >= maxHeld;
+    const mine = heldBy.get(client) ?? 0;
+    const busy = request.holdMs > 0 && (held.size >= maxHeld || mine >= perClient);
     const run: BoardRun = new BoardRun(source, sinkOf(res), {
       ...request,
       heartbeatMs,
       busy,
       now: ctx.now,
-      onStop: () => held.delete(run),
+      onStop: () => {
+        if (!held.delete(run)) return;
+        const n = (heldBy.get(client) ?? 1) - 1;
+        if (n <= 0) heldBy.delete(client);
+        else heldBy.set(client, n);
+      },
     });
     res.on('close', () => run.abandon());
-    if (request.holdMs > 0 && !busy) held.add(run);
+    if (request.holdMs > 0 && !busy) {
+      held.add(run);
+      heldBy.set(client, mine + 1);
+    }
     try {
       run.start();
     } catch (err) {
@@ -123,10 +138,10 @@ export function registerAguiRoutes(app: FastifyInstance, ctx: SurfaceContext, op
   app.post(AGUI_PATH, { bodyLimit: AGUI_BODY_LIMIT }, (req, reply) => {
     // Parameters belong in the RunAgentInput; a query string is refused rather than ignored.
     readQuery(req.url, []);
-    serve(reply, readRunInput(req.body), false);
+    serve(reply, readRunInput(req.body), false, req.ip);
   });
   app.get(AGUI_PATH, (req, reply) => {
-    serve(reply, readGetRun(req.url, randomUUID), req.method === 'HEAD');
+    serve(reply, readGetRun(req.url, randomUUID), req.method === 'HEAD', req.ip);
   });
   // Browsers preflight a cross-origin JSON POST; the stream is public, so any origin may.
   app.options(AGUI_PATH, (_req, reply) => {

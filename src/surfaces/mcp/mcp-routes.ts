@@ -25,6 +25,8 @@ export const MCP_PATH = '/mcp';
 export const MCP_MAX_BODY = 1024 * 1024;
 /** Open `subscriptions/listen` streams at most (the tool list never changes: they only carry keep-alives). */
 export const MCP_MAX_SUBSCRIPTIONS = 100;
+/** One client address's share of them (issue 38): a tenth, so one client cannot take them all. */
+export const MCP_MAX_SUBSCRIPTIONS_PER_CLIENT = 10;
 
 const isListen = (body: unknown) => (body as { method?: unknown } | null)?.method === 'subscriptions/listen';
 
@@ -72,6 +74,7 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: SurfaceContext): vo
   // A 2026-07-28 `subscriptions/listen` stream stays open until its client leaves, and the SDK's
   // close() does not end it: without this, one listening client would hold up every shutdown.
   const listening = new Set<ServerResponse>();
+  const listeningBy = new Map<string, number>();
   app.addHook('preClose', (done) => {
     for (const res of listening) res.destroy();
     done();
@@ -102,12 +105,27 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: SurfaceContext): vo
     handler: async (req, reply) => {
       const rebinding = rebindingProblem(req.headers, ctx.baseUrl);
       if (rebinding !== undefined) return jsonRpcError(reply, 403, -32000, `Forbidden: ${rebinding}`);
+      if (isListen(req.body)) {
+        const mine = listeningBy.get(req.ip) ?? 0;
+        if (mine >= MCP_MAX_SUBSCRIPTIONS_PER_CLIENT)
+          return jsonRpcError(
+            reply,
+            429,
+            -32000,
+            `Too many listen streams from this client: at most ${MCP_MAX_SUBSCRIPTIONS_PER_CLIENT} of the service's ${MCP_MAX_SUBSCRIPTIONS} at once; close one first`,
+          );
+        listeningBy.set(req.ip, mine + 1);
+        listening.add(reply.raw);
+        const client = req.ip;
+        reply.raw.on('close', () => {
+          listening.delete(reply.raw);
+          const n = (listeningBy.get(client) ?? 1) - 1;
+          if (n <= 0) listeningBy.delete(client);
+          else listeningBy.set(client, n);
+        });
+      }
       // The SDK writes the response itself (JSON, or an SSE stream for 2025-era requests).
       reply.hijack();
-      if (isListen(req.body)) {
-        listening.add(reply.raw);
-        reply.raw.on('close', () => listening.delete(reply.raw));
-      }
       for (const [name, value] of Object.entries(BASE_HEADERS)) reply.raw.setHeader(name, value);
       try {
         // IncomingMessage is what the adapter takes; only exactOptionalPropertyTypes tells them apart.
