@@ -32,6 +32,7 @@ export type GspcErrorCode =
   | 'bad_payment'
   | 'payment_conflict'
   | 'payment_other_resource'
+  | 'payment_already_delivered'
   | 'rail_unconfigured'
   | 'facilitator_unavailable'
   | 'chain_unavailable'

@@ -176,10 +176,10 @@ async function answer(
           ...paymentResponseHeaders(payment, outcome.settle),
         })
         .send({
-          // The facilitator's word, not a proof: should a transfer land anyway, reconcile finds
-          // it and the same payment then gets its artefact (issue 37).
+          // The facilitator's word, not a proof: should a transfer land anyway, the same payment
+          // sent again is found used and awaits reconcile (payment_pending), never paid twice.
           error:
-            'settlement failed: the facilitator reports that it made no transfer; nothing was delivered. Send the same payment again (it is never charged twice)',
+            'settlement failed: the facilitator answered that it did not settle and named no transaction (its word, not a proof that nothing moved); nothing was delivered. Send the same payment again, not a new one: it is never charged twice, and if its transfer landed after all it is recorded as pending and delivered once the chain shows it',
           code: 'settlement_failed',
           reason: outcome.settle.errorReason,
           message: outcome.settle.errorMessage ?? null,

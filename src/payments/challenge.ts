@@ -6,6 +6,7 @@
  * USDC on Base). The offer is signed with the board key when it is healthy; otherwise the
  * challenge says why it is not. Time, keys and previews are arguments.
  */
+import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import { NEVER, type Product } from '../core/pricing/products.js';
 import { priceAt } from '../core/pricing/price.js';
 import { signOffer } from '../core/pricing/offer-receipt.js';
@@ -97,6 +98,8 @@ export function buildChallenge(c: ChallengeInputs): Record<string, unknown> & { 
     resource,
     accepts,
     extensions: {
+      // Idempotency (decision P42): a client that sends an id may have a lost response again.
+      [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false),
       bazaar: {
         info: {
           input: { type: 'http', method: 'GET', queryParams: { ...c.query } },

@@ -67,7 +67,9 @@ export function httpFacilitator(url: string, timeoutMs: number): Facilitator {
           // success:false without a transaction is the facilitator's own "nothing was submitted".
           // With one, the transfer was broadcast (issue 37: `settlement_pending` answers so, and
           // the transfer lands later): never read as "nothing moved", whatever the status.
-          if (!a.success && a.transaction === '')
+          // A 5xx saying so is a server's error page in the protocol's shape, not its word that it
+          // stopped before broadcasting: unknown, reconciled (issue 37, finding 2; errors.md).
+          if (!a.success && a.transaction === '' && r.status < 500)
             return { kind: 'failed', reason: a.errorReason ?? 'settle_failed', message: a.errorMessage };
           if (!a.success && TX.test(a.transaction))
             return {

@@ -6,7 +6,15 @@
  * `payment_other_resource` naming both, with no artefact and no receipt. The same payload on its
  * own URL gets its outcome (the stored artefact, or `payment_pending`); another payload for the
  * same (payer, nonce) is a conflict. Also the receipt and the `PAYMENT-RESPONSE` body.
+ *
+ * The payload is no secret: once settled, its signature and authorization are public in the
+ * transaction's calldata (even in the mempool). So a delivered artefact is given again only to a
+ * request carrying the x402 `payment-identifier` id its delivering request carried (decision
+ * P42); without it, or with another id, a 409 `payment_already_delivered` with no artefact, no
+ * receipt and no URL. A payment not yet delivered (settled by reconcile) goes to the request
+ * carrying the id it was reserved with, or, reserved without one, to the first valid replay.
  */
+import { createHash } from 'node:crypto';
 import { GspcError } from '../core/errors.js';
 import { signReceipt } from '../core/pricing/offer-receipt.js';
 import type { SettlementRecord } from '../store/ledger.js';
@@ -20,12 +28,21 @@ export async function settledElsewhere(
   deps: PaidDeps,
 ): Promise<PaidOutcome> {
   if (record.payment_sha256 !== digest) {
+    // Never "nothing is settled" about an authorization that is, or may be, on chain (finding 4).
+    const state =
+      record.state === 'SETTLED'
+        ? 'that payment is settled on chain'
+        : record.state === 'FAILED'
+          ? 'that payment was recorded as failed'
+          : 'that payment is being settled or awaits reconciliation against the chain';
     throw new GspcError(
       'payment_conflict',
-      'this authorization (payer and nonce) was already used with a different payment payload; it is refused and nothing is settled',
+      `this authorization (payer and nonce) was already presented with a different payment payload, and ${state}; this request is refused and settles nothing`,
     );
   }
-  boundTo(record, req);
+  const idHash =
+    req.payment.paymentId === null ? null : createHash('sha256').update(req.payment.paymentId).digest('hex');
+  boundTo(record, req, idHash);
   let r = record;
   // Another request holds the reservation: wait for it rather than settle twice.
   for (const until = Date.now() + deps.inFlightWaitMs; r.state === 'RESERVED' && Date.now() < until; ) {
@@ -33,21 +50,29 @@ export async function settledElsewhere(
     r = (await deps.ledger.get(r))!;
   }
   // Waited on: a FAILED record may have been reopened meanwhile for another resource.
-  boundTo(r, req);
+  boundTo(r, req, idHash);
   switch (r.state) {
     case 'SETTLED': {
+      const held = r.payment_id_sha256 ?? null;
       if (r.artefact === null) {
-        // Settled by reconcile: produce the artefact of what it bought (the binding above makes
-        // this request that resource) and keep it for every later replay.
+        // Settled by reconcile, never delivered: to the request carrying the id it was reserved
+        // with, or (reserved without one) to the first valid replay, whose id it then keeps.
+        if (held !== null && held !== idHash) throw heldForItsId(r);
+        // The binding above makes this request that resource: produce what it bought.
         const a = req.produce();
         const receipt = r.receipt ?? signedReceipt(req.resourceUrl, r, r.transaction!, deps);
         r = await deps.ledger.attachArtefact(r, {
           artefact: a.body,
           artefact_sha256: a.sha256,
           receipt,
+          payment_id_sha256: idHash,
           at: deps.now().toISOString(),
         });
+        // A concurrent replay attached first: it was delivered to that request.
+        if ((r.payment_id_sha256 ?? null) !== idHash) throw alreadyDelivered(r);
+        return { kind: 'delivered', body: r.artefact!, settle: settleBody(r), replay: true, record: r };
       }
+      if (held === null || held !== idHash) throw alreadyDelivered(r);
       return { kind: 'delivered', body: r.artefact!, settle: settleBody(r), replay: true, record: r };
     }
     case 'FAILED':
@@ -77,12 +102,38 @@ export async function settledElsewhere(
   }
 }
 
+/** A delivered artefact asked for without the id its delivering request carried (decision P42). */
+function alreadyDelivered(r: SettlementRecord): GspcError {
+  return new GspcError(
+    'payment_already_delivered',
+    `this payment (payer ${r.payer}, nonce ${r.nonce}) is settled and its artefact was delivered to the request that ${r.artefact === null ? 'first presented it' : 'settled it'}; a payment's signature and authorization are public on chain, so presenting them again proves nothing and delivers nothing. To get a lost response again, send the same payment with the x402 payment-identifier extension's id (extensions['payment-identifier'].info.id) that the delivering request carried; a payment sent without one cannot be delivered again: pay for it again, or ask the operator with the payer and nonce`,
+    { payer: r.payer, nonce: r.nonce },
+  );
+}
+
+/** Settled, not yet delivered, and held for the payment-identifier id it was reserved with. */
+function heldForItsId(r: SettlementRecord): GspcError {
+  return new GspcError(
+    'payment_already_delivered',
+    `this payment (payer ${r.payer}, nonce ${r.nonce}) is settled and its artefact is kept for the request carrying the x402 payment-identifier id it was sent with; a payment's signature and authorization are public on chain, so presenting them again proves nothing: send the same payment with that id`,
+    { payer: r.payer, nonce: r.nonce },
+  );
+}
+
 /**
  * Refuses a payment presented for another product or resource than its record's. Both are
- * compared as recorded: the product id and the request's path and query, byte for byte.
+ * compared as recorded: the product id and the request's path and query, byte for byte. What it
+ * paid for is named only to a request carrying the payment-identifier id it was bought with: the
+ * payload is public on chain, the paid URL is the buyer's (decision P42).
  */
-function boundTo(r: SettlementRecord, req: PaidRequest): void {
+function boundTo(r: SettlementRecord, req: PaidRequest, idHash: string | null): void {
   if (r.product_id === req.product_id && r.resource === req.resourcePath) return;
+  if (idHash === null || idHash !== (r.payment_id_sha256 ?? null))
+    throw new GspcError(
+      'payment_other_resource',
+      `this payment (payer ${r.payer}, nonce ${r.nonce}) paid for another resource than ${req.resourcePath}: it delivers what it paid for, on that URL, and nothing else; pay for this resource with a new authorization`,
+      { requested: { product_id: req.product_id, resource: req.resourcePath } },
+    );
   throw new GspcError(
     'payment_other_resource',
     `this payment (payer ${r.payer}, nonce ${r.nonce}) paid for ${r.product_id} at ${r.resource} (${r.amount_atomic} atomic units): it delivers that, on that URL, and nothing else, so it does not buy ${req.product_id} at ${req.resourcePath}; pay for this resource with a new authorization`,

@@ -21,20 +21,51 @@ import { matchPayment } from './payment-match.js';
 
 export type { PaidDeps, PaidOutcome, PaidRequest, SettleResponseBody } from './paid-types.js';
 
-/** SHA-256 of the part of the payment that moves money (signature + authorization). */
+/**
+ * SHA-256 of the part of the payment that moves money, in a canonical form of exactly the fields
+ * the exact scheme defines (the signature and the six EIP-3009 fields, hex lowercased, integers
+ * in decimal): a key the facilitator ignores, or another spelling of the same address, is the
+ * same payment (issue 37, finding 4). Public on chain once settled, so it proves nothing about
+ * who sends it (decision P42).
+ */
 export function paymentDigest(p: ReadPayment): string {
+  const inner = (p.payload as { payload?: { signature?: unknown; authorization?: Record<string, unknown> } }).payload;
+  const a = inner?.authorization ?? {};
+  const hex = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : (v ?? null));
+  const int = (v: unknown) => (typeof v === 'string' && /^[0-9]{1,78}$/.test(v) ? BigInt(v).toString() : (v ?? null));
+  const canonical = {
+    signature: hex(inner?.signature),
+    authorization: {
+      from: hex(a.from),
+      to: hex(a.to),
+      value: int(a.value),
+      validAfter: int(a.validAfter),
+      validBefore: int(a.validBefore),
+      nonce: hex(a.nonce),
+    },
+  };
+  return createHash('sha256').update(canonicalBytes(canonical)).digest('hex');
+}
+
+/** The digest records made before the canonical form carry: of payload.payload as sent. */
+export function legacyPaymentDigest(p: ReadPayment): string {
   return createHash('sha256')
     .update(canonicalBytes((p.payload as { payload?: unknown }).payload ?? null))
     .digest('hex');
 }
 
+/** SHA-256 of the payment-identifier id, or null when the request carries none (decision P42). */
+export function paymentIdDigest(p: ReadPayment): string | null {
+  return p.paymentId === null ? null : createHash('sha256').update(p.paymentId).digest('hex');
+}
+
 export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<PaidOutcome> {
   const key = { payer: req.payment.payer, nonce: req.payment.nonce };
-  const digest = paymentDigest(req.payment);
-
   // A payment already known: replayed, in flight, awaiting reconcile, or conflicting. A FAILED
   // one moved nothing and may be sent again, for this resource or another of the same price.
   const known = await deps.ledger.get(key);
+  const legacy = legacyPaymentDigest(req.payment);
+  const digest = known?.payment_sha256 === legacy ? legacy : paymentDigest(req.payment);
   if (known && known.state !== 'FAILED') return settledElsewhere(known, digest, req, deps);
 
   const matched = matchPayment(req.payment, req.requirements, deps.rail, deps.now());
@@ -56,6 +87,10 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
   }
   const verified = await verifying;
   if (verified.kind === 'unavailable') {
+    // A duplicate whose verification timed out while the first request settled: answered as a
+    // replay, never "nothing was charged" (issue 37, finding 3).
+    const now = await deps.ledger.get(key);
+    if (now && now.state !== 'FAILED') return settledElsewhere(now, digest, req, deps);
     throw new GspcError(
       'facilitator_unavailable',
       `the facilitator did not answer the verification (${verified.error}); nothing was settled, so nothing was charged: retry later`,
@@ -66,6 +101,12 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
     // as a spent authorization once that request settled it: it is a replay (decision P34).
     const now = await deps.ledger.get(key);
     if (now && now.state !== 'FAILED') return settledElsewhere(now, digest, req, deps);
+    // A FAILED payment sent again whose authorization the facilitator now finds used: a transfer
+    // landed after all (a facilitator that answered success:false, transaction '' after its
+    // broadcast). It is not a payment to make again: UNKNOWN until reconcile reads the chain
+    // (issue 37, finding 2).
+    if (now?.state === 'FAILED' && now.payment_sha256 === digest && nonceUsed(verified.reason, verified.message))
+      return usedAfterFailure(now, verified.reason, deps);
     const reason = `the facilitator refused the payment: ${verified.reason}${verified.message ? ` (${verified.message})` : ''}`;
     return { kind: 'rejected', reason };
   }
@@ -83,6 +124,7 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
     network: req.requirements.network,
     pay_to: req.requirements.payTo.toLowerCase(),
     payment_sha256: digest,
+    payment_id_sha256: paymentIdDigest(req.payment),
     self_funded: deps.rail.selfPayers.includes(key.payer),
     valid_before: req.payment.validBefore,
     at: deps.now().toISOString(),
@@ -90,6 +132,30 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
   // A duplicate holds it (in flight, settled, awaiting reconcile) or another payload does.
   if (reserved.outcome !== 'reserved') return settledElsewhere(reserved.record, digest, req, deps);
   return settle(req, deps, payload, artefact, reserved.record);
+}
+
+/** The facilitator's refusal names the authorization's nonce as used (EIP-3009 AuthorizationUsed). */
+function nonceUsed(reason: string, message: string | undefined): boolean {
+  return /nonce/i.test(reason) && /used/i.test(`${reason} ${message ?? ''}`);
+}
+
+/** FAILED → UNKNOWN: the chain decides (gspc reconcile); the buyer is told to wait, not to pay. */
+async function usedAfterFailure(r: SettlementRecord, reason: string, deps: PaidDeps): Promise<never> {
+  const key = { payer: r.payer, nonce: r.nonce };
+  await deps.ledger
+    .reopenUnknown(key, {
+      error: `the facilitator refused the payment sent again because its authorization's nonce is used (${reason}): a transfer may have landed after the failure`,
+      at: deps.now().toISOString(),
+    })
+    .catch(async (e: unknown) => {
+      // Another retry moved it first: whatever it is now, it is not FAILED.
+      if ((await deps.ledger.get(key))?.state === 'FAILED') throw e;
+    });
+  throw new GspcError(
+    'payment_pending',
+    `this payment's authorization is used on chain although its settlement was recorded as failed: you may have been charged. Do not pay again; the payment is awaiting reconciliation against the chain: retry the same payment later: it is never charged twice, and once the transfer is found the artefact is delivered`,
+    { payer: r.payer, nonce: r.nonce },
+  );
 }
 
 /** The reservation is this request's: settle, record the outcome, deliver. */

@@ -5,6 +5,7 @@
  * `bad_payment` with the reason, before any facilitator call.
  */
 import { parsePaymentPayload } from '@x402/core/schemas';
+import { isValidPaymentId, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import { GspcError } from '../core/errors.js';
 
 /** A payment header larger than this is refused unread (a v2 payload with extensions is ~4 KB). */
@@ -26,6 +27,12 @@ export interface ReadPayment {
   validBefore: string;
   /** For v2: the accepts entry the client echoed. */
   accepted?: Record<string, unknown>;
+  /**
+   * The x402 `payment-identifier` id the client chose (`extensions['payment-identifier'].info.id`),
+   * or null when it sent none: only a request carrying the id a payment was bought with gets its
+   * artefact again (decision P42).
+   */
+  paymentId: string | null;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -99,12 +106,26 @@ function readUncached(headers: Headers): ReadPayment | undefined {
     header,
     version,
     payload,
+    paymentId: paymentIdOf(payload, header),
     payer: from.toLowerCase(),
     nonce: nonce.toLowerCase(),
     value,
     validBefore,
     ...(version === 2 && { accepted: payload.accepted as Record<string, unknown> }),
   };
+}
+
+/** The payment-identifier id, checked as the extension defines it (16-128 of [A-Za-z0-9_-]). */
+function paymentIdOf(payload: Record<string, unknown>, header: string): string | null {
+  const ext = (payload.extensions as Record<string, unknown> | undefined)?.[PAYMENT_IDENTIFIER];
+  const id = (ext as { info?: { id?: unknown } } | undefined)?.info?.id;
+  if (id === undefined || id === null) return null;
+  if (typeof id !== 'string' || !isValidPaymentId(id))
+    throw new GspcError(
+      'bad_payment',
+      `the ${header} payload's extensions.payment-identifier.info.id is not a payment id (16 to 128 characters of A-Z, a-z, 0-9, _ and -)`,
+    );
+  return id;
 }
 
 function one(headers: Headers, name: string): string | undefined {

@@ -35,6 +35,7 @@ export const STATUS_BY_CODE: Record<GspcErrorCode, number> = {
   bad_payment: 400,
   payment_conflict: 409,
   payment_other_resource: 409,
+  payment_already_delivered: 409,
   rail_unconfigured: 503,
   facilitator_unavailable: 503,
   settlement_unknown: 502,

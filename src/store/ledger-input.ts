@@ -123,7 +123,12 @@ export function newReservation(r: NewReservation): NewReservation {
     self_funded: r.self_funded,
     valid_before: validBefore(r.valid_before),
     at: isoTime('at', r.at),
+    payment_id_sha256: optionalSha256('payment_id_sha256', r.payment_id_sha256),
   };
+}
+
+function optionalSha256(field: string, v: unknown): string | null {
+  return v === undefined || v === null ? null : sha256Hex(field, v);
 }
 
 /** Checks the bytes against their claimed hash, so a record can never carry a wrong one. */
@@ -134,7 +139,14 @@ export function artefactAttachment(a: ArtefactAttachment): ArtefactAttachment {
   if (createHash('sha256').update(a.artefact).digest('hex') !== artefact_sha256)
     invalid('artefact_sha256', 'does not match the artefact bytes');
   const receipt = a.receipt === null ? null : matching('receipt', a.receipt, COMPACT_JWS, 'a compact JWS or null');
-  return { artefact: a.artefact, artefact_sha256, receipt };
+  return {
+    artefact: a.artefact,
+    artefact_sha256,
+    receipt,
+    ...(a.payment_id_sha256 !== undefined && {
+      payment_id_sha256: optionalSha256('payment_id_sha256', a.payment_id_sha256),
+    }),
+  };
 }
 
 export function invoiceRef(v: unknown): string {

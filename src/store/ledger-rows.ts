@@ -38,6 +38,7 @@ export interface SettlementRow {
   receipt: string | null;
   created_at: string;
   updated_at: string;
+  payment_id_sha256: string | null;
 }
 
 export interface SettlementEventRow {
@@ -72,6 +73,7 @@ export const PATCH_COLUMNS: Record<keyof TransitionPatch, string> = {
   artefact: 'artefact',
   artefact_sha256: 'artefact_sha256',
   receipt: 'receipt',
+  payment_id_sha256: 'payment_id_sha256',
 };
 
 /** The patch as (column, value) pairs in a fixed order; column names come only from code. */
@@ -95,6 +97,7 @@ const REOPEN_FIELDS = [
   'network',
   'pay_to',
   'valid_before',
+  'payment_id_sha256',
 ] as const;
 export const reopenSet = (param: (field: (typeof REOPEN_FIELDS)[number]) => string): string =>
   REOPEN_FIELDS.map((f) => `${f} = ${param(f)}`).join(', ');
@@ -122,6 +125,7 @@ export function settlementRecord(r: SettlementRow): SettlementRecord {
     artefact_sha256: r.artefact_sha256,
     receipt: r.receipt,
     updated_at: r.updated_at,
+    payment_id_sha256: r.payment_id_sha256 ?? null,
   };
 }
 

@@ -28,6 +28,7 @@ export interface TransitionPatch {
   artefact?: Buffer | null;
   artefact_sha256?: string | null;
   receipt?: string | null;
+  payment_id_sha256?: string | null;
 }
 
 export interface TransitionPlan {
@@ -44,6 +45,7 @@ const settledPatch = (tx: string, a: ArtefactAttachment | undefined): Transition
   transaction: tx,
   error: null,
   ...(a ? { artefact: a.artefact, artefact_sha256: a.artefact_sha256, receipt: a.receipt } : {}),
+  ...(a?.payment_id_sha256 !== undefined && { payment_id_sha256: a.payment_id_sha256 }),
 });
 
 export function planMarkSettled(s: ArtefactAttachment & { transaction: string; at: string }): TransitionPlan {
@@ -113,12 +115,12 @@ export function planResolveUnknown(o: UnknownResolution): TransitionPlan {
 }
 
 export function planAttachArtefact(a: ArtefactAttachment & { at: string }): TransitionPlan {
-  const { artefact, artefact_sha256, receipt } = artefactAttachment(a);
+  const { artefact, artefact_sha256, receipt, payment_id_sha256 } = artefactAttachment(a);
   return {
     op: 'attachArtefact',
     from: 'SETTLED',
     to: 'SETTLED',
-    patch: { artefact, artefact_sha256, receipt },
+    patch: { artefact, artefact_sha256, receipt, ...(payment_id_sha256 !== undefined && { payment_id_sha256 }) },
     requireNoArtefact: true,
     at: isoTime('at', a.at),
   };

@@ -52,6 +52,12 @@ export interface NewReservation extends PaymentKey {
   valid_before: string | null;
   /** When the reservation was first made (ISO 8601 UTC). */
   at: string;
+  /**
+   * SHA-256 (hex) of the x402 `payment-identifier` id the reserving request carried, or null;
+   * once the artefact is delivered, of the id the delivering request carried. Only a request
+   * carrying that id gets the artefact again (decision P42).
+   */
+  payment_id_sha256?: string | null;
 }
 
 export interface SettlementRecord extends NewReservation {
@@ -78,6 +84,8 @@ export interface ArtefactAttachment {
   /** Hex SHA-256 of `artefact`; checked by the store so a mismatch never gets recorded. */
   artefact_sha256: string;
   receipt: string | null;
+  /** The delivering request's payment-identifier hash (or null: none); unchanged when omitted. */
+  payment_id_sha256?: string | null;
 }
 
 export type ReserveOutcome =

@@ -191,7 +191,13 @@ describe('httpFacilitator', () => {
     const failedWith500 = await serveWith(
       json({ success: false, errorReason: 'unexpected_settle_error', transaction: '', network: 'eip155:8453' }, 500),
     );
-    assert.equal((await httpFacilitator(failedWith500, 2000).settle(payload, requirements)).kind, 'failed');
+    // A 5xx in the protocol's shape is no word that nothing was broadcast (the reference
+    // facilitator's catch answers so after a broadcast): unknown, reconciled (issue 37, finding 2).
+    assert.equal((await httpFacilitator(failedWith500, 2000).settle(payload, requirements)).kind, 'unknown');
+    const failedWith400 = await serveWith(
+      json({ success: false, errorReason: 'invalid_transaction_state', transaction: '', network: 'eip155:8453' }, 400),
+    );
+    assert.equal((await httpFacilitator(failedWith400, 2000).settle(payload, requirements)).kind, 'failed');
     // A reverted transfer names its transaction too: whether nothing moved is the chain's to
     // say (gspc reconcile), so it is pending, never failed (issue 37).
     const reverted = await serveWith(

@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { extractReceiptFromResponse, type JWSSignedReceipt } from '@x402/extensions/offer-receipt';
 import { payingFetch, startLocalRail, type LocalRail } from '../../demo/local-rail/index.js';
+import { createPublicClient, decodeFunctionData, getAddress, http } from 'viem';
 import { createChainReader } from '../../src/payments/chain-reader.js';
 import { reconcile } from '../../src/payments/reconcile.js';
 import type { Ledger } from '../../src/store/ledger.js';
@@ -26,6 +27,36 @@ import {
 const PRICE = 20_000n; // request_attestation and the feed, outside any promo (GSPC_PROMO=none)
 const BUNDLE = '/api/evidence-bundle?obligation=article-50&bundle=1';
 type Body = Record<string, unknown> & { code?: string; error?: string };
+const AUTH_INPUTS = [
+  { name: 'from', type: 'address' },
+  { name: 'to', type: 'address' },
+  { name: 'value', type: 'uint256' },
+  { name: 'validAfter', type: 'uint256' },
+  { name: 'validBefore', type: 'uint256' },
+  { name: 'nonce', type: 'bytes32' },
+] as const;
+/** USDC's two transferWithAuthorization overloads: (v, r, s) and a packed signature. */
+const TRANSFER_WITH_AUTHORIZATION = [
+  {
+    type: 'function',
+    name: 'transferWithAuthorization',
+    stateMutability: 'nonpayable',
+    outputs: [],
+    inputs: [
+      ...AUTH_INPUTS,
+      { name: 'v', type: 'uint8' },
+      { name: 'r', type: 'bytes32' },
+      { name: 's', type: 'bytes32' },
+    ],
+  },
+  {
+    type: 'function',
+    name: 'transferWithAuthorization',
+    stateMutability: 'nonpayable',
+    outputs: [],
+    inputs: [...AUTH_INPUTS, { name: 'signature', type: 'bytes' }],
+  },
+] as const;
 
 describe('the paid path cannot be gamed (issue 37)', { skip: noAnvil() }, () => {
   let rail: LocalRail;
@@ -284,5 +315,65 @@ describe('the paid path cannot be gamed (issue 37)', { skip: noAnvil() }, () => 
     assert.equal(dearer.result, 'INVALID');
     assert.match(dearer.reason, /20000.*not 250000000/);
     assert.equal((await verify({ jws: receipt, kind: 'offer' })).result, 'INVALID');
+  });
+
+  it('8. a chain observer rebuilds the payment from the settle transaction and gets no artefact, no receipt and no URL; the buyer with its payment id gets the lost response again (decision P42)', async () => {
+    const bought = await officialPayment(rail, await challengeOf(`${svc.baseUrl}${otherSubject}`));
+    const paid = await pay(`${svc.baseUrl}${otherSubject}`, bought.header);
+    assert.equal(paid.status, 200);
+    const original = await paid.text();
+    const transaction = decodeHeader<{ transaction: `0x${string}` }>(paid.headers.get('payment-response')).transaction;
+
+    // Everything below comes from the public chain and a public challenge.
+    const tx = await createPublicClient({ transport: http(rail.rpcUrl) }).getTransaction({ hash: transaction });
+    const call = decodeFunctionData({ abi: TRANSFER_WITH_AUTHORIZATION, data: tx.input });
+    const a = call.args as readonly unknown[];
+    const signature =
+      a.length === 9
+        ? `0x${(a[7] as string).slice(2)}${(a[8] as string).slice(2)}${Number(a[6]).toString(16).padStart(2, '0')}`
+        : (a[6] as string);
+    const pub = await challengeOf(`${svc.baseUrl}/api/free-door`);
+    const rebuilt = (id?: string) =>
+      Buffer.from(
+        JSON.stringify({
+          x402Version: 2,
+          resource: pub.resource,
+          accepted: pub.accepts[0],
+          payload: {
+            signature,
+            authorization: {
+              from: getAddress(a[0] as string),
+              to: getAddress(a[1] as string),
+              value: String(a[2]),
+              validAfter: String(a[3]),
+              validBefore: String(a[4]),
+              nonce: a[5],
+            },
+          },
+          ...(id && { extensions: { 'payment-identifier': { info: { required: false, id } } } }),
+        }),
+      ).toString('base64');
+
+    // Probing another URL names nothing the buyer paid for.
+    const probe = await pay(`${svc.baseUrl}/api/free-door`, rebuilt());
+    const probed = (await probe.json()) as Body;
+    assert.equal(probe.status, 409);
+    assert.equal(probed.code, 'payment_other_resource');
+    assert.equal(probed.paid_for, undefined);
+    assert.doesNotMatch(JSON.stringify(probed), /request-attestation/);
+    // Even knowing (or guessing) the URL: no artefact, no receipt, with no id or its own.
+    for (const header of [rebuilt(), rebuilt('observer-chosen-id-0001')]) {
+      const stolen = await pay(`${svc.baseUrl}${otherSubject}`, header);
+      const text = await stolen.text();
+      assert.equal(stolen.status, 409, text.slice(0, 300));
+      assert.equal((JSON.parse(text) as Body).code, 'payment_already_delivered');
+      assert.equal(stolen.headers.get('payment-response'), null, 'no receipt');
+      assert.notEqual(text, original);
+    }
+    // The buyer, whose response was lost, sends the same payment: same id, same bytes.
+    const again = await pay(`${svc.baseUrl}${otherSubject}`, bought.header);
+    assert.equal(again.status, 200);
+    assert.equal(again.headers.get('x-gspc-replay'), '1');
+    assert.equal(await again.text(), original);
   });
 });

@@ -10,8 +10,13 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { x402Client, x402HTTPClient } from '@x402/core/client';
+import {
+  appendPaymentIdentifierToExtensions,
+  generatePaymentId,
+  PAYMENT_IDENTIFIER,
+} from '@x402/extensions/payment-identifier';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
-import type { PaymentRequired } from '@x402/core/types';
+import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
 import { buildApp } from '../../src/app.js';
@@ -102,14 +107,33 @@ export function authorizationNonce(payload: Record<string, unknown>): string {
   return (payload.payload as { authorization: { nonce: string } }).authorization.nonce.toLowerCase();
 }
 
-/** A payment built by the official client (@x402/core + @x402/evm), as the base64 header value. */
+/**
+ * The official client's side of the x402 payment-identifier extension: the id it adds to the
+ * extension the server declared (decision P42: only that id gets a lost response again).
+ */
+export function paymentIdentifierExtension(id: string = generatePaymentId()) {
+  return {
+    key: PAYMENT_IDENTIFIER,
+    enrichPaymentPayload: async (payload: PaymentPayload) => ({
+      ...payload,
+      extensions: appendPaymentIdentifierToExtensions(structuredClone(payload.extensions ?? {}), id),
+    }),
+  };
+}
+
+/**
+ * A payment built by the official client (@x402/core + @x402/evm), as the base64 header value,
+ * carrying a payment-identifier id unless `paymentId` is false.
+ */
 export async function officialPayment(
   rail: LocalRail,
   challenge: PaymentRequired,
   payer: RailAccount = rail.payer,
+  paymentId: string | false = generatePaymentId(),
 ): Promise<{ header: string; payload: Record<string, unknown> }> {
   const client = new x402Client();
   registerExactEvmScheme(client, { signer: privateKeyToAccount(payer.privateKey), networks: [rail.network] });
+  if (paymentId !== false) client.registerExtension(paymentIdentifierExtension(paymentId));
   const payload = await client.createPaymentPayload(challenge);
   const headers = new x402HTTPClient(client).encodePaymentSignatureHeader(payload);
   return { header: headers['PAYMENT-SIGNATURE']!, payload: payload as unknown as Record<string, unknown> };
@@ -119,7 +143,7 @@ export async function officialPayment(
 export async function handPayment(
   rail: LocalRail,
   challenge: PaymentRequired,
-  o: { payer?: RailAccount; value?: string; validBefore?: bigint; version?: 1 | 2 } = {},
+  o: { payer?: RailAccount; value?: string; validBefore?: bigint; version?: 1 | 2; paymentId?: string | false } = {},
 ): Promise<{ header: string; payload: Record<string, unknown> }> {
   const accepted = structuredClone(challenge.accepts[0]!);
   const account = privateKeyToAccount((o.payer ?? rail.payer).privateKey);
@@ -154,7 +178,17 @@ export async function handPayment(
   const payload =
     o.version === 1
       ? { x402Version: 1, scheme: 'exact', network: 'base', payload: { signature, authorization } }
-      : { x402Version: 2, resource: challenge.resource, accepted, payload: { signature, authorization } };
+      : {
+          x402Version: 2,
+          resource: challenge.resource,
+          accepted,
+          payload: { signature, authorization },
+          ...(o.paymentId !== false && {
+            extensions: {
+              [PAYMENT_IDENTIFIER]: { info: { required: false, id: o.paymentId ?? generatePaymentId() } },
+            },
+          }),
+        };
   return { header: Buffer.from(JSON.stringify(payload)).toString('base64'), payload };
 }
 

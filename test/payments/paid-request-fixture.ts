@@ -20,7 +20,10 @@ export const requirements = {
   extra: { name: 'USD Coin', version: '2' },
 } as PaymentRequirements;
 
-/** A payment header for `requirements` with a fresh nonce, valid for `seconds` from now. */
+/**
+ * A payment header for `requirements` with a fresh nonce, valid for `seconds` from now, carrying
+ * a payment-identifier id as a buyer that may want a lost response again does (decision P42).
+ */
 export function payment(signature = `0x${'ab'.repeat(65)}`, seconds = 300) {
   const authorization = {
     from: `0x${'11'.repeat(20)}`,
@@ -31,7 +34,12 @@ export function payment(signature = `0x${'ab'.repeat(65)}`, seconds = 300) {
     validBefore: String(Math.floor(Date.now() / 1000) + seconds),
     nonce: `0x${randomBytes(32).toString('hex')}`,
   };
-  const payload = { x402Version: 2, accepted: requirements, payload: { signature, authorization } };
+  const payload = {
+    x402Version: 2,
+    accepted: requirements,
+    payload: { signature, authorization },
+    extensions: { 'payment-identifier': { info: { required: false, id: `pay_${randomBytes(12).toString('hex')}` } } },
+  };
   return readPaymentHeader({ 'payment-signature': Buffer.from(JSON.stringify(payload)).toString('base64') })!;
 }
 

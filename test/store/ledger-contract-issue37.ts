@@ -17,6 +17,31 @@ const newRef = () => `INV-${randomBytes(6).toString('hex')}`;
 
 export function issue37Contract(ctx: ContractContext): void {
   describe('issue 37: a payment is bound to what it bought; the ledger never contradicts the chain', () => {
+    it('the payment-identifier hash (schema 5): kept from the reservation, taken by a reopen, set by the first attach of a reconciled settlement, never by markSettled', async () => {
+      const ledger = ctx.ledger();
+      const [a, b, c] = [sha256('id-a'), sha256('id-b'), sha256('id-c')];
+      const key = newKey();
+      const first = await ledger.reserve(reservation(key, { payment_id_sha256: a }));
+      assert.equal(first.record.payment_id_sha256, a);
+      await ledger.markFailed(key, { error: 'refused', at: t(1) });
+      const reopened = await ledger.reserve(reservation(key, { payment_id_sha256: b, at: t(2) }));
+      assert.equal(reopened.record.payment_id_sha256, b);
+      const settled = await ledger.markSettled(key, { ...artefact(10), transaction: TX, at: t(3) });
+      assert.equal(settled.payment_id_sha256, b);
+
+      const none = newKey();
+      assert.equal((await ledger.reserve(reservation(none))).record.payment_id_sha256, null);
+      await ledger.markUnknown(none, { error: 'lost', at: t(1) });
+      await ledger.resolveUnknown(none, { state: 'SETTLED', transaction: TX, at: t(2) });
+      const attached = await ledger.attachArtefact(none, { ...artefact(10), payment_id_sha256: c, at: t(3) });
+      assert.equal(attached.payment_id_sha256, c);
+      assert.equal((await ledger.get(none))!.payment_id_sha256, c);
+      await rejectsWith(
+        ledger.reserve(reservation(newKey(), { payment_id_sha256: 'not-a-hash' })),
+        'ledger_input_invalid',
+      );
+    });
+
     it('a FAILED record reopened for another product and resource takes the new attempt’s fields; the history keeps both', async () => {
       const ledger = ctx.ledger();
       const key = newKey();

@@ -17,8 +17,8 @@ export function storageContract(ctx: ContractContext, harness: LedgerHarness): v
       const c = await store.open();
       try {
         const all = harness.migrations.map((m) => m.version);
-        assert.deepEqual(all, [1, 2, 3, 4]);
-        for (const l of [a, b, c]) assert.equal(l.schemaVersion, 4);
+        assert.deepEqual(all, [1, 2, 3, 4, 5]);
+        for (const l of [a, b, c]) assert.equal(l.schemaVersion, 5);
         const versions = (await store.raw('SELECT version FROM schema_migrations ORDER BY version')).map((r) =>
           Number(r.version),
         );
@@ -49,11 +49,11 @@ INSERT INTO invoices (ref, product_id, sku_id, resource, commissioned_by, amount
 VALUES ('${ref}', 'p', 's', '/r', 'Example Ltd', '100', 'GBP', 'ISSUED', '${t(0)}');`);
       const ledger = await store.open();
       try {
-        assert.equal(ledger.schemaVersion, 4);
+        assert.equal(ledger.schemaVersion, 5);
         const versions = (await store.raw('SELECT version FROM schema_migrations ORDER BY version')).map((row) =>
           Number(row.version),
         );
-        assert.deepEqual(versions, [1, 2, 3, 4]);
+        assert.deepEqual(versions, [1, 2, 3, 4, 5]);
         const old = (await ledger.get(key))!;
         assert.equal(old.valid_before, null);
         assert.equal(old.amount_atomic, r.amount_atomic);

@@ -16,7 +16,7 @@ describe('openLedger', () => {
     const path = join(tempDir('gspc-ledger-'), 'ledger.sqlite');
     const ledger = await openLedger({ sqlitePath: path });
     assert.equal(ledger.backend, 'sqlite');
-    assert.equal(ledger.schemaVersion, 4);
+    assert.equal(ledger.schemaVersion, 5);
     await ledger.close();
     const db = new Database(path, { readonly: true });
     try {
@@ -26,6 +26,7 @@ describe('openLedger', () => {
         { version: 2 },
         { version: 3 },
         { version: 4 },
+        { version: 5 },
       ]);
     } finally {
       db.close();

@@ -72,7 +72,7 @@ const columns = (
   artefact: string,
 ) => `payer, nonce, product_id, sku_id, resource, amount_atomic::text AS amount_atomic, asset, network, pay_to,
   payment_sha256, self_funded, valid_before::text AS valid_before, state, attempts, transaction_ref, error, ${artefact}, artefact_sha256, receipt,
-  created_at, updated_at`;
+  created_at, updated_at, payment_id_sha256`;
 const COLUMNS = columns('artefact');
 // Listings without artefacts never read the blobs (the hash stays, so callers see one exists).
 const COLUMNS_NO_BLOB = columns('NULL::bytea AS artefact');
@@ -98,6 +98,7 @@ const REOPEN_PARAMS = {
   network: 11,
   pay_to: 12,
   valid_before: 13,
+  payment_id_sha256: 14,
 } as const;
 
 // A reserve can lose a race to a reopen-then-fail by someone else; a few rounds always settle it.
@@ -140,8 +141,8 @@ export class PostgresLedger implements Ledger {
       const inserted = await this.one<SettlementRow>(
         `WITH changed AS (
           INSERT INTO settlements (payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network,
-            pay_to, payment_sha256, self_funded, valid_before, state, attempts, created_at, updated_at)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, 'RESERVED', 1, $12, $12)
+            pay_to, payment_sha256, self_funded, valid_before, state, attempts, created_at, updated_at, payment_id_sha256)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, 'RESERVED', 1, $12, $12, $14)
           ON CONFLICT (payer, nonce) DO NOTHING RETURNING *),
         ${EVENT_FROM_CHANGED('NULL', '$12')}
         SELECT ${COLUMNS} FROM changed`,
@@ -159,6 +160,7 @@ export class PostgresLedger implements Ledger {
           n.self_funded,
           n.at,
           n.valid_before,
+          n.payment_id_sha256 ?? null,
         ],
       );
       if (inserted) return { outcome: 'reserved', record: settlementRecord(inserted) };
@@ -185,6 +187,7 @@ export class PostgresLedger implements Ledger {
           n.network,
           n.pay_to,
           n.valid_before,
+          n.payment_id_sha256 ?? null,
         ],
       );
       if (reopened) return { outcome: 'reserved', record: settlementRecord(reopened) };

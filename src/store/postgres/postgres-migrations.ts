@@ -134,4 +134,13 @@ CREATE UNIQUE INDEX invoices_open_request ON invoices (request_sha256)
   WHERE state = 'ISSUED' AND request_sha256 IS NOT NULL;
 `,
   },
+  {
+    version: 5,
+    name: 'settlements keep the hash of the payment-identifier id that may have the artefact again',
+    // Existing rows get NULL: their artefact is delivered again to no one (decision P42).
+    sql: `
+ALTER TABLE settlements ADD COLUMN payment_id_sha256 TEXT
+  CHECK (payment_id_sha256 IS NULL OR length(payment_id_sha256) = 64);
+`,
+  },
 ];

@@ -73,7 +73,8 @@ import { migrateSqlite } from './sqlite-migrate.js';
 const columns = (
   artefact: string,
 ) => `payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network, pay_to, payment_sha256,
-  self_funded, valid_before, state, attempts, transaction_ref, error, ${artefact}, artefact_sha256, receipt, created_at, updated_at`;
+  self_funded, valid_before, state, attempts, transaction_ref, error, ${artefact}, artefact_sha256, receipt, created_at, updated_at,
+  payment_id_sha256`;
 const COLUMNS = columns('artefact');
 // Listings without artefacts never read the blobs (the hash stays, so callers see one exists).
 const COLUMNS_NO_BLOB = columns('NULL AS artefact');
@@ -144,12 +145,12 @@ export class SqliteLedger implements Ledger {
   async reserve(r: NewReservation): Promise<ReserveOutcome> {
     const n = newReservation(r);
     return this.write(() => {
-      const row = { ...n, self_funded: n.self_funded ? 1 : 0 };
+      const row = { ...n, self_funded: n.self_funded ? 1 : 0, payment_id_sha256: n.payment_id_sha256 ?? null };
       const inserted =
         this.stmt(`INSERT INTO settlements (payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network,
-          pay_to, payment_sha256, self_funded, valid_before, state, attempts, created_at, updated_at)
+          pay_to, payment_sha256, self_funded, valid_before, state, attempts, created_at, updated_at, payment_id_sha256)
         VALUES (@payer, @nonce, @product_id, @sku_id, @resource, @amount_atomic, @asset, @network,
-          @pay_to, @payment_sha256, @self_funded, @valid_before, 'RESERVED', 1, @at, @at)
+          @pay_to, @payment_sha256, @self_funded, @valid_before, 'RESERVED', 1, @at, @at, @payment_id_sha256)
         ON CONFLICT (payer, nonce) DO NOTHING RETURNING ${COLUMNS}`).get(row) as SettlementRow | undefined;
       if (inserted) return { outcome: 'reserved', record: this.appendEvent(null, inserted, n.at) };
       // A FAILED attempt of the same payload may be retried: nothing moved the first time. The

@@ -1,0 +1,208 @@
+/**
+ * Issue 37, second review: a payment's signature and authorization are public in its settle
+ * transaction's calldata, so presenting them again proves nothing (decision P42). Only a request
+ * carrying the x402 payment-identifier id the payment was bought with gets its artefact again;
+ * a failed settlement whose authorization turns out used is pending, never "pay again"; a
+ * duplicate whose verification timed out, or a payload with a key the facilitator ignores, is
+ * answered from the ledger. The ledger is the real SQLite store; the facilitator is scripted.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { GspcError } from '../../src/core/errors.js';
+import type { Facilitator, SettleOutcome, VerifyOutcome } from '../../src/payments/facilitator.js';
+import { payForArtefact, type PaidDeps, type PaidOutcome } from '../../src/payments/paid-request.js';
+import { readPaymentHeader, type ReadPayment } from '../../src/payments/payment-header.js';
+import { openLedger } from '../../src/store/open-ledger.js';
+import { tempDir } from '../helpers/tmp.js';
+import { artefact, body, payment, rail, request, TX } from './paid-request-fixture.js';
+
+const ledger = await openLedger({ sqlitePath: join(tempDir(), 'ledger.sqlite') });
+after(() => ledger.close());
+
+const ID = 'buyer-payment-id-0001';
+const OTHER_ID = 'observer-payment-id-02';
+
+/** The same payment with another envelope: a payment-identifier id, and a change to its JSON. */
+function variant(p: ReadPayment, o: { id?: string; edit?: (json: Record<string, any>) => void } = {}): ReadPayment {
+  const json = structuredClone(p.payload) as Record<string, any>;
+  if (o.id !== undefined) json.extensions = { 'payment-identifier': { info: { required: false, id: o.id } } };
+  o.edit?.(json);
+  return readPaymentHeader({ 'payment-signature': Buffer.from(JSON.stringify(json)).toString('base64') })!;
+}
+
+function facilitator(
+  o: { verify?: () => Promise<VerifyOutcome>; settle?: () => Promise<SettleOutcome> } = {},
+): Facilitator & { settles: number } {
+  const f = {
+    settles: 0,
+    verify: o.verify ?? (async () => ({ kind: 'valid' as const, payer: undefined })),
+    settle: async () => {
+      f.settles++;
+      return o.settle
+        ? o.settle()
+        : { kind: 'settled' as const, transaction: TX, network: rail.network, payer: undefined };
+    },
+  };
+  return f;
+}
+
+const deps = (f: Facilitator): PaidDeps => ({
+  ledger,
+  facilitator: f,
+  rail,
+  boardKey: { healthy: false, kid: 'did:web:x#board-attestation-1', reason: 'test key absent' },
+  now: () => new Date(),
+  inFlightWaitMs: 300,
+});
+
+const OTHER_RESOURCE = {
+  product_id: 'gspc.request_attestation',
+  sku_id: 'request_attestation',
+  resourcePath: '/api/request-attestation?subject=secret',
+  resourceUrl: 'http://x/api/request-attestation?subject=secret',
+};
+
+async function refused(p: Promise<PaidOutcome>, code: string): Promise<GspcError> {
+  let caught: GspcError | undefined;
+  const outcome = await p.catch((e: GspcError) => {
+    caught = e;
+    return undefined;
+  });
+  assert.equal(caught?.code, code, `expected ${code}, got ${caught?.code ?? JSON.stringify(outcome?.kind)}`);
+  return caught!;
+}
+
+describe('a public payload buys nothing (issue 37, decision P42)', () => {
+  it('a delivered payment replayed without its payment id, or with another, is a 409 payment_already_delivered with no artefact; with its id, the artefact again', async () => {
+    const bought = variant(payment(), { id: ID });
+    const f = facilitator();
+    const first = await payForArtefact(request(bought), deps(f));
+    assert.equal(first.kind, 'delivered');
+
+    // An observer of the chain rebuilds the payload from the calldata: no id, or its own.
+    const observed = variant(bought, { edit: (j) => delete j.extensions });
+    const e = await refused(payForArtefact(request(observed), deps(f)), 'payment_already_delivered');
+    assert.match(e.message, /payment-identifier/);
+    assert.doesNotMatch(JSON.stringify(e.details ?? {}), /resource|receipt|subject=/);
+    await refused(payForArtefact(request(variant(bought, { id: OTHER_ID })), deps(f)), 'payment_already_delivered');
+
+    // The buyer who lost the response sends the same payment with the same id.
+    const again = await payForArtefact(request(variant(bought, { id: ID })), deps(f));
+    assert.equal(again.kind, 'delivered');
+    assert.equal(again.kind === 'delivered' && again.replay, true);
+    assert.deepEqual(again.kind === 'delivered' && again.body, body);
+    assert.equal(f.settles, 1, 'settled once');
+  });
+
+  it('a payment sent without an id is delivered once: a replay of it is refused', async () => {
+    const p = variant(payment(), { edit: (j) => delete j.extensions });
+    const f = facilitator();
+    assert.equal((await payForArtefact(request(p), deps(f))).kind, 'delivered');
+    await refused(payForArtefact(request(p), deps(f)), 'payment_already_delivered');
+  });
+
+  it('presented for another resource, the 409 names what was paid for only to the holder of its payment id', async () => {
+    const bought = variant(payment(), { id: ID });
+    const f = facilitator();
+    assert.equal((await payForArtefact({ ...request(bought), ...OTHER_RESOURCE }, deps(f))).kind, 'delivered');
+    const probe = await refused(
+      payForArtefact(request(variant(bought, { id: OTHER_ID })), deps(f)),
+      'payment_other_resource',
+    );
+    assert.doesNotMatch(probe.message, /secret/);
+    assert.doesNotMatch(JSON.stringify(probe.details ?? {}), /secret/);
+    assert.equal((probe.details as Record<string, unknown> | undefined)?.paid_for, undefined);
+    const own = await refused(payForArtefact(request(bought), deps(f)), 'payment_other_resource');
+    assert.equal(
+      ((own.details as Record<string, Record<string, string>>).paid_for ?? {}).resource,
+      OTHER_RESOURCE.resourcePath,
+    );
+  });
+
+  it('a payment settled by reconcile and never delivered goes to the request carrying the id it was reserved with', async () => {
+    const bought = variant(payment(), { id: ID });
+    const lost = facilitator({ settle: async () => ({ kind: 'unknown', error: 'reset' }) });
+    await refused(payForArtefact(request(bought), deps(lost)), 'settlement_unknown');
+    await ledger.resolveUnknown(bought, { state: 'SETTLED', transaction: TX, at: new Date().toISOString() });
+
+    const f = facilitator();
+    const observed = variant(bought, { edit: (j) => delete j.extensions });
+    await refused(payForArtefact(request(observed), deps(f)), 'payment_already_delivered');
+    await refused(payForArtefact(request(variant(bought, { id: OTHER_ID })), deps(f)), 'payment_already_delivered');
+    const delivered = await payForArtefact(request(bought), deps(f));
+    assert.equal(delivered.kind, 'delivered');
+    assert.equal((await ledger.get(bought))!.artefact_sha256, artefact.sha256);
+    assert.equal((await payForArtefact(request(bought), deps(f))).kind, 'delivered', 'and again with its id');
+    await refused(payForArtefact(request(observed), deps(f)), 'payment_already_delivered');
+  });
+});
+
+describe('told the truth about money (issue 37, findings 2-4)', () => {
+  it('a FAILED payment sent again and refused because its nonce is used becomes UNKNOWN: 409 payment_pending, never a 402 to pay again', async () => {
+    const p = variant(payment(), { id: ID.replace('1', '3') });
+    const failing = facilitator({
+      settle: async () => ({ kind: 'failed', reason: 'unexpected_settle_error', message: 'rpc timeout' }),
+    });
+    assert.equal((await payForArtefact(request(p), deps(failing))).kind, 'settle_failed');
+    assert.equal((await ledger.get(p))!.state, 'FAILED');
+
+    const used = facilitator({
+      verify: async () => ({ kind: 'invalid', reason: 'invalid_exact_evm_nonce_already_used', message: undefined }),
+    });
+    const e = await refused(payForArtefact(request(p), deps(used)), 'payment_pending');
+    assert.doesNotMatch(e.message, /nothing (was|is) (charged|settled)/);
+    assert.equal((await ledger.get(p))!.state, 'UNKNOWN');
+    assert.equal(used.settles, 0);
+  });
+
+  it('a duplicate whose verification times out after the first settled is answered from the ledger, not "nothing was charged"', async () => {
+    const p = variant(payment(), { id: ID.replace('1', '4') });
+    let duplicate: Promise<PaidOutcome> | undefined;
+    let settled!: () => void;
+    const onChain = new Promise<void>((r) => {
+      settled = r;
+    });
+    let verifies = 0;
+    const f: Facilitator = {
+      verify: async () => {
+        if (++verifies === 1) {
+          duplicate = payForArtefact(request(p), deps(f));
+          return { kind: 'valid', payer: undefined };
+        }
+        await onChain;
+        return { kind: 'unavailable', error: 'the verify timed out' };
+      },
+      settle: async () => {
+        settled();
+        return { kind: 'settled', transaction: TX, network: rail.network, payer: undefined };
+      },
+    };
+    assert.equal((await payForArtefact(request(p), deps(f))).kind, 'delivered');
+    const d = await duplicate!;
+    assert.equal(d.kind, 'delivered', JSON.stringify(d));
+  });
+
+  it('a key inside payload.payload the facilitator ignores is the same payment: the genuine header is a replay, and a conflict never says nothing is settled', async () => {
+    const genuine = variant(payment(), { id: ID.replace('1', '5') });
+    const padded = variant(genuine, {
+      edit: (j) => {
+        j.payload.extra = 'x';
+      },
+    });
+    const f = facilitator();
+    assert.equal((await payForArtefact(request(padded), deps(f))).kind, 'delivered');
+    const replay = await payForArtefact(request(genuine), deps(f));
+    assert.equal(replay.kind, 'delivered', JSON.stringify(replay));
+    assert.equal(f.settles, 1);
+
+    const otherSignature = variant(genuine, {
+      edit: (j) => {
+        j.payload.signature = `0x${'ef'.repeat(65)}`;
+      },
+    });
+    const e = await refused(payForArtefact(request(otherSignature), deps(f)), 'payment_conflict');
+    assert.doesNotMatch(e.message, /nothing is settled/);
+    assert.match(e.message, /settled on chain/);
+  });
+});
