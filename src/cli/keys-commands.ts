@@ -19,7 +19,7 @@ import { parseKeyRef, revokeKey } from '../keys/key-revocation.js';
 import { rotateKey, rotateRoot } from '../keys/key-rotation.js';
 import { nextKeyState } from '../keys/pending-change.js';
 import { readPublic } from '../keys/key-files.js';
-import { checkpointTimes, trustedSizeAt } from '../release/checkpoint-times.js';
+import { checkpointTimes, trustedRootAt, trustedSizeAt } from '../release/checkpoint-times.js';
 import type { CliRun } from './cli-io.js';
 import { withNewRootSeed } from './keygen-command.js';
 import { registerMigrateCommands } from './keys-migrate-command.js';
@@ -133,6 +133,7 @@ export function registerKeysCommands(
       at: now().toISOString(),
       compromisedSince: since,
       trustedSize: trusted,
+      trustedRoot: trustedRootAt(config.dataDir, did, trusted),
       root,
     });
     const name = `${ref.fragment}${ref.sequence === undefined ? '' : `~${ref.sequence}`}`;

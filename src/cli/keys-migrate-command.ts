@@ -95,7 +95,16 @@ export function registerMigrateCommands(
     const current = currentReleaseDir(config.dataDir);
     const did = (current && releaseDirDid(current)) ?? didForHost(config.didHost);
     const recorded = readPublic(config.keyDir);
-    const health = signingContext(config.keyDir, config.didHost, config.token).keys.health;
+    // A data directory that holds a release (a replica's, or the publisher's own) gets no new keys
+    // from gspc keygen (review finding 4c): a missing key file is copied from the publisher.
+    const health = signingContext(config.keyDir, config.didHost, config.token).keys.health.map((h) =>
+      current !== undefined && h.reason === 'the key file is missing (run gspc keygen)'
+        ? {
+            ...h,
+            reason: `the key file is missing: this data directory serves a published log, so copy the publisher's key directory here (its *.key files but identity-root.key, public-keys.json, transitions.json and pending.json, owner-only); do not run gspc keygen for a replica`,
+          }
+        : h,
+    );
     const pending = readPending(config.keyDir);
     const added = pendingRecords(config.keyDir, pending);
     const legacy = unendorsedRevocations(

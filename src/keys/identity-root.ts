@@ -6,7 +6,7 @@
  * directory, while it is still there), and it must be the root in force: the one the key state a
  * change builds on records. A copy of the public files holds no root seed, so it cannot revoke.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { keyPairFromSeed, sign } from '../core/crypto/ed25519.js';
 import { GspcError } from '../core/errors.js';
@@ -58,6 +58,13 @@ export function rootKeyFor(
     throw new GspcError('root_key_required', `--root-key ${path}: no such file; nothing was written`, {
       root_x: opts.expected,
     });
+  // Held to the signing keys' rule (key-store.ts): a root others may read is not one only the operator holds.
+  if ((statSync(path).mode & 0o077) !== 0)
+    throw new GspcError(
+      'root_key_invalid',
+      `${path} is readable or writable by group or others (chmod 600 ${path}); nothing was written`,
+      { root_x: opts.expected },
+    );
   const seed = readSeed(path);
   if (typeof seed === 'string') throw new GspcError('root_key_invalid', `${seed}; nothing was written`);
   const root = rootSignerOf(seed, opts.did);

@@ -7,6 +7,8 @@
  * at once).
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { keyPairFromSeed, sign } from '../core/crypto/ed25519.js';
 import { GspcError } from '../core/errors.js';
 import {
@@ -19,7 +21,7 @@ import {
 import { ALL_KEYS, type KeyFragment, type Signer } from '../core/evidence/signer.js';
 import { readPublic } from './key-files.js';
 import { nextSequence } from './key-rotation.js';
-import { nextKeyState, stagePending } from './pending-change.js';
+import { nextKeyState, PENDING_FILE, stagePending } from './pending-change.js';
 
 /** A key an operator names: a fragment's current key (`board-attestation-1`) or a retired one (`board-attestation-1~1`). */
 export interface KeyRef {
@@ -53,6 +55,8 @@ export function revokeKey(
     at: string;
     compromisedSince: string;
     trustedSize: number;
+    /** The RFC 6962 root (hex) of the log's first `trustedSize` entries. */
+    trustedRoot: string;
     root: { signer: Signer; x: string };
     seed?: Uint8Array;
   },
@@ -77,6 +81,14 @@ export function revokeKey(
       );
     revoked = t.old_x;
   }
+  // A second revocation before the publish would revoke the key the first one staged, which was
+  // never published nor leaked (review finding 4b): the leaked key is the published one.
+  const published = readPublic(dir)[ref.fragment];
+  if (revoked !== published && existsSync(join(dir, PENDING_FILE)) && revoked === current)
+    throw new GspcError(
+      'config_invalid',
+      `${ref.fragment} has a pending change (${PENDING_FILE}): its key x=${current} was staged by gspc keys and never published, so it cannot have leaked. Publish first (gspc publish), then revoke again if needed, or delete ${join(dir, PENDING_FILE)} to start over; nothing was written`,
+    );
   if (Date.parse(opts.compromisedSince) > Date.parse(opts.at))
     throw new GspcError(
       'config_invalid',
@@ -97,6 +109,7 @@ export function revokeKey(
       revoked_x: revoked,
       compromised_since: opts.compromisedSince,
       trusted_size: opts.trustedSize,
+      trusted_root: opts.trustedRoot,
       root_x: opts.root.x,
     },
     opts.root.signer,

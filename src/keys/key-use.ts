@@ -10,7 +10,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PENDING_FILE } from './pending-change.js';
-import { readTransitions } from './key-files.js';
+import { readPublic, readTransitions, ROOT_FILE, rootOf } from './key-files.js';
 
 export const IN_USE_FILE = 'in-use.json';
 
@@ -36,6 +36,17 @@ export function keysInUse(keyDir: string, dataDir: string): string | undefined {
   }
   if (transitions > 0) return `${keyDir} holds key transitions, which published releases log`;
   if (existsSync(join(keyDir, PENDING_FILE))) return `${keyDir} holds a pending key change`;
+  // keygen leaves the root's seed beside the keys it makes; a recorded root whose seed is not
+  // here was moved away, as the runbook says once the keys are in use (review finding 4d: a
+  // replica's copy of the key directory, which has no in-use.json).
+  let root: string | undefined;
+  try {
+    root = rootOf(readPublic(keyDir));
+  } catch {
+    root = undefined;
+  }
+  if (root !== undefined && !existsSync(join(keyDir, ROOT_FILE)))
+    return `${keyDir} records an identity root (x=${root}) whose seed was moved away from it, as is done once its keys are in use`;
   const parent = dirname(keyDir);
   if (hasReleases(parent)) return `${parent}, the data directory around ${keyDir}, has published releases`;
   if (hasReleases(dataDir)) return `${dataDir} has published releases, whose log the current keys sign`;

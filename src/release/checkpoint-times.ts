@@ -8,6 +8,9 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { logLeaves } from '../core/evidence/card-log.js';
+import { MerkleTree } from '../core/evidence/merkle/merkle-tree.js';
 import { parseCheckpoint } from '../core/evidence/note/checkpoint.js';
 import { parseNote } from '../core/evidence/note/signed-note.js';
 import { loadBaseRelease } from './base-release.js';
@@ -56,4 +59,15 @@ export function trustedSizeAt(times: readonly CheckpointTime[], instant: Date): 
   let size = 0;
   for (const t of times) if (t.made !== undefined && t.made < instant && t.tree_size > size) size = t.tree_size;
   return size;
+}
+
+/**
+ * The RFC 6962 root (hex) of the base release's first `size` log entries: what a revocation
+ * trusting `size` entries binds (`trusted_root`, issue 36). SHA-256 of nothing for 0.
+ */
+export function trustedRootAt(dataDir: string, did: string, size: number): string {
+  const entries = loadBaseRelease(dataDir, did)?.evidence.log.entries ?? [];
+  if (size > entries.length) throw new Error(`the log has ${entries.length} entries, fewer than ${size}`);
+  if (size === 0) return createHash('sha256').digest('hex');
+  return Buffer.from(new MerkleTree(logLeaves(entries.slice(0, size))).root()).toString('hex');
 }

@@ -92,16 +92,34 @@ async function hostDocument(
   }
 }
 
-/** The DID's host's DID document and key transitions (`base`: its base URL). */
+/** The most of the DID's host's `/log/entries.json` gspc verify reads (about 400,000 entries). */
+const MAX_HOST_LOG_BYTES = 32 * 1024 * 1024;
+
+/** The entries of a `/log/entries.json`, when it is one. */
+const entriesOf = (doc: unknown): string[] | undefined => {
+  const e = (doc as { entries?: unknown } | null | undefined)?.entries;
+  return Array.isArray(e) && e.every((h) => typeof h === 'string') ? (e as string[]) : undefined;
+};
+
+/**
+ * The DID's host's DID document and key transitions (`base`: its base URL), and its log's
+ * entries when they can be read (a view's log is then checked against them: `log_matches_host`).
+ */
 export async function readHost(base: string): Promise<HostAnswer> {
   const url = `${base}/.well-known/did.json`;
-  const [doc, transitions] = await Promise.all([
+  const [doc, transitions, log] = await Promise.all([
     hostDocument(url, MAX_HOST_DID_DOCUMENT_BYTES, false),
     hostDocument(`${base}/keys/transitions.json`, MAX_HOST_TRANSITIONS_BYTES, true),
+    hostDocument(`${base}/log/entries.json`, MAX_HOST_LOG_BYTES, true),
   ]);
   if (!doc.ok) return { ok: false, url, reason: doc.reason };
   if (!transitions.ok) return { ok: false, url, reason: transitions.reason };
-  return { ok: true, url, docs: { didDocument: doc.doc, transitions: transitions.doc } };
+  const logEntries = log.ok ? entriesOf(log.doc) : undefined;
+  return {
+    ok: true,
+    url,
+    docs: { didDocument: doc.doc, transitions: transitions.doc, ...(logEntries && { logEntries }) },
+  };
 }
 
 /** The keys of a release source, anchored as the reader chose, with the `key_anchor` check's outcome. */
@@ -119,6 +137,7 @@ export async function keysOfSource(
       docs: view,
       live: view,
       from,
+      revocations: [],
       anchor: {
         ok: true,
         state: 'VALID',
@@ -158,17 +177,21 @@ const sameOrigin = (a: string, b: string): boolean => {
  */
 export function readerAnchor(documentFile: string | undefined, keys: readonly string[]): ReaderAnchor | undefined {
   if (documentFile === undefined && keys.length === 0) return undefined;
-  const bad = keys.find((k) => !/^[A-Za-z0-9_-]{43}$/.test(k));
+  const bad = keys.find((k) => !/^(?:identity-root=)?[A-Za-z0-9_-]{43}$/.test(k));
   if (bad !== undefined)
     throw new GspcError(
       'config_invalid',
-      `--trust-key ${bad}: a key is its JWK x or its RFC 7638 thumbprint, 43 base64url characters`,
+      `--trust-key ${bad}: a key is its JWK x or its RFC 7638 thumbprint, 43 base64url characters, and the identity root is named as identity-root=<key>`,
     );
+  // A bare key anchors a signing key of whichever fragment has it, never the identity root: that
+  // is named (review finding 3), or a stolen online key could pose as the root.
+  const rootKeys = keys.filter((k) => k.startsWith('identity-root=')).map((k) => k.slice('identity-root='.length));
+  const bare = keys.filter((k) => !k.startsWith('identity-root='));
   const described = [
     ...(documentFile === undefined ? [] : [`the DID document in ${documentFile}`]),
     ...(keys.length === 0 ? [] : [`--trust-key ${keys.join(', ')}`]),
   ].join(' and ');
-  if (documentFile === undefined) return { describe: described, byFragment: new Map(), anyFragment: keys };
+  if (documentFile === undefined) return { describe: described, byFragment: new Map(), anyFragment: bare, rootKeys };
   let doc: unknown;
   try {
     doc = JSON.parse(readFileSync(documentFile, 'utf8'));
@@ -179,5 +202,5 @@ export function readerAnchor(documentFile: string | undefined, keys: readonly st
   const anchor = anchorOfDidDocument(doc, described);
   if ('problem' in anchor)
     throw new GspcError('config_invalid', `--trust-did-document ${documentFile}: ${anchor.problem}`);
-  return { ...anchor, anyFragment: keys };
+  return { ...anchor, anyFragment: bare, rootKeys };
 }

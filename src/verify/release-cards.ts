@@ -18,7 +18,8 @@ import {
 } from '../core/verify/card-verifier.js';
 import type { ReaderAnchor } from '../core/verify/key-source.js';
 import { keysAtSize } from '../core/verify/key-transitions.js';
-import { revocationOf, revokedReason } from '../core/verify/revocation.js';
+import { revocationOf, revokedReason, type Revocation } from '../core/verify/revocation.js';
+import { onePrefixOfOther } from '../core/verify/trusted-log.js';
 import { verifyRootRecord } from '../core/verify/root-verifier.js';
 import { keysOfSource } from './key-anchor-source.js';
 import { type CheckedTransitions, verifyLog, verifyTransitions } from './log-verifier.js';
@@ -64,6 +65,18 @@ export async function verifyReleaseCards(
     return undefined;
   }
   add('key_anchor', anchored.anchor.ok, anchored.anchor.detail);
+  const hostLog = anchored.docs.logEntries;
+  if (src.live && hostLog !== undefined) {
+    // The view's log against the DID's host's (review finding 1): one is a prefix of the other.
+    const at = onePrefixOfOther(logEntries, hostLog);
+    add(
+      'log_matches_host',
+      at === undefined,
+      at === undefined
+        ? `the view's ${logEntries.length} log entries and the DID's host's ${hostLog.length}: one is a prefix of the other`
+        : `the view's log entry ${at} is not the DID's host's (${anchored.from}): a fork of the log`,
+    );
+  }
   // 1b. The key transitions, and the keys as this release was signed (issue 30): a release
   // signed before a rotation is checked under the keys of its time, never the keys of now.
   const transitions =
@@ -78,7 +91,21 @@ export async function verifyReleaseCards(
       : undefined;
   const logSize = logEntries.length;
   const keys = transitions && typeof did === 'string' ? keysAtSize(didKeys, did, transitions.epochs, logSize) : didKeys;
-  if (transitions && typeof did === 'string') checkSignedUnrevoked(keys, did, transitions, logSize, add);
+  // The revocations a reader's saved DID document records apply with the view's own (review finding 2).
+  const withAnchor = (own: readonly Revocation[]): Revocation[] => [
+    ...own,
+    ...anchored.revocations.filter((r) => !own.some((o) => o.revocation === r.revocation)),
+  ];
+  const signedRevoked =
+    typeof did === 'string' && (transitions || anchored.revocations.length > 0)
+      ? checkSignedUnrevoked(
+          keys,
+          did,
+          { epochs: transitions?.epochs ?? new Map(), revocations: withAnchor(transitions?.revocations ?? []) },
+          logSize,
+          add,
+        )
+      : undefined;
 
   // 2. The root: its signature, then its recomputation from the active cards.
   const rootBytes = await src.get('/root.json');
@@ -126,7 +153,7 @@ export async function verifyReleaseCards(
   const index = new Map(active.map((h, i) => [h, i]));
   const ctx = {
     keys,
-    revocations: revocationsOfDidDocument(doc),
+    revocations: withAnchor(revocationsOfDidDocument(doc)),
     root,
     rootSignatureValid: rootSig.ok,
     withdrawn: await ledger('/ledgers/withdrawals.json', 'reason'),
@@ -152,7 +179,13 @@ export async function verifyReleaseCards(
   };
   const invalid: CardVerdict[] = [];
   for (const card of bundle.cards) {
-    const v = await verifyCard(card, ctx, nodeVerifyCrypto);
+    const checked = await verifyCard(card, ctx, nodeVerifyCrypto);
+    // A release whose own signatures a revocation took back vouches for none of its cards
+    // (review finding 4e): they are not counted VALID beside an INVALID signed_unrevoked.
+    const v: CardVerdict =
+      signedRevoked !== undefined && checked.result === 'VALID'
+        ? { ...checked, result: 'INVALID', reasons: [`signed_unrevoked: ${signedRevoked}`] }
+        : checked;
     if (v.result !== 'VALID') invalid.push(v);
   }
   add('cards', invalid.length === 0, `${bundle.cards.length - invalid.length} of ${bundle.cards.length} cards VALID`);
@@ -179,24 +212,24 @@ export async function verifyReleaseCards(
 function checkSignedUnrevoked(
   keys: ReadonlyMap<string, Uint8Array>,
   did: string,
-  transitions: CheckedTransitions,
+  transitions: Pick<CheckedTransitions, 'epochs' | 'revocations'>,
   size: number,
   add: Add,
-): void {
+): string | undefined {
   // Only the board key signs what a release holds (cards, root, checkpoints): a revoked agent-card
   // key takes nothing back from it (issue 36, defect 4).
-  for (const fragment of [...transitions.epochs.keys()].filter((f) => f === BOARD_KEY)) {
+  for (const fragment of [BOARD_KEY]) {
     const key = keys.get(`${did}#${fragment}`);
     const r = key && revocationOf(transitions.revocations, Buffer.from(key).toString('base64url'));
-    if (r && size > r.trusted_size)
-      add(
-        'signed_unrevoked',
-        false,
-        revokedReason(
-          r,
-          `${did}#${fragment}`,
-          `this release's log has ${size} entries, beyond the ${r.trusted_size} made before then: publish again`,
-        ),
+    if (r && size > r.trusted_size) {
+      const detail = revokedReason(
+        r,
+        `${did}#${fragment}`,
+        `this release's log has ${size} entries, beyond the ${r.trusted_size} made before then: publish again`,
       );
+      add('signed_unrevoked', false, detail);
+      return detail;
+    }
   }
+  return undefined;
 }

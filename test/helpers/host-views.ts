@@ -9,13 +9,16 @@
  * on the same port. Its keys are fixed seeds, the identity root included, so every key change
  * is signed here with core functions (`keyChanges`), whatever the key store does.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { canonicalBytesStrict } from '../../src/core/crypto/canonical-json.js';
 import { keyPairFromSeed, sign } from '../../src/core/crypto/ed25519.js';
+import { logLeaves } from '../../src/core/evidence/card-log.js';
 import { didDocument, type PublishedKey } from '../../src/core/evidence/did.js';
+import { MerkleTree } from '../../src/core/evidence/merkle/merkle-tree.js';
 import {
   KEY_TRANSITION_SCHEMA,
   type KeyTransition,
@@ -149,8 +152,14 @@ export function keysOf(did: string) {
 
 const AT = '2026-11-03T00:00:00Z';
 
+/** The RFC 6962 root (hex) of a log's first `n` entries: what a revocation trusting them binds. */
+export function rootOfFirst(entries: readonly string[], n: number): string {
+  if (n === 0) return createHash('sha256').digest('hex');
+  return Buffer.from(new MerkleTree(logLeaves(entries.slice(0, n))).root()).toString('hex');
+}
+
 /** Key changes of `did` (whose keys were `K`), signed with core functions, and the documents that serve them. */
-export function keyChanges(did: string, K: KeySet) {
+export function keyChanges(did: string, K: KeySet, logEntries: () => readonly string[] = () => []) {
   /** A rotation of `fragment` from `from` to `to`, signed by both (or by `signers`: the retired key's, the new key's). */
   const rotation = (fragment: string, sequence: number, from: Key, to: Key, signers: [Key, Key] = [from, to]) =>
     signTransition(
@@ -180,6 +189,7 @@ export function keyChanges(did: string, K: KeySet) {
     revoked_x: K.board.x,
     compromised_since: '2026-11-02T00:00:00Z',
     trusted_size: trusted,
+    trusted_root: rootOfFirst(logEntries(), trusted),
     root_x: root.x,
   });
   /** That revocation, signed by the identity root `root` and the new key. */
@@ -187,7 +197,7 @@ export function keyChanges(did: string, K: KeySet) {
     signRevocation(revocationBody(trusted, next, root), root, next);
   /** The issue-30 form of a revocation: the new key alone signs, as a copy of the public files can. */
   const legacy = (next: Key): LegacyRevocationTransition => {
-    const { root_x: _, ...body } = revocationBody(0, next);
+    const { root_x: _, trusted_root: _r, ...body } = revocationBody(0, next);
     return { ...body, sig_new: next.sign(canonicalBytesStrict(body)).toString('hex') };
   };
   /** A view's key documents after `transitions`, with `board` and `root` as its keys now. */
@@ -256,11 +266,13 @@ export async function hostOrigin() {
   const url = `http://localhost:${port}`;
   const did = `did:web:localhost%3A${port}`;
   const keys = keysOf(did);
-  const changes = keyChanges(did, keys.K);
+  let firstEntries: readonly string[] = [];
+  const changes = keyChanges(did, keys.K, () => firstEntries);
   const data = tempDir();
   const publish = (board: Key, transitions: KeyTransition[] = [], root: Key = keys.K.root) =>
     loadRelease(publishRelease(demoCorpus, data, changes.signedBy(board, transitions, root), { publicUrl: url }).dir);
   const release = publish(keys.K.board);
+  firstEntries = release.evidence.log.entries;
   const base = await serveState(release, liveOf(did, keys.K), url);
   let backend = base.url;
   let overrides: ReadonlyMap<string, unknown> = new Map();

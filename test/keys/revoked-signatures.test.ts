@@ -80,6 +80,8 @@ const revocationBody = {
   revoked_x: k2.x,
   compromised_since: '2026-11-20T00:00:00.000Z',
   trusted_size: 6,
+  // Not the root of the first 6 entries below: checkTransitions checks its form, the verifiers the root (trusted-log.ts).
+  trusted_root: '0'.repeat(64),
   root_x: root.x,
 };
 const revocation = signRevocation(revocationBody, root, k3);
@@ -131,12 +133,13 @@ async function signatureCheck(c: ReturnType<typeof card>, by: Signer) {
 }
 
 describe('the revocation rule', () => {
-  it('the DID document marks the revoked key, with the instant and the trusted size', () => {
+  it('the DID document marks the revoked key, with the instant, the trusted size and the trusted root', () => {
     const m = doc.verificationMethod.find((v) => v.id === `${KID}~2`)!;
     assert.equal(m.publicKeyJwk.x, k2.x);
     assert.deepEqual(m.retired?.revoked, {
       compromised_since: '2026-11-20T00:00:00.000Z',
       trusted_size: 6,
+      trusted_root: '0'.repeat(64),
       revocation: transitionId(revocation),
     });
     assert.equal(doc.verificationMethod.find((v) => v.id === `${KID}~1`)!.retired?.revoked, undefined);
@@ -245,6 +248,7 @@ describe('revocation records', () => {
         x: k2.x,
         compromised_since: '2026-11-20T00:00:00.000Z',
         trusted_size: 6,
+        trusted_root: '0'.repeat(64),
         revocation: transitionId(revocation),
       },
     ]);

@@ -65,13 +65,14 @@ const revokeBody = (sequence: number, from: Key, to: Key, root: Key) => ({
   revoked_x: from.x,
   compromised_since: '2026-11-02T12:00:00Z',
   trusted_size: 0,
+  trusted_root: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
   root_x: root.x,
 });
 const revoke = (sequence: number, from: Key, to: Key, root: Key, signingRoot = root) =>
   signRevocation(revokeBody(sequence, from, to, root), signingRoot, to);
 /** The issue-30 format: the new key alone signs. */
 function legacyRevoke(sequence: number, from: Key, to: Key) {
-  const { root_x: _, ...body } = revokeBody(sequence, from, to, r1);
+  const { root_x: _, trusted_root: _r, ...body } = revokeBody(sequence, from, to, r1);
   return { ...body, sig_new: to.sign(canonicalBytesStrict(body)).toString('hex') };
 }
 const adopt = (root: Key, endorses: string[], signer = root) =>

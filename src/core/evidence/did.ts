@@ -46,7 +46,7 @@ interface VerificationMethod {
     at: string;
     transition: string;
     /** `gspc keys revoke`: what it signed counts only if the log holds it among the first `trusted_size` entries. */
-    revoked?: { compromised_since: string; trusted_size: number; revocation: string };
+    revoked?: { compromised_since: string; trusted_size: number; trusted_root?: string; revocation: string };
   };
 }
 
@@ -93,6 +93,7 @@ export function didDocument(
           revoked: {
             compromised_since: revokedBy.compromised_since,
             trusted_size: revokedBy.trusted_size,
+            ...('trusted_root' in revokedBy && { trusted_root: revokedBy.trusted_root }),
             revocation: transitionId(revokedBy),
           },
         }),

@@ -64,6 +64,12 @@ export interface RevocationBody extends Omit<KeyTransitionBody, 'kind'> {
    * `trusted_size` entries of the log, or is a checkpoint no larger than it.
    */
   trusted_size: number;
+  /**
+   * The RFC 6962 root hash (hex) of the log's first `trusted_size` entries (issue 36): the
+   * revocation binds the trusted log itself, not only its length, so a log of that size or less
+   * signed by the revoked key that is not a prefix of this one (the thief's fork) is refused.
+   */
+  trusted_root: string;
   /** The identity root that authorises it (JWK `x`): the root in force at this point of the transitions. */
   root_x: string;
 }
@@ -77,9 +83,11 @@ export interface RevocationTransition extends RevocationBody {
 
 /**
  * A revocation as issue 30 wrote it, signed by the new key only. Verifiers accept one only when a
- * later adoption record, signed by the identity root, endorses it (`gspc keys migrate`).
+ * later adoption record, signed by the identity root, endorses it (`gspc keys migrate`). It has
+ * no `trusted_root`: it binds only a count, and a log signed by its revoked key is checked
+ * against the trusted log only where the DID's host's log is at hand (decision K16).
  */
-export interface LegacyRevocationTransition extends Omit<RevocationBody, 'root_x'> {
+export interface LegacyRevocationTransition extends Omit<RevocationBody, 'root_x' | 'trusted_root'> {
   sig_new: string;
 }
 

@@ -16,7 +16,9 @@
 import { base64urlToBytes, bytesToBase64url, utf8, type VerifyCrypto } from '../crypto/verify-crypto.js';
 import type { CardVerdict } from './card-verifier.js';
 import { agreesWithHost, anchoredSince, thumbprintInput, type KeyHistory } from './key-anchor.js';
-import { checkTransitions, type TransitionsVerdict } from './key-transitions.js';
+import { checkTransitions, keyAtSize, type KeyEpoch, type TransitionsVerdict } from './key-transitions.js';
+import { revocationOfMethod, type Revocation } from './revocation.js';
+import { checkTrustedLog, revokedLiveKey } from './trusted-log.js';
 
 export const ROOT_FRAGMENT = 'identity-root';
 /** What a verifier reads from a DID's host, at most (the DID document as the receipt resolver caps it). */
@@ -43,6 +45,8 @@ export function didHostBase(did: unknown): string | undefined {
 export interface KeyDocuments {
   didDocument: unknown;
   transitions?: unknown;
+  /** The DID's host's log entries (`/log/entries.json`), when the reader read them: a view's log is checked against them. */
+  logEntries?: readonly string[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -105,8 +109,11 @@ export async function historyOf(
 
 /**
  * Keys a reader trusted before, given on the command line: a DID document they saved (its keys
- * by fragment, retired ones under their fragment) and keys named by JWK `x` or RFC 7638
- * thumbprint (base64url SHA-256), which match whichever fragment has them.
+ * by fragment, retired ones under their fragment, and the revocations it records) and keys named
+ * by JWK `x` or RFC 7638 thumbprint (base64url SHA-256), which match whichever signing fragment
+ * has them, never the identity root: the root is anchored only by name (`rootKeys`, from
+ * `--trust-key identity-root=<key>`) or by a saved document's `#identity-root`, or a stolen
+ * online key given as a bare key could pose as the root that authorises revocations.
  */
 export interface ReaderAnchor {
   /** What the reader gave, for the report ("the DID document in saved-did.json"). */
@@ -115,6 +122,10 @@ export interface ReaderAnchor {
   did?: string;
   byFragment: ReadonlyMap<string, ReadonlySet<string>>;
   anyFragment: readonly string[];
+  /** Identity roots the reader named (JWK `x` or thumbprint). */
+  rootKeys?: readonly string[];
+  /** The revocations the saved DID document records (`retired.revoked`): they apply to the view, with its own. */
+  revocations?: readonly Revocation[];
 }
 
 /** A saved DID document as an anchor: every Ed25519 method's key under its fragment (`~<n>` dropped). */
@@ -124,7 +135,10 @@ export function anchorOfDidDocument(doc: unknown, describe: string): ReaderAncho
   if (did === undefined || methods === undefined)
     return { problem: 'not a DID document (no id, no verificationMethod)' };
   const byFragment = new Map<string, Set<string>>();
+  const revocations: Revocation[] = [];
   for (const m of methods) {
+    const r = revocationOfMethod(m);
+    if (r !== undefined) revocations.push(r);
     if (!isObject(m) || typeof m.id !== 'string' || !m.id.startsWith(`${did}#`)) continue;
     const jwk = m.publicKeyJwk;
     if (!isObject(jwk) || jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string') continue;
@@ -132,7 +146,7 @@ export function anchorOfDidDocument(doc: unknown, describe: string): ReaderAncho
     byFragment.set(fragment, (byFragment.get(fragment) ?? new Set()).add(jwk.x));
   }
   if (byFragment.size === 0) return { problem: 'the DID document lists no Ed25519 key' };
-  return { describe, did, byFragment, anyFragment: [] };
+  return { describe, did, byFragment, anyFragment: [], revocations };
 }
 
 /** The RFC 7638 thumbprint of an Ed25519 key (JWK `x`): base64url of SHA-256 of its canonical JWK. */
@@ -148,13 +162,20 @@ async function trustedIn(
 ): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>();
   const any = new Set(anchor.anyFragment);
+  const roots = new Set(anchor.rootKeys ?? []);
   const fragments = new Set([...history.current.keys(), ...history.epochs.keys()]);
   for (const f of fragments) {
     const keys = new Set([history.current.get(f), ...(history.epochs.get(f) ?? []).map((e) => e.x)]);
     const trusted = new Set<string>();
     for (const x of keys) {
       if (x === undefined) continue;
-      if (anchor.byFragment.get(f)?.has(x) || any.has(x) || (any.size > 0 && any.has(await thumbprintOf(crypto, x))))
+      // A bare key never anchors the identity root (review finding 3): only a named one does.
+      const named = f === ROOT_FRAGMENT ? roots : any;
+      if (
+        anchor.byFragment.get(f)?.has(x) ||
+        named.has(x) ||
+        (named.size > 0 && named.has(await thumbprintOf(crypto, x)))
+      )
         trusted.add(x);
     }
     out.set(f, trusted);
@@ -187,6 +208,8 @@ export interface AnchoredKeys {
   /** The keys the view's live signatures (the board attestation) are checked under: the view's own when they are anchored. */
   live: KeyDocuments;
   anchor: KeyAnchorCheck;
+  /** The revocations every check applies: the keys' source's, and a reader's saved DID document's with them. */
+  revocations: readonly Revocation[];
 }
 
 const pass = (detail: string): KeyAnchorCheck => ({ ok: true, state: 'VALID', detail });
@@ -210,7 +233,13 @@ export async function anchorKeys(
   hint: string,
 ): Promise<AnchoredKeys> {
   const did = didOf(view.didDocument);
-  const own = (anchor: KeyAnchorCheck, from: string): AnchoredKeys => ({ docs: view, live: view, from, anchor });
+  const own = (anchor: KeyAnchorCheck, from: string, revocations: readonly Revocation[] = []): AnchoredKeys => ({
+    docs: view,
+    live: view,
+    from,
+    anchor,
+    revocations,
+  });
   if (did === undefined) return own(fail('the view serves no DID document with an id'), "the view's own DID document");
   if (source.kind === 'reader') {
     const a = source.anchor;
@@ -221,7 +250,10 @@ export async function anchorKeys(
     if (!viewHistory.ok) return own(fail(`the view's key transitions: ${viewHistory.detail}`), from);
     const required = SIGNING_FRAGMENTS.filter((f) => viewHistory.history.current.has(f));
     const v = anchoredSince(viewHistory.history, await trustedIn(crypto, viewHistory.history, a), required);
-    return own(v.ok ? pass(`${v.detail} (${a.describe})`) : fail(`${v.detail} (${a.describe})`), from);
+    const revocations = [...viewHistory.verdict.revocations, ...(a.revocations ?? [])];
+    if (!v.ok) return own(fail(`${v.detail} (${a.describe})`), from, revocations);
+    const revoked = await revokedKeyProblem(crypto, view, entries, viewHistory.history.epochs, revocations, undefined);
+    return own(revoked ? fail(`${revoked} (${a.describe})`) : pass(`${v.detail} (${a.describe})`), from, revocations);
   }
   const answer = source.answer;
   if ('self' in answer)
@@ -242,8 +274,8 @@ export async function anchorKeys(
       unanchored,
     );
   const from = `the DID document at ${answer.url}`;
-  const host = { docs: answer.docs, from };
   const hostHistory = await historyOf(crypto, answer.docs, entries);
+  const host = { docs: answer.docs, from, revocations: hostHistory.ok ? hostHistory.verdict.revocations : [] };
   if (!hostHistory.ok)
     return {
       ...host,
@@ -254,9 +286,52 @@ export async function anchorKeys(
   if (!viewHistory.ok)
     return { ...host, live: answer.docs, anchor: fail(`the view's own key transitions: ${viewHistory.detail}`) };
   const v = agreesWithHost(viewHistory.history, hostHistory.history);
-  return v.ok
-    ? { ...host, live: view, anchor: pass(`${v.detail} (${from})`) }
-    : { ...host, live: answer.docs, anchor: fail(`${v.detail} (${from}): the view's keys are not ${did}'s`) };
+  if (!v.ok)
+    return { ...host, live: answer.docs, anchor: fail(`${v.detail} (${from}): the view's keys are not ${did}'s`) };
+  const revoked = await revokedKeyProblem(
+    crypto,
+    view,
+    entries,
+    hostHistory.history.epochs,
+    host.revocations,
+    answer.docs.logEntries,
+  );
+  return revoked
+    ? { ...host, live: answer.docs, anchor: fail(`${revoked} (${from})`) }
+    : { ...host, live: view, anchor: pass(`${v.detail} (${from})`) };
+}
+
+/**
+ * What a view signed by a revoked key may not do (trusted-log.ts, review finding 1): serve a
+ * revoked key as one in force (its live signatures are the thief's), or serve, under the board
+ * key in force at its size when that key is revoked, any log but the one the revocation trusts.
+ */
+async function revokedKeyProblem(
+  crypto: VerifyCrypto,
+  view: KeyDocuments,
+  entries: readonly string[],
+  epochs: ReadonlyMap<string, readonly KeyEpoch[]>,
+  revocations: readonly Revocation[],
+  hostEntries: readonly string[] | undefined,
+): Promise<string | undefined> {
+  if (revocations.length === 0) return undefined;
+  const current = currentKeysOf(view.didDocument);
+  if ('problem' in current) return undefined;
+  const live = new Map([...current.keys].filter(([f]) => f !== ROOT_FRAGMENT));
+  const liveRevoked = revokedLiveKey(live, revocations);
+  if (liveRevoked !== undefined)
+    return `the view serves #${liveRevoked.fragment} ${liveRevoked.x} as a key in force, revoked as compromised since ${liveRevoked.r.compromised_since}: what it signs live (the board attestation, offers, receipts, the agent card) is refused`;
+  const board = 'board-attestation-1';
+  const boardX = keyAtSize(epochs.get(board), entries.length, current.keys.get(board) ?? '');
+  const verdict = await checkTrustedLog(
+    crypto,
+    revocations,
+    `#${board}`,
+    boardX === '' ? undefined : boardX,
+    entries,
+    hostEntries,
+  );
+  return verdict.ok ? undefined : verdict.detail;
 }
 
 /** A card's verdict under the anchor: a card VALID under keys that are not anchored is not VALID. */

@@ -51,7 +51,16 @@ const BODY_KEYS = ['schema', 'did', 'fragment', 'sequence', 'kind', 'old_x', 'ne
 /** The fields of each kind (and the issue-30 revocation, told apart by having no `sig_root`). */
 const FIELDS: Record<string, readonly string[]> = {
   rotation: [...BODY_KEYS, 'sig_old', 'sig_new'],
-  revocation: [...BODY_KEYS, 'revoked_x', 'compromised_since', 'trusted_size', 'root_x', 'sig_root', 'sig_new'],
+  revocation: [
+    ...BODY_KEYS,
+    'revoked_x',
+    'compromised_since',
+    'trusted_size',
+    'trusted_root',
+    'root_x',
+    'sig_root',
+    'sig_new',
+  ],
   legacy: [...BODY_KEYS, 'revoked_x', 'compromised_since', 'trusted_size', 'sig_new'],
   adoption: ['schema', 'did', 'fragment', 'kind', 'root_x', 'endorses', 'at', 'sig_root'],
 };
@@ -95,6 +104,8 @@ function shapeProblem(t: unknown): string | undefined {
     if (!ISO_INSTANT.test(since) || Number.isNaN(Date.parse(since)))
       return 'compromised_since is not an ISO 8601 UTC instant';
     if (Date.parse(since) > Date.parse(r['at'] as string)) return 'compromised_since is after the revocation';
+    if (variant === 'revocation' && !HEX64.test(r['trusted_root'] as string))
+      return 'trusted_root is not the hex RFC 6962 root of the trusted log';
   }
   return undefined;
 }
@@ -223,6 +234,7 @@ export async function checkTransitions(
         x: t['revoked_x'] as string,
         compromised_since: t['compromised_since'] as string,
         trusted_size: trusted,
+        ...(typeof t['trusted_root'] === 'string' && { trusted_root: t['trusted_root'] }),
         revocation: id,
       });
     }

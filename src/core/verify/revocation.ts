@@ -13,6 +13,11 @@ export interface Revocation {
   x: string;
   compromised_since: string;
   trusted_size: number;
+  /**
+   * The RFC 6962 root (hex) of the log's first `trusted_size` entries; absent for an issue-30
+   * revocation endorsed by an adoption, which binds only the count (decision K16).
+   */
+  trusted_root?: string;
   /** The id (log entry) of the revocation record. */
   revocation: string;
 }
@@ -40,7 +45,7 @@ export function revocationOfMethod(method: unknown): Revocation | undefined {
     publicKeyJwk?: { x?: unknown };
     retired?: {
       fragment?: unknown;
-      revoked?: { compromised_since?: unknown; trusted_size?: unknown; revocation?: unknown };
+      revoked?: { compromised_since?: unknown; trusted_size?: unknown; trusted_root?: unknown; revocation?: unknown };
     };
   } | null;
   const r = m?.retired?.revoked;
@@ -58,6 +63,7 @@ export function revocationOfMethod(method: unknown): Revocation | undefined {
     x: m.publicKeyJwk.x,
     compromised_since: r.compromised_since,
     trusted_size: r.trusted_size as number,
+    ...(typeof r.trusted_root === 'string' && { trusted_root: r.trusted_root }),
     revocation: r.revocation,
   };
 }
