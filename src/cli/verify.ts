@@ -29,7 +29,7 @@ export function withTrustOptions(command: Command): Command {
     )
     .option(
       '--trust-key <key>',
-      "a key you trust, as its JWK x or RFC 7638 thumbprint (repeatable): an anchor instead of the DID's host",
+      "a signing key you trust, as its JWK x or RFC 7638 thumbprint (repeatable): an anchor instead of the DID's host; a bare key never anchors the identity root, name it as identity-root=<key>",
       (v: string, acc: string[]) => [...acc, v],
       [] as string[],
     );
