@@ -29,8 +29,16 @@ export interface ChainReader {
   authorizationState(asset: string, authorizer: string, nonce: string, block?: bigint): Promise<boolean>;
   /** The transaction hash of the `AuthorizationUsed(authorizer, nonce)` log from `fromBlock` on, or null. */
   authorizationUsedTx(asset: string, authorizer: string, nonce: string, fromBlock: bigint): Promise<string | null>;
-  /** Whether transaction `tx` succeeded and carries a `Transfer(from, to, v)` log of `asset` with v ≥ `value`. */
-  transferInTransaction(tx: string, t: { asset: string; from: string; to: string; value: string }): Promise<boolean>;
+  /**
+   * Whether transaction `tx` succeeded and used THIS authorization: it carries the
+   * `AuthorizationUsed(from, nonce)` log of `asset` and a `Transfer(from, to, v)` log of `asset`
+   * with v ≥ `value` (issue 37 review, finding 5: a named transaction that paid another
+   * authorization settles nothing).
+   */
+  transferInTransaction(
+    tx: string,
+    t: { asset: string; from: string; to: string; value: string; nonce: string },
+  ): Promise<boolean>;
 }
 
 export interface ChainReaderOptions {
@@ -173,16 +181,20 @@ export function createChainReader(rpcUrl: string, o: ChainReaderOptions = {}): C
         argument('to', t.to, ADDRESS),
       ];
       const value = BigInt(argument('value', t.value, DECIMAL));
+      const nonce = argument('nonce', t.nonce, BYTES32);
       const receipt = (await call('eth_getTransactionReceipt', [hash])) as { status?: unknown; logs?: unknown } | null;
       // The log was just found, so a missing receipt means the node changed its mind (a reorganisation): ask again later.
       if (typeof receipt !== 'object' || receipt === null)
         return fail('eth_getTransactionReceipt', `no receipt for ${hash}`);
       if (receipt.status !== '0x1' || !Array.isArray(receipt.logs)) return false;
+      const logs = (receipt.logs as RpcLog[]).filter(
+        (l) => l.removed !== true && String(l.address).toLowerCase() === asset,
+      );
+      const used = [AUTHORIZATION_USED_TOPIC, word(from), nonce];
+      if (!logs.some((l) => used.every((w, i) => topicsOf(l)[i] === w))) return false;
       const wanted = [TRANSFER_TOPIC, word(from), word(to)];
-      return (receipt.logs as RpcLog[]).some(
+      return logs.some(
         (l) =>
-          l.removed !== true &&
-          String(l.address).toLowerCase() === asset &&
           wanted.every((w, i) => topicsOf(l)[i] === w) &&
           typeof l.data === 'string' &&
           BYTES32.test(l.data) &&

@@ -65,7 +65,7 @@ async function look(o: Judging, r: SettlementRecord): Promise<{ head: ChainBlock
     valid_before: r.valid_before === null ? null : secondsIso(BigInt(r.valid_before)),
   };
   if (!used) return { head, showed };
-  const transfer = { asset: r.asset, from: r.payer, to: r.pay_to, value: r.amount_atomic };
+  const transfer = { asset: r.asset, from: r.payer, to: r.pay_to, value: r.amount_atomic, nonce: r.nonce };
   if (r.transaction !== null && /^0x[0-9a-f]{64}$/.test(r.transaction)) {
     const named = await o.chain.transferInTransaction(r.transaction, transfer).catch(() => false);
     if (named) return { head, showed: { ...showed, transaction: r.transaction, transfer: true } };
@@ -81,7 +81,7 @@ async function look(o: Judging, r: SettlementRecord): Promise<{ head: ChainBlock
 function unpaid(o: Judging, r: SettlementRecord, showed: ChainShowed, left: SettlementState): string {
   return showed.transaction === null
     ? `authorization used, transaction not found: no AuthorizationUsed log from block ${o.fromBlock ?? 0n} (it is earlier, or the payer canceled the authorization); left ${left}`
-    : `authorization used in ${showed.transaction}, but that transaction has no transfer of ${r.amount_atomic} from the payer to pay_to ${r.pay_to}; left ${left} for an operator`;
+    : `authorization used in ${showed.transaction}, but that transaction does not use this authorization (its AuthorizationUsed log) with a transfer of ${r.amount_atomic} from the payer to pay_to ${r.pay_to}; left ${left} for an operator`;
 }
 
 export async function judgeUnknown(o: Judging, r: SettlementRecord): Promise<void> {

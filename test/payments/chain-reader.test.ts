@@ -101,23 +101,37 @@ describe('chain reader (scripted JSON-RPC endpoint)', () => {
     await unavailable(reader().authorizationUsedTx(ASSET, PAYER, NONCE, 0n), /eth_getLogs: the answer is not a list/);
   });
 
-  it('transferInTransaction wants a successful receipt with Transfer(payer → payTo, ≥ value) of the asset', async () => {
+  it("transferInTransaction wants a successful receipt with this authorization's AuthorizationUsed(payer, nonce) and Transfer(payer → payTo, ≥ value) of the asset", async () => {
     const to = `0x${'22'.repeat(20)}`;
     const transfer = {
       address: ASSET,
       topics: [`0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef`, word(PAYER), word(to)],
       data: `0x${(10_000).toString(16).padStart(64, '0')}`,
     };
+    const usedLog = (nonce: string) => ({
+      address: ASSET,
+      topics: ['0x98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a5', word(PAYER), nonce],
+      data: '0x',
+    });
+    const used = usedLog(NONCE);
     const check = (receipt: unknown, value = '10000') => {
       script = result(receipt);
-      return reader().transferInTransaction(TX, { asset: ASSET, from: PAYER, to, value });
+      return reader().transferInTransaction(TX, { asset: ASSET, from: PAYER, to, value, nonce: NONCE });
     };
-    assert.equal(await check({ status: '0x1', logs: [transfer] }), true);
-    assert.equal(await check({ status: '0x1', logs: [transfer] }, '10001'), false);
-    assert.equal(await check({ status: '0x0', logs: [transfer] }), false);
-    assert.equal(await check({ status: '0x1', logs: [{ ...transfer, address: to }] }), false);
+    assert.equal(await check({ status: '0x1', logs: [used, transfer] }), true);
+    // Issue 37 review, finding 5: the same payer paying payTo the same amount with ANOTHER
+    // authorization (or a plain transfer) in that transaction does not settle this one.
+    assert.equal(await check({ status: '0x1', logs: [transfer] }), false);
+    assert.equal(await check({ status: '0x1', logs: [usedLog(`0x${'ee'.repeat(32)}`), transfer] }), false);
+    assert.equal(await check({ status: '0x1', logs: [{ ...used, address: to }, transfer] }), false);
+    assert.equal(await check({ status: '0x1', logs: [used, transfer] }, '10001'), false);
+    assert.equal(await check({ status: '0x0', logs: [used, transfer] }), false);
+    assert.equal(await check({ status: '0x1', logs: [used, { ...transfer, address: to }] }), false);
     assert.equal(
-      await check({ status: '0x1', logs: [{ ...transfer, topics: [transfer.topics[0], word(PAYER), word(PAYER)] }] }),
+      await check({
+        status: '0x1',
+        logs: [used, { ...transfer, topics: [transfer.topics[0], word(PAYER), word(PAYER)] }],
+      }),
       false,
     );
     await unavailable(check(null), /no receipt for 0xcdcd/);
