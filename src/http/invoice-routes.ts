@@ -6,7 +6,7 @@
  * paid (`gspc invoice settle <ref>`). The reference is 128 random bits: knowing it is what lets a
  * buyer collect, so it is never listed publicly.
  *
- * The same request repeated (the same client address, release and URL) while its invoice is
+ * The same request repeated (the same client address, release, product and parsed query) while its invoice is
  * open gets that invoice back, so it never stores its artefact twice (issue 37); a request from
  * another address gets its own reference, so a repeated URL never hands one buyer another's.
  * Invoice requests have their own rate budget (`invoice`, src/web/rate-limits.ts).
@@ -53,11 +53,24 @@ export interface InvoiceRequest {
   produce(ref: string): { body: Buffer; sha256: string };
 }
 
+/**
+ * What makes two invoice requests the same: the client address, the release, the product and
+ * its parsed query, parameter by parameter in name order (issue 37 review, finding 6): a trailing
+ * `&`, reordered parameters or another escaping of the same value is the same request, and gets
+ * the same open invoice instead of storing a new artefact.
+ */
+export function invoiceRequestHash(r: Pick<InvoiceRequest, 'client' | 'release' | 'product' | 'query'>): string {
+  const query = Object.entries(r.query)
+    .filter((e): e is [string, string] => e[1] !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256')
+    .update(JSON.stringify(['gspc-invoice-request/2', r.client, r.release, r.product.product_id, query]))
+    .digest('hex');
+}
+
 export async function issueInvoice(reply: FastifyReply, r: InvoiceRequest): Promise<FastifyReply> {
   if (r.query.invoice !== 'gbp') throw new GspcError('bad_query', "invoice must be 'gbp'");
-  const request_sha256 = createHash('sha256')
-    .update(['gspc-invoice-request', r.client, r.release, r.url].join('\0'))
-    .digest('hex');
+  const request_sha256 = invoiceRequestHash(r);
   // Found before anything is produced; createInvoice decides again, atomically, for a duplicate
   // that raced this one.
   const open = await r.ledger.findOpenInvoice(request_sha256);

@@ -62,6 +62,23 @@ describe('a settled payment exempts nothing from the budgets; invoices are limit
     assert.deepEqual([limited.code, limited.class], ['rate_limited', 'invoice']);
   });
 
+  it('one invoice request spelt differently (a trailing &, parameters reordered, + for a space) stores one invoice (issue 37 review, finding 6)', async () => {
+    const svc = await service();
+    const spellings = [
+      '/api/evidence-bundle?obligation=dora&bundle=1&invoice=gbp&commissioned_by=Acme%20Ltd',
+      '/api/evidence-bundle?obligation=dora&bundle=1&invoice=gbp&commissioned_by=Acme%20Ltd&',
+      '/api/evidence-bundle?commissioned_by=Acme%20Ltd&invoice=gbp&bundle=1&obligation=dora',
+      '/api/evidence-bundle?obligation=dora&bundle=1&invoice=gbp&commissioned_by=Acme+Ltd',
+    ];
+    const answers = await send(spellings.length, (i) => `${svc.baseUrl}${spellings[i]}`);
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      spellings.map(() => 202),
+    );
+    assert.equal(new Set(answers.map((a) => a.body.ref)).size, 1, 'the same request is the same invoice');
+    assert.equal((await svc.ledger.listInvoices({ withArtefacts: false })).length, 1, 'its artefact stored once');
+  });
+
   it('invoices without any header have their own budget, however the parameter is spelt: distinct requests are refused once it is spent', async () => {
     const svc = await service();
     // Every other request names `invoice` percent-encoded, as the route's query reader decodes it.
