@@ -69,7 +69,9 @@ export function boundedGet(view: string, limits: MonitorLimits, budget: AbortSig
     let r: Response | undefined;
     for (let attempt = 1; r === undefined; attempt++) {
       try {
-        r = await fetch(url, { signal });
+        // A view serves its own documents: a redirect is not followed (review finding 4f: a view
+        // answering every path with a 302 to the origin would otherwise be judged the origin).
+        r = await fetch(url, { signal, redirect: 'manual' });
       } catch (e) {
         if (signal.aborted) throw timedOut();
         const cause = (e as { cause?: { code?: string; message?: string } }).cause;
@@ -78,6 +80,13 @@ export function boundedGet(view: string, limits: MonitorLimits, budget: AbortSig
         if (attempt === 1 && STALE_CONNECTION.has(cause?.code ?? '')) continue;
         throw new ViewFault('unreachable', `GET ${url}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
       }
+    }
+    if (r.status >= 300 && r.status < 400) {
+      await r.body?.cancel();
+      throw new ViewFault(
+        'view_malformed',
+        `GET ${path}: HTTP ${r.status} redirect to ${r.headers.get('location') ?? 'nowhere'}: a view serves its own documents, and a monitor follows no redirect`,
+      );
     }
     if (r.status === 404) {
       await r.body?.cancel();

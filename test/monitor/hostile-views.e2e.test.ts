@@ -74,6 +74,17 @@ describe('gspc monitor: a hostile view is an alert for that view, never a crash 
     await judgedBeside(view, 'view_malformed', /^\/keys\/transitions\.json has no transitions list$/);
   });
 
+  it('a view answering every path with a redirect to the origin: view_malformed naming the redirect (a monitor follows none)', async () => {
+    const redirector = await viewServer((req, res) => {
+      res.writeHead(302, { location: `${board.origin}${req.url}` }).end();
+    });
+    await judgedBeside(
+      redirector,
+      'view_malformed',
+      /^GET \/[^ ]+: HTTP 302 redirect to http:\/\/localhost:\d+\/.*follows no redirect$/,
+    );
+  });
+
   it('a 100 MB body is cut off at its cap while it streams: view_oversized', async () => {
     const counter = { sent: 0 };
     const huge = await viewServer((req, res) => {

@@ -70,13 +70,30 @@ export function judgePoll(
     if (v.problem) alerts.push({ ...v.problem, view: v.view });
     const cp = v.checkpoint;
     if (cp === undefined || last === undefined) continue;
-    if (cp.size < last.size)
-      alerts.push({
-        alert: 'rollback',
-        view: v.view,
-        detail: `the log has ${cp.size} entries, fewer than the ${last.size} this monitor verified before`,
-      });
-    else if (!v.holdsPrefix(last.size, last.root))
+    if (cp.size < last.size) {
+      // A smaller log is a rollback (possibly benign) only if it is a prefix of the log this
+      // monitor verified; the monitor keeps that log's size and root, not its entries, so it can
+      // tell only from a view of this poll that still serves it (review finding 4g).
+      const witness = views.find(
+        (w) =>
+          w !== v &&
+          w.checkpoint !== undefined &&
+          w.checkpoint.size >= last.size &&
+          w.holdsPrefix(last.size, last.root),
+      );
+      if (witness !== undefined && !witness.holdsPrefix(cp.size, cp.root))
+        alerts.push({
+          alert: 'fork',
+          view: v.view,
+          detail: `the log has ${cp.size} entries, fewer than the ${last.size} this monitor verified before, and they are not the first ${cp.size} of that log (as ${witness.view} serves it, root ${cp.root} is not its root at ${cp.size}): a fork, not a rollback`,
+        });
+      else
+        alerts.push({
+          alert: 'rollback',
+          view: v.view,
+          detail: `the log has ${cp.size} entries, fewer than the ${last.size} this monitor verified before${witness === undefined ? ' (no view of this poll serves that log, so whether these are its first entries cannot be told)' : `, and they are the first ${cp.size} of that log (${witness.view})`}`,
+        });
+    } else if (!v.holdsPrefix(last.size, last.root))
       alerts.push({
         alert: 'fork',
         view: v.view,
