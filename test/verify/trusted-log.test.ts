@@ -48,6 +48,10 @@ describe('a log signed by a revoked key', () => {
     assert.match(alone.ok ? '' : alone.detail, /only the DID's host's log can show it is their prefix/);
   });
 
+  it('no log at all (an offer or receipt checked alone on the page): the empty prefix of every log', async () => {
+    assert.equal((await check([])).ok, true);
+  });
+
   it('beyond trusted_size: refused', async () => {
     const v = await check(host.concat(h('more')));
     assert.match(v.ok ? '' : v.detail, /beyond the 36 entries the revocation trusts/);

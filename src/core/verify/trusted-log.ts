@@ -44,6 +44,8 @@ export async function checkTrustedLog(
   const r = boardX === undefined ? undefined : revocationOf(revocations, boardX);
   if (r === undefined) return { ok: true };
   const size = entries.length;
+  // No log (the page's check of an offer or receipt alone): the empty log is every log's prefix.
+  if (size === 0) return { ok: true };
   const revoked = `the view's log (${size} entries) is signed by ${boardKeyId} ${boardX}, revoked as compromised since ${r.compromised_since}`;
   if (size > r.trusted_size)
     return { ok: false, detail: `${revoked}, beyond the ${r.trusted_size} entries the revocation trusts` };
