@@ -28,6 +28,9 @@
  *      against popcounts over the same outcome bitsets (no goal: the figure is reported).
  *  14. Signing through a PKCS#11 token (token-signing.ts): Ed25519 on SoftHSM2 through pkcs11js
  *      against node:crypto in the same run (no goal; skipped with the reason without SoftHSM2).
+ *  15. One abusive client (stall.ts, issue 38): GET /api/gspc every 20 ms, alone and while one client
+ *      sends 1,000-id POST /api/verify at the verify class's full rate (goal under the abuse: p50 < 20 ms,
+ *      p99 < 100 ms); BENCH_STALL_SECONDS per phase (default 20).
  *
  * Goals are reported (PASS / BELOW GOAL), never enforced: timings vary by machine. The process
  * fails only when a measurement is invalid (a wrong response, a row count that does not match).
@@ -48,7 +51,7 @@
  * (payments sent to every replica at once to check exactly-once, default 1000),
  * BENCH_PAIR_ITEMS (items of §13's axis, default 100000),
  * BENCH_ONLY (comma-separated sections to run: throughput, derivation, evidence, trees,
- * payments, fabric, mcp, browser-verify, import, replicas, board-speed, pairs, token; default all; a partial run rewrites only its own subsections of the results),
+ * payments, fabric, mcp, browser-verify, import, replicas, board-speed, pairs, token, stall; default all; a partial run rewrites only its own subsections of the results),
  * BENCH_WRITE_DOCS=0 to leave docs/performance.md untouched.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -86,6 +89,7 @@ import { BOARD_SPEED_TITLE, boardSpeedSection } from './board-speed-report.js';
 import { measureBoardSpeed } from './board-speed.js';
 import { measurePairs, MODELS_READ_PATH, modelsReadSection, PAIRS_TITLE, pairsSection } from './pairs.js';
 import { measureTokenSigning, TOKEN_TITLE, tokenSection } from './token-signing.js';
+import { measureStall, STALL_TITLE, stallSection } from './stall.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -115,6 +119,7 @@ const SECTIONS = [
   'board-speed',
   'pairs',
   'token',
+  'stall',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -272,6 +277,11 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
   if (only.has('token')) {
     log('14. Signing through a PKCS#11 token (SoftHSM2) against node:crypto');
     sections.push([TOKEN_TITLE, tokenSection(measureTokenSigning(tmp, 2_000, 3, log))]);
+  }
+
+  if (only.has('stall')) {
+    log('15. One abusive client: GET /api/gspc while one client verifies 1,000 ids at the full verify rate');
+    sections.push([STALL_TITLE, stallSection(await measureStall(tmp, setting('BENCH_STALL_SECONDS', 20, 300), log))]);
   }
 
   for (const [title, body] of sections) log(`\n## ${title}\n\n${body}`);

@@ -19,6 +19,12 @@ import { BASE_HEADERS } from '../serve/headers.js';
 import type { ServedState } from '../serve/served-state.js';
 
 const VERIFY_BODY_LIMIT = 16 * 1024 * 1024;
+/**
+ * Card verifications one client address may have in flight (issue 38): each gives the event loop
+ * back every few milliseconds, but four at once still queued every other reader behind their
+ * slices. One more is a 429 (`rate_limited`, class `verify`), whatever the per-minute budget says.
+ */
+export const VERIFY_IN_FLIGHT_PER_CLIENT = 2;
 
 export function registerVerifyRoutes(
   app: FastifyInstance,
@@ -26,19 +32,49 @@ export function registerVerifyRoutes(
   resolve: KeyResolver,
   atHost?: DidHost,
 ): void {
+  const inFlight = new Map<string, number>();
   app.post('/api/verify', { bodyLimit: VERIFY_BODY_LIMIT }, async (req, reply) => {
-    const current = state.current();
-    const cards = cardsOf(req.body, (id) => current.cardById(id));
-    reply.headers(BASE_HEADERS).send(await cardVerificationDocument(current, cards, atHost));
+    const client = req.ip;
+    const mine = inFlight.get(client) ?? 0;
+    if (mine >= VERIFY_IN_FLIGHT_PER_CLIENT) {
+      void reply.header('retry-after', '1');
+      throw new GspcError(
+        'rate_limited',
+        `too many verifications in flight from ${client}: at most ${VERIFY_IN_FLIGHT_PER_CLIENT} at once; send the next when one is answered`,
+        { class: 'verify', in_flight: VERIFY_IN_FLIGHT_PER_CLIENT, retry_after_seconds: 1 },
+      );
+    }
+    inFlight.set(client, mine + 1);
+    try {
+      const current = state.current();
+      const cards = cardsOf(req.body, (id) => current.cardById(id));
+      reply.headers(BASE_HEADERS).send(await cardVerificationDocument(current, cards, atHost));
+    } finally {
+      const n = (inFlight.get(client) ?? 1) - 1;
+      if (n <= 0) inFlight.delete(client);
+      else inFlight.set(client, n);
+    }
   });
 
   app.post('/api/receipts/verify', async (req, reply) => {
     const body = req.body;
+    // A string is the compact JWS only when sent as text/plain, and JSON is never read as one: a
+    // JSON body sent without a content type (fetch then says text/plain) is a 415, not an INVALID
+    // verdict on its text (issue 37 review).
+    if (
+      typeof body === 'string' &&
+      (!/^text\/plain\s*(;|$)/i.test(req.headers['content-type'] ?? '') || /^\s*[[{"]/.test(body))
+    )
+      throw new GspcError(
+        'unsupported_media_type',
+        `send {"jws": "<compact JWS>"} as application/json, or the compact JWS alone as text/plain (got ${req.headers['content-type'] ? `content-type ${req.headers['content-type']}` : 'no content-type'}${/^\s*[[{"]/.test(body) ? ' with a JSON body' : ''})`,
+      );
     const jws = typeof body === 'string' ? body.trim() : (body as { jws?: unknown } | null)?.jws;
     if (typeof jws !== 'string' || jws === '')
       throw new GspcError('bad_body', 'send {"jws": "<compact JWS>"} as JSON, or the compact JWS as text/plain');
     if (jws.length > 64 * 1024) throw new GspcError('bad_body', 'the JWS is longer than 64 KiB');
-    const v = await verifyOfferOrReceipt(jws, resolve, expectationOf(body));
+    // A partner's key vouches only for its own host's resources (receipt-verifier.ts, ownDid).
+    const v = await verifyOfferOrReceipt(jws, resolve, { ...expectationOf(body), ownDid: state.signingLive().did });
     reply.headers(BASE_HEADERS).send({
       schema: 'svc.receipt-verification/1',
       result: v.result,

@@ -1,0 +1,148 @@
+/**
+ * The stall test (issue 38, finding 4): one client, within its verify budget, asked POST
+ * /api/verify for 1,000 card ids, 4 at a time, and the board's p50 went from 1.7 ms to 2,029 ms:
+ * the verification of a request ran to its end on the event loop. Here `gspc serve --demo` runs at
+ * its default budgets in a child process; one abusive client sends 1,000-id verifications at the
+ * verify class's full rate (120 a minute, 4 in flight), and a reader reads the board every 25 ms.
+ * The board's p50 must stay under 20 ms and its p99 under 100 ms (bench/stall.ts measures the
+ * same at length, docs/performance.md).
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import { freePort, waitFor } from '../helpers/process.js';
+import { repoRoot } from '../helpers/repo.js';
+
+const DURATION_MS = 8_000;
+
+function call(
+  port: number,
+  agent: Agent,
+  method: string,
+  path: string,
+  body?: string,
+): Promise<{ status: number; body: string; ms: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          text += d;
+        });
+        res.on('end', () => resolve({ status: res.statusCode!, body: text, ms: performance.now() - t0 }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+};
+
+describe('one client at its full verify rate does not stall the board (issue 38)', () => {
+  let port = 0;
+  let pid = 0;
+  let dir = '';
+  let out = '';
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'gspc-stall-'));
+    port = await freePort();
+    const child = spawn(
+      process.execPath,
+      ['bin/gspc.js', 'serve', '--demo', '--data-dir', join(dir, 'data'), '--port', String(port)],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, GSPC_LOG_LEVEL: 'warn', GSPC_LEDGER_PATH: join(dir, 'ledger.sqlite') },
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    pid = child.pid!;
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    await waitFor(`http://127.0.0.1:${port}/healthz`, 60_000, () => out);
+  });
+  after(() => {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('board GET p50 < 20 ms and p99 < 100 ms while 1,000-id verifications arrive at 120 a minute', async () => {
+    const reader = new Agent({ keepAlive: true, maxSockets: 1 });
+    const abuser = new Agent({ keepAlive: true, maxSockets: 4 });
+    after(() => {
+      reader.destroy();
+      abuser.destroy();
+    });
+    const index = JSON.parse((await call(port, reader, 'GET', '/cards/index.json')).body) as {
+      cards: { sha256: string }[];
+    };
+    const shas = index.cards.map((c) => c.sha256);
+    const ids = Array.from({ length: 1_000 }, (_, i) => shas[i % shas.length]!);
+    const body = JSON.stringify({ ids });
+    for (let i = 0; i < 20; i++) await call(port, reader, 'GET', '/api/gspc'); // warm
+
+    const end = Date.now() + DURATION_MS;
+    const verifyStatuses = new Map<number, number>();
+    let verifyMs = 0;
+    let verified = 0;
+    // 120 a minute is one every 500 ms, each of 4 workers sending one every 2 s at most.
+    const worker = async (offset: number) => {
+      await sleep(offset);
+      while (Date.now() < end) {
+        const started = Date.now();
+        const r = await call(port, abuser, 'POST', '/api/verify', body);
+        verifyStatuses.set(r.status, (verifyStatuses.get(r.status) ?? 0) + 1);
+        if (r.status === 200) {
+          verified++;
+          verifyMs += r.ms;
+        }
+        await sleep(Math.max(0, 2_000 - (Date.now() - started)));
+      }
+    };
+    const board: number[] = [];
+    const read = async () => {
+      await sleep(300);
+      while (Date.now() < end) {
+        const r = await call(port, reader, 'GET', '/api/gspc');
+        assert.equal(r.status, 200);
+        board.push(r.ms);
+        await sleep(25);
+      }
+    };
+    await Promise.all([worker(0), worker(500), worker(1_000), worker(1_500), read()]);
+    const p50 = quantile(board, 0.5);
+    const p99 = quantile(board, 0.99);
+    const summary = `board p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms over ${board.length} reads; verify ${JSON.stringify([...verifyStatuses])}, ${verified} answered, mean ${(verifyMs / Math.max(1, verified)).toFixed(0)} ms`;
+    console.log(summary);
+    assert.ok(verified > 0, `the abusive client was served at all: ${summary}`);
+    assert.ok(p50 < 20, summary);
+    assert.ok(p99 < 100, summary);
+  });
+});
