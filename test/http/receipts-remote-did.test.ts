@@ -39,14 +39,14 @@ after(() => partner.close());
 const partnerHost = `localhost:${(partner.address() as AddressInfo).port}`;
 const partnerDid = didForHost(partnerHost);
 
-const receipt = (kid: string) =>
+const receipt = (kid: string, resourceUrl = `http://${partnerHost}/api/x`) =>
   signCompactJws(
     // A receipt of the offer-receipt extension (a payload that is neither offer nor receipt is
     // not VALID as a receipt, issue 37).
     {
       version: 1,
       network: 'eip155:8453',
-      resourceUrl: 'https://partner.example/api/x',
+      resourceUrl,
       payer: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
       issuedAt: 1_800_000_000,
       transaction: '0xabc',
@@ -59,8 +59,10 @@ function appWith(trusted: string[]) {
   const { state } = demoApp();
   const app = buildApp({ state, logLevel: 'silent', trustedDidHosts: trusted });
   after(() => app.close());
-  return async (jws: string) =>
-    (await app.inject({ method: 'POST', url: '/api/receipts/verify', payload: { jws } })).json();
+  return Object.assign(
+    async (jws: string) => (await app.inject({ method: 'POST', url: '/api/receipts/verify', payload: { jws } })).json(),
+    { app, state },
+  );
 }
 
 describe('POST /api/receipts/verify with an operator allow-list of DID hosts', () => {
@@ -104,6 +106,46 @@ describe('POST /api/receipts/verify with an operator allow-list of DID hosts', (
     assert.equal(r.result, 'UNVERIFIABLE_KEY');
     assert.match(r.reason, /larger than/);
     mode = 'ok';
+  });
+
+  it("a partner's receipt for this service's URL, or any host but its own, is INVALID: a partner cannot sign receipts for our resources (issue 37 review)", async () => {
+    mode = 'ok';
+    const verify = appWith([partnerHost]);
+    const ours = `http://${verify.state.signingLive().did.slice('did:web:'.length).replace('%3A', ':')}/api/request-attestation?subject=m`;
+    for (const url of [ours, 'https://partner.example/api/x', 'not a url']) {
+      const r = await verify(receipt(`${partnerDid}#board-attestation-1`, url));
+      assert.equal(r.result, 'INVALID', `${url}: ${r.reason}`);
+      assert.match(r.reason, /signs only for its own host/);
+    }
+    assert.equal((await verify(receipt(`${partnerDid}#board-attestation-1`))).result, 'VALID');
+  });
+
+  it('a body that is not what the route accepts is 415 unsupported_media_type, never read as the JWS (issue 37 review)', async () => {
+    const { app } = appWith([partnerHost]);
+    const jws = receipt(`${partnerDid}#board-attestation-1`);
+    for (const headers of [
+      {},
+      // What fetch sends for a string body without a content type.
+      { 'content-type': 'text/plain;charset=UTF-8' },
+      { 'content-type': 'application/octet-stream' },
+      { 'content-type': 'text/html' },
+    ]) {
+      const r = await app.inject({
+        method: 'POST',
+        url: '/api/receipts/verify',
+        headers,
+        payload: Buffer.from(JSON.stringify({ jws })),
+      });
+      assert.equal(r.statusCode, 415, `${JSON.stringify(headers)}: ${r.body}`);
+      assert.equal(r.json().code, 'unsupported_media_type');
+    }
+    const plain = await app.inject({
+      method: 'POST',
+      url: '/api/receipts/verify',
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      payload: jws,
+    });
+    assert.equal(plain.json().result, 'VALID');
   });
 
   it('GSPC_TRUSTED_DID_HOSTS is validated at start: an IP address or a URL is config_invalid', () => {

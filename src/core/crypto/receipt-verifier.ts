@@ -61,6 +61,32 @@ export interface Expectation {
   resourceUrl?: string;
   /** The amount in atomic units (decimal) it must state. */
   amount?: string;
+  /**
+   * This service's own DID. A JWS signed by any other DID (a partner the operator trusts,
+   * GSPC_TRUSTED_DID_HOSTS) must name a resource on that DID's own did:web host: a partner cannot
+   * sign receipts for this service's URLs, or any URL but its own (issue 37 review).
+   */
+  ownDid?: string;
+}
+
+/** The host (with port) a did:web names, lowercased; undefined for another DID method. */
+function didWebHost(did: string): string | undefined {
+  if (!did.startsWith('did:web:')) return undefined;
+  const first = did.slice('did:web:'.length).split(':')[0]!;
+  try {
+    return decodeURIComponent(first).toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+function urlHost(url: unknown): string | undefined {
+  if (typeof url !== 'string') return undefined;
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return undefined;
+  }
 }
 
 export type CheckedVerification = ReceiptVerification & { kind?: SignedKind };
@@ -94,6 +120,14 @@ export async function verifyOfferOrReceipt(
         : 'this is a receipt, not an offer',
     );
   const p = v.payload as { resourceUrl?: unknown; amount?: unknown };
+  const signer = (v.header?.kid ?? '').split('#')[0]!;
+  if (expected.ownDid !== undefined && signer !== expected.ownDid) {
+    const host = didWebHost(signer);
+    if (host === undefined || urlHost(p.resourceUrl) !== host)
+      return refuse(
+        `the ${kind} is signed by ${signer}, which signs only for its own host${host ? ` (${host})` : ''}, and names ${JSON.stringify(p.resourceUrl)}: a service's key does not vouch for another's resources`,
+      );
+  }
   if (expected.resourceUrl !== undefined && p.resourceUrl !== expected.resourceUrl)
     return refuse(`the ${kind} covers ${JSON.stringify(p.resourceUrl)}, not ${JSON.stringify(expected.resourceUrl)}`);
   if (expected.amount !== undefined) {
