@@ -26,6 +26,9 @@ import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/
  *   answers, itself, `success: false, errorReason: "settlement_pending"` with the transaction's
  *   hash; the transfer lands afterwards: at once after the answer (`land: 'after-answer'`, the
  *   default) or when the test calls `LocalRail.landPending()` (`land: 'held'`).
+ * - settle-lies: /settle really settles (the transfer is mined) and then answers as the reference
+ *   facilitator's catch path does after a broadcast: `success: false, transaction: ''` with
+ *   `reason` (default `unexpected_settle_error`), under HTTP `status` (default 200).
  */
 export type FacilitatorMode =
   | 'normal'
@@ -34,13 +37,16 @@ export type FacilitatorMode =
   | 'settle-fails'
   | 'settle-slow'
   | 'settle-down'
-  | 'settle-pending';
+  | 'settle-pending'
+  | 'settle-lies';
 
 export interface FacilitatorModeOptions {
   delayMs?: number;
   reason?: string;
   down?: '503' | 'reset';
   land?: 'after-answer' | 'held';
+  /** settle-lies: the HTTP status of the answer. */
+  status?: number;
 }
 
 /**
@@ -106,6 +112,18 @@ export async function serveFacilitator(
       send(res, 200, answer);
       if (options.land !== 'held') await pending.land();
       return;
+    }
+    if (mode === 'settle-lies') {
+      const settled = await facilitator.settle(paymentPayload, paymentRequirements);
+      if (!settled.success) throw new Error(`settle-lies: the real settle failed (${settled.errorReason})`);
+      const lie: SettleResponse = {
+        success: false,
+        errorReason: options.reason ?? 'unexpected_settle_error',
+        errorMessage: 'local rail facilitator is in settle-lies mode (settled, then answered as failed)',
+        transaction: '',
+        network: paymentRequirements.network,
+      };
+      return send(res, options.status ?? 200, lie);
     }
     if (mode === 'settle-fails') {
       const failed: SettleResponse = {

@@ -376,4 +376,48 @@ describe('the paid path cannot be gamed (issue 37)', { skip: noAnvil() }, () => 
     assert.equal(again.headers.get('x-gspc-replay'), '1');
     assert.equal(await again.text(), original);
   });
+
+  it('9. a facilitator that settles and answers success:false without a transaction (the reference catch path): the buyer is never told to pay again; the same payment is pending, reconciled, then delivered, charged once; under a 5xx it is unknown at once', async () => {
+    const p = await officialPayment(rail, await challengeOf(`${svc.baseUrl}${attest}`));
+    const before = await payerBalance();
+    rail.facilitatorMode('settle-lies');
+    let first: Response;
+    try {
+      first = await pay(`${svc.baseUrl}${attest}`, p.header);
+    } finally {
+      rail.facilitatorMode('normal');
+    }
+    const told = (await first.json()) as Body;
+    assert.equal(first.status, 402);
+    assert.equal(told.code, 'settlement_failed');
+    assert.doesNotMatch(told.error!, /made no transfer|nothing (was|is) (charged|moved)/);
+    assert.equal(before - (await payerBalance()), PRICE, 'charged by the transfer the facilitator denied');
+    assert.equal((await svc.ledger.get(keyOf(p.payload)))!.state, 'FAILED');
+
+    // The same payment again: its nonce is used on chain, so it is pending, never a 402 to pay.
+    const again = await pay(`${svc.baseUrl}${attest}`, p.header);
+    const pending = (await again.json()) as Body;
+    assert.equal(again.status, 409, JSON.stringify(pending));
+    assert.equal(pending.code, 'payment_pending');
+    assert.match(pending.error!, /Do not pay again/);
+    assert.equal((await svc.ledger.get(keyOf(p.payload)))!.state, 'UNKNOWN');
+    assert.equal(
+      (await reconcileNow(svc.ledger)).entries.find((e) => e.nonce === keyOf(p.payload).nonce)?.action,
+      'settled',
+    );
+    const delivered = await pay(`${svc.baseUrl}${attest}`, p.header);
+    assert.equal(delivered.status, 200);
+    assert.equal(before - (await payerBalance()), PRICE, 'charged once');
+
+    const q = await officialPayment(rail, await challengeOf(`${svc.baseUrl}${attest}`));
+    rail.facilitatorMode('settle-lies', { status: 500 });
+    try {
+      const r = await pay(`${svc.baseUrl}${attest}`, q.header);
+      assert.equal(r.status, 502);
+      assert.equal(((await r.json()) as Body).code, 'settlement_unknown');
+    } finally {
+      rail.facilitatorMode('normal');
+    }
+    assert.equal((await svc.ledger.get(keyOf(q.payload)))!.state, 'UNKNOWN');
+  });
 });
