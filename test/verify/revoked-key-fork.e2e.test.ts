@@ -24,7 +24,7 @@ import { browserMissing, verifyServedInBrowser } from '../helpers/browser.js';
 import { gspc } from '../helpers/cli.js';
 import { monitorOnce } from '../monitor/board.js';
 import { editedDemo } from '../helpers/edited-demo.js';
-import { hostOrigin, keyOf, liveOf, serveState, type Key } from '../helpers/host-views.js';
+import { hostOrigin, keyOf, liveOf, proxy, serveState, type Key } from '../helpers/host-views.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- reports and answers as JSON */
@@ -87,6 +87,20 @@ describe('the thief of a revoked board key, the origin up', () => {
 
   it('its page in the browser is INVALID', { skip: browserMissing() }, async () => {
     assert.equal((await verifyServedInBrowser(thief.url)).result, 'INVALID');
+  });
+
+  it('the thief serving the host’s DID document and transitions over its own log: the log is not the trusted one', async () => {
+    const dressed = await proxy(
+      () => thief.url,
+      () => origin.keyDocs(board1, [rev]),
+    );
+    const v = await verify(dressed.url);
+    assert.equal(v.report.verdict, 'INVALID');
+    assert.match(
+      v.check('key_anchor').detail,
+      /signed by #board-attestation-1 .*revoked .*not the DID's host's: a fork of the log/,
+    );
+    if (!browserMissing()) assert.equal((await verifyServedInBrowser(dressed.url)).result, 'INVALID');
   });
 
   it('a fresh monitor watching only the thief alerts, naming the revoked key', async () => {
