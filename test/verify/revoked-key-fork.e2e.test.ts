@@ -45,6 +45,7 @@ const thief = await serveState(thiefRelease, liveOf(DID, K), ORIGIN, true);
 // A replica that has not pulled the release published with the revocation.
 const lagging = await serveState(release1, liveOf(DID, K), ORIGIN, true);
 const saved = join(tempDir(), 'did-post.json');
+const pinnedState = tempDir();
 
 async function verify(url: string, ...args: string[]) {
   const r = await gspc(['verify', url, '--json', ...args]);
@@ -103,6 +104,11 @@ describe('the thief of a revoked board key, the origin up', () => {
     if (!browserMissing()) assert.equal((await verifyServedInBrowser(dressed.url)).result, 'INVALID');
   });
 
+  it('a monitor pins the origin after the revocation', async () => {
+    const m = await monitorOnce([ORIGIN], pinnedState);
+    assert.equal(m.status, 0, JSON.stringify(m.lines));
+  });
+
   it('a fresh monitor watching only the thief alerts, naming the revoked key', async () => {
     const m = await monitorOnce([thief.url], tempDir());
     assert.equal(m.status, 1, JSON.stringify(m.lines));
@@ -129,6 +135,19 @@ describe('the origin down', () => {
     const v = await verify(thief.url, '--trust-did-document', saved);
     assert.equal(v.report.verdict, 'INVALID', JSON.stringify(v.report.checks));
     assert.match(v.check('key_anchor').detail, /revoked as compromised since/);
+  });
+
+  it('the monitor that pinned the origin, watching only the thief: an alert, rollback (the limit the alert table states)', async () => {
+    // The monitor keeps the verified log's size and root, not its entries, and its pins do not
+    // record revocations: with the origin down and no other view, a smaller fork reads as a
+    // rollback, which says it cannot tell (docs/operations.md, the alert table).
+    const m = await monitorOnce([thief.url], pinnedState);
+    assert.equal(m.status, 1, JSON.stringify(m.lines));
+    assert.deepEqual(
+      m.lines.map((l: Json) => l.alert),
+      ['rollback'],
+    );
+    assert.match(m.lines[0].detail, /cannot be told/);
   });
 
   it('bare --trust-key never anchors the identity root: a copy naming the stolen card key its root cannot revoke the board key', async () => {
