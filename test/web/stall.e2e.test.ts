@@ -4,8 +4,10 @@
  * the verification of a request ran to its end on the event loop. Here `gspc serve --demo` runs at
  * its default budgets in a child process; one abusive client sends 1,000-id verifications at the
  * verify class's full rate (120 a minute, 4 in flight), and a reader reads the board every 25 ms.
- * The board's p50 must stay under 20 ms and its p99 under 100 ms (bench/stall.ts measures the
- * same at length, docs/performance.md).
+ * No board read may wait for a whole verification: a read that arrived while a verification was
+ * in flight, well before that verification's end, must be answered before it. That is an order of
+ * events, not a time limit: speed goals live in the benchmark (bench/stall.ts, docs/performance.md
+ * §15: p50 < 20 ms, p99 < 100 ms), never in a test that a loaded machine could fail.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -93,7 +95,7 @@ describe('one client at its full verify rate does not stall the board (issue 38)
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('board GET p50 < 20 ms and p99 < 100 ms while 1,000-id verifications arrive at 120 a minute', async () => {
+  it('no board read waits for a whole verification while 1,000-id verifications arrive at 120 a minute', async () => {
     const reader = new Agent({ keepAlive: true, maxSockets: 1 });
     const abuser = new Agent({ keepAlive: true, maxSockets: 4 });
     after(() => {
@@ -110,6 +112,7 @@ describe('one client at its full verify rate does not stall the board (issue 38)
 
     const end = Date.now() + DURATION_MS;
     const verifyStatuses = new Map<number, number>();
+    const spans: { start: number; end: number }[] = [];
     let verifyMs = 0;
     let verified = 0;
     // 120 a minute is one every 500 ms, each of 4 workers sending one every 2 s at most.
@@ -117,22 +120,27 @@ describe('one client at its full verify rate does not stall the board (issue 38)
       await sleep(offset);
       while (Date.now() < end) {
         const started = Date.now();
+        const t0 = performance.now();
         const r = await call(port, abuser, 'POST', '/api/verify', body);
         verifyStatuses.set(r.status, (verifyStatuses.get(r.status) ?? 0) + 1);
         if (r.status === 200) {
           verified++;
           verifyMs += r.ms;
+          spans.push({ start: t0, end: performance.now() });
         }
         await sleep(Math.max(0, 2_000 - (Date.now() - started)));
       }
     };
     const board: number[] = [];
+    const reads: { start: number; end: number }[] = [];
     const read = async () => {
       await sleep(300);
       while (Date.now() < end) {
+        const t0 = performance.now();
         const r = await call(port, reader, 'GET', '/api/gspc');
         assert.equal(r.status, 200);
         board.push(r.ms);
+        reads.push({ start: t0, end: performance.now() });
         await sleep(25);
       }
     };
@@ -142,7 +150,19 @@ describe('one client at its full verify rate does not stall the board (issue 38)
     const summary = `board p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms over ${board.length} reads; verify ${JSON.stringify([...verifyStatuses])}, ${verified} answered, mean ${(verifyMs / Math.max(1, verified)).toFixed(0)} ms`;
     console.log(summary);
     assert.ok(verified > 0, `the abusive client was served at all: ${summary}`);
-    assert.ok(p50 < 20, summary);
-    assert.ok(p99 < 100, summary);
+    // A read that arrived while a verification had more than MARGIN_MS still to run, and was
+    // answered only after it: it waited for the whole verification. The margin covers the last
+    // slice and the serialisation of the verification's answer (10-37 ms for 1,000 cards).
+    const MARGIN_MS = 100;
+    const during = reads.filter((r) => spans.some((v) => r.start > v.start && r.start < v.end - MARGIN_MS));
+    const stalled = during.filter((r) =>
+      spans.some((v) => r.start > v.start && r.start < v.end - MARGIN_MS && r.end > v.end),
+    );
+    assert.ok(during.length > 0, `some board reads arrived during a verification: ${summary}`);
+    assert.deepEqual(
+      stalled.length,
+      0,
+      `${stalled.length} of ${during.length} board reads waited for a whole verification: ${summary}`,
+    );
   });
 });
