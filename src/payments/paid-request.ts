@@ -67,6 +67,7 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
   const legacy = legacyPaymentDigest(req.payment);
   const digest = known?.payment_sha256 === legacy ? legacy : paymentDigest(req.payment);
   if (known && known.state !== 'FAILED') return settledElsewhere(known, digest, req, deps);
+  await idFree(req.payment, key, deps);
 
   const matched = matchPayment(req.payment, req.requirements, deps.rail, deps.now());
   if (!matched.ok) return { kind: 'rejected', reason: matched.reason };
@@ -132,6 +133,25 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
   // A duplicate holds it (in flight, settled, awaiting reconcile) or another payload does.
   if (reserved.outcome !== 'reserved') return settledElsewhere(reserved.record, digest, req, deps);
   return settle(req, deps, payload, artefact, reserved.record);
+}
+
+/**
+ * A payment-identifier id already used with another payment is a 409, never a second charge: a
+ * client that signed a new authorization for a request it retries under the same id (the
+ * extension's idempotency) is told which payment the id belongs to (decision P42). Two new
+ * payments racing under one id are not caught (no unique index: ids are optional and old records
+ * have none).
+ */
+async function idFree(p: ReadPayment, key: { payer: string; nonce: string }, deps: PaidDeps): Promise<void> {
+  const idHash = paymentIdDigest(p);
+  if (idHash === null) return;
+  const holder = await deps.ledger.findByPaymentId(idHash);
+  if (holder === undefined || (holder.payer === key.payer && holder.nonce === key.nonce)) return;
+  throw new GspcError(
+    'payment_conflict',
+    `this payment-identifier id was already used with another payment; this payment is refused and settles nothing. To retry that purchase send the payment first sent with this id, unchanged; for a new purchase use a new id`,
+    { payer: key.payer, nonce: key.nonce },
+  );
 }
 
 /** The facilitator's refusal names the authorization's nonce as used (EIP-3009 AuthorizationUsed). */

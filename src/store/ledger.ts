@@ -242,6 +242,12 @@ export interface Ledger {
   /** The record for a key (replay lookups, reconcile). */
   get(key: PaymentKey): Promise<SettlementRecord | undefined>;
 
+  /**
+   * The latest record carrying this payment-identifier hash (schema 5): an id already used with
+   * another payment is a conflict, never a second charge (decision P42).
+   */
+  findByPaymentId(payment_id_sha256: string): Promise<SettlementRecord | undefined>;
+
   /** All records, optionally of one state, in the order they were first reserved (audit). */
   list(filter?: SettlementFilter): Promise<SettlementRecord[]>;
 

@@ -8,7 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { randomBytes } from 'node:crypto';
+import { after, beforeEach, describe, it } from 'node:test';
 import type { GspcError } from '../../src/core/errors.js';
 import type { Facilitator, SettleOutcome, VerifyOutcome } from '../../src/payments/facilitator.js';
 import { payForArtefact, type PaidDeps, type PaidOutcome } from '../../src/payments/paid-request.js';
@@ -20,8 +21,14 @@ import { artefact, body, payment, rail, request, TX } from './paid-request-fixtu
 const ledger = await openLedger({ sqlitePath: join(tempDir(), 'ledger.sqlite') });
 after(() => ledger.close());
 
-const ID = 'buyer-payment-id-0001';
-const OTHER_ID = 'observer-payment-id-02';
+// Fresh for each test: an id names one purchase, so two tests must not share one.
+const freshId = (who: string) => `${who}-${randomBytes(8).toString('hex')}`;
+let ID = '';
+let OTHER_ID = '';
+beforeEach(() => {
+  ID = freshId('buyer');
+  OTHER_ID = freshId('observer');
+});
 
 /** The same payment with another envelope: a payment-identifier id, and a change to its JSON. */
 function variant(p: ReadPayment, o: { id?: string; edit?: (json: Record<string, any>) => void } = {}): ReadPayment {
@@ -95,6 +102,17 @@ describe('a public payload buys nothing (issue 37, decision P42)', () => {
     assert.equal(f.settles, 1, 'settled once');
   });
 
+  it('the same payment id with another payment (a new authorization) is a 409 payment_conflict and settles nothing: the id is the purchase, not the signature', async () => {
+    const id = 'retry-under-one-id-0001';
+    const f = facilitator();
+    assert.equal((await payForArtefact(request(variant(payment(), { id })), deps(f))).kind, 'delivered');
+    const resigned = variant(payment(), { id });
+    const e = await refused(payForArtefact(request(resigned), deps(f)), 'payment_conflict');
+    assert.match(e.message, /payment-identifier id was already used/);
+    assert.equal(f.settles, 1, 'never charged twice');
+    assert.equal(await ledger.get(resigned), undefined, 'nothing reserved');
+  });
+
   it('a payment sent without an id is delivered once: a replay of it is refused', async () => {
     const p = variant(payment(), { edit: (j) => delete j.extensions });
     const f = facilitator();
@@ -140,7 +158,7 @@ describe('a public payload buys nothing (issue 37, decision P42)', () => {
 
 describe('told the truth about money (issue 37, findings 2-4)', () => {
   it('a FAILED payment sent again and refused because its nonce is used becomes UNKNOWN: 409 payment_pending, never a 402 to pay again', async () => {
-    const p = variant(payment(), { id: ID.replace('1', '3') });
+    const p = variant(payment(), { id: ID });
     const failing = facilitator({
       settle: async () => ({ kind: 'failed', reason: 'unexpected_settle_error', message: 'rpc timeout' }),
     });
@@ -157,7 +175,7 @@ describe('told the truth about money (issue 37, findings 2-4)', () => {
   });
 
   it('a duplicate whose verification times out after the first settled is answered from the ledger, not "nothing was charged"', async () => {
-    const p = variant(payment(), { id: ID.replace('1', '4') });
+    const p = variant(payment(), { id: ID });
     let duplicate: Promise<PaidOutcome> | undefined;
     let settled!: () => void;
     const onChain = new Promise<void>((r) => {
@@ -184,7 +202,7 @@ describe('told the truth about money (issue 37, findings 2-4)', () => {
   });
 
   it('a key inside payload.payload the facilitator ignores is the same payment: the genuine header is a replay, and a conflict never says nothing is settled', async () => {
-    const genuine = variant(payment(), { id: ID.replace('1', '5') });
+    const genuine = variant(payment(), { id: ID });
     const padded = variant(genuine, {
       edit: (j) => {
         j.payload.extra = 'x';

@@ -40,6 +40,12 @@ export function issue37Contract(ctx: ContractContext): void {
         ledger.reserve(reservation(newKey(), { payment_id_sha256: 'not-a-hash' })),
         'ledger_input_invalid',
       );
+      // Found by the id's hash: the record that holds it now.
+      assert.equal((await ledger.findByPaymentId(b))?.nonce, key.nonce);
+      assert.equal((await ledger.findByPaymentId(c))?.nonce, none.nonce);
+      assert.equal(await ledger.findByPaymentId(a), undefined, 'a reopen took the id over');
+      assert.equal(await ledger.findByPaymentId(sha256('never')), undefined);
+      await rejectsWith(ledger.findByPaymentId('not-a-hash'), 'ledger_input_invalid');
     });
 
     it('a FAILED record reopened for another product and resource takes the new attempt’s fields; the history keeps both', async () => {

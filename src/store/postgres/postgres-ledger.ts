@@ -236,6 +236,15 @@ export class PostgresLedger implements Ledger {
     return this.transition(key, planAttachArtefact(a));
   }
 
+  async findByPaymentId(payment_id_sha256: string): Promise<SettlementRecord | undefined> {
+    const h = sha256Hex('payment_id_sha256', payment_id_sha256);
+    const row = await this.one<SettlementRow>(
+      `SELECT ${COLUMNS} FROM settlements WHERE payment_id_sha256 = $1 ORDER BY id DESC LIMIT 1`,
+      [h],
+    );
+    return row && settlementRecord(row);
+  }
+
   async get(key: PaymentKey): Promise<SettlementRecord | undefined> {
     const k = paymentKey(key);
     const row = await this.one<SettlementRow>(`SELECT ${COLUMNS} FROM settlements WHERE payer = $1 AND nonce = $2`, [

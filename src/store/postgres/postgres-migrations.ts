@@ -141,6 +141,7 @@ CREATE UNIQUE INDEX invoices_open_request ON invoices (request_sha256)
     sql: `
 ALTER TABLE settlements ADD COLUMN payment_id_sha256 TEXT
   CHECK (payment_id_sha256 IS NULL OR length(payment_id_sha256) = 64);
+CREATE INDEX settlements_payment_id ON settlements (payment_id_sha256) WHERE payment_id_sha256 IS NOT NULL;
 `,
   },
 ];

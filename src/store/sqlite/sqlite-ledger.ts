@@ -211,6 +211,14 @@ export class SqliteLedger implements Ledger {
     return this.transition(key, planAttachArtefact(a));
   }
 
+  async findByPaymentId(payment_id_sha256: string): Promise<SettlementRecord | undefined> {
+    const h = sha256Hex('payment_id_sha256', payment_id_sha256);
+    const row = this.stmt(
+      `SELECT ${COLUMNS} FROM settlements WHERE payment_id_sha256 = ? ORDER BY id DESC LIMIT 1`,
+    ).get(h) as SettlementRow | undefined;
+    return row && settlementRecord(row);
+  }
+
   async get(key: PaymentKey): Promise<SettlementRecord | undefined> {
     const k = paymentKey(key);
     const row = this.stmt(`SELECT ${COLUMNS} FROM settlements WHERE payer = ? AND nonce = ?`).get(k.payer, k.nonce) as
