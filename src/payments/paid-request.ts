@@ -191,6 +191,19 @@ async function settle(
   const at = deps.now().toISOString();
   switch (settled.kind) {
     case 'failed': {
+      // Refused because the authorization's nonce is used: a transfer of it is on chain (or in
+      // the mempool), whatever this attempt did. Money may have moved: UNKNOWN, reconciled.
+      if (nonceUsed(settled.reason, settled.message)) {
+        await deps.ledger.markUnknown(key, {
+          error: `the facilitator refused to settle because the authorization's nonce is used (${settled.reason}): a transfer of it may be on chain`,
+          at,
+        });
+        throw new GspcError(
+          'settlement_unknown',
+          `the facilitator refused to settle because this authorization's nonce is already used (${settled.reason}): you may have been charged. Do not pay again; the payment is recorded as unknown and reconciled against the chain: retry the same payment later: it is never charged twice, and once settled the artefact is delivered`,
+          { payer: key.payer, nonce: key.nonce },
+        );
+      }
       // The facilitator's word that it submitted nothing. Should a transfer land anyway,
       // `gspc reconcile` finds the authorization used and settles the record (issue 37).
       await deps.ledger.markFailed(key, {

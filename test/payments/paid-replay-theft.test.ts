@@ -174,6 +174,16 @@ describe('told the truth about money (issue 37, findings 2-4)', () => {
     assert.equal(used.settles, 0);
   });
 
+  it('a settle refused because the nonce is used is UNKNOWN (502 settlement_unknown), never FAILED with "send it again"', async () => {
+    const p = variant(payment(), { id: ID });
+    const f = facilitator({
+      settle: async () => ({ kind: 'failed', reason: 'invalid_exact_evm_nonce_already_used', message: undefined }),
+    });
+    const e = await refused(payForArtefact(request(p), deps(f)), 'settlement_unknown');
+    assert.match(e.message, /Do not pay again/);
+    assert.equal((await ledger.get(p))!.state, 'UNKNOWN');
+  });
+
   it('a duplicate whose verification times out after the first settled is answered from the ledger, not "nothing was charged"', async () => {
     const p = variant(payment(), { id: ID });
     let duplicate: Promise<PaidOutcome> | undefined;
