@@ -58,11 +58,23 @@ export function registerVerifyRoutes(
 
   app.post('/api/receipts/verify', async (req, reply) => {
     const body = req.body;
+    // A string is the compact JWS only when sent as text/plain, and JSON is never read as one: a
+    // JSON body sent without a content type (fetch then says text/plain) is a 415, not an INVALID
+    // verdict on its text (issue 37 review).
+    if (
+      typeof body === 'string' &&
+      (!/^text\/plain\s*(;|$)/i.test(req.headers['content-type'] ?? '') || /^\s*[[{"]/.test(body))
+    )
+      throw new GspcError(
+        'unsupported_media_type',
+        `send {"jws": "<compact JWS>"} as application/json, or the compact JWS alone as text/plain (got ${req.headers['content-type'] ? `content-type ${req.headers['content-type']}` : 'no content-type'}${/^\s*[[{"]/.test(body) ? ' with a JSON body' : ''})`,
+      );
     const jws = typeof body === 'string' ? body.trim() : (body as { jws?: unknown } | null)?.jws;
     if (typeof jws !== 'string' || jws === '')
       throw new GspcError('bad_body', 'send {"jws": "<compact JWS>"} as JSON, or the compact JWS as text/plain');
     if (jws.length > 64 * 1024) throw new GspcError('bad_body', 'the JWS is longer than 64 KiB');
-    const v = await verifyOfferOrReceipt(jws, resolve, expectationOf(body));
+    // A partner's key vouches only for its own host's resources (receipt-verifier.ts, ownDid).
+    const v = await verifyOfferOrReceipt(jws, resolve, { ...expectationOf(body), ownDid: state.signingLive().did });
     reply.headers(BASE_HEADERS).send({
       schema: 'svc.receipt-verification/1',
       result: v.result,
