@@ -7,8 +7,8 @@
  * with the keys the next publish signs with (issue 36): signed for another DID, the served
  * signature would read INVALID, and `gspc publish` refuses such a ledger.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { CliRun } from './cli-io.js';
@@ -20,7 +20,8 @@ import {
   signaturePayload,
   type CorrectionsSignatureFile,
 } from '../core/ledger/corrections-signature.js';
-import { readCorrections, SIGNATURE_FILE } from '../corpus/status/corrections.js';
+import { SIGNATURE_FILE } from '../corpus/status/corrections.js';
+import { readCorrectionsDir } from '../corpus/status/corrections-dir.js';
 import { signingContext } from '../keys/signing.js';
 import { currentReleaseDir } from '../release/data-dir.js';
 import { releaseDirDid } from '../release/release-origin.js';
@@ -39,19 +40,8 @@ export interface SignedLedger {
  * has no corrections/ directory. An unhealthy key writes an unsigned record with its reason.
  */
 export function signCorrections(corpusDir: string, key: SignerState, signedAt: Date): SignedLedger {
-  const read = readCorrections({
-    // The signature being replaced is not read: a broken one must not block its re-issue.
-    exists: (p) => p !== SIGNATURE_FILE && existsSync(join(corpusDir, p)),
-    load: (p) => {
-      const bytes = readFileSync(join(corpusDir, p));
-      return { path: p, bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
-    },
-    list: (d) =>
-      existsSync(join(corpusDir, d)) && statSync(join(corpusDir, d)).isDirectory()
-        ? readdirSync(join(corpusDir, d)).sort()
-        : [],
-    axes: new Set(),
-  });
+  // The signature being replaced is not read: a broken one must not block its re-issue.
+  const read = readCorrectionsDir(corpusDir, { skip: SIGNATURE_FILE });
   if (read.problems.length > 0)
     throw invalid(
       read.problems,
