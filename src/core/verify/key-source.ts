@@ -19,6 +19,7 @@ import { agreesWithHost, anchoredSince, thumbprintInput, type KeyHistory } from 
 import { checkTransitions, keyAtSize, type KeyEpoch, type TransitionsVerdict } from './key-transitions.js';
 import { revocationOfMethod, type Revocation } from './revocation.js';
 import { checkTrustedLog, revokedLiveKey } from './trusted-log.js';
+import { isObject } from './json-bytes.js';
 
 export const ROOT_FRAGMENT = 'identity-root';
 /** What a verifier reads from a DID's host, at most (the DID document as the receipt resolver caps it). */
@@ -48,8 +49,6 @@ export interface KeyDocuments {
   /** The DID's host's log entries (`/log/entries.json`), when the reader read them: a view's log is checked against them. */
   logEntries?: readonly string[];
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The DID document's id, when it is a string. */
 export const didOf = (doc: unknown): string | undefined =>

@@ -28,6 +28,7 @@ import { dupRootHex, logRootHex } from './tree-roots.js';
 import type { VerifyCrypto } from '../crypto/verify-crypto.js';
 import type { KeyAnchorCheck } from './key-source.js';
 import { keysOfView, type KeysAt, type PublicFiles } from './view-keys.js';
+import { isObject, parseJsonBytes } from './json-bytes.js';
 
 export type { KeysAt, PublicFiles } from './view-keys.js';
 export { anchoredKeysOf, listsRetiredKeys } from './view-keys.js';
@@ -54,17 +55,8 @@ export interface ServiceContext {
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
+const parse = parseJsonBytes;
 
-function parse(bytes: Uint8Array | undefined): unknown {
-  if (bytes === undefined) return undefined;
-  try {
-    return JSON.parse(decoder.decode(bytes));
-  } catch {
-    return undefined;
-  }
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isHex64 = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
 
 /** The log origin of a did:web DID: its host (port included) + `/log` (src/core/evidence/card-log.ts). */

@@ -17,6 +17,7 @@ import {
   type KeyDocuments,
 } from './key-source.js';
 import { checkTransitions, keysAtSize } from './key-transitions.js';
+import { isObject, parseJsonBytes } from './json-bytes.js';
 
 /** The service's public files, by path ('/root.json'); undefined when it publishes none there. */
 export interface PublicFiles {
@@ -32,16 +33,7 @@ export type KeysAt = (did: string | undefined) => Promise<HostAnswer | { self: s
 
 type Add = (check: string, ok: boolean | null, detail: string) => boolean;
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-function parse(bytes: Uint8Array | undefined): unknown {
-  if (bytes === undefined) return undefined;
-  try {
-    return JSON.parse(decoder.decode(bytes));
-  } catch {
-    return undefined;
-  }
-}
+const parse = parseJsonBytes;
 
 /** Whether a DID document lists retired keys: only then are there transitions to read (a 404 is an error in a browser's console). */
 export const listsRetiredKeys = (doc: unknown): boolean =>
