@@ -100,7 +100,27 @@ const REOPEN_FIELDS = [
   'payment_id_sha256',
 ] as const;
 export const reopenSet = (param: (field: (typeof REOPEN_FIELDS)[number]) => string): string =>
-  REOPEN_FIELDS.map((f) => `${f} = ${param(f)}`).join(', ');
+  REOPEN_FIELDS.map((f) => (f === 'payment_id_sha256' ? `${f} = ${f}` : `${f} = ${param(f)}`)).join(', ');
+
+/**
+ * Who may reopen a FAILED record (issue 37, second review): its payload is public (the mempool,
+ * a settle that broadcast and then failed), so the payload alone proves nothing. A record sent
+ * with a payment-identifier id is reopened only by a request carrying the same id (and that
+ * buyer may then buy another product with it); a record sent without one only for the same
+ * product and resource. The id itself never changes on a reopen (reopenSet): whoever reopens
+ * cannot take over the delivery of what the buyer paid for.
+ */
+export const reopenGuard = (param: (field: 'product_id' | 'resource' | 'payment_id_sha256') => string): string =>
+  `(CASE WHEN payment_id_sha256 IS NULL THEN (product_id = ${param('product_id')} AND resource = ${param('resource')}) ELSE payment_id_sha256 = ${param('payment_id_sha256')} END)`;
+
+/** The same rule in code: whether `n` may reopen the FAILED `record` (reopenGuard). */
+export const mayReopen = (
+  record: { payment_id_sha256?: string | null; product_id: string; resource: string },
+  n: { payment_id_sha256?: string | null; product_id: string; resource: string },
+): boolean =>
+  (record.payment_id_sha256 ?? null) === null
+    ? record.product_id === n.product_id && record.resource === n.resource
+    : record.payment_id_sha256 === (n.payment_id_sha256 ?? null);
 
 export function settlementRecord(r: SettlementRow): SettlementRecord {
   return {

@@ -22,6 +22,8 @@ import type {
  */
 
 /** Columns a transition may set besides state and updated_at (record field names). */
+import { mayReopen } from './ledger-rows.js';
+
 export interface TransitionPatch {
   transaction?: string | null;
   error?: string | null;
@@ -161,8 +163,13 @@ export function afterRefusal(
  * record was reopened and failed again by someone else between our statements (PostgreSQL
  * only; SQLite runs the whole reserve in one transaction), so run reserve again.
  */
-export function existingOutcome(record: SettlementRecord, payment_sha256: string): ReserveOutcome | 'retry' {
-  if (record.payment_sha256 !== payment_sha256) return { outcome: 'conflict', record };
+export function existingOutcome(
+  record: SettlementRecord,
+  n: { payment_sha256: string; payment_id_sha256?: string | null; product_id: string; resource: string },
+): ReserveOutcome | 'retry' {
+  if (record.payment_sha256 !== n.payment_sha256) return { outcome: 'conflict', record };
+  // The same payload, but not the buyer's to reopen (reopenGuard): refused, nothing written.
+  if (record.state === 'FAILED' && !mayReopen(record, n)) return { outcome: 'conflict', record };
   if (record.state === 'FAILED') return 'retry';
   return { outcome: 'exists', record };
 }

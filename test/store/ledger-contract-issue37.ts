@@ -17,17 +17,23 @@ const newRef = () => `INV-${randomBytes(6).toString('hex')}`;
 
 export function issue37Contract(ctx: ContractContext): void {
   describe('issue 37: a payment is bound to what it bought; the ledger never contradicts the chain', () => {
-    it('the payment-identifier hash (schema 5): kept from the reservation, taken by a reopen, set by the first attach of a reconciled settlement, never by markSettled', async () => {
+    it('the payment-identifier hash (schema 5): kept from the reservation, never taken by a reopen, set by the first attach of a reconciled settlement, never by markSettled', async () => {
       const ledger = ctx.ledger();
       const [a, b, c] = [sha256('id-a'), sha256('id-b'), sha256('id-c')];
       const key = newKey();
       const first = await ledger.reserve(reservation(key, { payment_id_sha256: a }));
       assert.equal(first.record.payment_id_sha256, a);
       await ledger.markFailed(key, { error: 'refused', at: t(1) });
-      const reopened = await ledger.reserve(reservation(key, { payment_id_sha256: b, at: t(2) }));
-      assert.equal(reopened.record.payment_id_sha256, b);
+      // The payload is public (a settle that broadcast, then failed): another id cannot reopen it.
+      const taken = await ledger.reserve(reservation(key, { payment_id_sha256: b, at: t(2) }));
+      assert.equal(taken.outcome, 'conflict');
+      const stolen = await ledger.reserve(reservation(key, { at: t(2) }));
+      assert.equal(stolen.outcome, 'conflict', 'no id cannot reopen a record sent with one');
+      assert.equal((await ledger.get(key))!.state, 'FAILED');
+      const reopened = await ledger.reserve(reservation(key, { payment_id_sha256: a, at: t(2) }));
+      assert.equal(reopened.record.payment_id_sha256, a);
       const settled = await ledger.markSettled(key, { ...artefact(10), transaction: TX, at: t(3) });
-      assert.equal(settled.payment_id_sha256, b);
+      assert.equal(settled.payment_id_sha256, a);
 
       const none = newKey();
       assert.equal((await ledger.reserve(reservation(none))).record.payment_id_sha256, null);
@@ -40,21 +46,41 @@ export function issue37Contract(ctx: ContractContext): void {
         ledger.reserve(reservation(newKey(), { payment_id_sha256: 'not-a-hash' })),
         'ledger_input_invalid',
       );
-      // Found by the id's hash: the record that holds it now.
-      assert.equal((await ledger.findByPaymentId(b))?.nonce, key.nonce);
+      // Found by the id's hash: the record that holds it.
+      assert.equal((await ledger.findByPaymentId(a))?.nonce, key.nonce);
       assert.equal((await ledger.findByPaymentId(c))?.nonce, none.nonce);
-      assert.equal(await ledger.findByPaymentId(a), undefined, 'a reopen took the id over');
+      assert.equal(await ledger.findByPaymentId(b), undefined, 'a refused reopen took nothing');
       assert.equal(await ledger.findByPaymentId(sha256('never')), undefined);
       await rejectsWith(ledger.findByPaymentId('not-a-hash'), 'ledger_input_invalid');
     });
 
-    it('a FAILED record reopened for another product and resource takes the new attempt’s fields; the history keeps both', async () => {
+    it('a FAILED record reopened by its id for another product and resource takes the new attempt’s fields; the history keeps both; without an id it is reopened only for what it was', async () => {
       const ledger = ctx.ledger();
+      const bare = newKey();
+      await ledger.reserve(reservation(bare, { product_id: 'gspc.request_attestation', resource: '/api/a?subject=m' }));
+      await ledger.markFailed(bare, { error: 'settle refused', at: t(1) });
+      const elsewhere = await ledger.reserve(
+        reservation(bare, { product_id: 'gspc.issuance', resource: '/api/eunomia-data?feed=1', at: t(2) }),
+      );
+      assert.equal(elsewhere.outcome, 'conflict', 'a public payload cannot be spent on another product');
+      const same = await ledger.reserve(
+        reservation(bare, { product_id: 'gspc.request_attestation', resource: '/api/a?subject=m', at: t(2) }),
+      );
+      assert.equal(same.outcome, 'reserved');
+
+      const id = sha256('buyer');
       const key = newKey();
-      await ledger.reserve(reservation(key, { product_id: 'gspc.request_attestation', resource: '/api/a?subject=m' }));
+      await ledger.reserve(
+        reservation(key, {
+          product_id: 'gspc.request_attestation',
+          resource: '/api/a?subject=m',
+          payment_id_sha256: id,
+        }),
+      );
       await ledger.markFailed(key, { error: 'settle refused', at: t(1) });
       const again = await ledger.reserve(
         reservation(key, {
+          payment_id_sha256: id,
           product_id: 'gspc.issuance',
           sku_id: 'issuance',
           resource: '/api/eunomia-data?feed=1',

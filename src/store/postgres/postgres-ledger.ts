@@ -38,6 +38,7 @@ import {
   invoiceRecord,
   LATEST_HEARTBEATS_SQL,
   patchColumns,
+  reopenGuard,
   reopenSet,
   settlementEvent,
   settlementRecord,
@@ -170,7 +171,8 @@ export class PostgresLedger implements Ledger {
         `WITH changed AS (
           UPDATE settlements SET state = 'RESERVED', attempts = attempts + 1, error = NULL, updated_at = $4,
             ${reopenSet((f) => `$${REOPEN_PARAMS[f]}`)}, self_funded = self_funded OR $5
-          WHERE payer = $1 AND nonce = $2 AND state = 'FAILED' AND payment_sha256 = $3 RETURNING *),
+          WHERE payer = $1 AND nonce = $2 AND state = 'FAILED' AND payment_sha256 = $3
+            AND ${reopenGuard((f) => `$${REOPEN_PARAMS[f]}`)} RETURNING *),
         ${EVENT_FROM_CHANGED(`'FAILED'`, '$4')}
         SELECT ${COLUMNS} FROM changed`,
         [
@@ -193,7 +195,7 @@ export class PostgresLedger implements Ledger {
       if (reopened) return { outcome: 'reserved', record: settlementRecord(reopened) };
       const existing = await this.get(n);
       if (existing === undefined) continue; // cannot happen (nothing is deleted); try again rather than guess
-      const outcome = existingOutcome(existing, n.payment_sha256);
+      const outcome = existingOutcome(existing, n);
       if (outcome !== 'retry') return outcome;
     }
     throw ledgerError('ledger_unavailable', `ledger: reserve of ${n.payer} ${n.nonce} kept racing other writers`, {

@@ -40,6 +40,7 @@ import {
   invoiceRecord,
   LATEST_HEARTBEATS_SQL,
   patchColumns,
+  reopenGuard,
   reopenSet,
   settlementEvent,
   settlementRecord,
@@ -158,9 +159,10 @@ export class SqliteLedger implements Ledger {
       const reopened = this.stmt(`UPDATE settlements SET state = 'RESERVED', attempts = attempts + 1, error = NULL,
           updated_at = @at, ${reopenSet((f) => `@${f}`)}, self_funded = MAX(self_funded, @self_funded)
         WHERE payer = @payer AND nonce = @nonce AND state = 'FAILED' AND payment_sha256 = @payment_sha256
+          AND ${reopenGuard((f) => `@${f}`)}
         RETURNING ${COLUMNS}`).get(row) as SettlementRow | undefined;
       if (reopened) return { outcome: 'reserved', record: this.appendEvent('FAILED', reopened, n.at) };
-      const outcome = existingOutcome(this.read(n)!, n.payment_sha256);
+      const outcome = existingOutcome(this.read(n)!, n);
       if (outcome === 'retry')
         throw ledgerError(
           'ledger_transition_invalid',
