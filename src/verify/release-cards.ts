@@ -191,8 +191,12 @@ export async function verifyReleaseCards(
   add('cards', invalid.length === 0, `${bundle.cards.length - invalid.length} of ${bundle.cards.length} cards VALID`);
   return {
     keys,
-    // Live signatures (the board attestation) are the view's current keys, once anchored.
-    didKeys: keysOfDidDocument(anchored.live.didDocument),
+    // The board attestation is signed live by the current board key, once anchored: no other
+    // method of the document (a retired `~n`, one the host never had) may sign it (issue 36,
+    // second review: a proxy added `#board-attestation-1~9` and re-signed the board under it).
+    didKeys: new Map(
+      [...keysOfDidDocument(anchored.live.didDocument)].filter(([kid]) => kid === `${String(did)}#${BOARD_KEY}`),
+    ),
     did: typeof did === 'string' ? did : '',
     rootBytes,
     root,

@@ -30,7 +30,7 @@ export type KeyResolution =
        */
       retired?: RetiredKey[];
     }
-  | { state: 'not-listed' }
+  | { state: 'not-listed'; reason?: string }
   | { state: 'unresolvable'; reason: string };
 export interface ReceiptVerification {
   result: 'VALID' | 'INVALID' | 'UNVERIFIABLE_KEY';
@@ -195,7 +195,10 @@ export async function verifyCompactJwsWith(
     };
   }
   const state: unknown = resolution?.state;
-  if (state === 'not-listed') return invalid(KID_NOT_LISTED);
+  if (state === 'not-listed') {
+    const why = (resolution as { reason?: unknown }).reason;
+    return invalid(typeof why === 'string' ? why : KID_NOT_LISTED);
+  }
   if (state === 'unresolvable')
     return {
       result: 'UNVERIFIABLE_KEY',
@@ -275,6 +278,14 @@ export function resolveInMethods(methods: readonly unknown[], kid: string): KeyR
     return { state: 'unresolvable', reason: `the DID document lists the verification method ${String(doubled)} twice` };
   const m = list.find((x) => x?.id === kid);
   if (!m) return { state: 'not-listed' };
+  // A retired key (`#<fragment>~<n>`) is reached only through its fragment's kid, with the instant
+  // it was retired and any revocation (below): named directly, it would sign past both (issue 36,
+  // second review: a revoked key's thief got offers and receipts VALID under `~1`).
+  if (m.retired !== undefined || kid.slice(kid.indexOf('#') + 1).includes('~'))
+    return {
+      state: 'not-listed',
+      reason: `${kid} names a retired key: it verifies only what was signed under its fragment's kid before it was retired`,
+    };
   const fragment = kid.slice(kid.indexOf('#') + 1);
   const did = kid.slice(0, kid.indexOf('#'));
   const retired = list.flatMap((x) =>
