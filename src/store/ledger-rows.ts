@@ -113,15 +113,6 @@ export const reopenSet = (param: (field: (typeof REOPEN_FIELDS)[number]) => stri
 export const reopenGuard = (param: (field: 'product_id' | 'resource' | 'payment_id_sha256') => string): string =>
   `(CASE WHEN payment_id_sha256 IS NULL THEN (product_id = ${param('product_id')} AND resource = ${param('resource')}) ELSE payment_id_sha256 = ${param('payment_id_sha256')} END)`;
 
-/** The same rule in code: whether `n` may reopen the FAILED `record` (reopenGuard). */
-export const mayReopen = (
-  record: { payment_id_sha256?: string | null; product_id: string; resource: string },
-  n: { payment_id_sha256?: string | null; product_id: string; resource: string },
-): boolean =>
-  (record.payment_id_sha256 ?? null) === null
-    ? record.product_id === n.product_id && record.resource === n.resource
-    : record.payment_id_sha256 === (n.payment_id_sha256 ?? null);
-
 export function settlementRecord(r: SettlementRow): SettlementRecord {
   return {
     payer: r.payer,

@@ -22,7 +22,6 @@ import type {
  */
 
 /** Columns a transition may set besides state and updated_at (record field names). */
-import { mayReopen } from './ledger-rows.js';
 
 export interface TransitionPatch {
   transaction?: string | null;
@@ -157,6 +156,15 @@ export function afterRefusal(
     { ...key, op: plan.op, state: current.state, expected: plan.from },
   );
 }
+
+/** The same rule in code: whether `n` may reopen the FAILED `record` (ledger-rows.ts reopenGuard). */
+const mayReopen = (
+  record: { payment_id_sha256?: string | null; product_id: string; resource: string },
+  n: { payment_id_sha256?: string | null; product_id: string; resource: string },
+): boolean =>
+  (record.payment_id_sha256 ?? null) === null
+    ? record.product_id === n.product_id && record.resource === n.resource
+    : record.payment_id_sha256 === (n.payment_id_sha256 ?? null);
 
 /**
  * reserve(): the insert found a record and the FAILED-reopen did not apply. 'retry' means the
