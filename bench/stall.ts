@@ -7,7 +7,8 @@
  * board's p50 under 20 ms and p99 under 100 ms under the abuse.
  */
 import { spawn } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
+import { timedCall } from '../test/helpers/timed-call.js';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -23,31 +24,7 @@ export interface StallFigures {
   verify: { answered: number; refused: number; meanMs: number };
 }
 
-function call(port: number, agent: Agent, method: string, path: string, body?: string) {
-  const t0 = performance.now();
-  return new Promise<{ status: number; body: string; ms: number }>((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        agent,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => {
-          text += d;
-        });
-        res.on('end', () => resolve({ status: res.statusCode!, body: text, ms: performance.now() - t0 }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const call = timedCall;
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {

@@ -11,7 +11,8 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
+import { timedCall } from '../helpers/timed-call.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,37 +23,7 @@ import { repoRoot } from '../helpers/repo.js';
 
 const DURATION_MS = 8_000;
 
-function call(
-  port: number,
-  agent: Agent,
-  method: string,
-  path: string,
-  body?: string,
-): Promise<{ status: number; body: string; ms: number }> {
-  const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        agent,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => {
-          text += d;
-        });
-        res.on('end', () => resolve({ status: res.statusCode!, body: text, ms: performance.now() - t0 }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const call = timedCall;
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
