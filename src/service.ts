@@ -227,7 +227,11 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
     if (nowStamp === undefined || nowStamp !== keysStamp) {
       const read = keyStates(config.keyDir, config.didHost, config.token);
       // A read that ran out of descriptors says nothing of the keys: keep those held, read again next check.
-      if (!transientKeyRead(read.committed) && (read.pending === undefined || !transientKeyRead(read.pending))) {
+      if (
+        read.pendingUnread === undefined &&
+        !transientKeyRead(read.committed) &&
+        (read.pending === undefined || !transientKeyRead(read.pending))
+      ) {
         keys = read;
         keysStamp = nowStamp;
       }

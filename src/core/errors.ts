@@ -33,6 +33,7 @@ export type GspcErrorCode =
   | 'payment_conflict'
   | 'payment_other_resource'
   | 'payment_already_delivered'
+  | 'payer_sign_in_required'
   | 'rail_unconfigured'
   | 'facilitator_unavailable'
   | 'chain_unavailable'

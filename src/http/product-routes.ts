@@ -8,13 +8,16 @@
  * src/serve/products.ts (shared with the MCP metered tools and the quote manifest); invoices are
  * in invoice-routes.ts.
  */
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { PaymentRequirements } from '@x402/core/types';
 import { GspcError } from '../core/errors.js';
 import { productRouteSchema } from '../web/openapi-schemas.js';
 import { PRODUCTS, type Product } from '../core/pricing/products.js';
 import { readPaymentHeader, type ReadPayment } from '../payments/payment-header.js';
-import { payForArtefact, type PaidDeps, type SettleResponseBody } from '../payments/paid-request.js';
+import { payForArtefact, type PaidDeps, type PaidOutcome, type SettleResponseBody } from '../payments/paid-request.js';
+import { deliverSettled } from '../payments/paid-replay.js';
+import { readSignIn, UsedSignIns } from '../payments/payer-sign-in.js';
 import { produceArtefact } from '../payments/artefacts.js';
 import type { ProductsContext, ServiceContext } from '../serve/context.js';
 import { BASE_HEADERS } from '../serve/headers.js';
@@ -26,6 +29,7 @@ import {
   offeredChallenge,
   productQuery,
   releaseView,
+  withSignInNonce,
   type SerialisedChallenge,
 } from '../serve/products.js';
 import { issueInvoice, registerInvoiceRoutes } from './invoice-routes.js';
@@ -48,9 +52,11 @@ export function registerProductRoutes(app: FastifyInstance, ctx: ServiceContext,
           inFlightWaitMs: products.facilitatorTimeoutMs,
         }
       : undefined;
+  // Sign-in proofs used in this process (decision P45).
+  const used = new UsedSignIns();
   for (const product of PRODUCTS)
     app.get(product.path, { schema: productRouteSchema(product.key) }, (req, reply) =>
-      answer(product, req.url, req.headers, req.ip, reply, ctx, products, paid),
+      answer(product, req.url, req.headers, req.ip, reply, ctx, products, paid, used),
     );
   registerInvoiceRoutes(app, { ledger: products.ledger, baseUrl: ctx.baseUrl });
 }
@@ -64,6 +70,7 @@ async function answer(
   ctx: ServiceContext,
   products: ProductsContext,
   paid: Omit<PaidDeps, 'boardKey'> | undefined,
+  used: UsedSignIns,
 ) {
   const { rail } = products;
   const current = ctx.state.current();
@@ -118,7 +125,47 @@ async function answer(
     });
   }
   const offered = () => offeredChallenge(ctx, products, product, url, query);
-  if (payment === undefined) return sendChallenge(reply, offered());
+  // The paying wallet signed in (decision P45): checked before anything is charged; a proof that
+  // fails is a 402 saying why, so nothing is settled on a request whose proof was refused.
+  const signIn = await readSignIn(headers, {
+    origin: base,
+    resourcePath: url,
+    network: rail.network,
+    used,
+    now: ctx.now(),
+  });
+  if (signIn.kind === 'refused')
+    return sendChallenge(reply, challengeFor(ctx, products, product, url, query, signIn.reason));
+  const signedInAs = signIn.kind === 'signed_in' ? signIn.address : undefined;
+  if (payment === undefined) {
+    if (signedInAs === undefined || !paid) return sendChallenge(reply, offered());
+    // No payment sent: what this wallet bought on this URL, if anything, else the challenge.
+    const record = await paid.ledger.findSettledFor({
+      payer: signedInAs,
+      product_id: product.product_id,
+      resource: url,
+    });
+    if (record === undefined)
+      return sendChallenge(
+        reply,
+        challengeFor(
+          ctx,
+          products,
+          product,
+          url,
+          query,
+          `${signedInAs} holds no settled payment for this resource: pay for it`,
+        ),
+      );
+    const outcome = await deliverSettled(
+      record,
+      { resourceUrl: `${base}${url}`, signedInAs, produce: () => produce({ resource: url, payer: signedInAs }) },
+      null,
+      { ...paid, boardKey: signing.boardKey },
+    );
+    ctx.events?.settlement('replayed');
+    return sendDelivered(reply, undefined, outcome);
+  }
   if (!paid) {
     throw new GspcError(
       'rail_unconfigured',
@@ -135,6 +182,7 @@ async function answer(
       resourceUrl: `${base}${url}`,
       requirements: requirementsOf(offered().challenge),
       payment,
+      ...(signedInAs !== undefined && { signedInAs }),
       produce: () => produce({ resource: url, payer: payment.payer }),
     },
     { ...paid, boardKey: signing.boardKey },
@@ -150,21 +198,7 @@ async function answer(
   );
   switch (outcome.kind) {
     case 'delivered':
-      if (outcome.record === null)
-        reply.log.error(
-          { payer: payment.payer, transaction: outcome.settle.transaction },
-          'settled on chain, but the ledger could not record it (left RESERVED): the artefact is delivered; run gspc reconcile once the ledger is writable',
-        );
-      return reply
-        .code(200)
-        .headers({
-          ...PAYMENT_HEADERS,
-          'content-type': 'application/json; charset=utf-8',
-          'cache-control': 'private, no-store',
-          ...paymentResponseHeaders(payment, outcome.settle),
-          'x-gspc-replay': outcome.replay ? '1' : '0',
-        })
-        .send(outcome.body);
+      return sendDelivered(reply, payment, outcome);
     case 'rejected':
       return sendChallenge(reply, challengeFor(ctx, products, product, url, query, outcome.reason));
     case 'settle_failed':
@@ -187,7 +221,30 @@ async function answer(
   }
 }
 
-function sendChallenge(reply: FastifyReply, c: SerialisedChallenge) {
+function sendDelivered(
+  reply: FastifyReply,
+  payment: ReadPayment | undefined,
+  outcome: Extract<PaidOutcome, { kind: 'delivered' }>,
+) {
+  if (outcome.record === null)
+    reply.log.error(
+      { payer: outcome.settle.payer, transaction: outcome.settle.transaction },
+      'settled on chain, but the ledger could not record it (left RESERVED): the artefact is delivered; run gspc reconcile once the ledger is writable',
+    );
+  return reply
+    .code(200)
+    .headers({
+      ...PAYMENT_HEADERS,
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'private, no-store',
+      ...paymentResponseHeaders(payment, outcome.settle),
+      'x-gspc-replay': outcome.replay ? '1' : '0',
+    })
+    .send(outcome.body);
+}
+
+function sendChallenge(reply: FastifyReply, cached: SerialisedChallenge) {
+  const c = withSignInNonce(cached, randomBytes(16).toString('hex'));
   return reply
     .code(402)
     .headers({
@@ -214,9 +271,9 @@ function requirementsOf(c: Record<string, unknown>): PaymentRequirements {
 }
 
 /** `PAYMENT-RESPONSE` (v2) and, for a payment sent as `X-PAYMENT`, also `X-PAYMENT-RESPONSE` (v1's name). */
-function paymentResponseHeaders(payment: ReadPayment, settle: SettleResponseBody): Record<string, string> {
+function paymentResponseHeaders(payment: ReadPayment | undefined, settle: SettleResponseBody): Record<string, string> {
   const value = Buffer.from(JSON.stringify(settle), 'utf8').toString('base64');
-  return payment.header === 'x-payment'
+  return payment?.header === 'x-payment'
     ? { 'payment-response': value, 'x-payment-response': value }
     : { 'payment-response': value };
 }

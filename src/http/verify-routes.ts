@@ -18,7 +18,12 @@ import { cardsOf, cardVerificationDocument } from '../serve/card-verification.js
 import { BASE_HEADERS } from '../serve/headers.js';
 import type { ServedState } from '../serve/served-state.js';
 
-const VERIFY_BODY_LIMIT = 16 * 1024 * 1024;
+/**
+ * 4 MiB: a request carries at most 1,000 cards (a card-v1 is 1-3 KiB). The body is parsed whole
+ * on the event loop before any card is counted, and 16 MiB of cards took 320 ms to parse, a
+ * stall for every reader; 4 MiB takes about 40 ms (issue 38, docs/performance.md §15).
+ */
+export const VERIFY_BODY_LIMIT = 4 * 1024 * 1024;
 /**
  * Card verifications one client address may have in flight (issue 38): each gives the event loop
  * back every few milliseconds, but four at once still queued every other reader behind their

@@ -39,9 +39,16 @@ export type ReadPending = PendingChange & { problem?: string };
 export function readPending(dir: string): ReadPending | undefined {
   const path = join(dir, PENDING_FILE);
   if (!existsSync(path)) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    // Not the file's fault (EMFILE, EACCES, …): said as a read failure, with the errno.
+    throw new GspcError('config_invalid', `${path} could not be read (${(e as Error).message})`);
+  }
   let v: Partial<PendingChange>;
   try {
-    v = JSON.parse(readFileSync(path, 'utf8')) as Partial<PendingChange>;
+    v = JSON.parse(text) as Partial<PendingChange>;
   } catch (e) {
     throw new GspcError('config_invalid', `${path} is not JSON (${(e as Error).message})`);
   }

@@ -38,6 +38,17 @@ export function signingContext(
 export interface KeyStates {
   committed: SigningContext;
   pending?: SigningContext;
+  /**
+   * Why pending.json could not be read for want of a resource (descriptors, memory): it says
+   * nothing of the file, so a health check keeps the states it holds and reads again (issue 38).
+   */
+  pendingUnread?: string;
+}
+
+/** An error that is a resource running out (EMFILE, ENFILE, ENOMEM, EAGAIN), not the file. */
+function resourceShortage(e: unknown): string | undefined {
+  const text = `${(e as NodeJS.ErrnoException)?.code ?? ''} ${(e as Error)?.message ?? ''}`;
+  return /\b(EMFILE|ENFILE|ENOMEM|EAGAIN)\b/.exec(text)?.[1];
 }
 
 export function keyStates(keyDir: string, didHost: string, token?: TokenConfig): KeyStates {
@@ -45,7 +56,9 @@ export function keyStates(keyDir: string, didHost: string, token?: TokenConfig):
   try {
     if (readPending(keyDir) === undefined) return { committed };
     return { committed, pending: signingContext(keyDir, didHost, token, { next: true }) };
-  } catch {
+  } catch (e) {
+    const shortage = resourceShortage(e);
+    if (shortage !== undefined) return { committed, pendingUnread: `(${shortage}) ${(e as Error).message}` };
     // A pending.json that does not read serves nothing: the release that would need it is
     // refused (its keys are not these) and the one served stays; gspc keys status says why.
     return { committed };

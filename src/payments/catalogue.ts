@@ -94,7 +94,11 @@ export function buildCatalogue(c: CatalogueInputs): Record<string, unknown> {
       pay_to_configured: c.rail.payTo !== null,
       // The facilitator URL itself is not published: operators may put an API key in it.
       facilitator_configured: c.rail.facilitatorUrl !== null,
-      payment_headers: ['PAYMENT-SIGNATURE (x402 v2)', 'X-PAYMENT (x402 v1, the name the specification uses)'],
+      payment_headers: [
+        'PAYMENT-SIGNATURE (x402 v2)',
+        'X-PAYMENT (x402 v1, the name the specification uses)',
+        'SIGN-IN-WITH-X (x402 v2 sign-in-with-x: the paying wallet has what it bought again, no new charge)',
+      ],
       note: configured
         ? 'payments are verified and settled by the configured facilitator; settlements are listed at /api/revenue'
         : 'the rail is not configured: challenges are served, a payment attempt is answered 503 and nothing is charged',

@@ -13,6 +13,7 @@ import { signOffer } from '../core/pricing/offer-receipt.js';
 import type { SignerState } from '../core/evidence/signer.js';
 import type { RailConfig } from './rail-config.js';
 import { queryJsonSchema } from './product-queries.js';
+import { signInDeclaration } from './payer-sign-in.js';
 
 export const OFFER_RECEIPT_SPEC =
   'https://github.com/coinbase/x402/blob/main/specs/extensions/extension-offer-and-receipt.md';
@@ -100,6 +101,13 @@ export function buildChallenge(c: ChallengeInputs): Record<string, unknown> & { 
     extensions: {
       // Idempotency (decision P42): a client that sends an id may have a lost response again.
       [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false),
+      // The paying wallet signs in to have what it bought again (decision P45).
+      'sign-in-with-x': signInDeclaration({
+        origin: c.baseUrl,
+        resourceUrl: c.resourceUrl,
+        network: c.rail.network,
+        now: c.now,
+      }),
       bazaar: {
         info: {
           input: { type: 'http', method: 'GET', queryParams: { ...c.query } },

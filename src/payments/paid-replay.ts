@@ -10,9 +10,11 @@
  * The payload is no secret: once settled, its signature and authorization are public in the
  * transaction's calldata (even in the mempool). So a delivered artefact is given again only to a
  * request carrying the x402 `payment-identifier` id its delivering request carried (decision
- * P42); without it, or with another id, a 409 `payment_already_delivered` with no artefact, no
- * receipt and no URL. A payment not yet delivered (settled by reconcile) goes to the request
- * carrying the id it was reserved with, or, reserved without one, to the first valid replay.
+ * P42), or signed in with the paying wallet (`SIGN-IN-WITH-X`, decision P45); otherwise a 409
+ * `payment_already_delivered` with no artefact, no receipt and no URL. A payment not yet
+ * delivered (settled by reconcile) goes to the request carrying the id it was reserved with, or
+ * signed in by its payer; reserved without an id, only to its payer signed in (a 409
+ * `payer_sign_in_required` otherwise): the first valid replay could be anyone who read the chain.
  */
 import { createHash } from 'node:crypto';
 import { GspcError } from '../core/errors.js';
@@ -52,29 +54,8 @@ export async function settledElsewhere(
   // Waited on: a FAILED record may have been reopened meanwhile for another resource.
   boundTo(r, req, idHash);
   switch (r.state) {
-    case 'SETTLED': {
-      const held = r.payment_id_sha256 ?? null;
-      if (r.artefact === null) {
-        // Settled by reconcile, never delivered: to the request carrying the id it was reserved
-        // with, or (reserved without one) to the first valid replay, whose id it then keeps.
-        if (held !== null && held !== idHash) throw heldForItsId(r);
-        // The binding above makes this request that resource: produce what it bought.
-        const a = req.produce();
-        const receipt = r.receipt ?? signedReceipt(req.resourceUrl, r, r.transaction!, deps);
-        r = await deps.ledger.attachArtefact(r, {
-          artefact: a.body,
-          artefact_sha256: a.sha256,
-          receipt,
-          payment_id_sha256: idHash,
-          at: deps.now().toISOString(),
-        });
-        // A concurrent replay attached first: it was delivered to that request.
-        if ((r.payment_id_sha256 ?? null) !== idHash) throw alreadyDelivered(r);
-        return { kind: 'delivered', body: r.artefact!, settle: settleBody(r), replay: true, record: r };
-      }
-      if (held === null || held !== idHash) throw alreadyDelivered(r);
-      return { kind: 'delivered', body: r.artefact!, settle: settleBody(r), replay: true, record: r };
-    }
+    case 'SETTLED':
+      return deliverSettled(r, req, idHash, deps);
     case 'FAILED':
       return {
         kind: 'settle_failed',
@@ -102,11 +83,66 @@ export async function settledElsewhere(
   }
 }
 
+/** The request is signed in (SIGN-IN-WITH-X) by the record's payer (decision P45). */
+function isPayer(r: SettlementRecord, signedInAs: string | undefined): boolean {
+  return signedInAs !== undefined && signedInAs === r.payer.toLowerCase();
+}
+
+/** What a settled payment's delivery needs of the request: no payment header for a signed-in payer. */
+export type DeliveryRequest = Pick<PaidRequest, 'resourceUrl' | 'produce' | 'signedInAs'>;
+
+/**
+ * A SETTLED record's artefact, to the request entitled to it: the one carrying the payment-identifier
+ * id it holds, or its payer signed in. Settled by reconcile and never delivered, it is produced
+ * now and kept; reserved without an id, only its payer signed in can have it (decision P45).
+ */
+export async function deliverSettled(
+  record: SettlementRecord,
+  req: DeliveryRequest,
+  idHash: string | null,
+  deps: PaidDeps,
+): Promise<Extract<PaidOutcome, { kind: 'delivered' }>> {
+  let r = record;
+  const owner = isPayer(r, req.signedInAs);
+  const held = r.payment_id_sha256 ?? null;
+  if (r.artefact === null) {
+    if (!owner) {
+      if (held === null) throw signInRequired(r);
+      if (held !== idHash) throw heldForItsId(r);
+    }
+    // The caller bound this request to the record's resource: produce what it bought.
+    const a = req.produce();
+    const receipt = r.receipt ?? signedReceipt(req.resourceUrl, r, r.transaction!, deps);
+    r = await deps.ledger.attachArtefact(r, {
+      artefact: a.body,
+      artefact_sha256: a.sha256,
+      receipt,
+      // The id it was reserved with stays; one a signed-in payer sends is kept for its retries.
+      payment_id_sha256: held ?? idHash,
+      at: deps.now().toISOString(),
+    });
+    // A concurrent delivery attached first: to that request, unless this one is the payer's.
+    if (!owner && (r.payment_id_sha256 ?? null) !== idHash) throw alreadyDelivered(r);
+    return { kind: 'delivered', body: r.artefact!, settle: settleBody(r), replay: true, record: r };
+  }
+  if (!owner && (held === null || held !== idHash)) throw alreadyDelivered(r);
+  return { kind: 'delivered', body: r.artefact!, settle: settleBody(r), replay: true, record: r };
+}
+
+/** Settled by reconcile, never delivered, reserved without an id: only its payer may have it. */
+function signInRequired(r: SettlementRecord): GspcError {
+  return new GspcError(
+    'payer_sign_in_required',
+    `this payment (payer ${r.payer}, nonce ${r.nonce}) is settled on chain and its artefact was never delivered; it was sent without an x402 payment-identifier id, and its signature and authorization are public on chain, so presenting them proves nothing. Sign in with the paying wallet: send this request again with a SIGN-IN-WITH-X header (the sign-in-with-x extension every 402 of this service declares) signed by ${r.payer}`,
+    { payer: r.payer, nonce: r.nonce },
+  );
+}
+
 /** A delivered artefact asked for without the id its delivering request carried (decision P42). */
 function alreadyDelivered(r: SettlementRecord): GspcError {
   return new GspcError(
     'payment_already_delivered',
-    `this payment (payer ${r.payer}, nonce ${r.nonce}) is settled and its artefact was delivered to the request that ${r.artefact === null ? 'first presented it' : 'settled it'}; a payment's signature and authorization are public on chain, so presenting them again proves nothing and delivers nothing. To get a lost response again, send the same payment with the x402 payment-identifier extension's id (extensions['payment-identifier'].info.id) that the delivering request carried; a payment sent without one cannot be delivered again: pay for it again, or ask the operator with the payer and nonce`,
+    `this payment (payer ${r.payer}, nonce ${r.nonce}) is settled and its artefact was delivered to the request that ${r.artefact === null ? 'first presented it' : 'settled it'}; a payment's signature and authorization are public on chain, so presenting them again proves nothing and delivers nothing. To get a lost response again, send the same payment with the x402 payment-identifier extension's id (extensions['payment-identifier'].info.id) that the delivering request carried, or sign in with the paying wallet (a SIGN-IN-WITH-X header, the sign-in-with-x extension every 402 declares)`,
     { payer: r.payer, nonce: r.nonce },
   );
 }
@@ -115,7 +151,7 @@ function alreadyDelivered(r: SettlementRecord): GspcError {
 function heldForItsId(r: SettlementRecord): GspcError {
   return new GspcError(
     'payment_already_delivered',
-    `this payment (payer ${r.payer}, nonce ${r.nonce}) is settled and its artefact is kept for the request carrying the x402 payment-identifier id it was sent with; a payment's signature and authorization are public on chain, so presenting them again proves nothing: send the same payment with that id`,
+    `this payment (payer ${r.payer}, nonce ${r.nonce}) is settled and its artefact is kept for the request carrying the x402 payment-identifier id it was sent with; a payment's signature and authorization are public on chain, so presenting them again proves nothing: send the same payment with that id, or sign in with the paying wallet (SIGN-IN-WITH-X)`,
     { payer: r.payer, nonce: r.nonce },
   );
 }
@@ -128,7 +164,7 @@ function heldForItsId(r: SettlementRecord): GspcError {
  */
 function boundTo(r: SettlementRecord, req: PaidRequest, idHash: string | null): void {
   if (r.product_id === req.product_id && r.resource === req.resourcePath) return;
-  if (idHash === null || idHash !== (r.payment_id_sha256 ?? null))
+  if (!isPayer(r, req.signedInAs) && (idHash === null || idHash !== (r.payment_id_sha256 ?? null)))
     throw new GspcError(
       'payment_other_resource',
       `this payment (payer ${r.payer}, nonce ${r.nonce}) paid for another resource than ${req.resourcePath}: it delivers what it paid for, on that URL, and nothing else; pay for this resource with a new authorization`,

@@ -24,6 +24,11 @@ export interface PaidRequest {
   /** This resource's accepts entry (the terms the payment must match). */
   requirements: PaymentRequirements;
   payment: ReadPayment;
+  /**
+   * The wallet a valid `SIGN-IN-WITH-X` proof on this request names (lower case), or undefined:
+   * the payer signed in is given what its payment bought (decision P45).
+   */
+  signedInAs?: string;
   /** Builds the artefact: pure; called while the facilitator verifies, kept only once the payment is verified and reserved. */
   produce(): Artefact;
 }

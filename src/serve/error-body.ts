@@ -36,6 +36,7 @@ export const STATUS_BY_CODE: Record<GspcErrorCode, number> = {
   payment_conflict: 409,
   payment_other_resource: 409,
   payment_already_delivered: 409,
+  payer_sign_in_required: 409,
   rail_unconfigured: 503,
   facilitator_unavailable: 503,
   settlement_unknown: 502,

@@ -160,7 +160,10 @@ export function prepareRelease(
   };
 }
 
-/** Proofs are computed on first request and kept as bytes. */
+/** How many bytes of card inclusion proofs one release keeps (docs/operations.md, "Limits"). */
+export const PROOF_CACHE_BYTES = 16 * 1024 * 1024;
+
+/** Proofs are computed on first request and kept as bytes, up to PROOF_CACHE_BYTES. */
 function proofs(release: LoadedRelease, json: (v: unknown) => Prepared, log: PreparedLog) {
   const { root, superseded, withdrawn } = release.evidence;
   const active = [...release.evidence.cards.keys()].filter((h) => !withdrawn.has(h) && !superseded.has(h)).sort();
@@ -168,6 +171,7 @@ function proofs(release: LoadedRelease, json: (v: unknown) => Prepared, log: Pre
   // Built once per release: every proof is then O(log n).
   const tree = new DupTree(rootLeaves(active));
   const cache = new Map<string, Prepared>();
+  let cachedBytes = 0;
   /** By 16-hex id or full sha256; a full sha256 must match the active card exactly. */
   const proofObject = (id: string) => {
     const index = byPrefix.get(id.slice(0, 16));
@@ -186,7 +190,12 @@ function proofs(release: LoadedRelease, json: (v: unknown) => Prepared, log: Pre
       const o = proofObject(id16);
       if (!o) return undefined;
       p = json(o);
-      cache.set(id16, p);
+      // Bounded in bytes (issue 38): a release of many cards cannot make the proofs outgrow it;
+      // past the bound a proof is computed per request (O(log n)) instead of kept.
+      if (cachedBytes + p.body.length <= PROOF_CACHE_BYTES) {
+        cache.set(id16, p);
+        cachedBytes += p.body.length;
+      }
     }
     return p;
   };

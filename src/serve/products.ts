@@ -68,6 +68,22 @@ function serialised(challenge: Record<string, unknown>): SerialisedChallenge {
   return { challenge, json, header: paymentRequiredHeader(json) };
 }
 
+/**
+ * The challenge with its own sign-in nonce (decision P45): the official SIWX client signs the
+ * nonce a 402 carries, and a proof's (address, nonce) is used once, so two 402s within one
+ * second (one cached challenge) must not share one. Only the nonce is new; the signed offer and
+ * everything else are the cached bytes' values.
+ */
+export function withSignInNonce(c: SerialisedChallenge, nonce: string): SerialisedChallenge {
+  const extensions = c.challenge.extensions as Record<string, { info: Record<string, unknown> }> | undefined;
+  const siwx = extensions?.['sign-in-with-x'];
+  if (siwx === undefined) return c;
+  return serialised({
+    ...c.challenge,
+    extensions: { ...extensions, 'sign-in-with-x': { ...siwx, info: { ...siwx.info, nonce } } },
+  });
+}
+
 /** The challenge for `url`, optionally saying why a payment was not accepted. */
 export function challengeFor(
   ctx: ServiceContext,
@@ -119,28 +135,44 @@ export function challengeFor(
 /**
  * Challenges by URL for the current second. Within one second a challenge's bytes cannot change
  * for one prepared release: the offer's `validUntil` and the price are whole seconds, Ed25519
- * signatures are deterministic, and a new release or key state is a new PreparedRelease. Building
- * one costs ~0.6 ms (docs/performance.md §5). The map is dropped each second and capped, so
- * many distinct URLs cannot grow it.
+ * signatures are deterministic, and a new release or key state is a new PreparedRelease (the
+ * sign-in nonce is drawn per response on top: `withSignInNonce`). Building one costs ~0.6 ms
+ * (docs/performance.md §5). The map is dropped each second and bounded in entries and in bytes
+ * (issue 38): many distinct URLs cannot grow it; past the bound a challenge is built, not kept.
  */
-class ChallengeCache {
+export const CHALLENGE_CACHE_ENTRIES = 1000;
+export const CHALLENGE_CACHE_BYTES = 4 * 1024 * 1024;
+
+export class ChallengeCache {
   private release: PreparedRelease | undefined;
   private second = -1;
   private byUrl = new Map<string, SerialisedChallenge>();
+  private bytes = 0;
 
   get(release: PreparedRelease, url: string, now: Date, build: () => SerialisedChallenge): SerialisedChallenge {
     const second = Math.floor(now.getTime() / 1000);
-    if (release !== this.release || second !== this.second || this.byUrl.size >= 1000) {
+    if (release !== this.release || second !== this.second) {
       this.release = release;
       this.second = second;
       this.byUrl = new Map();
+      this.bytes = 0;
     }
     let c = this.byUrl.get(url);
     if (!c) {
       c = build();
-      this.byUrl.set(url, c);
+      // UTF-16 strings: two bytes a character (the URL, the JSON and its base64 header).
+      const size = 2 * (url.length + c.json.length + c.header.length);
+      if (this.byUrl.size < CHALLENGE_CACHE_ENTRIES && this.bytes + size <= CHALLENGE_CACHE_BYTES) {
+        this.byUrl.set(url, c);
+        this.bytes += size;
+      }
     }
     return c;
+  }
+
+  /** What it holds now (tests: the bound). */
+  held(): { entries: number; bytes: number } {
+    return { entries: this.byUrl.size, bytes: this.bytes };
   }
 }
 

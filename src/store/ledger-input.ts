@@ -64,6 +64,20 @@ export function paymentKey(k: PaymentKey): PaymentKey {
   };
 }
 
+/** The lookup of a payer's settled record for one product and resource (decision P45). */
+export function settledForQuery(f: { payer: string; product_id: string; resource: string }): {
+  payer: string;
+  product_id: string;
+  resource: string;
+} {
+  if (typeof f !== 'object' || f === null) invalid('query', 'must be { payer, product_id, resource }');
+  return {
+    payer: matching('payer', f.payer, EVM_ADDRESS, 'an EVM address (0x + 40 hex digits)').toLowerCase(),
+    product_id: text('product_id', f.product_id, 256),
+    resource: text('resource', f.resource, 4096),
+  };
+}
+
 export function amountAtomic(field: string, v: unknown): string {
   return matching(field, v, AMOUNT, 'a decimal integer string without sign or leading zeros (e.g. "0", "250000000")');
 }

@@ -248,6 +248,13 @@ export interface Ledger {
    */
   findByPaymentId(payment_id_sha256: string): Promise<SettlementRecord | undefined>;
 
+  /**
+   * The SETTLED record a payer holds for one product and resource (path and query, as recorded):
+   * one not yet delivered first, then the latest. A buyer who signs in with the paying wallet
+   * (Sign-In-With-X) is given what it bought again (decision P45).
+   */
+  findSettledFor(f: { payer: string; product_id: string; resource: string }): Promise<SettlementRecord | undefined>;
+
   /** All records, optionally of one state, in the order they were first reserved (audit). */
   list(filter?: SettlementFilter): Promise<SettlementRecord[]>;
 

@@ -5,7 +5,7 @@
  * - `verify`: POST /api/verify and /api/receipts/verify (each costs Ed25519 operations);
  * - `challenge`: a metered product asked without a payment (a signed offer each);
  * - `paid`: a metered product asked with a payment (a facilitator round trip each, and a ledger
- *   row once verified). A settled payment exempts nothing (issue 37: one 0-USDC free-door header,
+ *   row once verified) or a `SIGN-IN-WITH-X` proof (a signature recovery and a ledger read). A settled payment exempts nothing (issue 37: one 0-USDC free-door header,
  *   replayed, used to let any number of requests through);
  * - `invoice`: a metered product asked with `invoice=` (an invoice row holding the artefact),
  *   whether or not it carries a payment header;
@@ -155,7 +155,9 @@ export function installRateLimits(app: FastifyInstance, counts: RateCounts, o: R
           : o.productPaths.has(path)
             ? at >= 0 && namesInvoice(req.url.slice(at + 1))
               ? 'invoice'
-              : req.headers['payment-signature'] !== undefined || req.headers['x-payment'] !== undefined
+              : req.headers['payment-signature'] !== undefined ||
+                  req.headers['x-payment'] !== undefined ||
+                  req.headers['sign-in-with-x'] !== undefined
                 ? 'paid'
                 : 'challenge'
             : 'free';

@@ -68,12 +68,23 @@ describe('GET /.well-known/x402.json', () => {
     assert.deepEqual(m.counts, { quotes: 7, read: 7, errors: 0, skipped: 0 });
   });
 
-  it('each quote is exactly what a client requesting that URL gets', async () => {
+  it('each quote is exactly what a client requesting that URL gets, but for the sign-in nonce each 402 draws (decision P45)', async () => {
     const m = (await manifest()).json();
+    const nonceOf = (b: Record<string, any>) => b.extensions['sign-in-with-x'].info.nonce as string;
+    const withoutNonce = (b: Record<string, any>) => {
+      const c = structuredClone(b);
+      delete c.extensions['sign-in-with-x'].info.nonce;
+      return c;
+    };
     for (const q of m.quotes as Quote[]) {
       const u = new URL(q.url);
       const direct = await app.inject({ method: 'GET', url: `${u.pathname}${u.search}` });
-      assert.deepEqual(q.body, direct.json(), q.url);
+      const again = await app.inject({ method: 'GET', url: `${u.pathname}${u.search}` });
+      assert.deepEqual(withoutNonce(q.body!), withoutNonce(direct.json()), q.url);
+      assert.match(nonceOf(direct.json()), /^[0-9a-f]{32}$/);
+      assert.notEqual(nonceOf(direct.json()), nonceOf(again.json()), 'a nonce per 402');
+      const header = JSON.parse(Buffer.from(direct.headers['payment-required'] as string, 'base64').toString('utf8'));
+      assert.equal(nonceOf(header), nonceOf(direct.json()), 'the header and the body carry the same nonce');
     }
   });
 

@@ -144,6 +144,24 @@ describe('signed evidence', () => {
     assert.equal(notJson.statusCode, 400);
   });
 
+  it('POST /api/verify takes at most 4 MiB (issue 38): a larger body is a 413 body_too_large before it is parsed', async () => {
+    const over = await app.inject({
+      method: 'POST',
+      url: '/api/verify',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"ids": ["${'a'.repeat(4 * 1024 * 1024)}"]}`,
+    });
+    assert.equal(over.statusCode, 413);
+    assert.equal(over.json().code, 'body_too_large');
+    const under = await app.inject({
+      method: 'POST',
+      url: '/api/verify',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"ids": ["${'a'.repeat(3 * 1024 * 1024)}"]}`,
+    });
+    assert.equal(under.statusCode, 400, 'read and parsed: an id that names no card');
+  });
+
   it('POST /api/receipts/verify: VALID, tampered INVALID, kid not listed INVALID, foreign DID UNVERIFIABLE_KEY', async () => {
     const board = signing.inputs.boardKey;
     assert.ok(board.healthy);

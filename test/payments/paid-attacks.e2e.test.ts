@@ -10,6 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { extractReceiptFromResponse, type JWSSignedReceipt } from '@x402/extensions/offer-receipt';
 import { payingFetch, startLocalRail, type LocalRail } from '../../demo/local-rail/index.js';
 import { createPublicClient, decodeFunctionData, getAddress, http } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { wrapFetchWithSIWx } from '@x402/extensions/sign-in-with-x';
 import { createChainReader } from '../../src/payments/chain-reader.js';
 import { reconcile } from '../../src/payments/reconcile.js';
 import type { Ledger } from '../../src/store/ledger.js';
@@ -419,5 +421,53 @@ describe('the paid path cannot be gamed (issue 37)', { skip: noAnvil() }, () => 
       rail.facilitatorMode('normal');
     }
     assert.equal((await svc.ledger.get(keyOf(q.payload)))!.state, 'UNKNOWN');
+  });
+
+  it('10. a payment sent without a payment id, reconciled after a slow settle: the chain observer replaying it gets 409 payer_sign_in_required, another wallet signed in gets the 402, the buyer signed in with the official SIWX client gets the artefact and its receipt, charged once (decision P45)', async () => {
+    const url = `${slow.baseUrl}${attest}`;
+    const bought = await handPayment(rail, await challengeOf(url), { paymentId: false });
+    const before = await payerBalance();
+    rail.facilitatorMode('settle-slow', { delayMs: 1500 });
+    try {
+      const r = await pay(url, bought.header);
+      assert.equal(r.status, 502, await r.clone().text());
+      await sleep(1800);
+    } finally {
+      rail.facilitatorMode('normal');
+    }
+    const key = keyOf(bought.payload);
+    assert.equal((await reconcileNow(slow.ledger)).entries.find((e) => e.nonce === key.nonce)?.action, 'settled');
+
+    // The observer has the payload (it is in the calldata): no artefact, no receipt.
+    const stolen = await pay(url, bought.header);
+    const told = (await stolen.json()) as Body;
+    assert.equal(stolen.status, 409, JSON.stringify(told));
+    assert.equal(told.code, 'payer_sign_in_required');
+    assert.equal(stolen.headers.get('payment-response'), null);
+    assert.equal((await slow.ledger.get(key))!.artefact, null, 'kept for its payer');
+
+    // Another wallet signs in through the official client: nothing it bought here, so the 402.
+    const other = await wrapFetchWithSIWx(fetch, privateKeyToAccount(generatePrivateKey()))(url);
+    const otherBody = (await other.json()) as Body;
+    assert.equal(other.status, 402, JSON.stringify(otherBody));
+    assert.match(otherBody.error!, /holds no settled payment/);
+
+    // The buyer signs in with the paying wallet through the official client.
+    const buyer = wrapFetchWithSIWx(fetch, privateKeyToAccount(rail.payer.privateKey));
+    const got = await buyer(url);
+    const text = await got.text();
+    assert.equal(got.status, 200, text.slice(0, 300));
+    assert.equal(got.headers.get('x-gspc-replay'), '1');
+    const receipt = decodeHeader<{ success: boolean; payer: string; transaction: string }>(
+      got.headers.get('payment-response'),
+    );
+    assert.equal(receipt.success, true);
+    assert.equal(receipt.payer.toLowerCase(), key.payer);
+    assert.equal((await slow.ledger.get(key))!.artefact_sha256 !== null, true);
+    // Again (a new proof each time, as the client signs one per 402): the same bytes.
+    assert.equal(await (await buyer(url)).text(), text);
+    // And on another URL the buyer's wallet bought nothing: the 402.
+    assert.equal((await buyer(`${slow.baseUrl}${otherSubject}`)).status, 402);
+    assert.equal(before - (await payerBalance()), PRICE, 'charged once');
   });
 });

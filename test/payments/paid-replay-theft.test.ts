@@ -156,6 +156,61 @@ describe('a public payload buys nothing (issue 37, decision P42)', () => {
   });
 });
 
+describe('the payer signed in is the buyer (decision P45)', () => {
+  const PAYER = `0x${'11'.repeat(20)}`; // the fixture's authorization.from
+  const signedIn = (p: ReadPayment, who = PAYER) => ({ ...request(p), signedInAs: who });
+
+  it('settled by reconcile, never delivered, sent without an id: no replay has it (409 payer_sign_in_required), whatever id it carries; the payer signed in does', async () => {
+    const bought = variant(payment(), { edit: (j) => delete j.extensions });
+    const lost = facilitator({ settle: async () => ({ kind: 'unknown', error: 'reset' }) });
+    await refused(payForArtefact(request(bought), deps(lost)), 'settlement_unknown');
+    await ledger.resolveUnknown(bought, { state: 'SETTLED', transaction: TX, at: new Date().toISOString() });
+
+    const f = facilitator();
+    // Rebuilt from the chain: the same payload, with no id, an id of the observer's, or signed in
+    // by the observer's wallet.
+    const e = await refused(payForArtefact(request(bought), deps(f)), 'payer_sign_in_required');
+    assert.match(e.message, /SIGN-IN-WITH-X/);
+    await refused(payForArtefact(request(variant(bought, { id: OTHER_ID })), deps(f)), 'payer_sign_in_required');
+    await refused(payForArtefact(signedIn(bought, `0x${'99'.repeat(20)}`), deps(f)), 'payer_sign_in_required');
+    assert.equal((await ledger.get(bought))!.artefact, null, 'nothing attached');
+
+    const delivered = await payForArtefact(signedIn(bought), deps(f));
+    assert.equal(delivered.kind, 'delivered');
+    assert.deepEqual(delivered.kind === 'delivered' && delivered.body, body);
+    assert.equal((await ledger.get(bought))!.artefact_sha256, artefact.sha256);
+    await refused(payForArtefact(request(bought), deps(f)), 'payment_already_delivered');
+    assert.equal((await payForArtefact(signedIn(bought), deps(f))).kind, 'delivered', 'and again to its payer');
+    assert.equal(f.settles, 0, 'never settled again');
+  });
+
+  it('a delivered payment sent without an id goes again to its payer signed in, never to another wallet', async () => {
+    const p = variant(payment(), { edit: (j) => delete j.extensions });
+    const f = facilitator();
+    assert.equal((await payForArtefact(request(p), deps(f))).kind, 'delivered');
+    await refused(payForArtefact(signedIn(p, `0x${'98'.repeat(20)}`), deps(f)), 'payment_already_delivered');
+    const again = await payForArtefact(signedIn(p), deps(f));
+    assert.equal(again.kind === 'delivered' && again.replay, true);
+    assert.equal(f.settles, 1);
+  });
+
+  it('presented for another resource, the 409 names what was paid for to its payer signed in', async () => {
+    const bought = variant(payment(), { edit: (j) => delete j.extensions });
+    const f = facilitator();
+    assert.equal((await payForArtefact({ ...request(bought), ...OTHER_RESOURCE }, deps(f))).kind, 'delivered');
+    const other = await refused(
+      payForArtefact(signedIn(bought, `0x${'97'.repeat(20)}`), deps(f)),
+      'payment_other_resource',
+    );
+    assert.equal((other.details as Record<string, unknown>).paid_for, undefined);
+    const own = await refused(payForArtefact(signedIn(bought), deps(f)), 'payment_other_resource');
+    assert.equal(
+      ((own.details as Record<string, Record<string, string>>).paid_for ?? {}).resource,
+      OTHER_RESOURCE.resourcePath,
+    );
+  });
+});
+
 describe('told the truth about money (issue 37, findings 2-4)', () => {
   it('a FAILED payment sent again and refused because its nonce is used becomes UNKNOWN: 409 payment_pending, never a 402 to pay again', async () => {
     const p = variant(payment(), { id: ID });

@@ -54,6 +54,41 @@ export function issue37Contract(ctx: ContractContext): void {
       await rejectsWith(ledger.findByPaymentId('not-a-hash'), 'ledger_input_invalid');
     });
 
+    it('findSettledFor: a payer’s SETTLED record for one product and resource, one not yet delivered first, then the latest; never another payer’s, product’s or resource’s, nor one not SETTLED (decision P45)', async () => {
+      const ledger = ctx.ledger();
+      const payer = newKey().payer;
+      const key = () => ({ payer, nonce: newKey().nonce });
+      const resource = '/api/request-attestation?subject=m1';
+      const of = (over: Record<string, string>) => ({
+        payer: payer.toUpperCase().replace('0X', '0x'),
+        product_id: 'evidence-card',
+        resource,
+        ...over,
+      });
+      assert.equal(await ledger.findSettledFor(of({})), undefined);
+      const delivered = key();
+      await ledger.reserve(reservation(delivered, { resource }));
+      await ledger.markSettled(delivered, { ...artefact(1), transaction: TX, at: t(1) });
+      assert.equal((await ledger.findSettledFor(of({})))?.nonce, delivered.nonce, 'checksummed or not, the same payer');
+      const later = key();
+      await ledger.reserve(reservation(later, { resource, at: t(2) }));
+      await ledger.markSettled(later, { ...artefact(2), transaction: TX, at: t(3) });
+      assert.equal((await ledger.findSettledFor(of({})))?.nonce, later.nonce, 'the latest');
+      const owed = key();
+      await ledger.reserve(reservation(owed, { resource, at: t(4) }));
+      await ledger.markUnknown(owed, { error: 'lost', at: t(5) });
+      assert.equal((await ledger.findSettledFor(of({})))?.nonce, later.nonce, 'UNKNOWN is not settled');
+      await ledger.resolveUnknown(owed, { state: 'SETTLED', transaction: TX, at: t(6) });
+      const pending = key();
+      await ledger.reserve(reservation(pending, { resource, at: t(7) }));
+      await ledger.markSettled(pending, { ...artefact(3), transaction: TX, at: t(8) });
+      assert.equal((await ledger.findSettledFor(of({})))?.nonce, owed.nonce, 'one never delivered comes first');
+      assert.equal(await ledger.findSettledFor(of({ product_id: 'other' })), undefined);
+      assert.equal(await ledger.findSettledFor(of({ resource: `${resource}x` })), undefined);
+      assert.equal(await ledger.findSettledFor(of({ payer: newKey().payer })), undefined);
+      await rejectsWith(ledger.findSettledFor(of({ payer: 'nobody' })), 'ledger_input_invalid');
+    });
+
     it('a FAILED record reopened by its id for another product and resource takes the new attempt’s fields; the history keeps both; without an id it is reopened only for what it was', async () => {
       const ledger = ctx.ledger();
       const bare = newKey();

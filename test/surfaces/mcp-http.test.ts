@@ -111,14 +111,16 @@ describe('/mcp over plain HTTP', () => {
     }
   });
 
-  it('bodies are bounded (1 MiB) and malformed ones are JSON-RPC errors', async () => {
-    const big = JSON.stringify({ ...LIST, params: { pad: 'x'.repeat(1024 * 1024) } });
+  it('bodies are bounded (256 KiB, issue 38) and malformed ones are JSON-RPC errors', async () => {
+    const big = JSON.stringify({ ...LIST, params: { pad: 'x'.repeat(256 * 1024) } });
     await jsonRpcError(
       await post(big, { 'content-type': 'application/json', accept: BOTH }),
       413,
       -32000,
-      /^Payload Too Large: Request body must not exceed 1048576 bytes/,
+      /^Payload Too Large: Request body must not exceed 262144 bytes/,
     );
+    const under = JSON.stringify({ ...LIST, params: { pad: 'x'.repeat(200 * 1024) } });
+    assert.notEqual((await post(under, { 'content-type': 'application/json', accept: BOTH })).status, 413);
     await jsonRpcError(
       await post('{"jsonrpc": "2.0", "id": 1,', { 'content-type': 'application/json', accept: BOTH }),
       400,

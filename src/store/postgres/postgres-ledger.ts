@@ -14,6 +14,7 @@ import {
   newReservation,
   paymentKey,
   receiptListLimit,
+  settledForQuery,
   sha256Hex,
 } from '../ledger-input.js';
 import {
@@ -243,6 +244,20 @@ export class PostgresLedger implements Ledger {
     const row = await this.one<SettlementRow>(
       `SELECT ${COLUMNS} FROM settlements WHERE payment_id_sha256 = $1 ORDER BY id DESC LIMIT 1`,
       [h],
+    );
+    return row && settlementRecord(row);
+  }
+
+  async findSettledFor(f: {
+    payer: string;
+    product_id: string;
+    resource: string;
+  }): Promise<SettlementRecord | undefined> {
+    const q = settledForQuery(f);
+    const row = await this.one<SettlementRow>(
+      `SELECT ${COLUMNS} FROM settlements WHERE payer = $1 AND product_id = $2 AND resource = $3 AND state = 'SETTLED'
+       ORDER BY (artefact_sha256 IS NULL) DESC, id DESC LIMIT 1`,
+      [q.payer, q.product_id, q.resource],
     );
     return row && settlementRecord(row);
   }

@@ -16,6 +16,7 @@ import {
   newReservation,
   paymentKey,
   receiptListLimit,
+  settledForQuery,
   sha256Hex,
 } from '../ledger-input.js';
 import {
@@ -218,6 +219,19 @@ export class SqliteLedger implements Ledger {
     const row = this.stmt(
       `SELECT ${COLUMNS} FROM settlements WHERE payment_id_sha256 = ? ORDER BY id DESC LIMIT 1`,
     ).get(h) as SettlementRow | undefined;
+    return row && settlementRecord(row);
+  }
+
+  async findSettledFor(f: {
+    payer: string;
+    product_id: string;
+    resource: string;
+  }): Promise<SettlementRecord | undefined> {
+    const q = settledForQuery(f);
+    const row = this.stmt(
+      `SELECT ${COLUMNS} FROM settlements WHERE payer = ? AND product_id = ? AND resource = ? AND state = 'SETTLED'
+       ORDER BY (artefact_sha256 IS NULL) DESC, id DESC LIMIT 1`,
+    ).get(q.payer, q.product_id, q.resource) as SettlementRow | undefined;
     return row && settlementRecord(row);
   }
 

@@ -21,8 +21,12 @@ import { rebindingProblem } from './origin-check.js';
 
 /** The endpoint the capability fabric's `mcp-tools` rail names. */
 export const MCP_PATH = '/mcp';
-/** The largest request body read (1 MiB, the service's bound); a larger one is a 413 JSON-RPC error. */
-export const MCP_MAX_BODY = 1024 * 1024;
+/**
+ * The largest request body read (256 KiB); a larger one is a 413 JSON-RPC error. A tool call
+ * here carries ids and at most one card (a few KiB); the SDK parses and validates a body on the
+ * event loop, and a 1 MiB one held every other reader for 270-430 ms (issue 38).
+ */
+export const MCP_MAX_BODY = 256 * 1024;
 /** Open `subscriptions/listen` streams at most (the tool list never changes: they only carry keep-alives). */
 export const MCP_MAX_SUBSCRIPTIONS = 100;
 /** One client address's share of them (issue 38): a tenth, so one client cannot take them all. */
