@@ -20,7 +20,13 @@ import { createHash } from 'node:crypto';
 import { GspcError } from '../core/errors.js';
 import { signReceipt } from '../core/pricing/offer-receipt.js';
 import type { SettlementRecord } from '../store/ledger.js';
-import type { PaidDeps, PaidOutcome, PaidRequest, SettleResponseBody } from './paid-types.js';
+import {
+  type PaidDeps,
+  type PaidOutcome,
+  type PaidRequest,
+  RETRY_WITHOUT_ID,
+  type SettleResponseBody,
+} from './paid-types.js';
 
 /** The same payload gets its outcome; another is a conflict; another resource is refused. */
 export async function settledElsewhere(
@@ -71,7 +77,7 @@ export async function settledElsewhere(
     case 'UNKNOWN':
       throw new GspcError(
         'payment_pending',
-        `this payment's settlement outcome is unknown${r.transaction ? ` (the facilitator named transaction ${r.transaction})` : ''} and awaits reconciliation against the chain: not charged yet, or charged; retry later: it is never charged twice`,
+        `this payment's settlement outcome is unknown${r.transaction ? ` (the facilitator named transaction ${r.transaction})` : ''} and awaits reconciliation against the chain: not charged yet, or charged; retry later: it is never charged twice, and once settled the artefact is delivered${RETRY_WITHOUT_ID}`,
         { payer: r.payer, nonce: r.nonce, ...(r.transaction && { transaction: r.transaction }) },
       );
     case 'RESERVED':
@@ -113,14 +119,22 @@ export async function deliverSettled(
     // The caller bound this request to the record's resource: produce what it bought.
     const a = req.produce();
     const receipt = r.receipt ?? signedReceipt(req.resourceUrl, r, r.transaction!, deps);
-    r = await deps.ledger.attachArtefact(r, {
-      artefact: a.body,
-      artefact_sha256: a.sha256,
-      receipt,
-      // The id it was reserved with stays; one a signed-in payer sends is kept for its retries.
-      payment_id_sha256: held ?? idHash,
-      at: deps.now().toISOString(),
-    });
+    try {
+      r = await deps.ledger.attachArtefact(r, {
+        artefact: a.body,
+        artefact_sha256: a.sha256,
+        receipt,
+        // The id it was reserved with stays; one a signed-in payer sends is kept for its retries.
+        payment_id_sha256: held ?? idHash,
+        at: deps.now().toISOString(),
+      });
+    } catch (e) {
+      // A concurrent delivery attached its own bytes first (an artefact names the time it was
+      // made): this request gets those, if it is entitled to them (review of P45).
+      if (!(e instanceof GspcError && e.code === 'ledger_conflict')) throw e;
+      r = (await deps.ledger.get(r)) ?? r;
+      if (r.artefact === null) throw e;
+    }
     // A concurrent delivery attached first: to that request, unless this one is the payer's.
     if (!owner && (r.payment_id_sha256 ?? null) !== idHash) throw alreadyDelivered(r);
     return { kind: 'delivered', body: r.artefact!, settle: settleBody(r), replay: true, record: r };

@@ -15,7 +15,7 @@ import { canonicalBytes } from '../core/crypto/canonical-json.js';
 import { GspcError } from '../core/errors.js';
 import type { SettlementRecord } from '../store/ledger.js';
 import { settleBody, settleBodyOf, settledElsewhere, signedReceipt } from './paid-replay.js';
-import type { Artefact, PaidDeps, PaidOutcome, PaidRequest } from './paid-types.js';
+import { type Artefact, type PaidDeps, type PaidOutcome, type PaidRequest, RETRY_WITHOUT_ID } from './paid-types.js';
 import type { ReadPayment } from './payment-header.js';
 import { matchPayment } from './payment-match.js';
 
@@ -173,7 +173,7 @@ async function usedAfterFailure(r: SettlementRecord, reason: string, deps: PaidD
     });
   throw new GspcError(
     'payment_pending',
-    `this payment's authorization is used on chain although its settlement was recorded as failed: you may have been charged. Do not pay again; the payment is awaiting reconciliation against the chain: retry the same payment later: it is never charged twice, and once the transfer is found the artefact is delivered`,
+    `this payment's authorization is used on chain although its settlement was recorded as failed: you may have been charged. Do not pay again; the payment is awaiting reconciliation against the chain: retry the same payment later: it is never charged twice, and once the transfer is found the artefact is delivered${RETRY_WITHOUT_ID}`,
     { payer: r.payer, nonce: r.nonce },
   );
 }
@@ -200,7 +200,7 @@ async function settle(
         });
         throw new GspcError(
           'settlement_unknown',
-          `the facilitator refused to settle because this authorization's nonce is already used (${settled.reason}): you may have been charged. Do not pay again; the payment is recorded as unknown and reconciled against the chain: retry the same payment later: it is never charged twice, and once settled the artefact is delivered`,
+          `the facilitator refused to settle because this authorization's nonce is already used (${settled.reason}): you may have been charged. Do not pay again; the payment is recorded as unknown and reconciled against the chain: retry the same payment later: it is never charged twice, and once settled the artefact is delivered${RETRY_WITHOUT_ID}`,
           { payer: key.payer, nonce: key.nonce },
         );
       }
@@ -231,7 +231,7 @@ async function settle(
       });
       throw new GspcError(
         'settlement_pending',
-        `the facilitator broadcast the transfer in ${settled.transaction} but did not see it confirmed (${settled.reason}): you are pending, not charged yet, or charged: check again. The payment is recorded as pending and reconciled against the chain; retry the same payment later: it is never charged twice, and once the transfer is on chain the artefact is delivered`,
+        `the facilitator broadcast the transfer in ${settled.transaction} but did not see it confirmed (${settled.reason}): you are pending, not charged yet, or charged: check again. The payment is recorded as pending and reconciled against the chain; retry the same payment later: it is never charged twice, and once the transfer is on chain the artefact is delivered${RETRY_WITHOUT_ID}`,
         { payer: key.payer, nonce: key.nonce, transaction: settled.transaction },
       );
     case 'not_sent':
@@ -244,7 +244,7 @@ async function settle(
       await deps.ledger.markUnknown(key, { error: settled.error, at });
       throw new GspcError(
         'settlement_unknown',
-        `the facilitator did not confirm the settlement (${settled.error}); the outcome is recorded as unknown and will be reconciled against the chain. Retry the same payment later: it is never charged twice, and once settled the artefact is delivered`,
+        `the facilitator did not confirm the settlement (${settled.error}); the outcome is recorded as unknown and will be reconciled against the chain. Retry the same payment later: it is never charged twice, and once settled the artefact is delivered${RETRY_WITHOUT_ID}`,
         { payer: key.payer, nonce: key.nonce },
       );
     case 'settled':

@@ -67,3 +67,7 @@ export type PaidOutcome =
   | { kind: 'rejected'; reason: string }
   /** The facilitator answered that it made no transfer: 402, nothing delivered, the payer may retry. */
   | { kind: 'settle_failed'; settle: SettleResponseBody };
+
+/** Said wherever a buyer is told to retry: a payment sent without an id is delivered only to its payer signed in (P45). */
+export const RETRY_WITHOUT_ID =
+  ' (to the same payment carrying the payment-identifier id it was sent with, or to a request signed in with the paying wallet: a SIGN-IN-WITH-X header, the sign-in-with-x extension every 402 declares)';

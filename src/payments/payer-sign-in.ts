@@ -32,33 +32,33 @@ export type SignIn = { kind: 'absent' } | { kind: 'signed_in'; address: string }
 
 /**
  * The (address, nonce) pairs already used, until their proof expires. One per service process:
- * replicas behind one origin each accept a proof once (documented in docs/operations.md). Bounded:
- * when full, expired pairs are dropped, then the oldest; a proof dropped that way could be used
- * again within its 5 minutes by whoever intercepted it, which TLS already prevents.
+ * replicas behind one origin each accept a proof once (documented in docs/operations.md). Bounded,
+ * and never by forgetting a live pair: when full, expired pairs are dropped, and if none has
+ * expired the new proof is refused (`full`), so flooding it with proofs of one's own cannot make
+ * a captured proof usable again (review of P45); sign-ins then wait at most 5 minutes.
  */
+export const USED_SIGN_INS_CAP = 50_000;
+
 export class UsedSignIns {
   private readonly until = new Map<string, number>();
-  constructor(private readonly cap = 10_000) {}
+  constructor(private readonly cap = USED_SIGN_INS_CAP) {}
 
-  /** Takes the pair; false when it was already taken and has not expired. */
-  claim(address: string, nonce: string, expiresAtMs: number, nowMs: number): boolean {
+  /** Takes the pair: `used` when it is taken and has not expired, `full` when no room is left. */
+  claim(address: string, nonce: string, expiresAtMs: number, nowMs: number): 'claimed' | 'used' | 'full' {
     const key = `${address.toLowerCase()} ${nonce}`;
     const held = this.until.get(key);
-    if (held !== undefined && held > nowMs) return false;
-    if (this.until.size >= this.cap) {
+    if (held !== undefined && held > nowMs) return 'used';
+    if (held === undefined && this.until.size >= this.cap) {
       for (const [k, t] of this.until) if (t <= nowMs) this.until.delete(k);
-      for (const k of this.until.keys()) {
-        if (this.until.size < this.cap) break;
-        this.until.delete(k);
-      }
+      if (this.until.size >= this.cap) return 'full';
     }
     this.until.set(key, expiresAtMs);
-    return true;
+    return 'claimed';
   }
 }
 
 export interface SignInContext {
-  /** This service's public origin (GSPC_PUBLIC_URL): what the proof's domain and URI must name. */
+  /** This service's public origin (GSPC_BASE_URL): what the proof's domain and URI must name. */
   origin: string;
   /** This request's path and query. */
   resourcePath: string;
@@ -76,16 +76,18 @@ export async function readSignIn(
   const raw = headers[SIGN_IN_HEADER];
   if (raw === undefined) return { kind: 'absent' };
   if (typeof raw !== 'string') return refused('send one SIGN-IN-WITH-X header, not several');
-  if (raw.length > 8192) return refused('the SIGN-IN-WITH-X header is longer than 8192 characters');
+  // A proof made from this service's declaration is under 2 KiB; the library parses the message
+  // fields before any signature is checked, at a cost that grows with them (review of P45).
+  if (raw.length > MAX_HEADER) return refused(`the SIGN-IN-WITH-X header is longer than ${MAX_HEADER} characters`);
   let p: ReturnType<typeof parseSIWxHeader>;
   try {
     p = parseSIWxHeader(raw);
   } catch (e) {
     return refused((e as Error).message);
   }
+  const shape = shapeProblem(p);
+  if (shape !== undefined) return refused(shape);
   const origin = new URL(c.origin);
-  const checked = await validateSIWxMessage(p, origin);
-  if (!checked.isValid) return refused(`${checked.invalidReason}: ${checked.invalidMessage}`);
   let uri: URL;
   try {
     uri = new URL(p.uri);
@@ -96,16 +98,45 @@ export async function readSignIn(
     return refused(`it signs in for ${uri.pathname}${uri.search}, not for this request's ${c.resourcePath}`);
   if (p.chainId !== c.network || p.type !== 'eip191')
     return refused(`it is signed for ${p.chainId} (${p.type}); this service accepts ${c.network} (eip191)`);
+  let address: string;
+  try {
+    const checked = await validateSIWxMessage(p, origin);
+    if (!checked.isValid) return refused(`${checked.invalidReason}: ${checked.invalidMessage}`);
+    // The library builds the EIP-4361 message outside its own try: a field the message grammar
+    // refuses throws here, and is a refused proof, never a 500 (review of P45).
+    const verified = await verifySIWxSignature(p);
+    if (!verified.isValid) return refused(`${verified.invalidReason}: ${verified.invalidMessage}`);
+    address = verified.payer!.toLowerCase();
+  } catch (e) {
+    return refused(`its message is not a valid EIP-4361 message (${(e as Error).message})`);
+  }
   const expires = Math.min(
     Date.parse(p.issuedAt) + SIGN_IN_SECONDS * 1000,
     p.expirationTime === undefined ? Infinity : Date.parse(p.expirationTime),
   );
-  const verified = await verifySIWxSignature(p);
-  if (!verified.isValid) return refused(`${verified.invalidReason}: ${verified.invalidMessage}`);
-  const address = verified.payer!.toLowerCase();
-  if (!c.used.claim(address, p.nonce, expires, c.now.getTime()))
-    return refused('this proof (address and nonce) was already used: sign a new one');
-  return { kind: 'signed_in', address };
+  switch (c.used.claim(address, p.nonce, expires, c.now.getTime())) {
+    case 'used':
+      return refused('this proof (address and nonce) was already used: sign a new one');
+    case 'full':
+      return refused(
+        `this service holds ${USED_SIGN_INS_CAP} unexpired sign-ins; sign in again in a few minutes (nothing was charged)`,
+      );
+    case 'claimed':
+      return { kind: 'signed_in', address };
+  }
+}
+
+const MAX_HEADER = 4096;
+
+/** Fields this service's declaration never produces, refused before the library parses them. */
+function shapeProblem(p: ReturnType<typeof parseSIWxHeader>): string | undefined {
+  if (!/^[A-Za-z0-9]{8,64}$/.test(p.nonce)) return 'its nonce is not 8-64 letters and digits (EIP-4361)';
+  if ((p.resources?.length ?? 0) > 4) return 'it lists more than 4 resources';
+  if (p.statement !== undefined && (p.statement.length > 512 || /[\r\n]/.test(p.statement)))
+    return 'its statement is longer than 512 characters or spans lines';
+  if (p.requestId !== undefined && p.requestId.length > 256) return 'its requestId is longer than 256 characters';
+  if (!/^0x[0-9a-fA-F]{40}$/.test(p.address)) return 'its address is not an EVM address';
+  return undefined;
 }
 
 function refused(why: string): SignIn {

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { after, beforeEach, describe, it } from 'node:test';
 import type { GspcError } from '../../src/core/errors.js';
 import type { Facilitator, SettleOutcome, VerifyOutcome } from '../../src/payments/facilitator.js';
@@ -182,6 +182,28 @@ describe('the payer signed in is the buyer (decision P45)', () => {
     await refused(payForArtefact(request(bought), deps(f)), 'payment_already_delivered');
     assert.equal((await payForArtefact(signedIn(bought), deps(f))).kind, 'delivered', 'and again to its payer');
     assert.equal(f.settles, 0, 'never settled again');
+  });
+
+  it('two sign-ins by the payer at once, each producing its own bytes: both get the one artefact kept (found by review: the second was a 409 ledger_conflict)', async () => {
+    const bought = variant(payment(), { edit: (j) => delete j.extensions });
+    const lost = facilitator({ settle: async () => ({ kind: 'unknown', error: 'reset' }) });
+    await refused(payForArtefact(request(bought), deps(lost)), 'settlement_unknown');
+    await ledger.resolveUnknown(bought, { state: 'SETTLED', transaction: TX, at: new Date().toISOString() });
+    let n = 0;
+    const produce = () => {
+      const b = Buffer.from(`{"made":${++n}}\n`);
+      return { body: b, sha256: createHash('sha256').update(b).digest('hex') };
+    };
+    const f = facilitator();
+    const both = await Promise.all(
+      [1, 2].map(() => payForArtefact({ ...request(bought, produce), signedInAs: PAYER }, deps(f))),
+    );
+    assert.deepEqual(
+      both.map((o) => o.kind),
+      ['delivered', 'delivered'],
+    );
+    const kept = (await ledger.get(bought))!.artefact!;
+    for (const o of both) assert.deepEqual(o.kind === 'delivered' && o.body, kept);
   });
 
   it('a delivered payment sent without an id goes again to its payer signed in, never to another wallet', async () => {

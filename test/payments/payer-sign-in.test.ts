@@ -75,17 +75,33 @@ describe('a payer signs in with its wallet (decision P45)', () => {
     refusedFor(await read(Buffer.from('{"address":1}').toString('base64')), /Invalid SIWX header/);
     const h = encodeSIWxHeader(await proof());
     refusedFor(await read([h, h]), /one SIGN-IN-WITH-X header/);
-    refusedFor(await read('A'.repeat(9000)), /8192/);
+    refusedFor(await read('A'.repeat(5000)), /4096/);
   });
 
-  it('UsedSignIns keeps at most its cap: expired pairs go first, then the oldest', () => {
+  it('fields the EIP-4361 grammar refuses are a refused proof, never a thrown error (a 500): found by review', async () => {
+    const good = await proof();
+    for (const [edit, why] of [
+      [{ nonce: 'short' }, /nonce/],
+      [{ nonce: 'abc-defgh-ijk' }, /nonce/],
+      [{ statement: 'two\nlines' }, /statement/],
+      [{ address: '0x' }, /address/],
+      [{ version: '2' }, /EIP-4361|version/],
+      [{ resources: Array(5).fill(good.uri) }, /resources/],
+      [{ requestId: 'r'.repeat(300) }, /requestId/],
+    ] as const) {
+      const s = await read(encodeSIWxHeader({ ...good, ...edit } as SIWxPayload));
+      refusedFor(s, why);
+    }
+  });
+
+  it('UsedSignIns never forgets a live pair: full, it drops expired pairs, else refuses the new proof (a flood of one’s own proofs cannot free a captured one)', () => {
     const used = new UsedSignIns(2);
-    assert.equal(used.claim('0xA', 'n1', 1_000, 0), true);
-    assert.equal(used.claim('0xa', 'n1', 1_000, 0), false, 'one address, whatever its case');
-    assert.equal(used.claim('0xa', 'n2', 5_000, 0), true);
-    assert.equal(used.claim('0xa', 'n3', 5_000, 2_000), true, 'n1 expired and was dropped');
-    assert.equal(used.claim('0xa', 'n2', 5_000, 2_000), false, 'n2 still held');
-    assert.equal(used.claim('0xa', 'n4', 5_000, 2_000), true, 'full: the oldest (n2) dropped');
-    assert.equal(used.claim('0xa', 'n1', 1_000, 2_000), true, 'an expired pair may be claimed again');
+    assert.equal(used.claim('0xA', 'n1', 1_000, 0), 'claimed');
+    assert.equal(used.claim('0xa', 'n1', 1_000, 0), 'used', 'one address, whatever its case');
+    assert.equal(used.claim('0xa', 'n2', 5_000, 0), 'claimed');
+    assert.equal(used.claim('0xa', 'n3', 5_000, 2_000), 'claimed', 'n1 expired and was dropped');
+    assert.equal(used.claim('0xa', 'n4', 5_000, 2_000), 'full', 'nothing expired: refused, n2 and n3 kept');
+    assert.equal(used.claim('0xa', 'n2', 5_000, 2_000), 'used', 'n2 still held');
+    assert.equal(used.claim('0xa', 'n1', 1_000, 6_000), 'claimed', 'once they expire there is room again');
   });
 });
