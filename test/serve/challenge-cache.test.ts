@@ -10,6 +10,7 @@ import {
   CHALLENGE_CACHE_ENTRIES,
   ChallengeCache,
   type SerialisedChallenge,
+  withSignInNonce,
 } from '../../src/serve/products.js';
 import type { PreparedRelease } from '../../src/serve/prepared.js';
 
@@ -49,5 +50,25 @@ describe('the challenge cache is bounded in bytes and entries (issue 38)', () =>
     assert.equal(cache.held().entries, CHALLENGE_CACHE_ENTRIES);
     cache.get(release, '/u0', new Date(at.getTime() + 1000), () => challenge(0));
     assert.deepEqual(cache.held().entries, 1);
+  });
+
+  it('withSignInNonce splices a drawn nonce into the body and its base64 header, at every byte alignment, after non-ASCII text', () => {
+    const placeholder = '0123456789abcdef0123456789abcdef';
+    for (let pad = 0; pad < 6; pad++) {
+      for (const tail of ['', 'x', 'xy']) {
+        const challenge = {
+          lid: `22 axes · 3 ties — ${'p'.repeat(pad)}`,
+          extensions: { 'sign-in-with-x': { info: { nonce: placeholder, uri: 'u' } } },
+          ...(tail && { tail }),
+        };
+        const json = JSON.stringify(challenge);
+        const c = { challenge, json, header: Buffer.from(json).toString('base64') };
+        const fresh = 'fe'.repeat(16);
+        const out = withSignInNonce(c, fresh);
+        assert.equal(out.json, json.replace(placeholder, fresh));
+        assert.equal(Buffer.from(out.header, 'base64').toString('utf8'), out.json, `pad ${pad} tail ${tail}`);
+        assert.equal(withSignInNonce(c, 'not a nonce'), c, 'only 32 hex digits are spliced');
+      }
+    }
   });
 });
