@@ -124,8 +124,8 @@ export async function deliverSettled(
         artefact: a.body,
         artefact_sha256: a.sha256,
         receipt,
-        // The id it was reserved with stays; one a signed-in payer sends is kept for its retries.
-        payment_id_sha256: held ?? idHash,
+        // The id it was reserved with stays, and no other is taken: only the request reserving a
+        // payment gives it an id (one payment per id, schema 6); its payer signs in (P45).
         at: deps.now().toISOString(),
       });
     } catch (e) {

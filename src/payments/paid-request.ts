@@ -130,6 +130,9 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
     valid_before: req.payment.validBefore,
     at: deps.now().toISOString(),
   });
+  // Another payment took this payment-identifier id meanwhile (schema 6's unique index): the
+  // id is the purchase, never a second charge (decision P42).
+  if (reserved.outcome === 'id_taken') throw idTaken(key);
   // A duplicate holds it (in flight, settled, awaiting reconcile) or another payload does.
   if (reserved.outcome !== 'reserved') return settledElsewhere(reserved.record, digest, req, deps);
   return settle(req, deps, payload, artefact, reserved.record);
@@ -138,16 +141,20 @@ export async function payForArtefact(req: PaidRequest, deps: PaidDeps): Promise<
 /**
  * A payment-identifier id already used with another payment is a 409, never a second charge: a
  * client that signed a new authorization for a request it retries under the same id (the
- * extension's idempotency) is told which payment the id belongs to (decision P42). Two new
- * payments racing under one id are not caught (no unique index: ids are optional and old records
- * have none).
+ * extension's idempotency) is told which payment the id belongs to (decision P42). Checked here
+ * before anything is verified; two new payments racing past this check under one id are stopped
+ * by the ledger's unique index (schema 6) when they reserve.
  */
 async function idFree(p: ReadPayment, key: { payer: string; nonce: string }, deps: PaidDeps): Promise<void> {
   const idHash = paymentIdDigest(p);
   if (idHash === null) return;
   const holder = await deps.ledger.findByPaymentId(idHash);
   if (holder === undefined || (holder.payer === key.payer && holder.nonce === key.nonce)) return;
-  throw new GspcError(
+  throw idTaken(key);
+}
+
+function idTaken(key: { payer: string; nonce: string }): GspcError {
+  return new GspcError(
     'payment_conflict',
     `this payment-identifier id was already used with another payment; this payment is refused and settles nothing. To retry that purchase send the payment first sent with this id, unchanged; for a new purchase use a new id`,
     { payer: key.payer, nonce: key.nonce },

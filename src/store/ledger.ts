@@ -94,7 +94,13 @@ export type ReserveOutcome =
   /** Someone already holds or finished it: replay a SETTLED artefact, never settle again. */
   | { outcome: 'exists'; record: SettlementRecord }
   /** The same (payer, nonce) with another payment payload: refuse, do not settle. */
-  | { outcome: 'conflict'; record: SettlementRecord };
+  | { outcome: 'conflict'; record: SettlementRecord }
+  /**
+   * Another payment holds this payment-identifier id (schema 6: one payment per id, so two new
+   * payments racing under one id cannot both reserve): refuse, do not settle. `record` is the
+   * holder's.
+   */
+  | { outcome: 'id_taken'; record: SettlementRecord };
 
 /** How `gspc reconcile` resolves an UNKNOWN settlement after asking the chain. */
 export type UnknownResolution =

@@ -113,6 +113,21 @@ describe('a public payload buys nothing (issue 37, decision P42)', () => {
     assert.equal(await ledger.get(resigned), undefined, 'nothing reserved');
   });
 
+  it('two new payments racing under one id: one is charged and delivered, the other is a 409 payment_conflict and settles nothing (the unique index, schema 6)', async () => {
+    const id = freshId('raced');
+    const f = facilitator();
+    const outcomes = await Promise.allSettled(
+      [payment(), payment()].map((p) => payForArtefact(request(variant(p, { id })), deps(f))),
+    );
+    assert.equal(outcomes.filter((o) => o.status === 'fulfilled' && o.value.kind === 'delivered').length, 1);
+    const refusedOnes = outcomes.filter((o) => o.status === 'rejected') as PromiseRejectedResult[];
+    assert.deepEqual(
+      refusedOnes.map((o) => (o.reason as GspcError).code),
+      ['payment_conflict'],
+    );
+    assert.equal(f.settles, 1, 'charged once');
+  });
+
   it('a payment sent without an id is delivered once: a replay of it is refused', async () => {
     const p = variant(payment(), { edit: (j) => delete j.extensions });
     const f = facilitator();

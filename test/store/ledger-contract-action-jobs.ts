@@ -312,11 +312,11 @@ INSERT INTO invoices (ref, product_id, sku_id, resource, commissioned_by, amount
 VALUES ('${ref}', '${invoice(ref).product_id}', 's', '/r', 'Example Ltd', '100', 'GBP', 'ISSUED', '${t(0)}');`);
       const ledger = await store.open();
       try {
-        assert.equal(ledger.schemaVersion, 5);
+        assert.equal(ledger.schemaVersion, 6);
         const versions = (await store.raw('SELECT version FROM schema_migrations ORDER BY version')).map((row) =>
           Number(row.version),
         );
-        assert.deepEqual(versions, [1, 2, 3, 4, 5]);
+        assert.deepEqual(versions, [1, 2, 3, 4, 5, 6]);
         const old = (await ledger.get(key))!;
         assert.deepEqual(
           [old.state, old.valid_before, old.amount_atomic, old.at],

@@ -54,6 +54,26 @@ export function issue37Contract(ctx: ContractContext): void {
       await rejectsWith(ledger.findByPaymentId('not-a-hash'), 'ledger_input_invalid');
     });
 
+    it('one payment per payment-identifier id (schema 6): a new payment under a held id is id_taken, naming the holder, and writes nothing; ten racing new payments under one id reserve once', async () => {
+      const ledger = ctx.ledger();
+      const id = sha256(`one-id-${newKey().nonce}`);
+      const holder = newKey();
+      assert.equal((await ledger.reserve(reservation(holder, { payment_id_sha256: id }))).outcome, 'reserved');
+      const late = newKey();
+      const taken = await ledger.reserve(reservation(late, { payment_id_sha256: id }));
+      assert.equal(taken.outcome, 'id_taken');
+      assert.equal(taken.record.nonce, holder.nonce);
+      assert.equal(await ledger.get(late), undefined, 'nothing written');
+      assert.equal((await ledger.reserve(reservation(holder, { payment_id_sha256: id }))).outcome, 'exists');
+
+      const raced = sha256(`raced-${newKey().nonce}`);
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, () => ledger.reserve(reservation(newKey(), { payment_id_sha256: raced }))),
+      );
+      assert.equal(outcomes.filter((o) => o.outcome === 'reserved').length, 1);
+      assert.equal(outcomes.filter((o) => o.outcome === 'id_taken').length, 9);
+    });
+
     it('findSettledFor: a payer’s SETTLED record for one product and resource, one not yet delivered first, then the latest; never another payer’s, product’s or resource’s, nor one not SETTLED (decision P45)', async () => {
       const ledger = ctx.ledger();
       const payer = newKey().payer;

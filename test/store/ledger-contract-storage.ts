@@ -17,8 +17,8 @@ export function storageContract(ctx: ContractContext, harness: LedgerHarness): v
       const c = await store.open();
       try {
         const all = harness.migrations.map((m) => m.version);
-        assert.deepEqual(all, [1, 2, 3, 4, 5]);
-        for (const l of [a, b, c]) assert.equal(l.schemaVersion, 5);
+        assert.deepEqual(all, [1, 2, 3, 4, 5, 6]);
+        for (const l of [a, b, c]) assert.equal(l.schemaVersion, 6);
         const versions = (await store.raw('SELECT version FROM schema_migrations ORDER BY version')).map((r) =>
           Number(r.version),
         );
@@ -28,6 +28,34 @@ export function storageContract(ctx: ContractContext, harness: LedgerHarness): v
         assert.equal((await c.reserve(reservation(key))).outcome, 'exists', 'all three see one schema and one table');
       } finally {
         await Promise.all([a.close(), b.close(), c.close()]);
+      }
+    });
+
+    it('schema 6: a version-5 store whose payment-identifier id two racing payments both took keeps it on the first; the later row loses it; one id then reserves once', async () => {
+      const store = await harness.fresh();
+      const upTo5 = harness.migrations.filter((m) => m.version <= 5);
+      await store.exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL);
+${upTo5.map((m) => m.sql).join('\n')}
+${upTo5.map((m) => `INSERT INTO schema_migrations (version, name) VALUES (${m.version}, '${m.name.replaceAll("'", "''")}');`).join('\n')}`);
+      const id = 'ab'.repeat(32);
+      const [first, second, other] = [newKey(), newKey(), newKey()];
+      const row = (k: { payer: string; nonce: string }, pid: string) =>
+        `INSERT INTO settlements (payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network, pay_to,
+  payment_sha256, self_funded, state, attempts, created_at, updated_at, payment_id_sha256)
+VALUES ('${k.payer}', '${k.nonce}', 'p', 's', '/r', '1', 'a', 'eip155:8453', 'b', '${'cd'.repeat(32)}', FALSE, 'RESERVED', 1,
+  '${t(0)}', '${t(0)}', '${pid}');`;
+      await store.exec(`${row(first, id)}\n${row(second, id)}\n${row(other, 'ef'.repeat(32))}`);
+      const ledger = await store.open();
+      try {
+        assert.equal(ledger.schemaVersion, 6);
+        assert.equal((await ledger.get(first))!.payment_id_sha256, id);
+        assert.equal((await ledger.get(second))!.payment_id_sha256, null, 'the later row loses the id');
+        assert.equal((await ledger.get(other))!.payment_id_sha256, 'ef'.repeat(32));
+        const taken = await ledger.reserve(reservation(newKey(), { payment_id_sha256: id }));
+        assert.equal(taken.outcome, 'id_taken');
+        assert.equal(taken.record.nonce, first.nonce);
+      } finally {
+        await ledger.close();
       }
     });
 
@@ -49,11 +77,11 @@ INSERT INTO invoices (ref, product_id, sku_id, resource, commissioned_by, amount
 VALUES ('${ref}', 'p', 's', '/r', 'Example Ltd', '100', 'GBP', 'ISSUED', '${t(0)}');`);
       const ledger = await store.open();
       try {
-        assert.equal(ledger.schemaVersion, 5);
+        assert.equal(ledger.schemaVersion, 6);
         const versions = (await store.raw('SELECT version FROM schema_migrations ORDER BY version')).map((row) =>
           Number(row.version),
         );
-        assert.deepEqual(versions, [1, 2, 3, 4, 5]);
+        assert.deepEqual(versions, [1, 2, 3, 4, 5, 6]);
         const old = (await ledger.get(key))!;
         assert.equal(old.valid_before, null);
         assert.equal(old.amount_atomic, r.amount_atomic);

@@ -16,7 +16,7 @@ describe('openLedger', () => {
     const path = join(tempDir('gspc-ledger-'), 'ledger.sqlite');
     const ledger = await openLedger({ sqlitePath: path });
     assert.equal(ledger.backend, 'sqlite');
-    assert.equal(ledger.schemaVersion, 5);
+    assert.equal(ledger.schemaVersion, 6);
     await ledger.close();
     const db = new Database(path, { readonly: true });
     try {
@@ -27,6 +27,7 @@ describe('openLedger', () => {
         { version: 3 },
         { version: 4 },
         { version: 5 },
+        { version: 6 },
       ]);
     } finally {
       db.close();

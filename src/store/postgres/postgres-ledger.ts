@@ -70,6 +70,12 @@ import type {
 import { migratePostgres } from './postgres-migrate.js';
 import { redactedUrl, unavailableIfConnection } from './postgres-errors.js';
 
+/** The unique payment-identifier index (schema 6) refused an insert. */
+function isIdTaken(e: unknown): boolean {
+  const err = e as { code?: string; constraint?: string };
+  return err?.code === '23505' && err.constraint === 'settlements_payment_id';
+}
+
 const columns = (
   artefact: string,
 ) => `payer, nonce, product_id, sku_id, resource, amount_atomic::text AS amount_atomic, asset, network, pay_to,
@@ -164,7 +170,19 @@ export class PostgresLedger implements Ledger {
           n.valid_before,
           n.payment_id_sha256 ?? null,
         ],
-      );
+      ).catch(async (e: unknown) => {
+        // The unique payment-identifier index (schema 6): another payment holds this id.
+        if (n.payment_id_sha256 === undefined || n.payment_id_sha256 === null || !isIdTaken(e)) throw e;
+        return { id_taken: true } as const;
+      });
+      if (inserted !== undefined && 'id_taken' in inserted) {
+        const holder = await this.one<SettlementRow>(
+          `SELECT ${COLUMNS} FROM settlements WHERE payment_id_sha256 = $1 ORDER BY id DESC LIMIT 1`,
+          [n.payment_id_sha256],
+        );
+        if (holder === undefined) continue; // the holder's row is gone (it never is): try again
+        return { outcome: 'id_taken', record: settlementRecord(holder) };
+      }
       if (inserted) return { outcome: 'reserved', record: settlementRecord(inserted) };
       // A FAILED attempt of the same payload may be retried: nothing moved the first time. The
       // row then describes this attempt (ledger.ts, reserve), self-funded if either attempt was.

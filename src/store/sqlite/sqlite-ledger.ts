@@ -72,6 +72,18 @@ import type {
 } from '../ledger.js';
 import { migrateSqlite } from './sqlite-migrate.js';
 
+/** The row holding `id` when `e` is the unique payment-identifier index refusing an insert. */
+function idHolder(
+  e: unknown,
+  id: string | null,
+  byId: (h: string) => SettlementRow | undefined,
+): SettlementRow | undefined {
+  const err = e as { code?: string; message?: string };
+  if (id === null || err?.code !== 'SQLITE_CONSTRAINT_UNIQUE' || !/payment_id_sha256/.test(err.message ?? ''))
+    return undefined;
+  return byId(id);
+}
+
 const columns = (
   artefact: string,
 ) => `payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network, pay_to, payment_sha256,
@@ -148,12 +160,20 @@ export class SqliteLedger implements Ledger {
     const n = newReservation(r);
     return this.write(() => {
       const row = { ...n, self_funded: n.self_funded ? 1 : 0, payment_id_sha256: n.payment_id_sha256 ?? null };
-      const inserted =
-        this.stmt(`INSERT INTO settlements (payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network,
+      let inserted: SettlementRow | undefined;
+      try {
+        inserted =
+          this.stmt(`INSERT INTO settlements (payer, nonce, product_id, sku_id, resource, amount_atomic, asset, network,
           pay_to, payment_sha256, self_funded, valid_before, state, attempts, created_at, updated_at, payment_id_sha256)
         VALUES (@payer, @nonce, @product_id, @sku_id, @resource, @amount_atomic, @asset, @network,
           @pay_to, @payment_sha256, @self_funded, @valid_before, 'RESERVED', 1, @at, @at, @payment_id_sha256)
         ON CONFLICT (payer, nonce) DO NOTHING RETURNING ${COLUMNS}`).get(row) as SettlementRow | undefined;
+      } catch (e) {
+        // The unique payment-identifier index (schema 6): another payment holds this id.
+        const holder = idHolder(e, n.payment_id_sha256 ?? null, (h) => this.byPaymentId(h));
+        if (holder === undefined) throw e;
+        return { outcome: 'id_taken', record: settlementRecord(holder) };
+      }
       if (inserted) return { outcome: 'reserved', record: this.appendEvent(null, inserted, n.at) };
       // A FAILED attempt of the same payload may be retried: nothing moved the first time. The
       // row then describes this attempt (ledger.ts, reserve), self-funded if either attempt was.
@@ -215,11 +235,14 @@ export class SqliteLedger implements Ledger {
   }
 
   async findByPaymentId(payment_id_sha256: string): Promise<SettlementRecord | undefined> {
-    const h = sha256Hex('payment_id_sha256', payment_id_sha256);
-    const row = this.stmt(
-      `SELECT ${COLUMNS} FROM settlements WHERE payment_id_sha256 = ? ORDER BY id DESC LIMIT 1`,
-    ).get(h) as SettlementRow | undefined;
+    const row = this.byPaymentId(sha256Hex('payment_id_sha256', payment_id_sha256));
     return row && settlementRecord(row);
+  }
+
+  private byPaymentId(h: string): SettlementRow | undefined {
+    return this.stmt(`SELECT ${COLUMNS} FROM settlements WHERE payment_id_sha256 = ? ORDER BY id DESC LIMIT 1`).get(
+      h,
+    ) as SettlementRow | undefined;
   }
 
   async findSettledFor(f: {

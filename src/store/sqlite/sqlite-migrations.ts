@@ -142,4 +142,19 @@ ALTER TABLE settlements ADD COLUMN payment_id_sha256 TEXT
 CREATE INDEX settlements_payment_id ON settlements (payment_id_sha256) WHERE payment_id_sha256 IS NOT NULL;
 `,
   },
+  {
+    version: 6,
+    name: 'one payment per payment-identifier id: two new payments racing under one id cannot both reserve',
+    // The id is the purchase (decision P42): a second payment under it was refused only by a read
+    // before the insert, which two racing requests both passed. An id already on several rows
+    // (only that race made them) stays with the first; the later rows lose it, and their buyer
+    // has its artefact again by signing in with the paying wallet (decision P45).
+    sql: `
+UPDATE settlements SET payment_id_sha256 = NULL
+  WHERE payment_id_sha256 IS NOT NULL
+    AND id NOT IN (SELECT MIN(id) FROM settlements WHERE payment_id_sha256 IS NOT NULL GROUP BY payment_id_sha256);
+DROP INDEX settlements_payment_id;
+CREATE UNIQUE INDEX settlements_payment_id ON settlements (payment_id_sha256) WHERE payment_id_sha256 IS NOT NULL;
+`,
+  },
 ];
