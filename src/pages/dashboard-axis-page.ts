@@ -9,6 +9,7 @@
 import type { FastifyInstance } from 'fastify';
 import { leadSentence } from '../core/board/lead-sentence.js';
 import type { ModelsDocument } from '../core/board/models-document.js';
+import { groupsText } from '../core/stats/letters.js';
 import { GspcError } from '../core/errors.js';
 import { readQuery } from '../serve/query.js';
 import { axisPagePath } from './axis-path.js';
@@ -21,6 +22,8 @@ import { page, PAGE_HEADERS } from './layout.js';
 import type { PageContext } from './page-context.js';
 
 export function axisIsland(doc: ModelsDocument): AxisIsland {
+  // A refused bank has no result to place on a plot, and every pair is UNTESTED for one reason.
+  if (doc.bank_state) return { tab: 'axis', axis: doc.axis, models: [], noParsed: [], cells: [] };
   return {
     tab: 'axis',
     axis: doc.axis,
@@ -32,7 +35,7 @@ export function axisIsland(doc: ModelsDocument): AxisIsland {
               model: m.model,
               own: m.own,
               rank: m.rank,
-              letters: m.tie_group,
+              letters: groupsText(m.tie_groups, doc.groups),
               accuracy: m.accuracy,
               lo: m.interval[0],
               hi: m.interval[1],
@@ -73,13 +76,29 @@ ${doc.models.some((m) => m.own) ? html`<li><span><strong>own</strong>, a hollow 
 </ul>`;
 }
 
+/** At most this many distinct reasons are named in the matrix legend (the table gives each pair's). */
+const LEGEND_REASONS = 4;
+
+/** Why the matrix's UNTESTED cells are untested: the pairs' own reasons, most frequent first. */
+function untestedReasons(doc: ModelsDocument): SafeHtml {
+  const count = new Map<string, number>();
+  for (const p of doc.pairs)
+    if (p.state === 'UNTESTED') count.set(p.reason ?? '', (count.get(p.reason ?? '') ?? 0) + 1);
+  const reasons = [...count].sort((x, y) => y[1] - x[1]);
+  const named = reasons
+    .slice(0, LEGEND_REASONS)
+    .map(([r, k]) => `${r}${reasons.length > 1 ? ` (${k} ${k === 1 ? 'pair' : 'pairs'})` : ''}`);
+  const rest = reasons.length - named.length;
+  return html`${named.join('; ')}${rest > 0 ? `; ${rest} other reasons, each given in the pairs table` : ''}`;
+}
+
 /** The matrix's legend: a line for UNTESTED and own pairs only when the axis has them. */
 function matrixLegend(doc: ModelsDocument): SafeHtml {
   const untested = doc.pairs.some((p) => p.state === 'UNTESTED');
   const own = doc.pairs.some((p) => p.own);
   return html`<ul class="dash-legend" aria-label="Matrix legend">
 <li><span>Each cell is shaded by its Holm-adjusted p, darker for smaller, and shows it when the cell is large enough; <strong>S</strong>: the pair is SEPARATED (p_holm &lt; 0.05).</span></li>
-${untested ? html`<li><span><strong>U</strong>: UNTESTED (no shared parsed item, or conflicting item hashes).</span></li>` : ''}
+${untested ? html`<li><span><strong>U</strong>: UNTESTED: ${untestedReasons(doc)}.</span></li>` : ''}
 ${own ? html`<li><span><strong>own</strong>, grey: a pair with an own model, its p unadjusted and outside the Holm family.</span></li>` : ''}
 </ul>`;
 }
@@ -102,32 +121,43 @@ function axisBody(row: BoardRow, doc: ModelsDocument, island: AxisIsland): SafeH
 <dt>Board separation</dt><dd>${row.separation ? stateSpan(row.separation) : '—'}</dd>
 <dt>Public pairs tested (m)</dt><dd data-field="m">${doc.m}</dd>
 </dl>
+${doc.bank_state ? html`<p class="callout" id="axis-refused" data-field="bank_reason">${doc.bank_state}: ${doc.bank_reason ?? ''}.</p>` : ''}
 ${leadParagraph(doc, row)}
 <h2 id="axis-models-heading">Every model</h2>
 ${
-  plotted > 0
-    ? plotFigure(
-        'plot-axis-models',
-        `Forest plot: accuracy with its Wilson 95% interval for ${plotted} models of ${doc.axis}, ranked, tie-group letters beside each; own models marked.${island.noParsed.length > 0 ? ` ${island.noParsed.length} models with no parsed response are listed without an interval.` : ''}`,
-        'axis-models',
-        legend(doc),
-      )
-    : html`<p class="note">No model has a parsed response on this axis: nothing to plot.</p>`
+  doc.bank_state
+    ? html`<p class="note">No plot: a refused bank has no result to place (${doc.bank_state}); the table lists each model's counts.</p>`
+    : plotted > 0
+      ? plotFigure(
+          'plot-axis-models',
+          `Forest plot: accuracy with its Wilson 95% interval for ${plotted} models of ${doc.axis}, ranked, tie-group letters beside each; own models marked.${island.noParsed.length > 0 ? ` ${island.noParsed.length} models with no parsed response are listed without an interval.` : ''}`,
+          'axis-models',
+          legend(doc),
+        )
+      : html`<p class="note">No model has a parsed response on this axis: nothing to plot.</p>`
 }
 ${modelsTable(doc)}
 ${clusterNote(doc)}
 <h2 id="axis-pairs-heading">Every pair</h2>
 ${
-  island.cells.length > 0
-    ? plotFigure(
-        'plot-axis-pairs',
-        `Heat map of the Holm-adjusted p of every pair of ${doc.axis}'s models; SEPARATED cells marked S.`,
-        'axis-pairs',
-        matrixLegend(doc),
-      )
-    : html`<p class="note">Fewer than two models: no pair to test.</p>`
+  doc.bank_state
+    ? refusedPairs(doc)
+    : island.cells.length > 0
+      ? plotFigure(
+          'plot-axis-pairs',
+          `Heat map of the Holm-adjusted p of every pair of ${doc.axis}'s models; SEPARATED cells marked S.`,
+          'axis-pairs',
+          matrixLegend(doc),
+        )
+      : html`<p class="note">Fewer than two models: no pair to test.</p>`
 }
-${pairsTable(doc)}`;
+${doc.bank_state ? '' : pairsTable(doc)}`;
+}
+
+/** A refused bank's pairs: every one UNTESTED for the one reason, said once instead of per pair. */
+function refusedPairs(doc: ModelsDocument): SafeHtml {
+  const k = doc.pairs.length;
+  return html`<p class="note" id="axis-pairs-refused">${k === 1 ? 'The one pair is' : `All ${k} pairs are`} UNTESTED: ${doc.pairs[0]?.reason ?? 'refused'} (${doc.bank_state}). They are listed in <a href="/api/models?axis=${doc.axis}">/api/models?axis=${doc.axis}</a>.</p>`;
 }
 
 /** The axis's figures, tables and the island the plots read, all from one document. */

@@ -1,9 +1,10 @@
 /**
  * The two tables of an axis page (issue 29): every model and every pair of `/api/models`, each
- * value in `data-value` exactly as served (an interval as its JSON `[low, high]`), rounded for
- * reading. Cards on a phone (card-table.ts).
+ * value in `data-value` exactly as served (an interval as its JSON `[low, high]`, tie groups as
+ * their labels joined by commas), rounded for reading. Cards on a phone (card-table.ts).
  */
 import type { ModelsDocument, PairEntry } from '../core/board/models-document.js';
+import { groupsText } from '../core/stats/letters.js';
 import { breakable, cardTable, type Column } from './card-table.js';
 import { numCell, pct, pctCell, pValue, stateSpan } from './dashboard-format.js';
 import { html, type SafeHtml } from './html.js';
@@ -40,26 +41,29 @@ export function modelsTable(doc: ModelsDocument): SafeHtml {
     'axis-models',
     `Every model of ${doc.axis}, in the board's ranking order: accuracy k / parsed with its Wilson 95% interval, tie-group letters (public models only)${clustered ? ', standard errors with and without clustering' : ''}`,
     columns,
-    doc.models.map((m) => ({
-      attrs: html` data-model="${m.model}" data-own="${String(m.own)}" data-rank="${m.rank === null ? '' : String(m.rank)}" data-letters="${m.tie_group}"`,
-      cells: [
-        html`<th scope="row">${breakable(m.model)}${m.own ? html` <span class="state axis-own">own</span>` : ''}${m.base ? html` <span class="note">base</span>` : ''}</th>`,
-        numCell(m.rank),
-        html`<td data-value="${m.tie_group}"><strong class="axis-letters">${m.tie_group || '—'}</strong></td>`,
-        pctCell(m.accuracy),
-        intervalCell(m.interval, pct),
-        numCell(m.k),
-        numCell(m.parsed),
-        numCell(m.unparsed),
-        ...(clustered
-          ? [
-              numCell(m.se, m.se == null ? undefined : m.se.toFixed(4)),
-              numCell(m.se_clustered, m.se_clustered == null ? undefined : m.se_clustered.toFixed(4)),
-              numCell(m.clusters),
-            ]
-          : []),
-      ],
-    })),
+    doc.models.map((m) => {
+      const letters = groupsText(m.tie_groups, doc.groups);
+      return {
+        attrs: html` data-model="${m.model}" data-own="${String(m.own)}" data-rank="${m.rank === null ? '' : String(m.rank)}" data-letters="${letters}"`,
+        cells: [
+          html`<th scope="row">${breakable(m.model)}${m.own ? html` <span class="state axis-own">own</span>` : ''}${m.base ? html` <span class="note">base</span>` : ''}</th>`,
+          numCell(m.rank),
+          html`<td data-value="${m.tie_groups.join(',')}"><strong class="axis-letters">${letters || '—'}</strong></td>`,
+          pctCell(m.accuracy),
+          intervalCell(m.interval, pct),
+          numCell(m.k),
+          numCell(m.parsed),
+          numCell(m.unparsed),
+          ...(clustered
+            ? [
+                numCell(m.se, m.se == null ? undefined : m.se.toFixed(4)),
+                numCell(m.se_clustered, m.se_clustered == null ? undefined : m.se_clustered.toFixed(4)),
+                numCell(m.clusters),
+              ]
+            : []),
+        ],
+      };
+    }),
   );
 }
 
@@ -75,6 +79,18 @@ const PAIR_COLUMNS: Column[] = [
   { label: 'MDD (points)', num: true },
   { label: 'Items to detect', num: true },
 ];
+
+/** A power figure: its value, or — with the reason it is not given (the normal approximation fails). */
+function reasonedCell(
+  v: number | null | undefined,
+  reason: string | undefined,
+  format: (x: number) => string,
+): SafeHtml {
+  // Not a numeric cell when it holds a reason: a sentence must wrap.
+  if (v === null || v === undefined)
+    return reason ? html`<td data-value="">—<br><span class="note">${reason}</span></td>` : numCell(v);
+  return numCell(v, format(v));
+}
 
 function pairState(p: PairEntry): SafeHtml {
   if (p.state === 'UNTESTED') return html`${stateSpan('UNTESTED')}<br><span class="note">${p.reason ?? ''}</span>`;
@@ -100,8 +116,8 @@ export function pairsTable(doc: ModelsDocument): SafeHtml {
         numCell(p.p_holm, p.p_holm == null ? undefined : pValue(p.p_holm)),
         numCell(p.difference, p.difference === undefined ? undefined : points(p.difference)),
         intervalCell(p.difference_interval, points),
-        numCell(p.mdd, p.mdd === undefined ? undefined : (p.mdd * 100).toFixed(1)),
-        numCell(p.n_needed, p.n_needed == null ? undefined : Math.ceil(p.n_needed).toLocaleString('en')),
+        reasonedCell(p.mdd, p.mdd_reason, (x) => (x * 100).toFixed(1)),
+        reasonedCell(p.n_needed, p.n_needed_reason, (x) => Math.ceil(x).toLocaleString('en')),
       ],
     })),
   );

@@ -77,7 +77,7 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
   const def = (await get(`/peritem/axes/${axis}.json`)).json() as { own_models?: string[]; labels?: string[] };
   const rowsFile = manifest.files.find((f) => f.axis === axis && f.role === 'per-item-rows');
   const doc = (await get(`/api/models?axis=${axis}`)).json() as any;
-  assert.equal(doc.schema, 'svc.gspc-models/0.1');
+  assert.equal(doc.schema, 'svc.gspc-models/0.2');
   if (!rowsFile) {
     assert.ok(doc.pairs.every((p: any) => p.state === 'UNTESTED'));
     return;
@@ -102,6 +102,9 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
   }
   const menu = new Set(def.labels ?? rows.flatMap((r) => (Array.isArray(r.gold) ? r.gold : [r.gold])));
   const refused = menu.size < 2;
+  // A refused bank says why, and gives no figure of its meaningless 100% as a result (issue 39).
+  assert.equal(doc.bank_state, refused ? 'REFUSED_ONE_LABEL_MENU' : undefined);
+  if (refused) assert.match(doc.bank_reason, /fewer than two distinct labels.*100%/);
   const stats = [...outcome].map(([model, items]) => {
     const v = [...items.values()];
     const k = v.filter((x) => x === 'right').length;
@@ -115,12 +118,14 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
   for (const s of stats) {
     const m = doc.models.find((x: any) => x.model === s.model);
     assert.deepEqual([m.own, m.rows, m.k, m.parsed, m.unparsed], [s.own, s.rows, s.k, s.parsed, s.unparsed], s.model);
-    if (s.parsed > 0) {
+    if (refused || s.parsed === 0) {
+      assert.deepEqual([m.accuracy, m.interval, m.rank, m.tie_groups], [null, null, null, []], s.model);
+    } else {
       close(m.accuracy, s.k / s.parsed, `${s.model} accuracy`);
       wilson(s.k, s.parsed).forEach((e, i) => close(m.interval[i], e, `${s.model} interval ${i}`));
     }
     // Clustered standard errors (Miller 2024) where the rows carry clusters, and nowhere else.
-    if (!rows.some((r) => r.cluster !== undefined)) assert.equal('se_clustered' in m, false, s.model);
+    if (refused || !rows.some((r) => r.cluster !== undefined)) assert.equal('se_clustered' in m, false, s.model);
     else if (s.parsed > 0) {
       const mean = s.k / s.parsed;
       const sums = new Map<string, number>();
@@ -137,7 +142,7 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
       assert.equal(m.clusters, sums.size, `${s.model} clusters`);
     }
     const r = publicRanked.findIndex((x) => x.model === s.model);
-    assert.equal(m.rank, r === -1 ? null : r + 1, `${s.model} rank`);
+    assert.equal(m.rank, r === -1 || refused ? null : r + 1, `${s.model} rank`);
   }
   // Every pair of models with a parsed response, tested on the items both parsed.
   const withResult = stats.filter((s) => s.parsed > 0);
@@ -165,7 +170,7 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
       assert.equal(entry.state, 'UNTESTED', `${entry.first} ~ ${entry.second}`);
       continue;
     }
-    assert.deepEqual([entry.n_pairs, entry.b, entry.c], [n, b, c]);
+    assert.deepEqual([entry.n_pairs, entry.a, entry.b, entry.c], [n, a, b, c]);
     close(entry.p, mcnemarP(b, c), `${entry.first} ~ ${entry.second} p`);
     close(entry.difference, (b - c) / n, 'd');
     // Newcombe method 10, from textbook Wilson bounds and the adjusted φ.
@@ -182,9 +187,18 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
     const hi = dd + Math.sqrt(Math.max(0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2));
     close(entry.difference_interval[0], lo, 'newcombe lower', 1e-9);
     close(entry.difference_interval[1], hi, 'newcombe upper', 1e-9);
-    close(entry.mdd, (Z + Z80) * Math.sqrt((b + c) / n / n), 'mdd');
-    if (b === c) assert.equal(entry.n_needed, null);
-    else close(entry.n_needed, ((Z + Z80) ** 2 * ((b + c) / n)) / dd ** 2, 'n_needed');
+    // The power figures only where the normal approximation holds: b + c ≥ 20, and n_needed where
+    // the items it projects hold 20 discordant ones (docs/methodology.md §9).
+    const needed = ((Z + Z80) ** 2 * ((b + c) / n)) / dd ** 2;
+    if (b + c < 20) {
+      assert.deepEqual([entry.mdd, entry.n_needed], [null, null]);
+      assert.ok(entry.mdd_reason && entry.n_needed_reason);
+    } else {
+      close(entry.mdd, (Z + Z80) * Math.sqrt((b + c) / n / n), 'mdd');
+      assert.ok(entry.mdd > 0 && entry.mdd <= 1);
+      if (b === c || needed * ((b + c) / n) < 20) assert.equal(entry.n_needed, null);
+      else close(entry.n_needed, needed, 'n_needed');
+    }
     if (owners.has(entry.first) || owners.has(entry.second)) assert.equal(entry.p_holm, null);
     else family.push({ entry, p: mcnemarP(b, c) });
   }
@@ -200,11 +214,12 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
     if (sep) assert.equal(f.entry.better, f.entry.b > f.entry.c ? f.entry.first : f.entry.second);
   });
   // Letters: two public models share one exactly when their pair is not SEPARATED.
-  const letters = new Map<string, string>(doc.models.map((m: any) => [m.model, m.tie_group as string]));
+  const letters = new Map<string, string[]>(doc.models.map((m: any) => [m.model, m.tie_groups as string[]]));
   for (const entry of doc.pairs.filter((p: any) => !p.own && !refused)) {
-    const share = [...letters.get(entry.first)!].some((l) => letters.get(entry.second)!.includes(l));
+    const share = letters.get(entry.first)!.some((l) => letters.get(entry.second)!.includes(l));
     assert.equal(share, entry.state !== 'SEPARATED', `${entry.first} ~ ${entry.second}`);
   }
+  assert.equal(doc.groups, new Set([...letters.values()].flat()).size, 'groups: how many labels');
 }
 
 describe('/api/models re-derived from the published rows alone', async () => {

@@ -26,6 +26,8 @@ function value(row: Row, i: number): string | null {
   return row.cells[i]!.value;
 }
 const num = (x: number | null | undefined) => (x === null || x === undefined ? '' : String(x));
+/** A model's tie groups as the page prints them: run together up to 26 groups, apart past (issue 39). */
+const lettersOf = (doc: Json, m: Json) => (m.tie_groups as string[]).join(doc.groups <= 26 ? '' : ' ');
 
 function expectAxisPage(v: View, doc: Json): void {
   const models = v.tables['axis-models']!;
@@ -37,15 +39,22 @@ function expectAxisPage(v: View, doc: Json): void {
   doc.models.forEach((m: Json, i: number) => {
     const r = models[i]!;
     assert.equal(r.data['own'], String(m.own), `${m.model} own`);
-    assert.equal(r.data['letters'], m.tie_group, `${m.model} letters`);
+    assert.equal(r.data['letters'], lettersOf(doc, m), `${m.model} letters`);
     assert.equal(value(r, 1), num(m.rank), `${m.model} rank`);
-    assert.equal(value(r, 2), m.tie_group, `${m.model} tie group`);
+    assert.equal(value(r, 2), m.tie_groups.join(','), `${m.model} tie groups`);
     assert.equal(value(r, 3), num(m.accuracy), `${m.model} accuracy`);
     if (m.accuracy !== null) assert.equal(r.cells[3]!.text, pct(m.accuracy));
     assert.equal(value(r, 4), m.interval ? JSON.stringify(m.interval) : '', `${m.model} interval`);
     assert.deepEqual([value(r, 5), value(r, 6), value(r, 7)], [num(m.k), num(m.parsed), num(m.unparsed)]);
     if (m.own) assert.match(r.cells[0]!.text, / own\b/, 'an own model is marked');
   });
+  assert.equal(v.fields['m'], String(doc.m));
+  assert.equal(v.fields['n'], String(doc.n));
+  if (doc.bank_state) {
+    // A refused bank: every pair UNTESTED for one reason, said once (issue 39); no pairs table.
+    assert.equal(v.tables['axis-pairs'], undefined, 'no pairs table for a refused bank');
+    return;
+  }
   const pairs = v.tables['axis-pairs']!;
   assert.equal(pairs.length, doc.pairs.length, 'every pair');
   doc.pairs.forEach((p: Json, i: number) => {
@@ -63,9 +72,10 @@ function expectAxisPage(v: View, doc: Json): void {
     assert.equal(value(r, 7), p.difference_interval ? JSON.stringify(p.difference_interval) : '', `${what} interval`);
     assert.equal(value(r, 8), num(p.mdd), `${what} mdd`);
     assert.equal(value(r, 9), num(p.n_needed), `${what} n_needed`);
+    // Where the normal approximation fails, the cell says why (issue 39).
+    if (p.state !== 'UNTESTED' && p.mdd === null)
+      assert.ok(r.cells[8]!.text.includes(p.mdd_reason), `${what} mdd_reason`);
   });
-  assert.equal(v.fields['m'], String(doc.m));
-  assert.equal(v.fields['n'], String(doc.n));
 }
 
 /** The lead sentence must carry the leader–basis pair's numbers, as the document gives them. */
@@ -111,7 +121,7 @@ describe('axis pages over plain HTTP', () => {
       );
       assert.deepEqual(
         island.cells.map((c: Json) => [c.first, c.second, c.state, c.p_holm]),
-        doc.pairs.map((p: Json) => [p.first, p.second, p.state, p.p_holm ?? null]),
+        doc.bank_state ? [] : doc.pairs.map((p: Json) => [p.first, p.second, p.state, p.p_holm ?? null]),
       );
     }
   });
@@ -127,6 +137,35 @@ describe('axis pages over plain HTTP', () => {
         s,
       );
     assert.ok(docs.some((d) => d.models.some((m: Json) => m.own)));
+  });
+
+  it('a refused bank: every model with its counts, no rank, letters, plot or interval; the reason said (issue 39)', async () => {
+    const body = (await app.inject('/dashboard/axes/detector-interop')).body;
+    const doc = JSON.parse((await app.inject('/api/models?axis=detector-interop')).body);
+    assert.equal(doc.bank_state, 'REFUSED_ONE_LABEL_MENU');
+    const refused = /<p class="callout" id="axis-refused"[^>]*>([\s\S]*?)<\/p>/.exec(body)?.[1] ?? '';
+    assert.match(refused, /^REFUSED_ONE_LABEL_MENU: the exact-label menu has fewer than two distinct labels/);
+    assert.match(refused, /always answering that one label scores 100%/);
+    assert.ok(!body.includes('id="plot-axis-models"'), 'no forest plot');
+    assert.ok(!body.includes('id="plot-axis-pairs"'), 'no heat map');
+    assert.match(body, /id="axis-pairs-refused">All 3 pairs are UNTESTED: refused: the exact-label menu/);
+    const rows = htmlView(body).tables['axis-models']!;
+    assert.equal(rows.length, doc.models.length);
+    for (const r of rows) {
+      assert.deepEqual(
+        [value(r, 1), value(r, 2), value(r, 3), value(r, 4)],
+        ['', '', '', ''],
+        `${r.data['model']}: no rank, group, accuracy or interval`,
+      );
+      assert.ok(Number(value(r, 6)) > 0, 'its counts are there');
+    }
+  });
+
+  it("the heat map's legend gives the UNTESTED cells' own reason (issue 39)", async () => {
+    const body = (await app.inject('/dashboard/axes/continuity')).body;
+    const legend = /aria-label="Matrix legend">([\s\S]*?)<\/ul>/.exec(body)![1]!;
+    assert.match(legend, /UNTESTED: no published per-item rows: aggregate results cannot be paired\./);
+    assert.ok(!legend.includes('no shared parsed item, or conflicting item hashes'));
   });
 
   it('the measured tab links each model-comparison axis to its page, and each link answers', async () => {
@@ -195,7 +234,7 @@ describe('axis pages in headless Chromium', { skip: browserMissing() }, () => {
         assert.equal(m['ownPoints'], plotted.filter((x: Json) => x.own).length);
         assert.deepEqual(
           m['letters'],
-          plotted.map((x: Json) => (x.own ? 'own' : x.tie_group)),
+          plotted.map((x: Json) => (x.own ? 'own' : lettersOf(doc, x))),
           'the letters beside each model',
         );
         const tested = doc.pairs.filter((p: Json) => p.state !== 'UNTESTED');

@@ -162,11 +162,11 @@ describe('the AG-UI board stream over HTTP', () => {
       const source = `/api/models?axis=${row.axis}`;
       const doc = (await (await fetch(origin + source)).json()) as {
         m: number;
-        models: { model: string; own: boolean; tie_group: string }[];
+        models: { model: string; own: boolean; tie_groups: string[] }[];
       };
       const groups: Record<string, string[]> = {};
       for (const m of doc.models.filter((x) => !x.own))
-        for (const letter of m.tie_group) groups[letter] = [...(groups[letter] ?? []), m.model];
+        for (const letter of m.tie_groups) groups[letter] = [...(groups[letter] ?? []), m.model];
       tie_groups[row.axis] = { source, m: doc.m, groups };
     }
     return { ...board, tie_groups };

@@ -1,10 +1,12 @@
 /**
  * Every model of one model-comparison axis, and how sure the board is (issue 29): each model's
- * counts, accuracy, Wilson interval, rank and tie-group letters; every pair of models tested by
- * the exact McNemar test on the items both parsed, Holm-adjusted over the public pairs; the size
- * of each difference with Newcombe's interval and what the pair could have detected. Added
- * beside the board (`svc.gspc-models/0.1`); the board and its separation rule do not change.
- * Formulas and a worked example: docs/methodology.md §7.
+ * counts, accuracy, Wilson interval, rank and tie groups; every pair of models tested by the exact
+ * McNemar test on the items both parsed, Holm-adjusted over the public pairs; the size of each
+ * difference with Newcombe's interval and, where the normal approximation holds, what the pair
+ * could have detected. Added beside the board (`svc.gspc-models/0.2`); the board and its
+ * separation rule do not change. A refused one-label bank lists every model with its counts and
+ * nothing presented as a result (no accuracy, interval, rank or group: issue 39). Formulas and a
+ * worked example: docs/methodology.md §9.
  */
 import { holmAdjust } from '../stats/holm.js';
 import { compactLetters } from '../stats/letters.js';
@@ -16,7 +18,16 @@ import type { ModelComparisonAxis } from './model.js';
 import { axisRoles, compareTallies, tallyResults, tallyTable, type ModelTally } from './model-tally.js';
 import { PairCounter } from './paired-bitsets.js';
 
-export const MODELS_SCHEMA = 'svc.gspc-models/0.1';
+/**
+ * 0.2 (issue 39): `tie_groups` (a list of labels) replaced the `tie_group` string, which ran
+ * labels past `z` together (`auav`); a refused bank has no accuracy or interval; `mdd` and
+ * `n_needed` are null with a reason where the normal approximation fails; pairs carry `a`.
+ */
+export const MODELS_SCHEMA = 'svc.gspc-models/0.2';
+
+/** What a refused one-label bank means, in the document and on the page. */
+export const REFUSED_BANK_REASON =
+  'the exact-label menu has fewer than two distinct labels: always answering that one label scores 100%, so accuracy cannot rank or separate models, and no accuracy, interval, rank or tie group is given';
 
 export interface ModelEntry {
   model: string;
@@ -26,12 +37,13 @@ export interface ModelEntry {
   unparsed: number;
   parsed: number;
   k: number;
+  /** k / parsed; null without a parsed response, and on a refused bank. */
   accuracy: number | null;
   interval: [number, number] | null;
-  /** Rank among the public models with a parsed response, by the board's rule; null for own models. */
+  /** Rank among the public models with a parsed response, by the board's rule; null for own models and on a refused bank. */
   rank: number | null;
-  /** Letters shared exactly by the public models not separated from it; '' without a result. */
-  tie_group: string;
+  /** The labels of its tie groups (`a`, …, `z`, `aa`, …): two public models share one exactly when not separated; [] without a result. */
+  tie_groups: string[];
   /** On an axis whose rows carry clusters: the naive SE of the accuracy, √(s̄(1 − s̄)/parsed). */
   se?: number | null;
   /** Miller (2024): √(Σ_c (Σ_{i∈c}(sᵢ − s̄))²) / parsed, no small-sample factor. */
@@ -69,6 +81,8 @@ export interface PairEntry {
   state: 'SEPARATED' | 'TIE' | 'UNTESTED';
   reason?: string;
   n_pairs?: number;
+  /** Items both got right (the A of the 2×2 table): with b and c, each model's accuracy on the shared items. */
+  a?: number;
   b?: number;
   c?: number;
   p?: number;
@@ -80,10 +94,12 @@ export interface PairEntry {
   difference?: number;
   /** Newcombe (1998) method 10, 95%. */
   difference_interval?: [number, number];
-  /** Normal approximation: the smallest difference detectable at α 0.05, 80% power. */
-  mdd?: number;
-  /** Normal approximation: paired items that would detect the observed d with 80% power. */
+  /** Normal approximation: the smallest difference detectable at α 0.05, 80% power; null where it fails. */
+  mdd?: number | null;
+  mdd_reason?: string;
+  /** Normal approximation: paired items that would detect the observed d with 80% power; null with a reason. */
   n_needed?: number | null;
+  n_needed_reason?: string;
 }
 
 export interface ModelsDocument {
@@ -92,9 +108,13 @@ export interface ModelsDocument {
   status: string;
   n: number;
   bank_state?: 'REFUSED_ONE_LABEL_MENU';
+  /** With `bank_state`: what it means, in words. */
+  bank_reason?: string;
   method: Record<string, string>;
   /** Public tested pairs: the size of the Holm family. */
   m: number;
+  /** How many tie groups there are (labels a, b, …; past 26 they have two or more letters). */
+  groups: number;
   models: ModelEntry[];
   pairs: PairEntry[];
 }
@@ -105,12 +125,14 @@ const METHOD = {
   pairs:
     'exact McNemar, two-sided, on the items both models parsed; Holm-Bonferroni over the public tested pairs (m); SEPARATED when p_holm < 0.05',
   own_pairs: 'a pair with an own model is shown for honesty, outside the Holm family: its state reads its unadjusted p',
-  tie_group:
-    'compact letter display (Piepho 2004): two public models share a letter exactly when they are not separated',
+  tie_groups:
+    'compact letter display (Piepho 2004): the maximal groups of public models no two of which are separated, labelled a, …, z, aa, ab, … in rank order; two public models share a label exactly when they are not separated',
   difference: 'd = (b − c) / n_pairs, first minus second; 95% interval by Newcombe (1998) method 10',
   se: 'on an axis whose rows carry a cluster: se = √(s̄(1 − s̄)/parsed) and se_clustered = √(Σ_c (Σ_{i∈c}(sᵢ − s̄))²) / parsed (Miller 2024), over the parsed responses, no small-sample factor',
   power:
-    'mdd and n_needed are normal approximations: (z0.975 + z0.80)·√(p_disc/n_pairs) and (z0.975 + z0.80)²·p_disc/d², p_disc = (b + c)/n_pairs',
+    'mdd and n_needed are normal approximations: (z0.975 + z0.80)·√(p_disc/n_pairs) and (z0.975 + z0.80)²·p_disc/d², p_disc = (b + c)/n_pairs; given only with b + c ≥ 20 (and n_needed only where n_needed·p_disc ≥ 20), otherwise null with mdd_reason / n_needed_reason',
+  refused:
+    'a refused one-label bank (bank_state) lists every model with its counts only: no accuracy, interval, rank or tie group, and every pair UNTESTED',
 };
 
 export function modelsDocument(
@@ -152,16 +174,24 @@ export function modelsDocument(
       }
     }
 
-  const separatedPair = new Set(
-    pairs.filter((p) => !p.own && p.state === 'SEPARATED').map((p) => `${p.first}\u0000${p.second}`),
-  );
-  const isSep = (x: string, y: string) => separatedPair.has(`${x}\u0000${y}`) || separatedPair.has(`${y}\u0000${x}`);
+  // Which public pairs are SEPARATED, by rank index (a matrix: 499,500 pairs at 1,000 models).
+  const count = publicRanked.length;
+  const indexOf = new Map(publicRanked.map((t, i) => [t.model, i]));
+  const separated = new Uint8Array(count * count);
+  for (const p of pairs)
+    if (!p.own && p.state === 'SEPARATED') {
+      const [i, j] = [indexOf.get(p.first)!, indexOf.get(p.second)!];
+      separated[i * count + j] = separated[j * count + i] = 1;
+    }
   const letters = refused
-    ? publicRanked.map(() => '')
-    : compactLetters(publicRanked.length, (i, j) => isSep(publicRanked[i]!.model, publicRanked[j]!.model));
+    ? publicRanked.map(() => [])
+    : compactLetters(count, (i, j) => separated[i * count + j] === 1);
   const letterOf = new Map(publicRanked.map((t, i) => [t.model, letters[i]!]));
+  const groups = new Set(letters.flat()).size;
 
-  const clustered = table !== undefined && table.clusterRows.with > 0 && table.clusterRows.without === 0;
+  // A refused bank's accuracy is 100% by construction: no figure of it is given as a result.
+  const result = (t: ModelTally) => t.parsed > 0 && !refused;
+  const clustered = table !== undefined && !refused && table.clusterRows.with > 0 && table.clusterRows.without === 0;
   const models: ModelEntry[] = ordered.map((t) => ({
     model: t.model,
     own: t.own,
@@ -170,10 +200,10 @@ export function modelsDocument(
     unparsed: t.unparsed,
     parsed: t.parsed,
     k: t.correct,
-    accuracy: t.parsed > 0 ? t.correct / t.parsed : null,
-    interval: t.parsed > 0 ? wilsonInterval(t.correct, t.parsed) : null,
-    rank: rankOf.get(t.model) ?? null,
-    tie_group: letterOf.get(t.model) ?? '',
+    accuracy: result(t) ? t.correct / t.parsed : null,
+    interval: result(t) ? wilsonInterval(t.correct, t.parsed) : null,
+    rank: refused ? null : (rankOf.get(t.model) ?? null),
+    tie_groups: letterOf.get(t.model) ?? [],
     ...(clustered && standardErrors(table!, t)),
   }));
   return {
@@ -181,9 +211,10 @@ export function modelsDocument(
     axis: def.axis,
     status: def.status,
     n: table && table.items.length > 0 ? table.items.length : (def.n ?? 0),
-    ...(refused && { bank_state: 'REFUSED_ONE_LABEL_MENU' as const }),
+    ...(refused && { bank_state: 'REFUSED_ONE_LABEL_MENU' as const, bank_reason: REFUSED_BANK_REASON }),
     method: METHOD,
     m: family.length,
+    groups,
     models,
     pairs,
   };
@@ -216,12 +247,12 @@ function pairOf(
     ...base,
     state: 'TIE',
     n_pairs: o.paired,
+    a: o.both,
     b: o.b,
     c: o.c,
     p,
     difference: diff.difference,
     difference_interval: diff.interval,
-    mdd: power.mdd,
-    n_needed: power.n_needed,
+    ...power,
   };
 }

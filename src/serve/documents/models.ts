@@ -1,12 +1,12 @@
 /**
  * `GET /api/models?axis=<slug>`: every model of one model-comparison axis, every pair tested,
  * tie groups, the size of each difference and what each pair could have seen
- * (`svc.gspc-models/0.1`, src/core/board/models-document.ts; issue 29). Built once per served
+ * (`svc.gspc-models/0.2`, src/core/board/models-document.ts; issues 29 and 39). Built once per served
  * release and axis (ahead of the first request by warmModelsDocuments, or on it), then served as
  * prepared bytes like the board.
  */
 import { tieGroups } from '../../core/board/lead-sentence.js';
-import { modelsDocument, type ModelsDocument } from '../../core/board/models-document.js';
+import { MODELS_SCHEMA, modelsDocument, type ModelsDocument } from '../../core/board/models-document.js';
 import { GspcError } from '../../core/errors.js';
 import { CACHE_CONTROL, prepare, type Prepared } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
@@ -37,7 +37,7 @@ function builtFor(p: PreparedRelease, axis: string): Built {
   return built;
 }
 
-/** One axis's tie groups: each letter with its public models, as `/api/models?axis=` gives them. */
+/** One axis's tie groups: each label with its public models, as `/api/models?axis=` gives them. */
 export interface AxisTieGroups {
   source: string;
   /** Public tested pairs: the Holm family the letters come from. */
@@ -99,7 +99,7 @@ export const modelsDocumentEntry: DocumentEntry = {
   id: 'models',
   route: '/api/models',
   query: ['axis'],
-  schema: 'svc.gspc-models/0.1',
+  schema: MODELS_SCHEMA,
   cache: { kind: 'release', cacheControl: CACHE_CONTROL },
   paths: (p) => comparisonAxes(p).map((a) => `/api/models?axis=${a}`),
   read: (ctx, req) => {
