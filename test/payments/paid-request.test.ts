@@ -113,10 +113,17 @@ describe('payForArtefact', () => {
     const p = payment();
     const steps: string[] = [];
     let refuse = true;
+    // The facilitator answers once the artefact is made (or after 5 s): with the artefact made
+    // while it verifies, 'produced' comes first; made after, the answer waits 5 s and comes
+    // first. A timer of a few ms raced the event loop on a loaded machine.
+    let onProduced: (() => void) | undefined;
     const f: Facilitator = {
       verify: async () => {
         steps.push('verify sent');
-        await new Promise((r) => setTimeout(r, 20));
+        await new Promise<void>((r) => {
+          onProduced = r;
+          setTimeout(r, 5000).unref();
+        });
         steps.push('verify answered');
         return refuse
           ? { kind: 'invalid', reason: 'invalid_exact_evm_payload_signature', message: undefined }
@@ -139,6 +146,7 @@ describe('payForArtefact', () => {
     });
     const produce = () => {
       steps.push('produced');
+      onProduced?.();
       return artefact;
     };
     const out = await payForArtefact(request(p, produce), { ...deps(f), ledger: watched });

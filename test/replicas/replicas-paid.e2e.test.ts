@@ -107,7 +107,9 @@ describe('exactly once across replicas', { skip }, () => {
         const { header } = await officialPayment(rail!, challenge);
         const answers = await everywhere(path, header);
         if (answers.some((a) => a.status !== 200) || new Set(answers.map((a) => a.body)).size !== 1)
-          mismatched.push(`payment ${i}: ${answers.map((a) => a.status).join(',')}`);
+          mismatched.push(
+            `payment ${i}: ${answers.map((a) => (a.status === 200 ? '200' : `${a.status} ${a.body.slice(0, 160)}`)).join(', ')}`,
+          );
       }
     };
     try {

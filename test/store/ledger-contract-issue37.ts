@@ -72,6 +72,16 @@ export function issue37Contract(ctx: ContractContext): void {
       );
       assert.equal(outcomes.filter((o) => o.outcome === 'reserved').length, 1);
       assert.equal(outcomes.filter((o) => o.outcome === 'id_taken').length, 9);
+
+      // Ten duplicates of ONE payment (one key, one id) at once, as replicas receive it: one
+      // reserves, the others are that payment (exists), never id_taken (found by the replicas
+      // test: PostgreSQL reports the id index before the (payer, nonce) arbiter sees the row).
+      const one = newKey();
+      const same = sha256(`same-${one.nonce}`);
+      const dupes = await Promise.all(
+        Array.from({ length: 10 }, () => ledger.reserve(reservation(one, { payment_id_sha256: same }))),
+      );
+      assert.deepEqual(dupes.map((o) => o.outcome).sort(), ['reserved', ...Array(9).fill('exists')].sort());
     });
 
     it('findSettledFor: a payer’s SETTLED record for one product and resource, one not yet delivered first, then the latest; never another payer’s, product’s or resource’s, nor one not SETTLED (decision P45)', async () => {

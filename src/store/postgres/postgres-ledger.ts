@@ -180,7 +180,11 @@ export class PostgresLedger implements Ledger {
           `SELECT ${COLUMNS} FROM settlements WHERE payment_id_sha256 = $1 ORDER BY id DESC LIMIT 1`,
           [n.payment_id_sha256],
         );
-        if (holder === undefined) continue; // the holder's row is gone (it never is): try again
+        // A duplicate of this very reservation, inserted by a concurrent request: the unique id
+        // index caught it before the (payer, nonce) arbiter saw the row (PostgreSQL reports a
+        // conflict on a non-arbiter index as an error). Try again: the row is committed now, so
+        // the insert does nothing and the record is answered as the duplicate it is.
+        if (holder === undefined || (holder.payer === n.payer && holder.nonce === n.nonce)) continue;
         return { outcome: 'id_taken', record: settlementRecord(holder) };
       }
       if (inserted) return { outcome: 'reserved', record: settlementRecord(inserted) };

@@ -172,7 +172,9 @@ export class SqliteLedger implements Ledger {
         // The unique payment-identifier index (schema 6): another payment holds this id.
         const holder = idHolder(e, n.payment_id_sha256 ?? null, (h) => this.byPaymentId(h));
         if (holder === undefined) throw e;
-        return { outcome: 'id_taken', record: settlementRecord(holder) };
+        // The same payment holds it (a duplicate of this reservation): answered below as one.
+        if (holder.payer !== n.payer || holder.nonce !== n.nonce)
+          return { outcome: 'id_taken', record: settlementRecord(holder) };
       }
       if (inserted) return { outcome: 'reserved', record: this.appendEvent(null, inserted, n.at) };
       // A FAILED attempt of the same payload may be retried: nothing moved the first time. The
