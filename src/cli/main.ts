@@ -165,7 +165,10 @@ export async function main(
       .description(
         'verify a whole release without trusting the server: signatures, root, proofs, ledgers, manifest, and every number re-derived from the per-item rows',
       )
-      .argument('<base-url|release-dir>', 'a running service (http://…) or a release directory')
+      .argument(
+        '<base-url|release-dir|data-dir>',
+        'a running service (http://…), a release directory, or a data directory (its current release)',
+      )
       .option('--json', 'print the report as JSON')
       .option(
         '--witness-policy <file>',

@@ -1,6 +1,7 @@
 /**
- * `gspc verify <base-url|release-dir> [--json] [--witness-policy <file>] [--trust-did-document <file>]
- * [--trust-key <key>]...`: prints the report; exit status 1 on anything but VALID.
+ * `gspc verify <base-url|release-dir|data-dir> [--json] [--witness-policy <file>] [--trust-did-document <file>]
+ * [--trust-key <key>]...`: prints the report; exit status 1 on anything but VALID. A data
+ * directory is read as its current release (issue 39), as `gspc export` and `gspc pull` read one.
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -51,14 +52,16 @@ export async function runVerify(
   // Both read before anything is fetched: a bad file is refused first.
   const anchor = readerAnchor(trust.didDocument, trust.keys ?? []);
   const policy = policyFile === undefined ? undefined : readPolicy(policyFile);
-  const report = await verifyRelease(sourceOf(target), {
+  const source = sourceOf(target);
+  const report = await verifyRelease(source, {
     // The reader's clock, for the cosignatures' timestamps (the CLI is where a clock is read).
     ...(policy && { witnessPolicy: { policy, now: () => new Date() } }),
     ...(anchor && { anchor }),
   });
   if (json) print(JSON.stringify(report, null, 2));
   else {
-    print(`gspc verify ${report.source}`);
+    const of = source.dataDir === undefined ? '' : ` (the current release of the data directory ${source.dataDir})`;
+    print(`gspc verify ${report.source}${of}`);
     for (const c of report.checks) print(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.check}: ${c.detail}`);
     for (const v of report.cards.invalid.slice(0, 20))
       print(`  FAIL card ${v.sha256 ?? '(no id)'}: ${v.reasons.join('; ')}`);

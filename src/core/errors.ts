@@ -10,6 +10,8 @@ export type GspcErrorCode =
   | 'release_not_found'
   | 'release_wrong_origin'
   | 'release_keys_mismatch'
+  | 'release_not_successor'
+  | 'release_other_board'
   | 'keys_unhealthy'
   | 'keys_in_use'
   | 'root_key_required'

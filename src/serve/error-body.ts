@@ -12,6 +12,8 @@ export const STATUS_BY_CODE: Record<GspcErrorCode, number> = {
   // Errors of the command line: never an HTTP answer, mapped only so every code has a status.
   release_wrong_origin: 500,
   release_keys_mismatch: 500,
+  release_not_successor: 500,
+  release_other_board: 500,
   // Served for a signed release whose board cannot be signed now (issue 38).
   keys_unhealthy: 503,
   keys_in_use: 500,

@@ -1,13 +1,15 @@
 /**
  * Where `gspc verify` reads a release from: a running service (by base URL: the user's own
- * choice of URL, fetched by the user's own command) or a release directory on disk. Both answer
- * the service's public paths, so one verifier checks either.
+ * choice of URL, fetched by the user's own command), a release directory on disk, or a data
+ * directory's current release (issue 39). All answer the service's public paths, so one verifier
+ * checks any.
  */
 import { GspcError } from '../core/errors.js';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { publishedUrl } from '../core/board/peritem-manifest.js';
+import { currentReleaseDir } from '../release/data-dir.js';
 import { EVIDENCE_DIR, EVIDENCE_URL_BY_FILE, evidenceUrl } from '../release/evidence.js';
 
 /** A file a release directory holds, as its release.json lists it. */
@@ -31,6 +33,8 @@ export interface ReleaseSource {
   live: boolean;
   /** A release directory's own list of its files (release.json); a URL has none. */
   listing?(): Promise<ListedFile[]>;
+  /** The data directory the reader named, when this is its current release. */
+  dataDir?: string;
 }
 
 /** A document's bytes read as JSON (undefined when it is not published). */
@@ -121,12 +125,47 @@ export function dirSource(dir: string): ReleaseSource {
   };
 }
 
-/** A target a reader names: a service's base URL, or a release directory (`gspc verify`, `gspc diff`). */
+/**
+ * The release a data directory's `current` link points at (`gspc publish`, `gspc pull`), when
+ * `target` is a data directory: a directory whose `current` is a symbolic link. Undefined for any
+ * other path; a data directory with no release there is refused, naming what it holds.
+ */
+function currentReleaseOf(target: string): string | undefined {
+  let link: boolean;
+  try {
+    link = lstatSync(join(target, 'current')).isSymbolicLink();
+  } catch {
+    link = false;
+  }
+  if (!link) {
+    if (existsSync(join(target, 'releases')))
+      throw new GspcError(
+        'release_not_found',
+        `${target} is a data directory with no current release (nothing published or pulled into it yet)`,
+      );
+    return undefined;
+  }
+  const current = currentReleaseDir(target)!;
+  if (!existsSync(join(current, 'release.json')))
+    throw new GspcError(
+      'release_not_found',
+      `${target} is a data directory whose current release ${current} holds no release.json`,
+    );
+  return current;
+}
+
+/**
+ * A target a reader names (`gspc verify`, `gspc diff`): a service's base URL, a release directory,
+ * or a data directory (its current release, resolved once: a publish during the check does not
+ * change what is checked).
+ */
 export function sourceOf(target: string): ReleaseSource {
   if (/^https?:\/\//.test(target)) return urlSource(target);
   if (existsSync(join(target, 'release.json'))) return dirSource(target);
+  const current = currentReleaseOf(target);
+  if (current !== undefined) return { ...dirSource(current), dataDir: target };
   throw new GspcError(
     'release_not_found',
-    `${target} is neither an http(s) base URL nor a release directory (no release.json)`,
+    `${target} is neither an http(s) base URL, a release directory (no release.json) nor a data directory (no current release)`,
   );
 }

@@ -1,7 +1,13 @@
-/** What changed between two releases (src/core/board/release-diff.ts), on views built by hand: every kind of change, and nothing else. */
+/**
+ * What changed between two releases (src/core/board/release-diff.ts), on views built by hand:
+ * every kind of change, and nothing else; and which way it reads (release-order.ts, issue 39):
+ * old → new when the second log extends the first, else a rollback, a fork or another board,
+ * said in the JSON and before any change in words.
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { describeDiff, diffReleases, type ReleaseView } from '../../src/core/board/release-diff.js';
+import { directionOf, type ReleaseLog } from '../../src/core/board/release-order.js';
 
 const view = (over: Partial<ReleaseView>): ReleaseView => ({
   id: 'r-a',
@@ -97,5 +103,79 @@ describe('release diff', () => {
       ['m/b on jail', 'm/c on jail'],
     );
     assert.ok(describeDiff(d).includes('governance: accuracy 0.8550 → 0.8600'));
+  });
+});
+
+describe('which way a release diff reads', () => {
+  const did = 'did:web:board.example';
+  const log = (entries: string[], over: Partial<ReleaseLog> = {}): ReleaseLog => ({
+    did,
+    entries,
+    root: `${entries.length}`.padStart(64, '0'),
+    ...over,
+  });
+  const short = log(['a', 'b']);
+  const long = log(['a', 'b', 'c', 'd']);
+
+  it('a later release of the same board: its log extends the first, read old → new', () => {
+    assert.deepEqual(directionOf(short, long), {
+      reading: 'from → to',
+      log: 'extends',
+      detail: 'the second log extends the first: 2 → 4 entries',
+    });
+    assert.equal(directionOf(long, log(['a', 'b', 'c', 'd'])).log, 'same');
+  });
+
+  it('the arguments swapped: the second log is shorter, a rollback, said before any change', () => {
+    const back = directionOf(long, short);
+    assert.equal(back.log, 'rollback');
+    assert.match(back.detail, /^the second log is shorter: this is a rollback, or the arguments are swapped \(/);
+    const d = diffReleases(view({ id: 'r-new' }), view({ id: 'r-old' }), { from: long, to: short });
+    assert.deepEqual(d.from, {
+      release: 'r-new',
+      as_of: '2026-11-01T00:00:00Z',
+      did,
+      log: { size: 4, root: long.root },
+    });
+    assert.deepEqual(d.to.log, { size: 2, root: short.root });
+    assert.equal(d.direction?.log, 'rollback');
+    const words = describeDiff(d);
+    assert.match(words[1]!, /^WARNING: the second log is shorter: this is a rollback, or the arguments are swapped/);
+    assert.match(words[1]!, /not what a later release changed$/);
+  });
+
+  it('a log that differs at an entry is a fork, shorter or not', () => {
+    assert.deepEqual(
+      { ...directionOf(long, log(['a', 'x', 'c', 'd', 'e'])), detail: '' },
+      { reading: 'from → to', log: 'fork', fork_at: 1, detail: '' },
+    );
+    const shorterFork = directionOf(long, log(['a', 'b', 'x']));
+    assert.equal(shorterFork.fork_at, 2);
+    assert.match(
+      shorterFork.detail,
+      /^the second log is shorter, and the two logs differ at entry 2 .*: a fork of the log/,
+    );
+  });
+
+  it('two boards: their logs are not compared, whatever their sizes', () => {
+    const other = directionOf(short, log(['a', 'b', 'c'], { did: 'did:web:other.example' }));
+    assert.equal(other.log, 'other_board');
+    assert.match(
+      other.detail,
+      /two different boards: the first is did:web:board\.example, the second did:web:other\.example/,
+    );
+  });
+
+  it('forward, the words say old → new on the line after the header; without logs (/api/changes), no direction', () => {
+    const d = diffReleases(view({}), view({ id: 'r-b' }), { from: short, to: long });
+    assert.deepEqual(describeDiff(d), [
+      'r-a (as of 2026-11-01T00:00:00Z) → r-b (as of 2026-11-01T00:00:00Z)',
+      'reads old → new (the first argument to the second): the second log extends the first: 2 → 4 entries',
+      'nothing changed',
+    ]);
+    const served = diffReleases(view({}), view({ id: 'r-b' }));
+    assert.equal(served.direction, undefined);
+    assert.deepEqual(served.from, { release: 'r-a', as_of: '2026-11-01T00:00:00Z' });
+    assert.equal(describeDiff(served).length, 2);
   });
 });

@@ -3,8 +3,11 @@
  * each axis in both, a status, leader, separation, n or accuracy that changed, with both values;
  * cards added to and gone from the root, newly superseded and newly withdrawn; corrections added;
  * key transitions added. Pure: the caller reads each release (after verifying it) into a
- * `ReleaseView`. The words (`describeDiff`) say the same as the JSON, one change a line.
+ * `ReleaseView`. The words (`describeDiff`) say the same as the JSON, one change a line. Given
+ * each side's board and log (`gspc diff`, issue 39), the diff also says which way it reads and
+ * whether that is forward in time (release-order.ts).
  */
+import { directionOf, type ReleaseDirection, type ReleaseLog } from './release-order.js';
 
 /** The fields of a board row that a reader follows over time. */
 export const FOLLOWED = ['status', 'leader', 'separation', 'n', 'accuracy'] as const;
@@ -25,10 +28,26 @@ export interface ReleaseView {
   transitions: ReadonlyMap<string, string>;
 }
 
+/** One side of a diff: the release, and (from `gspc diff`) its board and log as verified. */
+export interface DiffSide {
+  release: string;
+  as_of: string;
+  /** The board's DID (`gspc diff`; absent from `/api/changes`, whose sides are one log's by construction). */
+  did?: string;
+  /** The size and root of the side's signed log checkpoint (`gspc diff`). */
+  log?: { size: number; root: string };
+}
+
 export interface ReleaseDiff {
   schema: 'svc.release-diff/1';
-  from: { release: string; as_of: string };
-  to: { release: string; as_of: string };
+  from: DiffSide;
+  to: DiffSide;
+  /**
+   * Which way the diff reads (`from → to`) and how the second log stands to the first: present
+   * when each side's log was given (`gspc diff`). `allowed_by` names the flag a refused order was
+   * compared under.
+   */
+  direction?: ReleaseDirection & { allowed_by?: string };
   axes: {
     added: string[];
     removed: string[];
@@ -48,7 +67,18 @@ export interface ReleaseDiff {
 
 const newIn = <V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>) => [...b].filter(([k]) => !a.has(k));
 
-export function diffReleases(from: ReleaseView, to: ReleaseView): ReleaseDiff {
+const sideOf = (v: ReleaseView, log: ReleaseLog | undefined): DiffSide => ({
+  release: v.id,
+  as_of: v.as_of,
+  ...(log && { did: log.did, log: { size: log.entries.length, root: log.root } }),
+});
+
+export function diffReleases(
+  from: ReleaseView,
+  to: ReleaseView,
+  /** Each side's board and log as verified (`gspc diff`): the diff then says which way it reads. */
+  logs?: { from: ReleaseLog; to: ReleaseLog },
+): ReleaseDiff {
   const before = new Map(from.axes.map((r) => [r.axis, r]));
   const after = new Map(to.axes.map((r) => [r.axis, r]));
   const changed: ReleaseDiff['axes']['changed'] = [];
@@ -61,8 +91,9 @@ export function diffReleases(from: ReleaseView, to: ReleaseView): ReleaseDiff {
   }
   const diff: Omit<ReleaseDiff, 'changed'> = {
     schema: 'svc.release-diff/1',
-    from: { release: from.id, as_of: from.as_of },
-    to: { release: to.id, as_of: to.as_of },
+    from: sideOf(from, logs?.from),
+    to: sideOf(to, logs?.to),
+    ...(logs && { direction: directionOf(logs.from, logs.to) }),
     axes: {
       added: [...after.keys()].filter((a) => !before.has(a)),
       removed: [...before.keys()].filter((a) => !after.has(a)),
@@ -98,9 +129,24 @@ export function diffReleases(from: ReleaseView, to: ReleaseView): ReleaseDiff {
 
 const shown = (v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : JSON.stringify(v));
 
-/** The diff in words, one change a line. */
+/**
+ * Which way the diff reads, in words: old → new when the second log extends the first (or is the
+ * same), else a warning that names the rollback, fork or other board before any change is read.
+ */
+function directionLine(d: ReleaseDirection & { allowed_by?: string }): string {
+  if (d.log === 'extends' || d.log === 'same') return `reads old → new (the first argument to the second): ${d.detail}`;
+  const why = d.allowed_by === undefined ? '' : `; compared because ${d.allowed_by} was given`;
+  const what =
+    d.log === 'other_board'
+      ? 'each change below is what the second board holds against the first'
+      : 'each change below is what the second release holds against the first, not what a later release changed';
+  return `WARNING: ${d.detail}${why}: ${what}`;
+}
+
+/** The diff in words, one change a line (after the header and, from `gspc diff`, the direction). */
 export function describeDiff(d: ReleaseDiff): string[] {
   const lines = [`${d.from.release} (as of ${d.from.as_of}) → ${d.to.release} (as of ${d.to.as_of})`];
+  if (d.direction !== undefined) lines.push(directionLine(d.direction));
   if (!d.changed) return [...lines, 'nothing changed'];
   for (const a of d.axes.added) lines.push(`axis added: ${a}`);
   for (const a of d.axes.removed) lines.push(`axis removed: ${a}`);
