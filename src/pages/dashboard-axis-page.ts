@@ -7,7 +7,7 @@
  * 404 HTML page listing those it has.
  */
 import type { FastifyInstance } from 'fastify';
-import { leadSentence } from '../core/board/lead-sentence.js';
+import { lead } from '../core/board/lead-sentence.js';
 import type { ModelsDocument } from '../core/board/models-document.js';
 import { groupsText } from '../core/stats/letters.js';
 import { GspcError } from '../core/errors.js';
@@ -57,9 +57,10 @@ export function axisIsland(doc: ModelsDocument): AxisIsland {
 /** The lead of the board's leader over its basis, in words; or why there is none. */
 function leadParagraph(doc: ModelsDocument, row: BoardRow): SafeHtml {
   const ev = row.separation_evidence;
-  const sentence = ev?.next_best ? leadSentence(doc, ev.leader.model, ev.next_best.model) : undefined;
-  if (sentence)
-    return html`<p class="callout" id="axis-lead" data-field="lead">${sentence}</p>
+  const l = ev?.next_best ? lead(doc, ev.leader.model, ev.next_best.model, row) : undefined;
+  if (l)
+    return html`<p class="callout" id="axis-lead" data-field="lead">${l.sentence}</p>
+${l.reconcile ? html`<p class="callout" id="axis-lead-reconcile" data-field="lead-reconcile">${l.reconcile}</p>` : ''}
 <p class="note">The board tests its leader against the best base model alone (${stateSpan(row.separation ?? 'UNTESTED')}, p from the exact McNemar test); the matrix below tests every pair of public models and adjusts for their number (Holm).</p>`;
   const why =
     row.separation === 'UNTESTED'

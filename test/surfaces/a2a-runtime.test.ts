@@ -208,7 +208,7 @@ describe('SendMessage through the SDK client', () => {
       );
       assert.match(
         r.text,
-        / (leads|trails) .* by \d+\.\d points \(95% interval -?\d+\.\d to -?\d+\.\d\) on the \d+ items both answered .*could not have been seen with 80% power at this n\./,
+        / (leads|trails) .* by \d+\.\d points \(95% interval -?\d+\.\d to -?\d+\.\d\): \d+\.\d% against \d+\.\d% on the \d+ items both answered .*could not have been seen with 80% power at this n\./,
       );
       assert.ok(
         r.text.startsWith(`${row.axis} (`) &&

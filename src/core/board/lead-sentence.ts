@@ -1,9 +1,14 @@
 /**
- * The size of a lead in words a non-statistician can read (issue 29), from a pair of the
+ * The size of a lead in words a non-statistician can read (issues 29 and 39), from a pair of the
  * every-model document: "demo/atlas-70b leads demo/borealis-34b by 13.5 points (95% interval 7.8
- * to 19.1) on the 400 items both answered; a gap smaller than 8.3 points could not have been seen
- * with 80% power at this n." Used by the agents and the pages alike.
+ * to 19.1): 80.5% against 67.0% on the 400 items both answered (SEPARATED after Holm over 6
+ * pairs); a gap smaller than 8.3 points could not have been seen with 80% power at this n." It
+ * names both accuracies on the shared items (what the difference is a difference of), says plainly
+ * when too few items differ for any test to separate the two, gives the MDD only where the
+ * document does, and explains in one line a board SEPARATED beside a TIE here. Used by the page,
+ * the MCP tool and the A2A skill alike, so all three say the same.
  */
+import { MIN_DISCORDANT_TO_SEPARATE } from '../stats/mcnemar.js';
 import type { ModelsDocument, PairEntry } from './models-document.js';
 
 const points = (v: number) => (v * 100).toFixed(1);
@@ -27,17 +32,85 @@ export function pairOf(doc: ModelsDocument, first: string, second: string): Pair
   };
 }
 
-export function leadSentence(doc: ModelsDocument, leader: string, basis: string): string | undefined {
+/** `1 item`, `400 items`. */
+export const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
+const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
+const pText = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
+
+/** What the board's row says of its leader and basis: its separation and exact McNemar p. */
+export interface BoardSeparation {
+  separation?: string;
+  separation_p?: number;
+}
+
+/** The lead in words, and a line reconciling it with the board's own separation when they differ. */
+export interface Lead {
+  sentence: string;
+  /** Set when the board's SEPARATED/TIE and this pair's state differ: why, in one line. */
+  reconcile?: string;
+}
+
+export function lead(
+  doc: ModelsDocument,
+  leader: string,
+  basis: string,
+  board: BoardSeparation = {},
+): Lead | undefined {
   const p = pairOf(doc, leader, basis);
   if (!p || p.state === 'UNTESTED' || p.difference === undefined || p.difference_interval === undefined)
     return undefined;
+  const n = p.n_pairs!;
+  const disc = p.b! + p.c!;
+  const [first, second] = [pct((p.a! + p.b!) / n), pct((p.a! + p.c!) / n)];
+  if (disc < MIN_DISCORDANT_TO_SEPARATE)
+    return {
+      sentence:
+        `${leader} and ${basis} both answered ${n === 1 ? 'only 1 item' : `only ${plural(n, 'item')}`}; ` +
+        `on ${n === 1 ? 'it' : 'them'} ${leader} scored ${first} and ${basis} ${second}, and they differ on ` +
+        `${disc === 0 ? 'none' : `only ${disc}`}: too few to say which is better ` +
+        `(no test can separate two models on fewer than ${MIN_DISCORDANT_TO_SEPARATE} items where they differ).`,
+    };
   const [lo, hi] = p.difference_interval;
   const verb = p.difference >= 0 ? 'leads' : 'trails';
-  return (
-    `${leader} ${verb} ${basis} by ${points(Math.abs(p.difference))} points (95% interval ${points(lo)} to ${points(hi)}) ` +
-    `on the ${p.n_pairs} items both answered (${p.state} after Holm${p.p_holm === null ? ': an own model, unadjusted' : ''}); ` +
-    `a gap smaller than ${points(p.mdd!)} points could not have been seen with 80% power at this n.`
-  );
+  const tested =
+    p.p_holm === null
+      ? `${p.state}, unadjusted: an own model is outside the Holm family`
+      : `${p.state} after Holm over ${plural(doc.m, 'pair')}`;
+  const seen =
+    p.mdd != null
+      ? `a gap smaller than ${points(p.mdd)} points could not have been seen with 80% power at this n`
+      : `with ${plural(disc, 'item')} where they differ (fewer than 20), what gap this n could have seen is not estimated`;
+  const sentence =
+    `${leader} ${verb} ${basis} by ${points(Math.abs(p.difference))} points (95% interval ${points(lo)} to ${points(hi)}): ` +
+    `${first} against ${second} on the ${plural(n, 'item')} both answered (${tested}); ${seen}.`;
+  return { sentence, ...reconciled(doc, p, board) };
+}
+
+/** One line when the board's state and this pair's differ (they test different things). */
+function reconciled(doc: ModelsDocument, p: PairEntry, board: BoardSeparation): { reconcile?: string } {
+  const b = board.separation;
+  if ((b !== 'SEPARATED' && b !== 'TIE') || (p.state !== 'SEPARATED' && p.state !== 'TIE') || b === p.state) return {};
+  const boardP = board.separation_p === undefined ? '' : ` (p = ${pText(board.separation_p)})`;
+  if (b === 'SEPARATED')
+    return {
+      reconcile:
+        `The board reads SEPARATED because it tests its leader against the best base model alone, unadjusted${boardP}; ` +
+        `here every pair of public models is tested and corrected with Holm over ${plural(doc.m, 'pair')}${p.p_holm == null ? '' : ` (p_holm = ${pText(p.p_holm)})`}, which this pair does not pass.`,
+    };
+  return {
+    reconcile: `The board reads TIE because it asks whether its leader is better than the best base model${boardP}; here ${p.better ?? 'the other model'} is the better of the two.`,
+  };
+}
+
+/** The lead and its reconciling line as one text (the MCP tool's and the A2A skill's). */
+export function leadSentence(
+  doc: ModelsDocument,
+  leader: string,
+  basis: string,
+  board: BoardSeparation = {},
+): string | undefined {
+  const l = lead(doc, leader, basis, board);
+  return l && (l.reconcile ? `${l.sentence} ${l.reconcile}` : l.sentence);
 }
 
 /** The public models by tie-group label, in the document's order: `{a: [m1], b: [m2, m3], …, aa: […]}`. */

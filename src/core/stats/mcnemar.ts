@@ -7,6 +7,12 @@
 /** The board separates two models when the exact McNemar p is strictly below this level. */
 export const SEPARATION_ALPHA = 0.05;
 
+/**
+ * Fewest discordant items (b + c) that can separate at {@link SEPARATION_ALPHA}: at b + c = 5 the
+ * smallest p is 2·2⁻⁵ = 0.0625, at 6 it is 2·2⁻⁶ = 0.03125. Below it no result can separate.
+ */
+export const MIN_DISCORDANT_TO_SEPARATE = 6;
+
 /** Result of {@link mcnemarExact}. Concordant items never enter the test. */
 export interface McNemarResult {
   /** Items model A got right and model B got wrong. */

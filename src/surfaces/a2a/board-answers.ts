@@ -75,7 +75,10 @@ export async function axisLookup(msg: RoutedMessage, deps: AnswerDeps): Promise<
   const ev = row.separation_evidence as { leader?: { model?: string }; next_best?: { model?: string } } | undefined;
   const lead =
     doc && ev?.leader?.model && ev.next_best?.model
-      ? leadSentence(doc, ev.leader.model, ev.next_best.model)
+      ? leadSentence(doc, ev.leader.model, ev.next_best.model, {
+          ...(typeof row.separation === 'string' && { separation: row.separation }),
+          ...(typeof row.separation_p === 'number' && { separation_p: row.separation_p }),
+        })
       : undefined;
   const groups = doc ? tieGroupsText(doc) : '';
   const text = [

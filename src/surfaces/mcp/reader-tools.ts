@@ -9,7 +9,7 @@ import { MCP_TOOL_FOR_ACTION } from '../../core/fabric/actions.js';
 import type { PreparedRelease } from '../../serve/prepared.js';
 import type { SurfaceContext } from '../context.js';
 import type { ModelsDocument } from '../../core/board/models-document.js';
-import { tieGroupsText } from '../../core/board/lead-sentence.js';
+import { type BoardSeparation, leadSentence, tieGroupsText } from '../../core/board/lead-sentence.js';
 import {
   documentOf,
   documentResult,
@@ -92,14 +92,22 @@ export const READER_TOOLS: readonly McpTool[] = [
           models: models?.ok ? `/api/models?axis=${axis}` : null,
         },
       };
-      const letters = models?.ok ? tieGroupsText(models.value as unknown as ModelsDocument) : '';
+      const modelsDoc = models?.ok ? (models.value as unknown as ModelsDocument) : undefined;
+      const letters = modelsDoc ? tieGroupsText(modelsDoc) : '';
       const groups = letters === '' ? '' : `; tie groups (not separated within a letter): ${letters}`;
       const headline = `Axis ${axis}: ${String(row.status)}${row.n !== undefined ? `, n = ${String(row.n)}` : ''}${row.separation !== undefined ? `, ${String(row.separation)}` : ''}${groups}`;
+      // The leader's lead over its basis, in the words the page and the A2A skill use.
+      const ev = row.separation_evidence as { leader?: { model?: string }; next_best?: { model?: string } } | undefined;
+      const said =
+        modelsDoc && ev?.leader?.model && ev.next_best?.model
+          ? leadSentence(modelsDoc, ev.leader.model, ev.next_best.model, row as BoardSeparation)
+          : undefined;
+      const refused = modelsDoc?.bank_state ? ` ${modelsDoc.bank_state}: ${modelsDoc.bank_reason ?? ''}.` : '';
       return {
         content: [
           {
             type: 'text',
-            text: `${headline}. The row, the definition and every model and pair are in structuredContent (GET ${doc.sources.row}, ${doc.sources.definition ?? 'no published definition'}, ${doc.sources.models ?? 'no every-model document'}).`,
+            text: `${headline}.${refused}${said ? ` ${said}` : ''} The row, the definition and every model and pair are in structuredContent (GET ${doc.sources.row}, ${doc.sources.definition ?? 'no published definition'}, ${doc.sources.models ?? 'no every-model document'}).`,
           },
         ],
         structuredContent: doc,
