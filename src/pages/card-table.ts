@@ -25,7 +25,12 @@ function labelled(cell: SafeHtml, label: string): SafeHtml {
   return new SafeHtml(cell.value.replace(/^<(td|th)\b/, `<$1 data-label="${escapeHtml(label)}"`));
 }
 
-export function cardTable(id: string, caption: string, columns: readonly Column[], rows: readonly CardRow[]): SafeHtml {
+export function cardTable(
+  id: string,
+  caption: string | SafeHtml,
+  columns: readonly Column[],
+  rows: readonly CardRow[],
+): SafeHtml {
   for (const r of rows)
     if (r.cells.length !== columns.length)
       throw new Error(`${id}: a row has ${r.cells.length} cells for ${columns.length} columns`);

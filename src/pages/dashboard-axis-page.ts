@@ -205,7 +205,8 @@ export function registerAxisPage(app: FastifyInstance, ctx: PageContext): void {
         description: `Every model and every pair of the ${row.axis} axis: intervals, tie groups, Holm-adjusted separations, the size of the lead.`,
         scripts: ['dashboard.js'],
         body: html`<h1>Axis <span class="dash-tabname">· ${row.axis}</span></h1>
-<p class="note">${row.title ?? ''} Measurement, not certification; a TIE is not a win.</p>
+${row.title ? html`<p class="axis-subtitle" id="axis-title">${row.title}</p>` : ''}
+<p class="note" id="axis-slogan">Measurement, not certification; a TIE is not a win.</p>
 <section class="dash-tab" id="tab-axis" data-tab="axis">
 ${body}
 </section>`,

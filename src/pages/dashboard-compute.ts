@@ -4,6 +4,7 @@
  * (`GET /api/capability-fabric`: each rail's observed state, last error and freshness, with the
  * count of rails per state as a bar plot). Presentation only: a listing is never a measurement.
  */
+import { breakable, cardTable, type Column } from './card-table.js';
 import { html, type SafeHtml } from './html.js';
 import type { PageContext } from './page-context.js';
 import type { ComputeIsland } from './dashboard-islands.js';
@@ -80,6 +81,16 @@ function censusBlock(b: ComputeBridge): SafeHtml {
 <p class="note" id="dash-agui">AG-UI provider wire: ${b.agui.configured ? 'configured' : 'not configured'}. ${b.agui.hint}</p>`;
 }
 
+const RAIL_COLUMNS: Column[] = [
+  { label: 'Rail' },
+  { label: 'Endpoint' },
+  { label: 'State' },
+  { label: 'Last error' },
+  { label: 'Freshness, seconds', num: true },
+  { label: 'Observed at' },
+  { label: 'Writes the board' },
+];
+
 function fabricBlock(f: FabricDocument, states: { state: string; rails: number }[]): SafeHtml {
   const policy = f.action_contract?.policy;
   return html`<p>Observed at <span data-field="fabric_observed_at">${f.observed_at}</span>: ${f.rails.length} rails, each state observed by a probe of this service's own origin, never declared. Every rail writes nothing to the board.${policy ? html` Actions: ${policy.mode}, execution ${policy.execution_enabled ? 'enabled' : 'disabled'}.` : ''}</p>
@@ -88,14 +99,23 @@ ${plotFigure('plot-compute', `Bar plot: number of capability-fabric rails in eac
 <caption>Rails per state (the plot's values)</caption>
 <thead><tr><th scope="col">State</th><th scope="col" class="num">Rails</th></tr></thead>
 <tbody>${states.map((s) => html`<tr data-id="${s.state}"><th scope="row">${stateSpan(s.state)}</th>${numCell(s.rails)}</tr>`)}</tbody></table></div>
-<div class="table-wrap"><table id="dash-rails" class="dash-table">
-<caption>Capability fabric rails (<a href="/api/capability-fabric">/api/capability-fabric</a>): state, last error and freshness</caption>
-<thead><tr><th scope="col">Rail</th><th scope="col">Endpoint</th><th scope="col">State</th><th scope="col">Last error</th><th scope="col" class="num">Freshness, seconds</th><th scope="col">Observed at</th><th scope="col">Writes the board</th></tr></thead>
-<tbody>${f.rails.map(
-    (r) => html`<tr data-id="${r.id}"><th scope="row">${r.id}<br><span class="note">${r.label}</span></th>
-<td>${r.endpoint ? html`<code>${r.endpoint}</code>` : 'none'}</td><td data-field="state">${stateSpan(r.state)}</td><td data-field="last_error">${r.last_error ?? '—'}</td>
-${numCell(r.freshness_seconds)}${textCell(r.observed_at)}<td>${r.writes_board ? 'yes' : 'no'}</td></tr>`,
-  )}</tbody></table></div>`;
+${cardTable(
+  'dash-rails',
+  html`Capability fabric rails (<a href="/api/capability-fabric">/api/capability-fabric</a>): state, last error and freshness`,
+  RAIL_COLUMNS,
+  f.rails.map((r) => ({
+    attrs: html` data-id="${r.id}"`,
+    cells: [
+      html`<th scope="row">${breakable(r.id)}<br><span class="note">${r.label}</span></th>`,
+      html`<td>${r.endpoint ? html`<code>${r.endpoint}</code>` : 'none'}</td>`,
+      html`<td data-field="state">${stateSpan(r.state)}</td>`,
+      html`<td data-field="last_error">${r.last_error ?? '—'}</td>`,
+      numCell(r.freshness_seconds),
+      textCell(r.observed_at),
+      html`<td>${r.writes_board ? 'yes' : 'no'}</td>`,
+    ],
+  })),
+)}`;
 }
 
 export async function computeTab(ctx: PageContext): Promise<{ body: SafeHtml; island: ComputeIsland | null }> {

@@ -4,6 +4,7 @@
  * (`/signed/card-matrix.json`, with cells per axis as a bar plot), the withdrawal and
  * supersession ledgers, and the corrections ledger (`/api/corrections`).
  */
+import { breakable, cardTable, type Column } from './card-table.js';
 import { html, type SafeHtml } from './html.js';
 import type { PageContext } from './page-context.js';
 import type { ProvenanceIsland } from './dashboard-islands.js';
@@ -67,6 +68,25 @@ interface Corrections {
   }[];
 }
 
+const WITNESS_COLUMNS: Column[] = [
+  { label: 'Witness' },
+  { label: 'State' },
+  { label: 'Evidence SHA-256' },
+  { label: 'Evidence bytes', num: true },
+  { label: 'Note' },
+];
+
+const CORRECTION_COLUMNS: Column[] = [
+  { label: 'Entry' },
+  { label: 'Status' },
+  { label: 'Detected by' },
+  { label: 'Reached the public' },
+  { label: 'Latency kind' },
+  { label: 'Latency, seconds (upper bound)', num: true },
+  { label: 'Latency' },
+  { label: 'What was wrong' },
+];
+
 /** Cells per axis of the served card matrix, in first-seen order (the bar plot's values). */
 export function cellsPerAxis(m: CardMatrix): { axis: string; cells: number }[] {
   const by = new Map<string, number>();
@@ -98,10 +118,21 @@ async function witnessBlock(ctx: PageContext): Promise<SafeHtml> {
   if (!w.ok) return unread('The witness record', w.reason);
   const v = w.value;
   return html`<p>The witness record binds root bytes <code data-field="root_sha256">${v.root_sha256}</code> (<span data-field="root_bytes">${v.root_bytes}</span> bytes), Merkle root and count <span data-field="leaf_count">${v.leaf_count}</span>, as of <span data-field="as_of">${v.as_of}</span>. ${v.note ?? ''}</p>
-<div class="table-wrap"><table id="dash-witnesses" class="dash-table">
-<caption>Independent witness states of the root (<a href="/interop/root-witness-latest.json">/interop/root-witness-latest.json</a>)</caption>
-<thead><tr><th scope="col">Witness</th><th scope="col">State</th><th scope="col">Evidence SHA-256</th><th scope="col" class="num">Evidence bytes</th><th scope="col">Note</th></tr></thead>
-<tbody>${v.witnesses.map((x) => html`<tr data-id="${x.witness}"><th scope="row">${x.witness}</th><td data-field="state">${stateSpan(x.state)}</td><td>${x.evidence_sha256 ? html`<code>${x.evidence_sha256}</code>` : '—'}</td>${numCell(x.evidence_bytes)}${textCell(x.note)}</tr>`)}</tbody></table></div>`;
+${cardTable(
+  'dash-witnesses',
+  html`Independent witness states of the root (<a href="/interop/root-witness-latest.json">/interop/root-witness-latest.json</a>)`,
+  WITNESS_COLUMNS,
+  v.witnesses.map((x) => ({
+    attrs: html` data-id="${x.witness}"`,
+    cells: [
+      html`<th scope="row">${breakable(x.witness)}</th>`,
+      html`<td data-field="state">${stateSpan(x.state)}</td>`,
+      html`<td>${x.evidence_sha256 ? html`<code>${x.evidence_sha256}</code>` : '—'}</td>`,
+      numCell(x.evidence_bytes),
+      textCell(x.note),
+    ],
+  })),
+)}`;
 }
 
 function matrixBlock(
@@ -151,17 +182,24 @@ async function correctionsBlock(ctx: PageContext): Promise<SafeHtml> {
   if (!v.ledger_published)
     return html`<p class="note" id="dash-no-corrections">${v.reason ?? 'No corrections ledger is published.'}</p>`;
   return html`<p>Publisher: ${v.publisher ?? '—'}. <span data-field="corrections_count">${v.corrections.length}</span> entries; ledger signature ${stateSpan(v.signature.state)} <span class="note">(${v.signature.reason})</span>. The latency is computed per request from the recorded times, outside any signature.</p>
-<div class="table-wrap"><table id="dash-corrections" class="dash-table">
-<caption>Corrections (<a href="/api/corrections">/api/corrections</a>): status and correction latency (detection to publication)</caption>
-<thead><tr><th scope="col">Entry</th><th scope="col">Status</th><th scope="col">Detected by</th><th scope="col">Reached the public</th><th scope="col">Latency kind</th><th scope="col" class="num">Latency, seconds (upper bound)</th><th scope="col">Latency</th><th scope="col">What was wrong</th></tr></thead>
-<tbody>${v.corrections.map(
-    (
-      e,
-    ) => html`<tr data-id="${e.id}"><th scope="row"><a href="/corrections/${e.id}.json">${e.id}</a><br><span class="note">${e.date}</span></th>
-<td data-field="status">${e.status}</td>${textCell(e.detected_by)}<td>${e.reached_the_public ? 'yes' : 'no'}</td>
-<td data-field="latency_kind">${stateSpan(e.correction_latency.kind)}</td>${numCell(e.correction_latency.upper_bound_seconds)}
-<td>${latencyText(e.correction_latency)}</td>${textCell(e.what_was_wrong)}</tr>`,
-  )}</tbody></table></div>`;
+${cardTable(
+  'dash-corrections',
+  html`Corrections (<a href="/api/corrections">/api/corrections</a>): status and correction latency (detection to publication)`,
+  CORRECTION_COLUMNS,
+  v.corrections.map((e) => ({
+    attrs: html` data-id="${e.id}"`,
+    cells: [
+      html`<th scope="row"><a href="/corrections/${e.id}.json">${breakable(e.id)}</a><br><span class="note">${e.date}</span></th>`,
+      html`<td data-field="status">${e.status}</td>`,
+      textCell(e.detected_by),
+      html`<td>${e.reached_the_public ? 'yes' : 'no'}</td>`,
+      html`<td data-field="latency_kind">${stateSpan(e.correction_latency.kind)}</td>`,
+      numCell(e.correction_latency.upper_bound_seconds),
+      html`<td>${latencyText(e.correction_latency)}</td>`,
+      textCell(e.what_was_wrong),
+    ],
+  })),
+)}`;
 }
 
 export async function provenanceTab(ctx: PageContext): Promise<{ body: SafeHtml; island: ProvenanceIsland | null }> {

@@ -5,6 +5,7 @@
  * cards the free preview (`GET /api/evidence-bundle?obligation=<id>`) lists. Relevant evidence,
  * never a conformity determination.
  */
+import { breakable, cardTable, type CardRow, type Column } from './card-table.js';
 import { html, type SafeHtml } from './html.js';
 import type { PageContext } from './page-context.js';
 import { MARK_COLOURS, type RegulatorsIsland } from './dashboard-islands.js';
@@ -62,17 +63,38 @@ function feedBlock(feed: RegulationFeed): SafeHtml {
 </dl>`;
 }
 
+const DEADLINE_COLUMNS: Column[] = [
+  { label: 'Deadline' },
+  { label: 'Instrument and provision' },
+  { label: 'Obligation' },
+  { label: 'Applies from' },
+  { label: 'Days until', num: true },
+  { label: 'In force' },
+  { label: 'Status' },
+  { label: 'Verified as of' },
+  { label: 'Source' },
+];
+
 function deadlinesTable(deadlines: Deadline[]): SafeHtml {
-  return html`<div class="table-wrap"><table id="dash-regulation-deadlines" class="dash-table">
-<caption>Regulation deadlines, by date of application (days counted to the feed's observed_at; negative: already applies)</caption>
-<thead><tr><th scope="col">Deadline</th><th scope="col">Instrument and provision</th><th scope="col">Obligation</th><th scope="col">Applies from</th><th scope="col" class="num">Days until</th><th scope="col">In force</th><th scope="col">Status</th><th scope="col">Verified as of</th><th scope="col">Source</th></tr></thead>
-<tbody>${deadlines.map(
-    (d) => html`<tr data-id="${d.id}">
-<th scope="row">${d.id}</th><td>${d.instrument}<br><span class="note">${d.provision}</span></td>${textCell(d.obligation)}
-<td data-field="applies_from">${d.applies_from}</td>${numCell(d.days_until)}<td data-field="in_force">${d.in_force ? 'yes' : 'no'}</td>
-<td>${stateSpan(d.status)}</td>${textCell(d.verified_as_of)}
-<td><a href="${d.source.url}" rel="external noreferrer">${d.source.citation}</a></td></tr>`,
-  )}</tbody></table></div>`;
+  return cardTable(
+    'dash-regulation-deadlines',
+    "Regulation deadlines, by date of application (days counted to the feed's observed_at; negative: already applies)",
+    DEADLINE_COLUMNS,
+    deadlines.map((d) => ({
+      attrs: html` data-id="${d.id}"`,
+      cells: [
+        html`<th scope="row">${breakable(d.id)}</th>`,
+        html`<td>${d.instrument}<br><span class="note">${d.provision}</span></td>`,
+        textCell(d.obligation),
+        html`<td data-field="applies_from">${d.applies_from}</td>`,
+        numCell(d.days_until),
+        html`<td data-field="in_force">${d.in_force ? 'yes' : 'no'}</td>`,
+        html`<td>${stateSpan(d.status)}</td>`,
+        textCell(d.verified_as_of),
+        html`<td><a href="${d.source.url}" rel="external noreferrer">${d.source.citation}</a></td>`,
+      ],
+    })),
+  );
 }
 
 const LEGEND = html`<ul class="dash-legend" aria-label="Legend">
@@ -103,30 +125,46 @@ function previewOf(ctx: PageContext, obligation: string): Read<Preview> {
   return { ok: true, value: bundlePreviewBody(ctx, { obligation }) as unknown as Preview };
 }
 
+const OBLIGATION_COLUMNS: Column[] = [
+  { label: 'Obligation' },
+  { label: 'Title and regulator' },
+  { label: 'Axes cited (board status)' },
+  { label: 'Signed cards', num: true },
+  { label: 'Cards' },
+  { label: 'Counsel confirmed' },
+];
+
 async function obligationsBlock(ctx: PageContext): Promise<SafeHtml> {
   const listed = await readJson<Obligation[]>(ctx, '/peritem/obligations.json');
   if (!listed.ok)
     return html`<p class="note" id="dash-no-obligations">This release offers no evidence-bundle obligation (${listed.reason}).</p>`;
   const status = new Map(servedBoard(ctx).axes.map((r) => [r.axis, r.status]));
   const current = ctx.state.current();
-  const rows: SafeHtml[] = [];
+  const rows: CardRow[] = [];
   let previewsRead = 0;
   for (const o of listed.value) {
     const p = previewOf(ctx, o.id);
     if (p.ok) previewsRead++;
-    rows.push(html`<tr data-id="${o.id}">
-<th scope="row">${o.id}<br><span class="note">${o.control_id}</span></th><td>${o.title}<br><span class="note">${o.regulator}</span></td>
-<td data-field="axes">${o.axes.map((a, i) => html`${i > 0 ? ', ' : ''}<a href="/api/gspc?axis=${a}">${a}</a> (${status.get(a) ?? 'not on the board'})`)}</td>
-${p.ok ? numCell(p.value.relevant_signed_cards) : html`<td class="num" data-value="">not read</td>`}
-<td data-field="cards">${p.ok ? cardsByAxis(p.value.cards, (sha) => current.cardById(sha)?.axis) : p.reason}</td>
-<td>${o.counsel_confirmed ? 'yes' : 'no'}<br><span class="note">${o.honesty}</span></td></tr>`);
+    rows.push({
+      attrs: html` data-id="${o.id}"`,
+      cells: [
+        html`<th scope="row">${breakable(o.id)}<br><span class="note">${o.control_id}</span></th>`,
+        html`<td>${o.title}<br><span class="note">${o.regulator}</span></td>`,
+        html`<td data-field="axes">${o.axes.map((a, i) => html`${i > 0 ? ', ' : ''}<a href="/api/gspc?axis=${a}">${a}</a> (${status.get(a) ?? 'not on the board'})`)}</td>`,
+        p.ok ? numCell(p.value.relevant_signed_cards) : html`<td class="num" data-value="">not read</td>`,
+        html`<td data-field="cards">${p.ok ? cardsByAxis(p.value.cards, (sha) => current.cardById(sha)?.axis) : p.reason}</td>`,
+        html`<td>${o.counsel_confirmed ? 'yes' : 'no'}<br><span class="note">${o.honesty}</span></td>`,
+      ],
+    });
   }
   return html`<p class="note">What each obligation cites: the axes its evidence bundle draws on and the signed cards on them, from the free preview <code>/api/evidence-bundle?obligation=&lt;id&gt;</code>. Measurements relevant to an obligation, <strong>never a determination that it is met</strong>.</p>
 ${previewsRead < listed.value.length ? html`<p class="note">The free preview is not served by this instance (no metered products), so the cards column says why it was not read; the axes are those of <a href="/peritem/obligations.json">/peritem/obligations.json</a>.</p>` : ''}
-<div class="table-wrap"><table id="dash-obligations" class="dash-table">
-<caption>Evidence-bundle obligations: the axes and signed cards each cites (relevant evidence, not a conformity determination)</caption>
-<thead><tr><th scope="col">Obligation</th><th scope="col">Title and regulator</th><th scope="col">Axes cited (board status)</th><th scope="col" class="num">Signed cards</th><th scope="col">Cards</th><th scope="col">Counsel confirmed</th></tr></thead>
-<tbody>${rows}</tbody></table></div>`;
+${cardTable(
+  'dash-obligations',
+  'Evidence-bundle obligations: the axes and signed cards each cites (relevant evidence, not a conformity determination)',
+  OBLIGATION_COLUMNS,
+  rows,
+)}`;
 }
 
 export async function regulatorsTab(ctx: PageContext): Promise<{ body: SafeHtml; island: RegulatorsIsland | null }> {

@@ -7,10 +7,12 @@
  * in the Markdown is shown as escaped text, never passed through; a link keeps its href only
  * when it is relative, http(s) or mailto; an image becomes a link to it, never an <img> (the page
  * loads nothing it does not name itself). Tables get `scope="col"` headers, a caption (the
- * section they sit in) and the scrolling wrapper of the site's stylesheet.
+ * section they sit in) and a scrolling wrapper; the wrapper and each code block are scroll regions
+ * a keyboard can reach and a screen reader can name (a long line scrolls on a phone).
  */
 import { Marked, type Tokens } from 'marked';
 import { escapeHtml, SafeHtml } from './html.js';
+import { scrollRegionOpen } from './scroll-region.js';
 
 export interface TocEntry {
   id: string;
@@ -88,7 +90,12 @@ export function renderMethodology(markdown: string): MethodologyDoc {
         const head = `<tr>${token.header.map((c) => cell(c, 'th')).join('')}</tr>`;
         const rows = token.rows.map((r) => `<tr>${r.map((c) => cell(c, 'td')).join('')}</tr>`).join('\n');
         const caption = `<caption>${escapeHtml(section || 'Table')}</caption>`;
-        return `<div class="table-wrap"><table>${caption}<thead>${head}</thead><tbody>${rows}</tbody></table></div>\n`;
+        return `${scrollRegionOpen(`Table: ${section || 'introduction'}`)}<table>${caption}<thead>${head}</thead><tbody>${rows}</tbody></table></div>\n`;
+      },
+      code({ text, lang }: Tokens.Code) {
+        const language = /^\S+/.exec(lang ?? '')?.[0];
+        const label = `Code${language ? ` (${language})` : ''}: ${section || 'introduction'}`;
+        return `<pre tabindex="0" role="region" aria-label="${escapeHtml(label)}"><code${language ? ` class="language-${escapeHtml(language)}"` : ''}>${escapeHtml(text)}\n</code></pre>\n`;
       },
       link({ href, title: linkTitle, tokens }: Tokens.Link) {
         const inner = this.parser.parseInline(tokens);

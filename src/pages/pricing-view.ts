@@ -25,8 +25,8 @@ const sentence = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.!
 const anchor = (p: CatalogueProduct) => `product-${p.product_id.replace(/[^a-z0-9]+/gi, '-')}`;
 
 /** One amount: the decimal and the atomic integer, each in its own element the tests read. */
-function amount(atomic: string, c: Catalogue, col: string, extra: SafeHtml | string = ''): SafeHtml {
-  return html`<td class="num" data-col="${col}"><span class="usdc">${decimalOf(atomic, c.rail.decimals)}</span> ${c.rail.symbol}<br><span class="atomic-line"><span class="atomic">${atomic}</span> atomic</span>${extra}</td>`;
+function amount(atomic: string, c: Catalogue, col: string, label: string, extra: SafeHtml | string = ''): SafeHtml {
+  return html`<td class="num" data-label="${label}" data-col="${col}"><span class="usdc">${decimalOf(atomic, c.rail.decimals)}</span> ${c.rail.symbol}<br><span class="atomic-line"><span class="atomic">${atomic}</span> atomic</span>${extra}</td>`;
 }
 
 function promoState(p: CataloguePromo, asOf: string): SafeHtml {
@@ -40,8 +40,12 @@ function breakable(id: string): SafeHtml {
   return html`${id.split(/(?<=[._/-])/).map((part, i) => html`${i > 0 ? html`<wbr>` : ''}${part}`)}`;
 }
 
+/**
+ * One row per product: a table on a wide screen, a card per product below 48rem (site.css
+ * `table.cards`: each cell led by its column's name, `data-label`), so nothing scrolls sideways.
+ */
 function priceTable(c: Catalogue, base: string): SafeHtml {
-  return html`<div class="table-wrap"><table class="prices">
+  return html`<div class="table-wrap"><table class="prices cards">
 <caption>Prices in ${c.rail.symbol} (${String(c.rail.decimals)} decimals: 1 ${c.rail.symbol} = 10<sup>${String(c.rail.decimals)}</sup> atomic units), as of <time datetime="${c.as_of}">${c.as_of}</time></caption>
 <thead><tr><th scope="col">Product</th><th scope="col" class="num">Price now</th><th scope="col" class="num">Normal price</th><th scope="col" class="num">Promo price</th><th scope="col">Promo window</th></tr></thead>
 <tbody>
@@ -50,10 +54,10 @@ ${c.products.map((p) => {
   const local = p.url.startsWith(`${base}/`) ? p.url.slice(base.length) : p.path;
   return html`<tr data-product="${p.product_id}">
 <th scope="row"><a href="#${anchor(p)}"><code>${breakable(p.product_id)}</code></a><br><a href="${local}"><code>${breakable(local)}</code></a><br><span class="per">per ${p.per}</span></th>
-${amount(p.pricing.offered_amount_atomic, c, 'offered', html`<br><span class="basis" data-col="basis">${breakable(p.pricing.pricing_basis)}</span>`)}
-${amount(p.pricing.normal_amount_atomic, c, 'normal')}
-${promo ? amount(promo.amount_atomic, c, 'promo') : html`<td data-col="promo">none: always the normal price</td>`}
-<td class="window">${promo ? html`<code data-col="campaign">${promo.campaign_id}</code><br>from <time data-col="starts_at" datetime="${promo.starts_at}">${promo.starts_at}</time><br>to <time data-col="ends_at" datetime="${promo.ends_at}">${promo.ends_at}</time><br>${promoState(promo, c.as_of)}` : '—'}</td>
+${amount(p.pricing.offered_amount_atomic, c, 'offered', 'Price now', html`<br><span class="basis" data-col="basis">${breakable(p.pricing.pricing_basis)}</span>`)}
+${amount(p.pricing.normal_amount_atomic, c, 'normal', 'Normal price')}
+${promo ? amount(promo.amount_atomic, c, 'promo', 'Promo price') : html`<td data-label="Promo price" data-col="promo">none: always the normal price</td>`}
+<td class="window" data-label="Promo window">${promo ? html`<code data-col="campaign">${promo.campaign_id}</code><br>from <time data-col="starts_at" datetime="${promo.starts_at}">${promo.starts_at}</time><br>to <time data-col="ends_at" datetime="${promo.ends_at}">${promo.ends_at}</time><br>${promoState(promo, c.as_of)}` : '—'}</td>
 </tr>`;
 })}
 </tbody></table></div>`;

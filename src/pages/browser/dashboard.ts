@@ -19,7 +19,8 @@ import {
   type Separation,
 } from '../dashboard-islands.js';
 
-import { axisForest, axisMatrix } from './plots/axis.js';
+import { axisForest } from './plots/axis.js';
+import { axisMatrix } from './plots/heat-map.js';
 import { forestFrame, LABEL_OFFSET, NARROW, nameMargin, rowNames } from './plots/rows.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -304,6 +305,37 @@ function draw(d: DashboardIsland, plotId: string, width: number): SVGSVGElement 
   }
 }
 
+/** Draws one figure's plot at its box's width; again only when that width has changed. */
+function drawFigure(data: DashboardIsland, figure: HTMLElement, canvas: HTMLElement): void {
+  const width = Math.max(280, Math.floor(canvas.clientWidth || figure.clientWidth));
+  if (figure.dataset['width'] === String(width)) return;
+  const plot = draw(data, figure.dataset['plot'] ?? '', width);
+  // Plot appends a <style> element: removed while detached, so the CSP never has to refuse it.
+  for (const s of plot.querySelectorAll('style')) s.remove();
+  accessible(plot, figure.querySelector('figcaption')?.textContent ?? 'plot');
+  canvas.replaceChildren(plot);
+  figure.dataset['width'] = String(width);
+  figure.dataset['drawn'] = 'true';
+}
+
+/**
+ * The svg is one image named by the figure's caption (`role="img"`): a screen reader reads the
+ * caption, which names the table that holds the same values, instead of hundreds of marks. Plot
+ * names each group of marks with `aria-label` ("rule", "x-axis tick"), and a `<g>` has no role
+ * that may be named (axe-core: aria-prohibited-attr, serious): the group's name moves to
+ * `data-mark`. A mark's own label (a bar, an interval) stays, as does its `<title>` for a pointer.
+ */
+function accessible(plot: SVGSVGElement | HTMLElement, name: string): void {
+  const svg = plot instanceof SVGSVGElement ? plot : plot.querySelector('svg');
+  (svg ?? plot).setAttribute('role', 'img');
+  (svg ?? plot).setAttribute('aria-label', name);
+  for (const g of plot.querySelectorAll('g[aria-label]')) {
+    g.setAttribute('data-mark', g.getAttribute('aria-label') ?? '');
+    g.removeAttribute('aria-label');
+    g.removeAttribute('aria-description');
+  }
+}
+
 function main(): void {
   const island = document.getElementById(ISLAND_ID);
   if (!island) return;
@@ -311,13 +343,17 @@ function main(): void {
   for (const figure of document.querySelectorAll<HTMLElement>('figure.dash-plot')) {
     const canvas = figure.querySelector<HTMLElement>('.dash-canvas');
     if (!canvas) continue;
-    const width = Math.max(300, Math.floor(canvas.clientWidth || figure.clientWidth));
-    const plot = draw(data, figure.dataset['plot'] ?? '', width);
-    // Plot appends a <style> element: removed while detached, so the CSP never has to refuse it.
-    for (const s of plot.querySelectorAll('style')) s.remove();
-    plot.setAttribute('aria-label', figure.querySelector('figcaption')?.textContent ?? 'plot');
-    canvas.replaceChildren(plot);
-    figure.dataset['drawn'] = 'true';
+    drawFigure(data, figure, canvas);
+    // A phone turned, a window narrowed: drawn again at the new width, once a frame at most.
+    let pending = false;
+    new ResizeObserver(() => {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(() => {
+        pending = false;
+        drawFigure(data, figure, canvas);
+      });
+    }).observe(canvas);
   }
 }
 

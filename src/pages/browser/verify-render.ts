@@ -1,7 +1,8 @@
 /**
  * DOM rendering of the /gspc-verify results. Every value from a card, a file or a JWS is set as
  * text (textContent), never as markup. Tables follow the pages' rules: a caption, `scope` on
- * header cells, wrapped in .table-wrap so only the table scrolls on a phone.
+ * header cells, wrapped in .table-wrap so only the table scrolls on a phone (a focusable, named
+ * region, so a keyboard can scroll it).
  */
 import type { CardVerdict } from '../../core/verify/card-verifier.js';
 import type { ContextCheck } from '../../core/verify/service-context.js';
@@ -37,9 +38,10 @@ function passCell(ok: boolean | null): HTMLTableCellElement {
 }
 
 function table(caption: string, head: string[], rows: HTMLTableRowElement[], cls = ''): HTMLElement {
+  // A table that may scroll sideways on a phone is a region a keyboard can reach and scroll.
   return el(
     'div',
-    { class: 'table-wrap' },
+    { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption },
     el(
       'table',
       cls ? { class: cls } : {},
