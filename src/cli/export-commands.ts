@@ -37,10 +37,10 @@ export function registerExportCommands(program: Command, configFor: ConfigSource
   exp
     .command('static')
     .description(
-      "write a release's free, release-bound GET documents as files, with mirror.json and an nginx.conf that serves them with the service's headers",
+      "write a release's free, release-bound GET documents as files: files/ with mirror.json and an nginx.conf that serves them with the service's headers, and site/, the same documents at their own paths for any static host (python3 -m http.server, a bucket, a CDN; headers in site/_headers and site-objects.json)",
     )
     .argument('<release-dir|data-dir>', 'a release directory, or a data directory (its current release)')
-    .requiredOption('--out <dir>', 'where to write files/, mirror.json and nginx.conf')
+    .requiredOption('--out <dir>', 'where to write files/, mirror.json, nginx.conf, site/ and site-objects.json')
     .option('--key-dir <dir>', "the keys the release was published with (default: the data directory's keys/)")
     .option('--listen <port|host:port>', "nginx.conf's listen (default 8080)")
     .option('--allow-unsigned', 'export even without a usable board key (the mirrored board is then unsigned)')

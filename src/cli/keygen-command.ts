@@ -98,9 +98,11 @@ export function registerKeygenCommand(
     run.print(
       signing.length > 0
         ? `created ${signing.join(', ')} in ${dir}`
-        : config.token === undefined
-          ? `all keys already exist in ${dir} (use --force to replace)`
-          : `no signing key files with a token`,
+        : config.token !== undefined
+          ? `no signing key files with a token`
+          : inUse === undefined
+            ? `all keys already exist in ${dir} (gspc keygen --force replaces them, until the first publish)`
+            : `all keys already exist in ${dir}, and they are kept: ${inUse.replace(`${dir} `, 'it ')}, so keygen --force is refused. Replace a key with gspc keys rotate <board|agent-card|identity-root>, or one that leaked with gspc keys revoke <kid> (docs/operations.md, "Keys")`,
     );
     if (written.includes(ROOT_KEY)) {
       run.print(

@@ -11,7 +11,7 @@ import { Argument, type Command } from 'commander';
 import type { ConfigSource } from '../config.js';
 import { GspcError } from '../core/errors.js';
 import { transitionId } from '../core/evidence/key-transition.js';
-import { BOARD_KEY, ROOT_KEY, type KeyFragment } from '../core/evidence/signer.js';
+import { ALL_KEYS, BOARD_KEY, ROOT_KEY, type KeyFragment } from '../core/evidence/signer.js';
 import { parseIsoInstant } from '../core/iso-instant.js';
 import { rootKeyFor } from '../keys/identity-root.js';
 import { rootOf } from '../keys/key-files.js';
@@ -65,7 +65,7 @@ export function registerKeysCommands(
       throw new GspcError(
         'config_invalid',
         role === 'cards'
-          ? 'measurement cards are signed by the board key (#board-attestation-1, with the root and the log): rotate it with gspc keys rotate board; agent cards are signed by gspc keys rotate agent-card (decision K1); nothing was written'
+          ? `'cards' is not a key role: measurement cards are signed by the board key (#${BOARD_KEY}, which also signs the root and the log): rotate it with gspc keys rotate board; agent cards are signed by the agent-card key (#${ROLES['agent-card']}): rotate it with gspc keys rotate agent-card (decision K1); nothing was written`
           : `'${role}' is not a key role: give ${Object.keys(ROLES).join(', ')}; nothing was written`,
       );
     const { config, did } = prepare(configFor, dirOptions, o, 'keys rotate', fragment !== ROOT_KEY);
@@ -113,7 +113,7 @@ export function registerKeysCommands(
     .description(
       'the day a key leaks: replace the key, and record, signed by the identity root and the new key, that <kid> was compromised from an instant on; what it signed then counts only where the log shows it earlier',
     )
-    .argument('<kid>', 'board-attestation-1, card-attestation-2, or a retired key as <fragment>~<n>')
+    .argument('<kid>', `${ALL_KEYS.join(', ')}, or a retired key as <fragment>~<n> (the DID document lists them)`)
     .requiredOption(
       '--compromised-since <instant>',
       'ISO 8601 instant with seconds and a zone from which the key may have been in other hands',
@@ -156,6 +156,12 @@ export function registerKeysCommands(
     run.print(
       `Pending until the next gspc publish: until then the services keep serving, and ${ref.fragment === BOARD_KEY ? 'the leaked key keeps signing live answers' : 'the revoked key keeps signing agent cards'}. Publish now (gspc publish): it logs the revocation, signs with the new key, and serves the DID document that names the key revoked.`,
     );
+    // The log's verifier key is derived from the board key: a witness holding the old one refuses
+    // every checkpoint the new key signs.
+    if (ref.fragment === BOARD_KEY)
+      run.print(
+        'Witnesses: the log verifier key (/log/vkey) changes with the board key at that publish. Give each transparency-log witness the new /log/vkey right after it, or they stop cosigning the log.',
+      );
   });
   registerMigrateCommands(keys, run, configFor, dirOptions, now);
 }

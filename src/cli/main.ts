@@ -69,6 +69,35 @@ export async function main(
   // The one place the command line reads the environment: every command's configuration is this
   // environment read through the one schema, with the command's own flags over it.
   const configFor: ConfigSource = (overrides: ConfigOverrides = {}) => readConfig(env, overrides);
+  const program = gspcProgram(run, configFor, io);
+
+  try {
+    await program.parseAsync(argv);
+    return run.exitCode;
+  } catch (err) {
+    // A usage error or --help: commander has written its message already.
+    if (err instanceof CommanderError) return err.exitCode;
+    if (err instanceof GspcError) {
+      run.warn(`gspc: ${err.message}`);
+      const problems = err.details?.problems as CorpusProblem[] | undefined;
+      if (problems) for (const p of problems) run.warn(`  ${formatProblem(p)}`);
+      return 2;
+    }
+    const io = ioFailureLine(err, argv[2]);
+    if (io !== undefined) {
+      run.warn(`gspc: ${io}`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+/**
+ * Every command, its options and arguments, as commander holds them: what `main` parses, and
+ * what test/cli/docs-invocations.test.ts checks every `gspc …` in the docs and the help against.
+ * Building it runs nothing: each command's work is in its action.
+ */
+export function gspcProgram(run: CliRun, configFor: ConfigSource, io: CliIo): Command {
   const program = new Command('gspc')
     .description('Public measurement board and metered evidence service')
     .version(PACKAGE_VERSION, '-V, --version', 'print the version of gspc')
@@ -214,24 +243,5 @@ export async function main(
   registerStatusCommands(program, configFor, run);
   registerImportCommand(program, run);
   registerExportCommands(program, configFor, run);
-
-  try {
-    await program.parseAsync(argv);
-    return run.exitCode;
-  } catch (err) {
-    // A usage error or --help: commander has written its message already.
-    if (err instanceof CommanderError) return err.exitCode;
-    if (err instanceof GspcError) {
-      run.warn(`gspc: ${err.message}`);
-      const problems = err.details?.problems as CorpusProblem[] | undefined;
-      if (problems) for (const p of problems) run.warn(`  ${formatProblem(p)}`);
-      return 2;
-    }
-    const io = ioFailureLine(err, argv[2]);
-    if (io !== undefined) {
-      run.warn(`gspc: ${io}`);
-      return 2;
-    }
-    throw err;
-  }
+  return program;
 }

@@ -9,8 +9,7 @@
  */
 import type { Command } from 'commander';
 import { GspcError } from '../core/errors.js';
-import type { Alert } from '../core/monitor/log-watch.js';
-import { pollOnce } from '../verify/monitor.js';
+import { type PollAlert, pollOnce } from '../verify/monitor.js';
 import { runMonitorService } from '../verify/monitor-service.js';
 import { readPolicy } from './verify.js';
 import type { CliRun } from './cli-io.js';
@@ -83,12 +82,20 @@ export function registerMonitorCommand(program: Command, run: CliRun, now: () =>
           ...(o.submitWitness !== undefined && { submitTo: o.submitWitness }),
         };
         const report = (
-          alerts: readonly Alert[],
+          alerts: readonly PollAlert[],
           size: number | undefined,
           submitted: readonly { witness: string; cosigned: boolean }[] = [],
         ) => {
           const time = now().toISOString();
-          for (const a of alerts) run.print(JSON.stringify({ time, ...a }));
+          // An alert about a witness names it as `witness`, as the `submitted` line does, not as a view.
+          for (const a of alerts)
+            run.print(
+              JSON.stringify(
+                a.witness === undefined
+                  ? { time, ...a }
+                  : { time, alert: a.alert, witness: a.witness, detail: a.detail },
+              ),
+            );
           for (const s of submitted) run.print(JSON.stringify({ time, status: 'submitted', ...s }));
           if (alerts.length === 0) run.print(JSON.stringify({ time, status: 'ok', views: urls.length, size }));
         };

@@ -10,7 +10,7 @@
  * attestation, offers, receipts, agent cards, the corrections ledger) goes through the token. A
  * key the token does not hold is unhealthy with the reason; nothing is ever written to disk.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { PublishedKey } from '../core/evidence/did.js';
 import { ALL_KEYS, ROOT_KEY, type KeyFragment, type SignerState } from '../core/evidence/signer.js';
@@ -83,15 +83,7 @@ function openSession(cfg: TokenConfig): { p: Pkcs11; m: Pkcs11Module; session: B
   const slot = p.C_GetSlotList(true).find((s) => p.C_GetTokenInfo(s).label.trim() === cfg.token);
   if (slot === undefined)
     throw new GspcError('config_invalid', `GSPC_PKCS11_TOKEN: no token labelled '${cfg.token}' in ${cfg.module}`);
-  let pin: string;
-  try {
-    pin = readFileSync(cfg.pinFile, 'utf8').trim();
-  } catch (e) {
-    throw new GspcError(
-      'config_invalid',
-      `GSPC_PKCS11_PIN_FILE ${cfg.pinFile}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`,
-    );
-  }
+  const pin = readPin(cfg.pinFile);
   const session = p.C_OpenSession(slot, m.CKF_SERIAL_SESSION);
   try {
     p.C_Login(session, m.CKU_USER, pin);
@@ -104,6 +96,31 @@ function openSession(cfg: TokenConfig): { p: Pkcs11; m: Pkcs11Module; session: B
   const opened = { p, m, session };
   sessions.set(key, opened);
   return opened;
+}
+
+/**
+ * The token's user PIN. Its file is held to the key files' rule (key-store.ts, identity-root.ts):
+ * whoever can read the PIN signs as this board with the token's keys, so a file that group or
+ * others may read or write is refused (decision CL3), never used.
+ */
+function readPin(file: string): string {
+  let mode: number;
+  let pin: string;
+  try {
+    mode = statSync(file).mode;
+    pin = readFileSync(file, 'utf8').trim();
+  } catch (e) {
+    throw new GspcError(
+      'config_invalid',
+      `GSPC_PKCS11_PIN_FILE ${file}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+    );
+  }
+  if ((mode & 0o077) !== 0)
+    throw new GspcError(
+      'config_invalid',
+      `GSPC_PKCS11_PIN_FILE ${file} is readable or writable by group or others (mode ${(mode & 0o777).toString(8).padStart(3, '0')}): whoever reads it can sign with the token's keys. Make it the service user's alone (chmod 600 ${file}); the token was not used`,
+    );
+  return pin;
 }
 
 function find(o: { p: Pkcs11; m: Pkcs11Module; session: Buffer }, cls: number, label: string): Buffer | undefined {

@@ -7,6 +7,7 @@
  * alert for that view and goes on judging the others.
  */
 import type { AlertKind } from '../core/monitor/log-watch.js';
+import { fetchFailure } from './fetch-failure.js';
 import type { ReleaseSource } from './release-source.js';
 
 export interface MonitorLimits {
@@ -74,11 +75,11 @@ export function boundedGet(view: string, limits: MonitorLimits, budget: AbortSig
         r = await fetch(url, { signal, redirect: 'manual' });
       } catch (e) {
         if (signal.aborted) throw timedOut();
-        const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+        const cause = (e as { cause?: { code?: string } }).cause;
         // A kept-alive connection the server closed (it restarted between polls) fails the first
         // request sent on it: that one request is sent again, on a new connection.
         if (attempt === 1 && STALE_CONNECTION.has(cause?.code ?? '')) continue;
-        throw new ViewFault('unreachable', `GET ${url}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
+        throw new ViewFault('unreachable', `GET ${url} failed: ${fetchFailure(e)}`);
       }
     }
     if (r.status >= 300 && r.status < 400) {
@@ -94,7 +95,7 @@ export function boundedGet(view: string, limits: MonitorLimits, budget: AbortSig
     }
     if (!r.ok) {
       await r.body?.cancel();
-      throw new ViewFault('unreachable', `GET ${path}: HTTP ${r.status}`);
+      throw new ViewFault('unreachable', `GET ${url}: HTTP ${r.status}`);
     }
     const declared = Number(r.headers.get('content-length'));
     const tooBig = () => new ViewFault('view_oversized', `GET ${path}: the answer is over its cap of ${cap} bytes`);
@@ -120,7 +121,7 @@ export function boundedGet(view: string, limits: MonitorLimits, budget: AbortSig
     } catch (e) {
       if (e instanceof ViewFault) throw e;
       if (signal.aborted) throw timedOut();
-      throw new ViewFault('unreachable', `GET ${path}: the answer broke off (${(e as Error).message})`);
+      throw new ViewFault('unreachable', `GET ${url}: the answer broke off: ${fetchFailure(e)}`);
     }
     return Buffer.concat(chunks);
   };

@@ -18,8 +18,14 @@ import { ensureStateDir, readMonitorState, statePath, writeMonitorState } from '
 import { pollView } from './monitor-view.js';
 import { submitCheckpoint } from './witness-submit.js';
 
+/**
+ * An alert of a poll: about a view (`view`), or about a witness the checkpoint was sent to with
+ * `--submit-witness` (`witness`, its URL; `view` is then '*', as no view raised it).
+ */
+export type PollAlert = Alert & { witness?: string };
+
 export interface PollResult {
-  alerts: Alert[];
+  alerts: PollAlert[];
   last: SeenCheckpoint | undefined;
   /** Witnesses the newly verified checkpoint was sent to, and what they answered. */
   submitted: { witness: string; cosigned: boolean }[];
@@ -61,7 +67,7 @@ export async function pollOnce(
   const host = early ?? (did === undefined ? undefined : readDidHost(did, limits));
   const answer = await host;
 
-  const { alerts, next } = judgePoll(last, observations);
+  const { alerts, next }: { alerts: PollAlert[]; next: SeenCheckpoint | undefined } = judgePoll(last, observations);
   alerts.push(...keyAlerts(state, did, answer, observations));
   const submitted: PollResult['submitted'] = [];
   const isNew = next !== undefined && (last === undefined || next.size !== last.size || next.root !== last.root);
@@ -151,7 +157,7 @@ function documentsAfter(
 async function submitSeen(
   seen: NonNullable<ObservedView['seen']>,
   witnesses: readonly string[],
-  alerts: Alert[],
+  alerts: PollAlert[],
   submitted: PollResult['submitted'],
 ): Promise<void> {
   for (const witness of witnesses) {
@@ -160,7 +166,12 @@ async function submitSeen(
       submitted.push({ witness, cosigned: lines.toString('utf8').startsWith('\u2014 ') });
     } catch (e) {
       const detail = e instanceof Error ? e.message : String(e);
-      alerts.push({ alert: /larger than this log/.test(detail) ? 'fork' : 'witness_submit', view: witness, detail });
+      alerts.push({
+        alert: /larger than this log/.test(detail) ? 'fork' : 'witness_submit',
+        view: '*',
+        witness,
+        detail,
+      });
     }
   }
 }

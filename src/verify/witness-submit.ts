@@ -7,6 +7,7 @@
 import type { MerkleTree } from '../core/evidence/merkle/merkle-tree.js';
 import { formatAddCheckpointRequest } from '../core/evidence/note/witness.js';
 import { GspcError } from '../core/errors.js';
+import { fetchFailure } from './fetch-failure.js';
 
 /**
  * C2SP tlog-witness add-checkpoint: first from the size the witness is assumed to know (0); on
@@ -29,7 +30,10 @@ export async function submitCheckpoint(witnessUrl: string, checkpoint: string, t
         signal: AbortSignal.timeout(30_000),
       });
     } catch (err) {
-      throw new GspcError('witness_invalid', `the witness at ${url} could not be reached: ${(err as Error).message}`);
+      throw new GspcError(
+        'witness_invalid',
+        `the witness could not be reached: POST ${url} (the checkpoint of size ${tree.size}) failed: ${fetchFailure(err)}`,
+      );
     }
     const text = await res.text();
     if (res.status === 200) return Buffer.from(text, 'utf8');

@@ -4,12 +4,12 @@
  * the token and verifies it before it goes live; the served board, DID document and agent card
  * name the token's public keys; `gspc verify` of the served URL passes; the official x402
  * client pays on the local chain for a commission receipt whose offer and receipt the token
- * signed; and no private key file is anywhere under the data directory (its ledger included). A wrong PIN and a token without the keys are refused with
- * the reason. The identity root (issue 36) is a file beside the token: keygen makes only it, and
+ * signed; and no private key file is anywhere under the data directory (its ledger included). A wrong PIN, a PIN file others may read (decision CL3)
+ * and a token without the keys are refused with the reason. The identity root (issue 36) is a file beside the token: keygen makes only it, and
  * it is published and rotated as without a token. Skips, saying why, without SoftHSM2 or the binding.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -154,7 +154,7 @@ describe('signing through a PKCS#11 token (SoftHSM2)', { skip: missing }, () => 
 
   it('refused with the reason: a wrong PIN, a token without the keys, and keys rotate or revoke of a token key', async () => {
     const wrongPin = join(tempDir(), 'pin');
-    writeFileSync(wrongPin, '000000\n');
+    writeFileSync(wrongPin, '000000\n', { mode: 0o600 });
     const r = await gspc(['publish', demoCorpus, '--data-dir', tempDir(), '--public-url', origin], {
       ...token!.env,
       GSPC_PKCS11_PIN_FILE: wrongPin,
@@ -168,6 +168,21 @@ describe('signing through a PKCS#11 token (SoftHSM2)', { skip: missing }, () => 
     });
     assert.equal(pin.status, 2);
     assert.match(pin.stderr, /the token 'gspc-test' refused the PIN in .*pin/);
+    // The right PIN, in a file everyone may read: refused before the token is logged into, nothing published.
+    const openPin = join(tempDir(), 'pin');
+    writeFileSync(openPin, readFileSync(token!.pinFile), { mode: 0o644 });
+    chmodSync(openPin, 0o644);
+    const openData = tempDir();
+    const open = await gspc(['publish', demoCorpus, '--data-dir', openData, '--public-url', origin], {
+      ...token!.env,
+      GSPC_PKCS11_PIN_FILE: openPin,
+    });
+    assert.equal(open.status, 2, open.stdout);
+    assert.equal(
+      open.stderr.split('\n')[0],
+      `gspc: GSPC_PKCS11_PIN_FILE ${openPin} is readable or writable by group or others (mode 644): whoever reads it can sign with the token's keys. Make it the service user's alone (chmod 600 ${openPin}); the token was not used`,
+    );
+    assert.equal(existsSync(join(openData, 'releases')), false, 'nothing published');
     const rotate = await gspc(['keys', 'rotate', 'board', '--data-dir', data], token!.env);
     assert.equal(rotate.status, 2);
     assert.match(rotate.stderr, /rotating or revoking a token's key is not supported yet/);
