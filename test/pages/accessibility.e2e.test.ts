@@ -13,6 +13,7 @@ import { clippedTexts } from './dashboard-marks.js';
 import {
   axeViolations,
   heatMapTexts,
+  overlappingTexts,
   type HeatMapTexts,
   pollUntil,
   tableCount,
@@ -91,6 +92,7 @@ describe('every page in headless Chromium: axe-core and tables that fit', { skip
           ...(await unfitTables(page)).map((t) => `table wider than its box: ${t}`),
           ...(await widePlots(page)).map((p) => `plot wider than its box: ${p}`),
           ...(await clippedTexts(page)).map((t) => `plot text cut: ${t}`),
+          ...(await overlappingTexts(page)).map((t) => `plot texts overlap: ${t}`),
           ...heatMapProblems(await heatMapTexts(page)),
         ];
         assert.deepEqual(problems, [], `${path} at ${width} px:\n${problems.join('\n')}`);

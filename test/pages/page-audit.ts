@@ -108,6 +108,32 @@ const HEATMAP_JS = `(() => {
   return { texts, labels: labels.length, overlaps };
 })()`;
 
+/**
+ * Every two texts of a plot whose outlines overlap, or stand less than 6 px apart along their
+ * baseline (each text's box as the screen shows it, turned or not): a name run into a state
+ * label reads as one word. Texts on cells (the heat map's p
+ * and S) are inside their cell by construction and are left out.
+ */
+const OVERLAPS_JS = `(() => {
+  const quad = (t) => { const b = t.getBBox(), m = t.getScreenCTM(); return [[b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]].map(([x, y]) => new DOMPoint(x, y).matrixTransform(m)); };
+  // Apart: along some edge's normal the two outlines' projections do not meet. Along a text's
+  // baseline (the normals of its two ends) they stand at least 6 px apart (two spaces), or two words read as
+  // one; across it a text's box holds its line spacing, so boxes of stacked lines may touch.
+  const apart = (p, q) => [p, q].some((poly) => poly.some((a, i) => { const gap = i % 2 === 1 ? 6 : -1; const b = poly[(i + 1) % 4]; const len = Math.hypot(b.x - a.x, b.y - a.y) || 1; const nx = (b.y - a.y) / len, ny = (a.x - b.x) / len; const proj = (s) => s.map((v) => v.x * nx + v.y * ny); const pp = proj(p), qq = proj(q); return Math.max(...pp) + gap <= Math.min(...qq) || Math.max(...qq) + gap <= Math.min(...pp); }));
+  const out = [];
+  for (const svg of document.querySelectorAll('figure.plot .dash-canvas > svg')) {
+    const texts = [...svg.querySelectorAll('text')].filter((t) => !t.closest('g[class*="-mark"]') && t.getBBox().width > 0).map((t) => ({ text: (t.firstChild && t.firstChild.nodeType === 3 ? t.firstChild.textContent : [...t.querySelectorAll('tspan')].map((x) => x.textContent).join(' ')) || '', q: quad(t) }));
+    for (let i = 0; i < texts.length; i++)
+      for (let j = i + 1; j < texts.length; j++)
+        if (!apart(texts[i].q, texts[j].q)) out.push(svg.closest('figure').id + ': ' + texts[i].text + ' / ' + texts[j].text);
+  }
+  return out;
+})()`;
+
+export function overlappingTexts(page: Page): Promise<string[]> {
+  return page.evaluate(OVERLAPS_JS) as Promise<string[]>;
+}
+
 export interface HeatMapTexts {
   texts: { text: string; contrast: number }[];
   labels: number;

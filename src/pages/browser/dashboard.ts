@@ -21,13 +21,16 @@ import {
 
 import { axisForest } from './plots/axis.js';
 import { axisMatrix } from './plots/heat-map.js';
-import { forestFrame, LABEL_OFFSET, NARROW, nameMargin, rowNames } from './plots/rows.js';
+import { boldPixels, forestFrame, LABEL_OFFSET, NARROW, NARROW_MARGIN, nameMargin, rowNames } from './plots/rows.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 /** A leader mark is filled only for a SEPARATED public leader: a TIE or UNTESTED row never looks like a win. */
 const isWin = (r: ForestRow) => r.separation === 'SEPARATED' && r.leader !== null;
 const SYMBOL: Record<Separation, string> = { SEPARATED: 'circle', TIE: 'diamond', UNTESTED: 'square' };
+
+/** The state label beside a row: `▲ SEPARATED · n=400`, `TIE* · n=24` (no public leader). */
+const stateText = (r: ForestRow) => `${isWin(r) ? '▲ ' : ''}${r.separation}${r.leader === null ? '*' : ''} · n=${r.n}`;
 
 function rowLabel(r: ForestRow): string {
   const who = r.leader ?? `no public leader (${r.leaderState ?? 'withheld'})`;
@@ -42,8 +45,14 @@ function measuredPlot(d: MeasuredIsland, width: number): SVGSVGElement | HTMLEle
   const withBasis = rows.filter((r) => r.basis !== null) as (ForestRow & { basis: NonNullable<ForestRow['basis']> })[];
   type B = (typeof withBasis)[number];
   const narrow = width < NARROW;
+  // On a phone the name is above its row, left, and the state right: when both do not fit on
+  // one line, the name goes a line higher (a heading over its state and interval) and the rows
+  // are taller to make room.
+  const collides = (r: ForestRow) =>
+    NARROW_MARGIN + 4 + boldPixels(r.axis.length) + 8 > width - NARROW_MARGIN - boldPixels(stateText(r).length);
+  const lifted = new Set(narrow ? rows.filter(collides).map((r) => r.axis) : []);
   const marks: Plot.Markish[] = [
-    ...rowNames(ys, narrow, xmin),
+    ...rowNames(ys, narrow, xmin, -12, lifted),
     Plot.ruleY(withBasis, {
       y: 'axis',
       x1: (r: B) => r.basis.lo,
@@ -68,7 +77,6 @@ function measuredPlot(d: MeasuredIsland, width: number): SVGSVGElement | HTMLEle
   for (const s of ['SEPARATED', 'TIE', 'UNTESTED'] as const) {
     const these = rows.filter((r) => r.separation === s);
     const colour = MARK_COLOURS[s];
-    const text = (r: ForestRow) => `${isWin(r) ? '▲ ' : ''}${s}${r.leader === null ? '*' : ''} · n=${r.n}`;
     marks.push(
       Plot.ruleY(these, {
         y: 'axis',
@@ -101,7 +109,7 @@ function measuredPlot(d: MeasuredIsland, width: number): SVGSVGElement | HTMLEle
             fill: colour,
             fontWeight: 700,
             className: `dash-state dash-state-${s}`,
-            text,
+            text: stateText,
           })
         : Plot.text(these, {
             y: 'axis',
@@ -111,7 +119,7 @@ function measuredPlot(d: MeasuredIsland, width: number): SVGSVGElement | HTMLEle
             fill: colour,
             fontWeight: 700,
             className: `dash-state dash-state-${s}`,
-            text,
+            text: stateText,
           }),
     );
   }
@@ -132,7 +140,13 @@ function measuredPlot(d: MeasuredIsland, width: number): SVGSVGElement | HTMLEle
     Plot.ruleX([xmin]),
   );
   return Plot.plot({
-    ...forestFrame(ys, xmin, width, { rowHeight: 30, minLeft: 160, right: 130, bottom: 40 }),
+    ...forestFrame(ys, xmin, width, {
+      rowHeight: 30,
+      minLeft: 160,
+      right: 130,
+      bottom: 40,
+      ...(lifted.size > 0 && { narrowRowHeight: 50 }),
+    }),
     marks,
   });
 }

@@ -11,12 +11,32 @@ export const NARROW = 560;
 /** Pixels a 12 px system-ui label of `chars` characters may need (generous: digits and capitals are wide). */
 export const labelPixels = (chars: number) => Math.ceil(chars * 7.4);
 
+/** The same for a bold label (capitals in bold run to about 8 px each). */
+export const boldPixels = (chars: number) => Math.ceil(chars * 8.2);
+
+/** On a phone, the margins beside a forest plot's frame (the names are above the rows). */
+export const NARROW_MARGIN = 20;
+
 /** The left margin that fits the longest of `names` as y-axis labels (with the tick and a gap). */
 export function nameMargin(names: readonly string[], min = 60): number {
   return Math.max(min, labelPixels(Math.max(0, ...names.map((s) => s.length))) + 16);
 }
 
-export function rowNames(ys: string[], narrow: boolean, x: number, dy = -12): Plot.Markish[] {
+/** How much higher a lifted row name goes: a line, so a label to its right gets the line below. */
+export const LIFT = 15;
+
+/**
+ * The row names above each row on a phone. A name in `lifted` goes a line higher, so the label
+ * the plot puts at the right of the name's usual line (a state) does not run into it; one
+ * group either way, so the names stay in row order.
+ */
+export function rowNames(
+  ys: string[],
+  narrow: boolean,
+  x: number,
+  dy = -12,
+  lifted: ReadonlySet<string> = new Set(),
+): Plot.Markish[] {
   return narrow
     ? [
         Plot.text(ys, {
@@ -29,6 +49,17 @@ export function rowNames(ys: string[], narrow: boolean, x: number, dy = -12): Pl
           fill: '#1a1a1a',
           text: (a: string) => a,
           className: 'dash-row-name',
+          render(index, scales, values, dimensions, context, next) {
+            const g = next?.(index, scales, values, dimensions, context) ?? null;
+            const texts = g?.querySelectorAll('text') ?? [];
+            [...index].forEach((i, k) => {
+              const t = texts[k];
+              const at = /translate\(([^,]+),([^)]+)\)/.exec(t?.getAttribute('transform') ?? '');
+              if (t && at && lifted.has(ys[i]!))
+                t.setAttribute('transform', `translate(${at[1]},${Number(at[2]) - LIFT})`);
+            });
+            return g;
+          },
         }),
       ]
     : [];
@@ -57,14 +88,14 @@ export function forestFrame(
   ys: string[],
   xmin: number,
   width: number,
-  o: { rowHeight: number; minLeft: number; right: number; bottom: number },
+  o: { rowHeight: number; minLeft: number; right: number; bottom: number; narrowRowHeight?: number },
 ) {
   const narrow = width < NARROW;
   return {
     width,
-    height: 50 + (narrow ? 44 : o.rowHeight) * Math.max(ys.length, 1),
-    marginLeft: narrow ? 20 : nameMargin(ys, o.minLeft),
-    marginRight: narrow ? 20 : o.right,
+    height: 50 + (narrow ? (o.narrowRowHeight ?? 44) : o.rowHeight) * Math.max(ys.length, 1),
+    marginLeft: narrow ? NARROW_MARGIN : nameMargin(ys, o.minLeft),
+    marginRight: narrow ? NARROW_MARGIN : o.right,
     marginBottom: o.bottom,
     marginTop: narrow ? 24 : 20,
     x: accuracyX(xmin, narrow),
