@@ -31,6 +31,10 @@
  *  15. One abusive client (stall.ts, issue 38): GET /api/gspc every 20 ms, alone and while one client
  *      sends 1,000-id POST /api/verify at the verify class's full rate (goal under the abuse: p50 < 20 ms,
  *      p99 < 100 ms); BENCH_STALL_SECONDS per phase (default 20).
+ *  16. Axis pages and agent answers at 100, 200 and 1,000 models (axis-page.ts, issue 39): the axis
+ *      page's HTML bytes and its drawing time in headless Chromium, the /api/models document's
+ *      first read, and the agent answers' bytes (goal at 1,000 models: page ≤ 1 MB, drawn < 2 s,
+ *      every answer ≤ 64 kB); BENCH_AXIS_ITEMS items (default 400).
  *
  * Goals are reported (PASS / BELOW GOAL), never enforced: timings vary by machine. The process
  * fails only when a measurement is invalid (a wrong response, a row count that does not match).
@@ -51,7 +55,7 @@
  * (payments sent to every replica at once to check exactly-once, default 1000),
  * BENCH_PAIR_ITEMS (items of §13's axis, default 100000),
  * BENCH_ONLY (comma-separated sections to run: throughput, derivation, evidence, trees,
- * payments, fabric, mcp, browser-verify, import, replicas, board-speed, pairs, token, stall; default all; a partial run rewrites only its own subsections of the results),
+ * payments, fabric, mcp, browser-verify, import, replicas, board-speed, pairs, token, stall, axis-pages; default all; a partial run rewrites only its own subsections of the results),
  * BENCH_WRITE_DOCS=0 to leave docs/performance.md untouched.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -90,6 +94,7 @@ import { measureBoardSpeed } from './board-speed.js';
 import { measurePairs, MODELS_READ_PATH, modelsReadSection, PAIRS_TITLE, pairsSection } from './pairs.js';
 import { measureTokenSigning, TOKEN_TITLE, tokenSection } from './token-signing.js';
 import { measureStall, STALL_TITLE, stallSection } from './stall.js';
+import { AXIS_PAGE_TITLE, axisPageSection, measureAxisPages } from './axis-page.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -120,6 +125,7 @@ const SECTIONS = [
   'pairs',
   'token',
   'stall',
+  'axis-pages',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -282,6 +288,14 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
   if (only.has('stall')) {
     log('15. One abusive client: GET /api/gspc while one client verifies 1,000 ids at the full verify rate');
     sections.push([STALL_TITLE, stallSection(await measureStall(tmp, setting('BENCH_STALL_SECONDS', 20, 300), log))]);
+  }
+
+  if (only.has('axis-pages')) {
+    log('16. Axis pages and agent answers at 100, 200 and 1,000 models');
+    const axisTmp = join(tmp, 'axis-pages');
+    mkdirSync(axisTmp);
+    const r = await measureAxisPages(axisTmp, setting('BENCH_AXIS_ITEMS', 400, 100_000), log);
+    sections.push([AXIS_PAGE_TITLE, axisPageSection(r)]);
   }
 
   for (const [title, body] of sections) log(`\n## ${title}\n\n${body}`);

@@ -8,12 +8,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { lead } from '../core/board/lead-sentence.js';
-import type { ModelsDocument } from '../core/board/models-document.js';
+import { MAX_TIE_GROUPS, type ModelsDocument, type PairEntry } from '../core/board/models-document.js';
 import { groupsText } from '../core/stats/letters.js';
 import { GspcError } from '../core/errors.js';
 import { readQuery } from '../serve/query.js';
 import { axisPagePath } from './axis-path.js';
 import { modelsTable, pairsTable } from './dashboard-axis-tables.js';
+import { type AxisView, axisView, GROUP_NAMES, PLOT_MODELS, TABLE_MODELS } from './dashboard-axis-view.js';
 import { type AxisIsland, ISLAND_ID } from './dashboard-islands.js';
 import { plotFigure, readJson, stateSpan, unread } from './dashboard-format.js';
 import { servedBoard, type BoardRow } from './dashboard-measured.js';
@@ -21,13 +22,13 @@ import { html, jsonIsland, type SafeHtml } from './html.js';
 import { page, PAGE_HEADERS } from './layout.js';
 import type { PageContext } from './page-context.js';
 
-export function axisIsland(doc: ModelsDocument): AxisIsland {
+export function axisIsland(doc: ModelsDocument, view: AxisView = axisView(doc)): AxisIsland {
   // A refused bank has no result to place on a plot, and every pair is UNTESTED for one reason.
   if (doc.bank_state) return { tab: 'axis', axis: doc.axis, models: [], noParsed: [], cells: [] };
   return {
     tab: 'axis',
     axis: doc.axis,
-    models: doc.models.flatMap((m) =>
+    models: view.plotted.flatMap((m) =>
       m.accuracy === null || m.interval === null
         ? []
         : [
@@ -42,8 +43,8 @@ export function axisIsland(doc: ModelsDocument): AxisIsland {
             },
           ],
     ),
-    noParsed: doc.models.filter((m) => m.accuracy === null).map((m) => ({ model: m.model, rows: m.rows })),
-    cells: doc.pairs.map((p) => ({
+    noParsed: view.plotted.filter((m) => m.accuracy === null).map((m) => ({ model: m.model, rows: m.rows })),
+    cells: view.pairs.map((p) => ({
       first: p.first,
       second: p.second,
       state: p.state,
@@ -81,10 +82,9 @@ ${doc.models.some((m) => m.own) ? html`<li><span><strong>own</strong>, a hollow 
 const LEGEND_REASONS = 4;
 
 /** Why the matrix's UNTESTED cells are untested: the pairs' own reasons, most frequent first. */
-function untestedReasons(doc: ModelsDocument): SafeHtml {
+function untestedReasons(pairs: readonly PairEntry[]): SafeHtml {
   const count = new Map<string, number>();
-  for (const p of doc.pairs)
-    if (p.state === 'UNTESTED') count.set(p.reason ?? '', (count.get(p.reason ?? '') ?? 0) + 1);
+  for (const p of pairs) if (p.state === 'UNTESTED') count.set(p.reason ?? '', (count.get(p.reason ?? '') ?? 0) + 1);
   const reasons = [...count].sort((x, y) => y[1] - x[1]);
   const named = reasons
     .slice(0, LEGEND_REASONS)
@@ -93,13 +93,13 @@ function untestedReasons(doc: ModelsDocument): SafeHtml {
   return html`${named.join('; ')}${rest > 0 ? `; ${rest} other reasons, each given in the pairs table` : ''}`;
 }
 
-/** The matrix's legend: a line for UNTESTED and own pairs only when the axis has them. */
-function matrixLegend(doc: ModelsDocument): SafeHtml {
-  const untested = doc.pairs.some((p) => p.state === 'UNTESTED');
-  const own = doc.pairs.some((p) => p.own);
+/** The matrix's legend: a line for UNTESTED and own pairs only when the cells shown have them. */
+function matrixLegend(pairs: readonly PairEntry[]): SafeHtml {
+  const untested = pairs.some((p) => p.state === 'UNTESTED');
+  const own = pairs.some((p) => p.own);
   return html`<ul class="dash-legend" aria-label="Matrix legend">
 <li><span>Each cell is shaded by its Holm-adjusted p, darker for smaller, and shows it when the cell is large enough; <strong>S</strong>: the pair is SEPARATED (p_holm &lt; 0.05).</span></li>
-${untested ? html`<li><span><strong>U</strong>: UNTESTED: ${untestedReasons(doc)}.</span></li>` : ''}
+${untested ? html`<li><span><strong>U</strong>: UNTESTED: ${untestedReasons(pairs)}.</span></li>` : ''}
 ${own ? html`<li><span><strong>own</strong>, grey: a pair with an own model, its p unadjusted and outside the Holm family.</span></li>` : ''}
 </ul>`;
 }
@@ -112,47 +112,74 @@ function clusterNote(doc: ModelsDocument): SafeHtml {
   return html`<p class="note" id="axis-cluster-note">Clustered standard errors from ${fewest === Math.max(...counts) ? fewest : `${fewest} to ${Math.max(...counts)}`} clusters.${fewest < 30 ? ' With fewer than about 30 clusters the clustered standard error is itself imprecise (Cameron and Miller 2015): read it as a rough guide.' : ''}</p>`;
 }
 
-function axisBody(row: BoardRow, doc: ModelsDocument, island: AxisIsland): SafeHtml {
+/** The models the data cannot tell apart from the leader, named up to GROUP_NAMES. */
+function leaderGroup(doc: ModelsDocument): SafeHtml {
+  const g = doc.leader_group;
+  if (doc.bank_state || g.length === 0) return html``;
+  const others = g.length - 1;
+  const names = g.slice(1, GROUP_NAMES + 1);
+  const rest = others - names.length;
+  return html`<p class="note" id="axis-leader-group" data-count="${String(others)}">${
+    others === 0
+      ? `Every other public model is separated from the leader (${g[0]}).`
+      : `Not separated from the leader (${g[0]}): ${others === 1 ? '1 model' : `${others} models`}, ${names.join(', ')}${rest > 0 ? `, and ${rest} more (leader_group in the document)` : ''}.`
+  }</p>`;
+}
+
+/** What the page leaves out past PLOT_MODELS models, and where the rest is. */
+function cutNote(doc: ModelsDocument, view: AxisView, id: string, what: string): SafeHtml {
+  if (!view.cut) return html``;
+  return html`<p class="note" id="${id}">${what} Every model and every pair (${doc.models.length.toLocaleString('en')} models, ${doc.pairs.length.toLocaleString('en')} pairs) are in <a href="/api/models?axis=${doc.axis}">/api/models?axis=${doc.axis}</a>.</p>`;
+}
+
+function axisBody(row: BoardRow, doc: ModelsDocument, island: AxisIsland, view: AxisView): SafeHtml {
   const plotted = island.models.length;
+  const firstN = `the first ${PLOT_MODELS} models by rank`;
   return html`<p class="note"><a href="/dashboard">← Dashboard</a> · every value is read from <a href="/api/models?axis=${doc.axis}">/api/models?axis=${doc.axis}</a> (<code>${doc.schema}</code>) and the board's row <a href="/api/gspc?axis=${doc.axis}">/api/gspc?axis=${doc.axis}</a>. The formulas, with a worked example: <a href="/methodology#9-every-model-every-pair-get-apimodelsaxisslug">methodology §9</a>.</p>
 <dl class="dash-facts" id="axis-facts">
 <dt>Status</dt><dd>${stateSpan(doc.status)}${doc.bank_state ? html` · ${stateSpan(doc.bank_state)}` : ''}</dd>
 <dt>n</dt><dd data-field="n">${doc.n}</dd>
+<dt>Models</dt><dd data-field="models">${doc.models.length}</dd>
 <dt>Board leader</dt><dd data-field="leader">${row.leader ?? (row.public_leader_state ? `no public leader (${row.public_leader_state})` : '—')}</dd>
 <dt>Board separation</dt><dd>${row.separation ? stateSpan(row.separation) : '—'}</dd>
 <dt>Public pairs tested (m)</dt><dd data-field="m">${doc.m}</dd>
+<dt>Tie groups</dt><dd data-field="groups">${doc.groups ?? `none given: more than ${MAX_TIE_GROUPS}`}</dd>
 </dl>
 ${doc.bank_state ? html`<p class="callout" id="axis-refused" data-field="bank_reason">${doc.bank_state}: ${doc.bank_reason ?? ''}.</p>` : ''}
 ${leadParagraph(doc, row)}
+${leaderGroup(doc)}
+${doc.groups_reason ? html`<p class="note" id="axis-groups-reason">No tie-group letters: ${doc.groups_reason}.</p>` : ''}
 <h2 id="axis-models-heading">Every model</h2>
+${cutNote(doc, view, 'axis-models-cut', `Of ${doc.models.length.toLocaleString('en')} models, the plot shows ${firstN} and the table the first ${TABLE_MODELS}${view.tabled.length > TABLE_MODELS ? ' and every own model' : ''}.`)}
 ${
   doc.bank_state
     ? html`<p class="note">No plot: a refused bank has no result to place (${doc.bank_state}); the table lists each model's counts.</p>`
     : plotted > 0
       ? plotFigure(
           'plot-axis-models',
-          `Forest plot: accuracy with its Wilson 95% interval for ${plotted} models of ${doc.axis}, ranked, tie-group letters beside each; own models marked.${island.noParsed.length > 0 ? ` ${island.noParsed.length} models with no parsed response are listed without an interval.` : ''}`,
+          `Forest plot: accuracy with its Wilson 95% interval for ${plotted} models of ${doc.axis}${view.cut ? ` (${firstN})` : ''}, ranked, tie-group letters beside each; own models marked.${island.noParsed.length > 0 ? ` ${island.noParsed.length} models with no parsed response are listed without an interval.` : ''}`,
           'axis-models',
           legend(doc),
         )
       : html`<p class="note">No model has a parsed response on this axis: nothing to plot.</p>`
 }
-${modelsTable(doc)}
+${modelsTable(doc, view.tabled)}
 ${clusterNote(doc)}
 <h2 id="axis-pairs-heading">Every pair</h2>
+${cutNote(doc, view, 'axis-pairs-cut', `The heat map and the table show the ${view.pairs.length.toLocaleString('en')} pairs among ${firstN}.`)}
 ${
   doc.bank_state
     ? refusedPairs(doc)
     : island.cells.length > 0
       ? plotFigure(
           'plot-axis-pairs',
-          `Heat map of the Holm-adjusted p of every pair of ${doc.axis}'s models; SEPARATED cells marked S.`,
+          `Heat map of the Holm-adjusted p of every pair of ${view.cut ? firstN : `${doc.axis}'s models`}; SEPARATED cells marked S.`,
           'axis-pairs',
-          matrixLegend(doc),
+          matrixLegend(view.pairs),
         )
       : html`<p class="note">Fewer than two models: no pair to test.</p>`
 }
-${doc.bank_state ? '' : pairsTable(doc)}`;
+${doc.bank_state ? '' : pairsTable(doc, view.pairs)}`;
 }
 
 /** A refused bank's pairs: every one UNTESTED for the one reason, said once instead of per pair. */
@@ -163,8 +190,9 @@ function refusedPairs(doc: ModelsDocument): SafeHtml {
 
 /** The axis's figures, tables and the island the plots read, all from one document. */
 function axisSection(row: BoardRow, doc: ModelsDocument): SafeHtml {
-  const island = axisIsland(doc);
-  return html`${axisBody(row, doc, island)}${jsonIsland(ISLAND_ID, island)}`;
+  const view = axisView(doc);
+  const island = axisIsland(doc, view);
+  return html`${axisBody(row, doc, island, view)}${jsonIsland(ISLAND_ID, island)}`;
 }
 
 function errorPage(message: string, known: string[]): string {

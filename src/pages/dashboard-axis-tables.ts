@@ -3,7 +3,7 @@
  * value in `data-value` exactly as served (an interval as its JSON `[low, high]`, tie groups as
  * their labels joined by commas), rounded for reading. Cards on a phone (card-table.ts).
  */
-import type { ModelsDocument, PairEntry } from '../core/board/models-document.js';
+import type { ModelEntry, ModelsDocument, PairEntry } from '../core/board/models-document.js';
 import { groupsText } from '../core/stats/letters.js';
 import { breakable, cardTable, type Column } from './card-table.js';
 import { numCell, pct, pctCell, pValue, stateSpan } from './dashboard-format.js';
@@ -18,7 +18,8 @@ function intervalCell(iv: [number, number] | null | undefined, format: (x: numbe
   return html`<td class="num" data-value="${JSON.stringify(iv)}">${format(iv[0])} to ${format(iv[1])}</td>`;
 }
 
-export function modelsTable(doc: ModelsDocument): SafeHtml {
+/** The models table: `models` (all of the document's, or the rows an axis page keeps at scale). */
+export function modelsTable(doc: ModelsDocument, models: readonly ModelEntry[] = doc.models): SafeHtml {
   const clustered = doc.models.some((m) => m.se_clustered !== undefined);
   const columns: Column[] = [
     { label: 'Model' },
@@ -39,16 +40,16 @@ export function modelsTable(doc: ModelsDocument): SafeHtml {
   ];
   return cardTable(
     'axis-models',
-    `Every model of ${doc.axis}, in the board's ranking order: accuracy k / parsed with its Wilson 95% interval, tie-group letters (public models only)${clustered ? ', standard errors with and without clustering' : ''}`,
+    `${models.length < doc.models.length ? `The first ${models.length} of ${doc.models.length} models` : 'Every model'} of ${doc.axis}, in the board's ranking order: accuracy k / parsed with its Wilson 95% interval, tie-group letters (public models only)${clustered ? ', standard errors with and without clustering' : ''}`,
     columns,
-    doc.models.map((m) => {
+    models.map((m) => {
       const letters = groupsText(m.tie_groups, doc.groups);
       return {
         attrs: html` data-model="${m.model}" data-own="${String(m.own)}" data-rank="${m.rank === null ? '' : String(m.rank)}" data-letters="${letters}"`,
         cells: [
           html`<th scope="row">${breakable(m.model)}${m.own ? html` <span class="state axis-own">own</span>` : ''}${m.base ? html` <span class="note">base</span>` : ''}</th>`,
           numCell(m.rank),
-          html`<td data-value="${m.tie_groups.join(',')}"><strong class="axis-letters">${letters || '—'}</strong></td>`,
+          html`<td data-value="${(m.tie_groups ?? []).join(',')}"><strong class="axis-letters">${letters || '—'}</strong></td>`,
           pctCell(m.accuracy),
           intervalCell(m.interval, pct),
           numCell(m.k),
@@ -98,12 +99,13 @@ function pairState(p: PairEntry): SafeHtml {
   return html`${stateSpan(p.state)}${p.own ? html` <span class="note">(own: unadjusted)</span>` : ''}${by}`;
 }
 
-export function pairsTable(doc: ModelsDocument): SafeHtml {
+/** The pairs table: `pairs` (all of the document's, or those among the models a page plots). */
+export function pairsTable(doc: ModelsDocument, pairs: readonly PairEntry[] = doc.pairs): SafeHtml {
   return cardTable(
     'axis-pairs',
-    `Every pair of ${doc.axis}'s models: exact McNemar on the items both parsed, Holm-adjusted over the ${doc.m} public tested pairs; the difference first − second with its interval; the minimum detectable difference (80% power, normal approximation)`,
+    `${pairs.length < doc.pairs.length ? `${pairs.length} of the ${doc.pairs.length} pairs (those among the models plotted)` : `Every pair of ${doc.axis}'s models`}: exact McNemar on the items both parsed, Holm-adjusted over the ${doc.m} public tested pairs; the difference first − second with its interval; the minimum detectable difference (80% power, normal approximation)`,
     PAIR_COLUMNS,
-    doc.pairs.map((p) => ({
+    pairs.map((p) => ({
       attrs: html` data-first="${p.first}" data-second="${p.second}" data-state="${p.state}" data-own="${String(p.own)}"`,
       cells: [
         html`<th scope="row">${breakable(p.first)} <span class="note">vs</span> ${breakable(p.second)}</th>`,

@@ -220,6 +220,22 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
     assert.equal(share, entry.state !== 'SEPARATED', `${entry.first} ~ ${entry.second}`);
   }
   assert.equal(doc.groups, new Set([...letters.values()].flat()).size, 'groups: how many labels');
+  // The leader's group: the rank-1 public model and every public model not SEPARATED from it.
+  const leader = publicRanked[0]?.model;
+  const separatedFromLeader = (m: string) =>
+    doc.pairs.some(
+      (p: any) =>
+        p.state === 'SEPARATED' &&
+        !p.own &&
+        ((p.first === leader && p.second === m) || (p.second === leader && p.first === m)),
+    );
+  assert.deepEqual(
+    doc.leader_group,
+    refused || leader === undefined
+      ? []
+      : publicRanked.map((s) => s.model).filter((m) => m === leader || !separatedFromLeader(m)),
+    'leader_group',
+  );
 }
 
 describe('/api/models re-derived from the published rows alone', async () => {

@@ -118,7 +118,7 @@ describe('compact letter display (Piepho 2004)', () => {
             const [x, y] = i < j ? [i, j] : [j, i];
             return bits[(x * (2 * n - x - 1)) / 2 + (y - x - 1)]!;
           };
-          const letters = compactLetters(n, sep);
+          const letters = compactLetters(n, sep)!;
           for (let i = 0; i < n; i++) {
             assert.ok(letters[i]!.length > 0, 'every model has a letter');
             for (let j = i + 1; j < n; j++) {
@@ -149,7 +149,7 @@ describe('compact letter display (Piepho 2004)', () => {
   });
   it('past 26 groups: labels aa, ab, … kept apart, one list per model (issue 39: "auavawaxay")', () => {
     // 60 models in rank order, each tied to its two neighbours on either side: 58 groups of three.
-    const letters = compactLetters(60, (i, j) => Math.abs(i - j) > 2);
+    const letters = compactLetters(60, (i, j) => Math.abs(i - j) > 2)!;
     assert.deepEqual(letters[0], ['a']);
     assert.deepEqual(letters[30], ['ac', 'ad', 'ae']);
     assert.deepEqual(letters[59], ['bf']);
@@ -161,9 +161,19 @@ describe('compact letter display (Piepho 2004)', () => {
       letters,
     );
   });
+  it('gives no letters (null) past maxGroups, without enumerating them all', () => {
+    // 30 models in triples, separated only within a triple: 3^10 = 59,049 maximal groups.
+    const triples = (i: number, j: number) => Math.floor(i / 3) === Math.floor(j / 3);
+    const t0 = performance.now();
+    assert.equal(compactLetters(30, triples, 702), null);
+    assert.ok(performance.now() - t0 < 5_000, 'stops early');
+    // 9 models: 27 groups, under a cap of 702, over one of 20.
+    assert.equal(new Set(compactLetters(9, triples, 702)!.flat()).size, 27);
+    assert.equal(compactLetters(9, triples, 20), null);
+  });
   it('is fast at 1,000 models (insert-and-absorb took seconds at 200)', () => {
     const t0 = performance.now();
-    const letters = compactLetters(1000, (i, j) => Math.abs(i - j) > 100);
+    const letters = compactLetters(1000, (i, j) => Math.abs(i - j) > 100)!;
     assert.equal(new Set(letters.flat()).size, 900);
     assert.ok(performance.now() - t0 < 10_000, 'under 10 s even on a loaded machine');
   });

@@ -25,6 +25,15 @@ import { PairCounter } from './paired-bitsets.js';
  */
 export const MODELS_SCHEMA = 'svc.gspc-models/0.2';
 
+/**
+ * The most tie groups a letter display is given with: every label of one or two letters (a … zz).
+ * Past it the groups outnumber what letters can usefully say (they can grow exponentially with
+ * the models: src/core/stats/letters.ts), and `pairs` and `leader_group` say it instead.
+ */
+export const MAX_TIE_GROUPS = 26 + 26 * 26;
+
+const TOO_MANY_GROUPS = `the separations need more than ${MAX_TIE_GROUPS} tie groups (maximal sets of public models no two of which are separated, labels a to zz): too many for a letter display; which pairs are separated is in pairs[], and leader_group lists the models not separated from the leader`;
+
 /** What a refused one-label bank means, in the document and on the page. */
 export const REFUSED_BANK_REASON =
   'the exact-label menu has fewer than two distinct labels: always answering that one label scores 100%, so accuracy cannot rank or separate models, and no accuracy, interval, rank or tie group is given';
@@ -42,8 +51,12 @@ export interface ModelEntry {
   interval: [number, number] | null;
   /** Rank among the public models with a parsed response, by the board's rule; null for own models and on a refused bank. */
   rank: number | null;
-  /** The labels of its tie groups (`a`, …, `z`, `aa`, …): two public models share one exactly when not separated; [] without a result. */
-  tie_groups: string[];
+  /**
+   * The labels of its tie groups (`a`, …, `z`, `aa`, …): two public models share one exactly when
+   * not separated; [] without a result; null for every model when there are more than
+   * {@link MAX_TIE_GROUPS} groups (`groups_reason` says so).
+   */
+  tie_groups: string[] | null;
   /** On an axis whose rows carry clusters: the naive SE of the accuracy, √(s̄(1 − s̄)/parsed). */
   se?: number | null;
   /** Miller (2024): √(Σ_c (Σ_{i∈c}(sᵢ − s̄))²) / parsed, no small-sample factor. */
@@ -113,8 +126,11 @@ export interface ModelsDocument {
   method: Record<string, string>;
   /** Public tested pairs: the size of the Holm family. */
   m: number;
-  /** How many tie groups there are (labels a, b, …; past 26 they have two or more letters). */
-  groups: number;
+  /** How many tie groups there are (labels a, b, …; past 26 they have two letters); null past {@link MAX_TIE_GROUPS}. */
+  groups: number | null;
+  groups_reason?: string;
+  /** The rank-1 public model and every public model not SEPARATED from it, in rank order. */
+  leader_group: string[];
   models: ModelEntry[];
   pairs: PairEntry[];
 }
@@ -126,7 +142,9 @@ const METHOD = {
     'exact McNemar, two-sided, on the items both models parsed; Holm-Bonferroni over the public tested pairs (m); SEPARATED when p_holm < 0.05',
   own_pairs: 'a pair with an own model is shown for honesty, outside the Holm family: its state reads its unadjusted p',
   tie_groups:
-    'compact letter display (Piepho 2004): the maximal groups of public models no two of which are separated, labelled a, …, z, aa, ab, … in rank order; two public models share a label exactly when they are not separated',
+    'compact letter display (Piepho 2004): the maximal groups of public models no two of which are separated, labelled a, …, z, aa, ab, … in rank order; two public models share a label exactly when they are not separated; not given (null) past 702 groups',
+  leader_group:
+    'the rank-1 public model and every public model whose pair with it is not SEPARATED (TIE or UNTESTED), in rank order',
   difference: 'd = (b − c) / n_pairs, first minus second; 95% interval by Newcombe (1998) method 10',
   se: 'on an axis whose rows carry a cluster: se = √(s̄(1 − s̄)/parsed) and se_clustered = √(Σ_c (Σ_{i∈c}(sᵢ − s̄))²) / parsed (Miller 2024), over the parsed responses, no small-sample factor',
   power:
@@ -150,11 +168,21 @@ export function modelsDocument(
   const rankOf = new Map(publicRanked.map((t, i) => [t.model, i + 1]));
 
   const pairs: PairEntry[] = [];
+  // Many pairs share their (b, c): at 1,000 models, 499,500 pairs over a few thousand distinct
+  // tables, and the exact test's BigInt sum is most of a pair's time (issue 39).
+  const pByTable = new Map<number, number>();
+  const exactP = (b: number, c: number): number => {
+    if (b >= 0x4000000 || c >= 0x4000000) return mcnemarExact(b, c).p;
+    const key = b * 0x4000000 + c;
+    let p = pByTable.get(key);
+    if (p === undefined) pByTable.set(key, (p = mcnemarExact(b, c).p));
+    return p;
+  };
   const withResult = ordered.filter((t) => t.parsed > 0);
   const counter = table && !refused ? new PairCounter(table) : undefined;
   for (let i = 0; i < withResult.length; i++)
     for (let j = i + 1; j < withResult.length; j++)
-      pairs.push(pairOf(withResult[i]!, withResult[j]!, counter, table === undefined, refused));
+      pairs.push(pairOf(withResult[i]!, withResult[j]!, counter, table === undefined, refused, exactP));
   const family = pairs.filter((p) => !p.own && p.state !== 'UNTESTED');
   holmAdjust(family.map((p) => p.p!)).forEach((h, k) => {
     const p = family[k]!;
@@ -185,9 +213,12 @@ export function modelsDocument(
     }
   const letters = refused
     ? publicRanked.map(() => [])
-    : compactLetters(count, (i, j) => separated[i * count + j] === 1);
-  const letterOf = new Map(publicRanked.map((t, i) => [t.model, letters[i]!]));
-  const groups = new Set(letters.flat()).size;
+    : compactLetters(count, (i, j) => separated[i * count + j] === 1, MAX_TIE_GROUPS);
+  const letterOf = new Map(publicRanked.map((t, i) => [t.model, letters?.[i] ?? null]));
+  const groups = letters === null ? null : new Set(letters.flat()).size;
+  // The models the data cannot tell apart from the leader: always given, letters or not.
+  const leaderGroup =
+    refused || count === 0 ? [] : publicRanked.filter((_, i) => i === 0 || separated[i] !== 1).map((t) => t.model);
 
   // A refused bank's accuracy is 100% by construction: no figure of it is given as a result.
   const result = (t: ModelTally) => t.parsed > 0 && !refused;
@@ -203,7 +234,7 @@ export function modelsDocument(
     accuracy: result(t) ? t.correct / t.parsed : null,
     interval: result(t) ? wilsonInterval(t.correct, t.parsed) : null,
     rank: refused ? null : (rankOf.get(t.model) ?? null),
-    tie_groups: letterOf.get(t.model) ?? [],
+    tie_groups: letterOf.has(t.model) ? letterOf.get(t.model)! : [],
     ...(clustered && standardErrors(table!, t)),
   }));
   return {
@@ -215,6 +246,8 @@ export function modelsDocument(
     method: METHOD,
     m: family.length,
     groups,
+    ...(groups === null && { groups_reason: TOO_MANY_GROUPS }),
+    leader_group: leaderGroup,
     models,
     pairs,
   };
@@ -226,6 +259,7 @@ function pairOf(
   counter: PairCounter | undefined,
   aggregate: boolean,
   refused: boolean,
+  exactP: (b: number, c: number) => number,
 ): PairEntry {
   const base = { first: x.model, second: y.model, own: x.own || y.own };
   const untested = (reason: string): PairEntry => ({ ...base, state: 'UNTESTED', reason });
@@ -235,7 +269,7 @@ function pairOf(
   if (o.conflicts > 0)
     return untested(`item content hashes differ on ${o.conflicts} paired items: the pairing is refused`);
   if (o.paired === 0) return untested('no item was parsed by both');
-  const { p } = mcnemarExact(o.b, o.c);
+  const p = exactP(o.b, o.c);
   const diff = pairedDifference({
     both: o.both,
     firstOnly: o.b,

@@ -14,9 +14,14 @@
  * `count` models, indexed in rank order (best first); `separated(i, j)` says whether a pair is
  * separated. Letters are ordered by the models they hold (by the best, then the next, …): `a`
  * holds the best model. Past 26 groups the labels go on `aa`, `ab`, …, so a model's groups are a
- * list of labels, never one concatenated string (`["au", "av"]`, not `"auav"`).
+ * list of labels, never one concatenated string (`["au", "av"]`, not `"auav"`). Null when the
+ * display would need more than `maxGroups` groups (see {@link STEPS_PER_GROUP}).
  */
-export function compactLetters(count: number, separated: (i: number, j: number) => boolean): string[][] {
+export function compactLetters(
+  count: number,
+  separated: (i: number, j: number) => boolean,
+  maxGroups = Number.POSITIVE_INFINITY,
+): string[][] | null {
   if (count === 0) return [];
   const words = (count + 31) >>> 5;
   const tied = Array.from({ length: count }, () => new Uint32Array(words));
@@ -29,7 +34,8 @@ export function compactLetters(count: number, separated: (i: number, j: number) 
   const groups: number[][] = [];
   const all = new Uint32Array(words);
   for (let i = 0; i < count; i++) all[i >>> 5]! |= 1 << (i & 31);
-  maximalCliques([], all, new Uint32Array(words), tied, groups);
+  const search: Search = { tied, out: groups, maxGroups, steps: maxGroups * STEPS_PER_GROUP + count };
+  if (!maximalCliques([], all, new Uint32Array(words), search)) return null;
   // Each group is sorted (members in rank order); order groups by their members' ranks.
   groups.sort((x, y) => {
     for (let k = 0; k < Math.min(x.length, y.length); k++) if (x[k] !== y[k]) return x[k]! - y[k]!;
@@ -78,14 +84,34 @@ function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
 const isEmpty = (set: Uint32Array) => set.every((w) => w === 0);
 
 /**
+ * The number of groups can grow far faster than the number of models (a long run of models each
+ * separated only from those far from it gives one group per model; noise in which pairs separate
+ * multiplies them: 294 groups at 200 synthetic models, 2,665 at 400, and past the largest array at
+ * 1,000). So the search stops, and the letters are not given, past `maxGroups` groups or past a
+ * budget of search steps proportional to it (a search can also branch long without finding one).
+ */
+const STEPS_PER_GROUP = 200;
+
+interface Search {
+  tied: Uint32Array[];
+  out: number[][];
+  maxGroups: number;
+  /** Search steps left; the search gives up at 0. */
+  steps: number;
+}
+
+/**
  * Bron–Kerbosch with Tomita's pivot: every maximal clique containing `clique`, extended from the
  * candidates `p` and excluding `x` (models already tried). The pivot is the model of p ∪ x tied to
- * most candidates; only candidates not tied to it are branched on.
+ * most candidates; only candidates not tied to it are branched on. False when the search gave up
+ * (more than `maxGroups` groups, or its steps ran out).
  */
-function maximalCliques(clique: number[], p: Uint32Array, x: Uint32Array, tied: Uint32Array[], out: number[][]): void {
+function maximalCliques(clique: number[], p: Uint32Array, x: Uint32Array, search: Search): boolean {
+  const { tied, out } = search;
+  if (--search.steps < 0) return false;
   if (isEmpty(p)) {
     if (isEmpty(x)) out.push([...clique].sort((a, b) => a - b));
-    return;
+    return out.length <= search.maxGroups;
   }
   const candidates = members(p);
   const [from, to] = [candidates[0]! >>> 5, (candidates[candidates.length - 1]! >>> 5) + 1];
@@ -101,9 +127,9 @@ function maximalCliques(clique: number[], p: Uint32Array, x: Uint32Array, tied: 
   // clique here, unless a model already tried is tied to all of them (then it was found with it).
   // Without this, a run of tied models is walked one level per model (issue 39's 1,000 models).
   if (allTied) {
-    for (const u of members(x)) if (intersectCount(p, tied[u]!, from, to) === candidates.length) return;
+    for (const u of members(x)) if (intersectCount(p, tied[u]!, from, to) === candidates.length) return true;
     out.push([...clique, ...candidates].sort((a, b) => a - b));
-    return;
+    return out.length <= search.maxGroups;
   }
   for (const u of members(x)) {
     const k = intersectCount(p, tied[u]!, from, to);
@@ -114,11 +140,13 @@ function maximalCliques(clique: number[], p: Uint32Array, x: Uint32Array, tied: 
   for (let w = 0; w < branch.length; w++) branch[w]! &= ~around[w]!;
   for (const v of members(branch)) {
     clique.push(v);
-    maximalCliques(clique, intersect(p, tied[v]!), intersect(x, tied[v]!), tied, out);
+    const done = maximalCliques(clique, intersect(p, tied[v]!), intersect(x, tied[v]!), search);
     clique.pop();
+    if (!done) return false;
     p[v >>> 5]! &= ~(1 << (v & 31));
     x[v >>> 5]! |= 1 << (v & 31);
   }
+  return true;
 }
 
 /** a, b, …, z, then aa, ab, … (base 26, as spreadsheet columns are named). */
@@ -132,8 +160,8 @@ export function letterName(k: number): string {
  * A model's groups for reading: run together while the axis has at most 26 groups, so every
  * label is one letter (`ab`, as a compact letter display is printed); past 26, separated by
  * spaces (`z aa`, `au av`), so `ab` can never be read as `a` and `b` or the other way round.
- * `total` is the number of groups on the axis.
+ * `total` is the number of groups on the axis; '' when there are no letters (null).
  */
-export function groupsText(groups: readonly string[], total: number): string {
-  return groups.join(total <= 26 ? '' : ' ');
+export function groupsText(groups: readonly string[] | null, total: number | null): string {
+  return groups === null ? '' : groups.join(total !== null && total <= 26 ? '' : ' ');
 }

@@ -74,7 +74,7 @@ const states = new WeakMap<object, RunState>();
  * models, from the release's /api/models documents (docs/agents.md §3, decision S3). The ETag is
  * the board's, so a client can still match the state's board to GET /api/gspc.
  */
-function runState(p: PreparedRelease): RunState {
+export function aguiState(p: PreparedRelease): RunState {
   const board = p.boards.get('')!;
   let state = states.get(board);
   if (state === undefined) {
@@ -93,8 +93,8 @@ export function registerAguiRoutes(app: FastifyInstance, ctx: SurfaceContext, op
   const held = new Set<BoardRun>();
   const heldBy = new Map<string, number>();
   const source: BoardSource = {
-    board: () => runState(ctx.state.current()),
-    onBoard: (listener) => ctx.state.onChange((next) => listener(runState(next))),
+    board: () => aguiState(ctx.state.current()),
+    onBoard: (listener) => ctx.state.onChange((next) => listener(aguiState(next))),
   };
 
   const serve = (reply: FastifyReply, request: RunRequest, headOnly: boolean, client: string): void => {
