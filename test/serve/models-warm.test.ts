@@ -71,7 +71,17 @@ describe('every-model documents built ahead of their readers', () => {
       const expected: Record<string, string[]> = {};
       for (const m of doc.models)
         if (!m.own) for (const l of m.tie_groups as string[]) expected[l] = [...(expected[l] ?? []), m.model];
-      assert.deepEqual(groups[axis], { source: `/api/models?axis=${axis}`, m: doc.m, groups: expected }, axis);
+      assert.deepEqual(
+        groups[axis],
+        {
+          source: `/api/models?axis=${axis}`,
+          m: doc.m,
+          groups: expected,
+          groups_total: doc.groups,
+          leader_group: doc.leader_group,
+        },
+        axis,
+      );
     }
     assert.ok(
       Object.values(groups).some((g) => Object.keys(g.groups).length >= 2),

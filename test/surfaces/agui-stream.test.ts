@@ -162,12 +162,23 @@ describe('the AG-UI board stream over HTTP', () => {
       const source = `/api/models?axis=${row.axis}`;
       const doc = (await (await fetch(origin + source)).json()) as {
         m: number;
+        groups: number | null;
+        leader_group: string[];
         models: { model: string; own: boolean; tie_groups: string[] }[];
       };
       const groups: Record<string, string[]> = {};
       for (const m of doc.models.filter((x) => !x.own))
         for (const letter of m.tie_groups) groups[letter] = [...(groups[letter] ?? []), m.model];
-      tie_groups[row.axis] = { source, m: doc.m, groups };
+      // The demo's groups all fit in the state's 64 kB (issue 39): every one is there.
+      tie_groups[row.axis] = {
+        source,
+        m: doc.m,
+        groups,
+        groups_shown: Object.keys(groups).length,
+        groups_total: doc.groups,
+        leader_group: doc.leader_group,
+        leader_group_total: doc.leader_group.length,
+      };
     }
     return { ...board, tie_groups };
   };

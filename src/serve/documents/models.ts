@@ -43,6 +43,10 @@ export interface AxisTieGroups {
   /** Public tested pairs: the Holm family the letters come from. */
   m: number;
   groups: Record<string, string[]>;
+  /** How many groups there are (null past 702: no letters). */
+  groups_total: number | null;
+  /** The rank-1 public model and every public model not separated from it. */
+  leader_group: string[];
 }
 
 /**
@@ -53,7 +57,13 @@ export const tieGroupsOf = perRelease((p): Record<string, AxisTieGroups> => {
   const out: Record<string, AxisTieGroups> = {};
   for (const axis of comparisonAxes(p)) {
     const { doc } = builtFor(p, axis);
-    out[axis] = { source: `/api/models?axis=${axis}`, m: doc.m, groups: tieGroups(doc) };
+    out[axis] = {
+      source: `/api/models?axis=${axis}`,
+      m: doc.m,
+      groups: tieGroups(doc),
+      groups_total: doc.groups,
+      leader_group: doc.leader_group,
+    };
   }
   return out;
 });

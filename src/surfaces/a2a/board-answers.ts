@@ -16,10 +16,15 @@ import {
 } from './answer-kit.js';
 import type { RoutedMessage } from './skills.js';
 import type { ModelsDocument } from '../../core/board/models-document.js';
-import { leadSentence, tieGroupsText } from '../../core/board/lead-sentence.js';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import { cutText, fitBoard, jsonBytes } from '../answer-budget.js';
+import { answerRoom, axisPage, axisWords } from '../axis-answer.js';
 
 /** At most this many cards are looked up or listed per message (the rest are named). */
 export const MAX_CARDS_PER_ANSWER = 10;
+
+/** What an axis answer's board selection may take (its per_model list is cut past it). */
+const SELECTION_BYTES = 16 * 1024;
 
 function livingStamp(board: Record<string, unknown>): string {
   const stamp = (board.measured_on as { living_stamp?: { verification_state?: unknown; reason?: unknown } } | undefined)
@@ -42,7 +47,13 @@ export async function boardSummary(_msg: RoutedMessage, deps: AnswerDeps): Promi
   ]
     .filter((s) => s !== '')
     .join('\n');
-  return { skill: 'board-summary', text, data: [{ value: r.json, source: r.source }] };
+  // A classification axis of hundreds of models makes per_model longer than an answer holds.
+  const fitted = fitBoard(r.json, answerRoom(`${text}\n${'x'.repeat(600)}`));
+  const cut =
+    Object.keys(fitted.cut).length > 0
+      ? `\nTo stay within 64 kB, per-model lists are cut (${cutText(fitted.cut)}); each is whole at ${deps.ctx.baseUrl}/api/gspc?axis=<axis>, and page by page from axis-lookup.`
+      : '';
+  return { skill: 'board-summary', text: `${text}${cut}`, data: [{ value: fitted.value, source: r.source }] };
 }
 
 /** axis-lookup: `GET /api/gspc?axis=<slug>` for a served slug; otherwise the known slugs. */
@@ -68,40 +79,51 @@ export async function axisLookup(msg: RoutedMessage, deps: AnswerDeps): Promise<
   const notes = (Array.isArray(r.json.limitations) ? r.json.limitations : []).filter(
     (l): l is string => typeof l === 'string' && l.startsWith(`${msg.axis}:`),
   );
-  // A model comparison: every model and pair too (is X separated from Y, and by how much).
+  // A model comparison: every model and pair too (is X separated from Y, and by how much), a page
+  // at a time within 64 kB (issue 39).
   const models =
     row.kind === 'model-comparison' ? await read(deps, `/api/models?axis=${encodeURIComponent(msg.axis)}`) : undefined;
   const doc = models?.status === 200 ? (models.json as unknown as ModelsDocument) : undefined;
-  const ev = row.separation_evidence as { leader?: { model?: string }; next_best?: { model?: string } } | undefined;
-  const lead =
-    doc && ev?.leader?.model && ev.next_best?.model
-      ? leadSentence(doc, ev.leader.model, ev.next_best.model, {
-          ...(typeof row.separation === 'string' && { separation: row.separation }),
-          ...(typeof row.separation_p === 'number' && { separation_p: row.separation_p }),
-        })
-      : undefined;
-  const groups = doc ? tieGroupsText(doc) : '';
-  const text = [
+  const selection = fitBoard(r.json, SELECTION_BYTES);
+  const lines = [
     `${axisLine(row)}.`,
     typeof row.task === 'string' ? `Task: ${row.task}; dataset ${str(row.dataset)}.` : '',
     ...notes,
-    lead ?? '',
-    groups !== ''
-      ? `Tie groups (models sharing a letter are not separated, Holm-adjusted exact McNemar): ${groups}.`
+    ...axisWords(row, doc),
+    Object.keys(selection.cut).length > 0
+      ? `To stay within 64 kB the selection's per-model list is cut (${cutText(selection.cut)}); it is whole at ${deps.ctx.baseUrl}/api/gspc?axis=${msg.axis}.`
       : '',
     livingStamp(r.json),
-    `Exact figures: the data parts are the board selection as ${deps.ctx.baseUrl}/api/gspc?axis=${msg.axis} serves it${doc ? ` and every model and pair as ${deps.ctx.baseUrl}/api/models?axis=${msg.axis} serves them` : ''}.`,
-  ]
-    .filter((s) => s !== '')
-    .join('\n');
+  ].filter((s) => s !== '');
+  const exact = (next: string | null) =>
+    `Exact figures: the data parts are the board selection as ${deps.ctx.baseUrl}/api/gspc?axis=${msg.axis} serves it${doc ? ` and ${next === null && msg.cursor === undefined ? 'every' : 'a page of the'} model${next === null && msg.cursor === undefined ? ' and pair' : 's and pairs'} as ${deps.ctx.baseUrl}/api/models?axis=${msg.axis} serves them${next === null ? '' : `; for the next page send metadata "cursor": "${next}"`}` : ''}.`;
+  const text = lines.join('\n');
+  const page = doc
+    ? // The row is in the selection part: the page carries the document alone.
+      axisPage(
+        msg.axis,
+        {},
+        null,
+        doc,
+        msg.cursor,
+        answerRoom(`${text}\n${exact('pairs:999999999')}`) - jsonBytes(selection.value),
+      )
+    : undefined;
+  if (page && 'error' in page) throw new RequestMalformedError(`axis-lookup: ${page.error}`);
+  const next = page ? page.next : null;
   return {
     skill: 'axis-lookup',
-    text,
+    text: `${text}\n${exact(next)}`,
     data: [
-      { value: r.json, source: r.source },
-      ...(doc && models ? [{ value: models.json, source: models.source }] : []),
+      { value: selection.value, source: r.source },
+      ...(page && models ? [{ value: modelsPart(page.value), source: models.source }] : []),
     ],
   };
+}
+
+/** The every-model part of an axis answer: the page of the document, with the page's cursors. */
+function modelsPart(page: Record<string, unknown>): Record<string, unknown> {
+  return { ...(page.models as Record<string, unknown>), page: page.page };
 }
 
 /** card-lookup: each named card and its inclusion proof, or the index entries of an axis. */

@@ -51,7 +51,7 @@ const SPECS: Record<SkillId, Omit<SkillSpec, 'id'>> = {
   'axis-lookup': {
     name: 'Axis lookup',
     description:
-      'One axis of the board as GET /api/gspc?axis=<slug> serves it: status, n, accuracy, leader, Wilson interval, separation and the limitations that name the axis. Give the axis slug in metadata "axis" or in the text; an unknown slug is answered with the known ones.',
+      'One axis of the board as GET /api/gspc?axis=<slug> serves it: status, n, accuracy, leader, Wilson interval, separation and the limitations that name the axis; for a model comparison, every model and pair of GET /api/models?axis=<slug>, page by page within 64 kB (send the data part\'s page.next_cursor in metadata "cursor" for the next). Give the axis slug in metadata "axis" or in the text; an unknown slug is answered with the known ones.',
     tags: ['board', 'axis', 'measurement', 'read-only'],
     examples: (v) => [`axis ${v.axis}`, `axis-lookup ${v.axis}`],
     keywords: ['axis', 'axes'],
@@ -161,6 +161,8 @@ export interface RoutedMessage {
   /** How the skill was chosen (reported in the answer's metadata). */
   routedBy: 'metadata' | 'leading-skill-id' | 'data-part' | 'keyword' | 'none';
   axis?: string;
+  /** metadata `cursor`: the page of the every-model document to answer (axis-lookup). */
+  cursor?: string;
   ids: string[];
   /** The first data part, when there is one (the body card-verification sends to POST /api/verify). */
   data?: unknown;
@@ -206,6 +208,7 @@ export function routeMessage(input: MessageInput, knownAxes: readonly string[]):
   const base = {
     ids: [...ids],
     ...(axis !== undefined && { axis }),
+    ...(typeof m.cursor === 'string' && { cursor: m.cursor }),
     ...(input.data.length > 0 && { data: input.data[0] }),
   };
 

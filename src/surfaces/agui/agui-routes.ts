@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { tieGroupsOf } from '../../serve/documents/models.js';
+import { boardState } from './board-state.js';
 import { BASE_HEADERS } from '../../serve/headers.js';
 import type { PreparedRelease } from '../../serve/prepared.js';
 import { readQuery } from '../../serve/query.js';
@@ -71,15 +72,17 @@ const states = new WeakMap<object, RunState>();
 /**
  * The run's state: the served board's document, key for key as GET /api/gspc sends it, with one
  * key added, `tie_groups` (issue 29): each model-comparison axis's letters and their public
- * models, from the release's /api/models documents (docs/agents.md §3, decision S3). The ETag is
- * the board's, so a client can still match the state's board to GET /api/gspc.
+ * models, from the release's /api/models documents (docs/agents.md §3, decision S3), within 64 kB
+ * (board-state.ts, issue 39: the groups as fit, and per_model cut, said in `cut`, when a board is
+ * too large). The ETag is the board's, so a client can still match the state's board to GET
+ * /api/gspc.
  */
 export function aguiState(p: PreparedRelease): RunState {
   const board = p.boards.get('')!;
   let state = states.get(board);
   if (state === undefined) {
     const doc = JSON.parse(board.body.toString('utf8')) as Record<string, unknown>;
-    state = { body: Buffer.from(JSON.stringify({ ...doc, tie_groups: tieGroupsOf(p) })), etag: board.etag };
+    state = { body: Buffer.from(JSON.stringify(boardState(doc, tieGroupsOf(p)))), etag: board.etag };
     states.set(board, state);
   }
   return state;

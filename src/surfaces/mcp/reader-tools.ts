@@ -9,7 +9,8 @@ import { MCP_TOOL_FOR_ACTION } from '../../core/fabric/actions.js';
 import type { PreparedRelease } from '../../serve/prepared.js';
 import type { SurfaceContext } from '../context.js';
 import type { ModelsDocument } from '../../core/board/models-document.js';
-import { type BoardSeparation, leadSentence, tieGroupsText } from '../../core/board/lead-sentence.js';
+import { cutText, fitBoard } from '../answer-budget.js';
+import { answerRoom, axisPage, axisWords } from '../axis-answer.js';
 import {
   documentOf,
   documentResult,
@@ -43,6 +44,9 @@ function fileResult(current: PreparedRelease, path: string, headline?: (doc: Doc
   return documentResult(doc, `GET ${path}`, headline?.(doc));
 }
 
+/** What the board tool says when it cut per_model lists to stay within 64 kB. */
+const CUT_WORDS = 'To stay within 64 kB, per-model lists are cut to their first entries';
+
 const boardHeadline = (doc: Document) => {
   const lid = (doc.totals as { lid?: unknown } | undefined)?.lid;
   return typeof lid === 'string' ? lid : 'The GSPC board';
@@ -60,20 +64,38 @@ export const READER_TOOLS: readonly McpTool[] = [
       const current = ctx.state.current();
       const board = current.boards.get(axis ?? '');
       if (!board) return unknownAxis(current, axis!);
-      return documentResult(
-        documentOf(board),
-        axis ? `GET /api/gspc?axis=${axis}` : 'GET /api/gspc',
-        boardHeadline(documentOf(board)),
+      const doc = documentOf(board);
+      const source = axis ? `GET /api/gspc?axis=${axis}` : 'GET /api/gspc';
+      // A classification axis of hundreds of models makes per_model longer than an answer holds.
+      const fitted = fitBoard(doc, answerRoom(`${boardHeadline(doc)}. ${CUT_WORDS} ${'x'.repeat(400)}`));
+      if (Object.keys(fitted.cut).length === 0) return documentResult(doc, source, boardHeadline(doc));
+      const result = documentResult(
+        fitted.value,
+        source,
+        `${boardHeadline(doc)}. ${CUT_WORDS} (${cutText(fitted.cut)}): each whole at GET /api/gspc?axis=<axis>, and page by page from gspc_axis`,
       );
+      return { ...result, _meta: { 'gspc/cut': fitted.cut } };
     },
   }),
   tool({
     name: 'gspc_axis',
     title: 'Look up one axis',
     description:
-      'One axis: its row on the board (n, status, leader, interval, separation; as in GET /api/gspc?axis=<slug>), its published definition (task, dataset, labels, base models; GET /peritem/axes/<slug>.json) and, for a model comparison, every model and every pair (GET /api/models?axis=<slug>): which models are separated (Holm-adjusted exact McNemar), by how much (the difference with its interval) and what a TIE could have seen.',
-    input: z.object({ axis: AXIS }).strict(),
-    run: async ({ axis }, ctx) => {
+      "One axis: its row on the board (n, status, leader, interval, separation; as in GET /api/gspc?axis=<slug>), its published definition (task, dataset, labels, base models; GET /peritem/axes/<slug>.json) and, for a model comparison, every model and every pair (GET /api/models?axis=<slug>): which models are separated (Holm-adjusted exact McNemar), by how much (the difference with its interval) and what a TIE could have seen. Each answer stays within 64 kB: past that the models and pairs come page by page; pass the answer's page.next_cursor as `cursor` for the next page.",
+    input: z
+      .object({
+        axis: AXIS,
+        cursor: z
+          .string()
+          .min(1)
+          .max(64)
+          .optional()
+          .describe(
+            'page.next_cursor of the previous answer (<list>:<offset>, e.g. pairs:1200); none for the first page',
+          ),
+      })
+      .strict(),
+    run: async ({ axis, cursor }, ctx) => {
       const current = ctx.state.current();
       const board = current.boards.get(axis);
       if (!board) return unknownAxis(current, axis);
@@ -81,37 +103,22 @@ export const READER_TOOLS: readonly McpTool[] = [
       const definition = current.files.get(`/peritem/axes/${axis}.json`);
       // The every-model document, read through the registry as GET /api/models answers it.
       const models = row.kind === 'model-comparison' ? await ctx.documents.readPath(`/api/models?axis=${axis}`) : null;
-      const doc = {
+      const modelsDoc = models?.ok ? (models.value as unknown as ModelsDocument) : undefined;
+      const headline = `Axis ${axis}: ${String(row.status)}${row.n !== undefined ? `, n = ${String(row.n)}` : ''}${row.separation !== undefined ? `, ${String(row.separation)}` : ''}.`;
+      const words = [headline, ...axisWords(row, modelsDoc)].join(' ');
+      // The text's last sentence names the page, whose cursor is known only once it is cut.
+      const tail = (next: string | null) =>
+        ` The row, the definition and ${next === null ? (cursor ? 'the last page of' : 'every') : 'a page of'} the models and pairs are in structuredContent (GET /api/gspc?axis=${axis}, ${definition ? `/peritem/axes/${axis}.json` : 'no published definition'}, ${modelsDoc ? `/api/models?axis=${axis}` : 'no every-model document'})${next === null ? '' : `; the next page: cursor ${next}`}.`;
+      const page = axisPage(
         axis,
         row,
-        definition: definition ? documentOf(definition) : null,
-        models: models?.ok ? models.value : null,
-        sources: {
-          row: `/api/gspc?axis=${axis}`,
-          definition: definition ? `/peritem/axes/${axis}.json` : null,
-          models: models?.ok ? `/api/models?axis=${axis}` : null,
-        },
-      };
-      const modelsDoc = models?.ok ? (models.value as unknown as ModelsDocument) : undefined;
-      const letters = modelsDoc ? tieGroupsText(modelsDoc) : '';
-      const groups = letters === '' ? '' : `; tie groups (not separated within a letter): ${letters}`;
-      const headline = `Axis ${axis}: ${String(row.status)}${row.n !== undefined ? `, n = ${String(row.n)}` : ''}${row.separation !== undefined ? `, ${String(row.separation)}` : ''}${groups}`;
-      // The leader's lead over its basis, in the words the page and the A2A skill use.
-      const ev = row.separation_evidence as { leader?: { model?: string }; next_best?: { model?: string } } | undefined;
-      const said =
-        modelsDoc && ev?.leader?.model && ev.next_best?.model
-          ? leadSentence(modelsDoc, ev.leader.model, ev.next_best.model, row as BoardSeparation)
-          : undefined;
-      const refused = modelsDoc?.bank_state ? ` ${modelsDoc.bank_state}: ${modelsDoc.bank_reason ?? ''}.` : '';
-      return {
-        content: [
-          {
-            type: 'text',
-            text: `${headline}.${refused}${said ? ` ${said}` : ''} The row, the definition and every model and pair are in structuredContent (GET ${doc.sources.row}, ${doc.sources.definition ?? 'no published definition'}, ${doc.sources.models ?? 'no every-model document'}).`,
-          },
-        ],
-        structuredContent: doc,
-      };
+        definition ? documentOf(definition) : null,
+        modelsDoc,
+        cursor,
+        answerRoom(words + tail('pairs:999999999')),
+      );
+      if ('error' in page) return errorResult({ error: page.error, code: 'bad_query', axis }, page.error);
+      return { content: [{ type: 'text', text: words + tail(page.next) }], structuredContent: page.value };
     },
   }),
   tool({
