@@ -103,7 +103,7 @@ async function measureSize(
   log: (line: string) => void,
 ): Promise<AxisPageFigures> {
   const dir = join(tmp, `axis-page-${models}`);
-  writeManyModelsCorpus(join(dir, 'corpus'), { models, items });
+  writeManyModelsCorpus(join(dir, 'corpus'), { models, items, positiveLabel: true });
   keygen(join(dir, 'keys'));
   const port = await freePort();
   const signing = signingContext(join(dir, 'keys'), `localhost:${port}`);
@@ -204,7 +204,7 @@ export function axisPageSection(r: AxisPageResult): string {
       ]
     : [];
   return [
-    `One model-comparison axis of N public models and one own model × ${r.sizes[0]?.items ?? '?'} items (bench/many-models.ts), published, signed and served by the app on 127.0.0.1${r.chromium ? `; headless Chromium ${r.chromium}` : ''}.${r.skipped ? ` ${r.skipped}.` : ''}`,
+    `One model-comparison axis of N public models and one own model × ${r.sizes[0]?.items ?? '?'} items, with a positive label so the board's row lists every model in per_model (bench/many-models.ts), published, signed and served by the app on 127.0.0.1${r.chromium ? `; headless Chromium ${r.chromium}` : ''}.${r.skipped ? ` ${r.skipped}.` : ''}`,
     '',
     '| models | pairs | publish | /api/models: first read, size | axis page HTML | page read: first / second | drawn (page clock, median of 3; runs) | wall, median | MCP gspc_axis / A2A axis-lookup / AG-UI snapshot | largest answer |',
     '|---|---|---|---|---|---|---|---|---|---|',
