@@ -116,7 +116,7 @@ export function leadSentence(
 /** The public models by tie-group label, in the document's order: `{a: [m1], b: [m2, m3], …, aa: […]}`. */
 export function tieGroups(doc: ModelsDocument): Record<string, string[]> {
   const groups: Record<string, string[]> = {};
-  for (const m of doc.models) if (!m.own) for (const l of m.tie_groups) (groups[l] ??= []).push(m.model);
+  for (const m of doc.models) if (!m.own) for (const l of m.tie_groups ?? []) (groups[l] ??= []).push(m.model);
   return groups;
 }
 
