@@ -10,7 +10,9 @@
 import { lead, plural, type BoardSeparation } from '../core/board/lead-sentence.js';
 import type { ModelsDocument } from '../core/board/models-document.js';
 import { ANSWER_MAX_BYTES, type Cut, fitLists, jsonBytes } from './answer-budget.js';
-import { documentHead, fillPage, type Lists, readCursor } from './models-pages.js';
+import { cursorScope, documentHead, fillPage, type Lists, readCursor } from './models-pages.js';
+
+export { cursorScope };
 
 /** Room kept for what wraps an answer (JSON-RPC envelope, SDK fields, SSE framing). */
 export const ENVELOPE_BYTES = 2048;
@@ -88,6 +90,8 @@ export function axisPage(
   doc: ModelsDocument | undefined,
   cursor: string | undefined,
   budget: number,
+  /** The release and axis the cursor must be of ({@link cursorScope}). */
+  scope: string,
 ): AxisPage | { error: string } {
   const perModel =
     Array.isArray(row.per_model) && jsonBytes(row) > ROW_BYTES ? (row.per_model as unknown[]) : undefined;
@@ -109,7 +113,7 @@ export function axisPage(
       : []),
     ...(perModel ? ([['per_model', perModel]] as const) : []),
   ];
-  const at = readCursor(lists, cursor);
+  const at = readCursor(lists, cursor, scope);
   if ('error' in at) return at;
   const head = doc ? documentHead(doc) : null;
   const sources = {
@@ -128,7 +132,7 @@ export function axisPage(
   });
   // The page object's own size is bounded (three spans, two cursors, the cut): 1 kB covers it.
   const room = budget - jsonBytes(frame({}, { cut })) - 1024;
-  const { taken, page } = fillPage(lists, at, room, cursor ?? null);
+  const { taken, page } = fillPage(lists, at, room, cursor ?? null, scope);
   return { value: frame(taken, { ...page, ...(Object.keys(cut).length > 0 && { cut }) }), next: page.next_cursor };
 }
 

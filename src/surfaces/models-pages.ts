@@ -4,9 +4,13 @@
  * {@link LEADER_NAMES} names, then as many models and pairs as fit, in the document's order, and a
  * cursor to the next page. The lists are walked as one sequence (every model, then every pair, then
  * any extra list the caller adds, such as a board row's `per_model`), so following `next_cursor`
- * from no cursor to null reads each entry exactly once. A cursor is `<list>:<offset>`
- * (`pairs:1200`); one that names no list or lies past its end is refused.
+ * from no cursor to null reads each entry exactly once. A cursor is `<scope>.<list>:<offset>`
+ * (`3f09a1c2.pairs:1200`), its scope a digest of the release and the axis: a cursor kept across
+ * a republish, or taken to another axis, is refused (start again), never read as a position in
+ * other lists, which skipped and repeated entries (review of issue 39). One that names no list
+ * or lies past its end is refused too.
  */
+import { createHash } from 'node:crypto';
 import type { ModelsDocument } from '../core/board/models-document.js';
 import { jsonBytes } from './answer-budget.js';
 
@@ -32,18 +36,28 @@ export type Lists = readonly (readonly [name: string, items: readonly unknown[]]
 export type Cursor = { list: number; offset: number };
 
 /** The cursor's position, or why it is refused. */
-export function readCursor(lists: Lists, cursor: string | undefined): Cursor | { error: string } {
+export function readCursor(lists: Lists, cursor: string | undefined, scope: string): Cursor | { error: string } {
   if (cursor === undefined) return { list: 0, offset: 0 };
-  const m = /^([a-z_]{1,20}):(\d{1,9})$/.exec(cursor);
-  const list = m ? lists.findIndex(([name]) => name === m[1]) : -1;
+  const m = /^([0-9a-f]{8})\.([a-z_]{1,20}):(\d{1,9})$/.exec(cursor);
+  const list = m ? lists.findIndex(([name]) => name === m[2]) : -1;
   if (!m || list === -1)
     return {
-      error: `cursor '${cursor.slice(0, 40)}': expected <list>:<offset> with list one of ${lists.map(([n]) => n).join(', ')}`,
+      error: `cursor '${cursor.slice(0, 40)}': expected a page.next_cursor (<scope>.<list>:<offset>, list one of ${lists.map(([n]) => n).join(', ')})`,
     };
-  const offset = Number(m[2]);
-  if (offset > lists[list]![1].length)
-    return { error: `cursor '${cursor}': ${lists[list]![0]} has ${lists[list]![1].length} entries` };
+  if (m[1] !== scope)
+    return {
+      error: `cursor '${cursor}' is from another release or another axis (the board may have been republished since): start again without a cursor`,
+    };
+  const offset = Number(m[3]);
+  const length = lists[list]![1].length;
+  if (offset > length)
+    return { error: `cursor '${cursor}': ${lists[list]![0]} has ${length} ${length === 1 ? 'entry' : 'entries'}` };
   return { list, offset };
+}
+
+/** A cursor's scope: the release and the axis it pages (8 hex digits of their SHA-256). */
+export function cursorScope(release: string, axis: string): string {
+  return createHash('sha256').update(`${release}\n${axis}`).digest('hex').slice(0, 8);
 }
 
 /** The entries from `at` that fit in `budget` bytes, across lists; and the page's spans and next cursor. */
@@ -52,6 +66,7 @@ export function fillPage(
   at: Cursor,
   budget: number,
   cursor: string | null,
+  scope: string,
 ): { taken: Record<string, unknown[]>; page: Page } {
   const taken: Record<string, unknown[]> = Object.fromEntries(lists.map(([name]) => [name, []]));
   const spans: Record<string, ListSpan> = {};
@@ -82,7 +97,7 @@ export function fillPage(
   });
   return {
     taken,
-    page: { cursor, next_cursor: next && `${lists[next.list]![0]}:${next.offset}`, lists: spans },
+    page: { cursor, next_cursor: next && `${scope}.${lists[next.list]![0]}:${next.offset}`, lists: spans },
   };
 }
 

@@ -46,6 +46,18 @@ describe('leadSentence', () => {
       /^demo\/borealis-34b trails demo\/atlas-70b by 13\.5 points \(95% interval -19\.1 to -7\.8\): 72\.0% against 85\.5%/,
     );
   });
+  it('equal accuracies on the shared items: level, never "leads by 0.0 points" (found by review)', () => {
+    const level = structuredClone(doc);
+    const p = pairOf(level, 'demo/atlas-70b', 'demo/borealis-34b')!;
+    // The same pair with as many items each way: the difference is 0.
+    const raw = level.pairs.find((x) => x === p || (x.first === p.first && x.second === p.second))!;
+    raw.c = raw.b!;
+    raw.difference = 0;
+    raw.difference_interval = [-0.05, 0.05];
+    const said = leadSentence(level, 'demo/atlas-70b', 'demo/borealis-34b')!;
+    assert.match(said, /^demo\/atlas-70b is level with demo\/borealis-34b \(95% interval -5\.0 to 5\.0\)/);
+    assert.doesNotMatch(said, /leads|trails|by 0\.0/);
+  });
   it('tie groups by label, public models only', () => {
     assert.equal(tieGroupsText(doc), 'a: demo/atlas-70b; b: demo/borealis-34b, demo/dune-8b-ft; c: demo/cirrus-8b');
   });
@@ -107,7 +119,7 @@ describe('the lead on real harness output: two Inspect popularity logs sharing o
 
   it('the lead says plainly that 1 item is too few, with both accuracies on it, on the page, MCP and A2A alike', async () => {
     const expected =
-      'openai/gpt-4o-mini and ollama/llama3.1 both answered only 1 item; on it openai/gpt-4o-mini scored 100.0% and ollama/llama3.1 0.0%, and they differ on only 1: too few to say which is better (no test can separate two models on fewer than 6 items where they differ).';
+      'openai/gpt-4o-mini and ollama/llama3.1 both answered 1 item; on it openai/gpt-4o-mini scored 100.0% and ollama/llama3.1 0.0%, and they differ on only 1: too few to say which is better (no test can separate two models on fewer than 6 items where they differ).';
     assert.equal(leadSentence(popularity, 'openai/gpt-4o-mini', 'ollama/llama3.1'), expected);
     const page = (await imported.inject({ url: '/dashboard/axes/popularity' })).body;
     assert.equal(pageLead(page, 'axis-lead'), expected);

@@ -92,6 +92,13 @@ describe('/feed.atom for feed readers and validators', () => {
     assert.deepEqual(atomViolations(xml), []);
   });
 
+  it("says what a correction changed whether the entry calls it what_changed or fix (review: the demo's C-2026-0310-01 lost its fix)", () => {
+    const entry =
+      /<entry>(?:(?!<\/entry>)[\s\S])*?urn:gspc:correction:C-2026-0310-01[\s\S]*?<\/entry>/.exec(xml)?.[0] ?? '';
+    assert.notEqual(entry, '', 'the correction has an entry');
+    assert.match(entry, /the page now states p below 0\.05, exact McNemar/);
+  });
+
   it('names the service as the author, by its DID and public origin; entries inherit it', async () => {
     const did = ((await app.inject({ method: 'GET', url: '/.well-known/did.json' })).json() as { id: string }).id;
     assert.match(did, /^did:web:localhost%3A8772/);

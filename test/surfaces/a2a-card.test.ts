@@ -251,3 +251,13 @@ describe('routing a message to a skill', () => {
     assert.deepEqual(emptyPaths(body), []);
   });
 });
+
+describe('axis-lookup metadata "cursor" (review of issue 39)', () => {
+  it('a cursor that is not a string is refused (-32602), never ignored as page 1', () => {
+    for (const cursor of [5, ['pairs:5'], { at: 5 }, null])
+      assert.throws(
+        () => routeMessage({ text: '', data: [], metadata: { skill: 'axis-lookup', axis: 'jail', cursor } }, ['jail']),
+        /metadata\.cursor must be a string/,
+      );
+  });
+});

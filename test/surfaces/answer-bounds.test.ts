@@ -99,15 +99,28 @@ describe(`agent answers at ${MODELS} models`, async () => {
     const first = await ask();
     assert.ok(bytes(first) <= ANSWER_MAX_BYTES);
     const page = (first.data[1]!.value as any).page;
-    assert.match(page.next_cursor, /^(models|pairs):\d+$/);
+    assert.match(page.next_cursor, /^[0-9a-f]{8}\.(models|pairs):\d+$/);
     assert.ok(first.text.includes(`"cursor": "${page.next_cursor}"`));
     const second = await ask(page.next_cursor);
     assert.ok(bytes(second) <= ANSWER_MAX_BYTES);
     assert.equal((second.data[1]!.value as any).page.cursor, page.next_cursor);
     await assert.rejects(ask('nope:1'), /cursor 'nope:1'/);
-    const bad = await mcpTool('gspc_axis').run({ axis: MANY_AXIS, cursor: 'pairs:99999999' }, ctx);
+    const scope = page.next_cursor.slice(0, 8);
+    const bad = await mcpTool('gspc_axis').run({ axis: MANY_AXIS, cursor: `${scope}.pairs:99999999` }, ctx);
     assert.equal(bad.isError, true);
     assert.equal((bad.structuredContent as any).code, 'bad_query');
+    // A cursor keeps to the release and axis it came from (review: one kept across a republish,
+    // or taken to another axis, was read as a position in other lists, skipping and repeating).
+    const other = scope === '00000000' ? '11111111' : '00000000';
+    const elsewhere = await mcpTool('gspc_axis').run(
+      { axis: MANY_AXIS, cursor: `${other}${page.next_cursor.slice(8)}` },
+      ctx,
+    );
+    assert.equal(elsewhere.isError, true);
+    assert.match((elsewhere.content[0] as { text: string }).text, /another release or another axis/);
+    await assert.rejects(ask(`${other}${page.next_cursor.slice(8)}`), /another release or another axis/);
+    // The old form, <list>:<offset>, carries no scope: refused, not read as page 1's position.
+    await assert.rejects(ask(page.next_cursor.slice(9)), /expected a page\.next_cursor/);
   });
 
   it('the axis page says why there are no tie-group letters', async () => {

@@ -65,13 +65,14 @@ export function lead(
   if (disc < MIN_DISCORDANT_TO_SEPARATE)
     return {
       sentence:
-        `${leader} and ${basis} both answered ${n === 1 ? 'only 1 item' : `only ${plural(n, 'item')}`}; ` +
+        `${leader} and ${basis} both answered ${plural(n, 'item')}; ` +
         `on ${n === 1 ? 'it' : 'them'} ${leader} scored ${first} and ${basis} ${second}, and they differ on ` +
         `${disc === 0 ? 'none' : `only ${disc}`}: too few to say which is better ` +
         `(no test can separate two models on fewer than ${MIN_DISCORDANT_TO_SEPARATE} items where they differ).`,
     };
   const [lo, hi] = p.difference_interval;
-  const verb = p.difference >= 0 ? 'leads' : 'trails';
+  // Equal accuracies on the shared items: neither leads (it said "leads … by 0.0 points").
+  const verb = p.difference > 0 ? 'leads' : p.difference < 0 ? 'trails' : 'is level with';
   const tested =
     p.p_holm === null
       ? `${p.state}, unadjusted: an own model is outside the Holm family`
@@ -81,7 +82,7 @@ export function lead(
       ? `a gap smaller than ${points(p.mdd)} points could not have been seen with 80% power at this n`
       : `with ${plural(disc, 'item')} where they differ (fewer than 20), what gap this n could have seen is not estimated`;
   const sentence =
-    `${leader} ${verb} ${basis} by ${points(Math.abs(p.difference))} points (95% interval ${points(lo)} to ${points(hi)}): ` +
+    `${leader} ${verb} ${basis}${p.difference === 0 ? '' : ` by ${points(Math.abs(p.difference))} points`} (95% interval ${points(lo)} to ${points(hi)}): ` +
     `${first} against ${second} on the ${plural(n, 'item')} both answered (${tested}); ${seen}.`;
   return { sentence, ...reconciled(doc, p, board) };
 }

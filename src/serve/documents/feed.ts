@@ -86,7 +86,11 @@ function buildFeed(p: PreparedRelease, base: string): Prepared {
     id: `urn:gspc:correction:${id}`,
     link: { rel: 'alternate', type: JSON_LINK, href: `${base}/corrections/${id}.json` },
     updated: publishedAt(entry, served),
-    content: [entry.what_was_wrong, entry.what_changed].filter((x) => x !== undefined).map((x) => ({ p: x })),
+    // An entry says what changed in `what_changed` or in `fix` (the schema takes either; the
+    // demo's C-2026-0310-01 uses `fix`, which the feed dropped: review of issue 39).
+    content: [entry.what_was_wrong, entry.what_changed, entry.fix]
+      .filter((x) => x !== undefined)
+      .map((x) => ({ p: x })),
   }));
   const entries = [...releases, ...corrections].sort(
     (a, b) => b.updated.getTime() - a.updated.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),

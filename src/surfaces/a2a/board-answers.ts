@@ -18,7 +18,7 @@ import type { RoutedMessage } from './skills.js';
 import type { ModelsDocument } from '../../core/board/models-document.js';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { cutText, fitBoard, jsonBytes } from '../answer-budget.js';
-import { answerRoom, axisPage, axisWords } from '../axis-answer.js';
+import { answerRoom, axisPage, axisWords, cursorScope } from '../axis-answer.js';
 
 /** At most this many cards are looked up or listed per message (the rest are named). */
 export const MAX_CARDS_PER_ANSWER = 10;
@@ -106,7 +106,8 @@ export async function axisLookup(msg: RoutedMessage, deps: AnswerDeps): Promise<
         null,
         doc,
         msg.cursor,
-        answerRoom(`${text}\n${exact('pairs:999999999')}`) - jsonBytes(selection.value),
+        answerRoom(`${text}\n${exact('00000000.pairs:999999999')}`) - jsonBytes(selection.value),
+        cursorScope(deps.ctx.state.current().release.id, msg.axis),
       )
     : undefined;
   if (page && 'error' in page) throw new RequestMalformedError(`axis-lookup: ${page.error}`);

@@ -205,6 +205,9 @@ export function routeMessage(input: MessageInput, knownAxes: readonly string[]):
   if (Array.isArray(m.ids)) for (const x of m.ids) if (typeof x === 'string') ids.add(x.toLowerCase());
   for (const hit of input.text.toLowerCase().matchAll(HEX_ID)) ids.add(hit[0]);
   const axis = typeof m.axis === 'string' ? m.axis : words.find((w) => knownAxes.includes(w));
+  // A cursor of another type is refused, not ignored: ignored, it gave page 1 again forever.
+  if (m.cursor !== undefined && typeof m.cursor !== 'string')
+    throw new RequestMalformedError('metadata.cursor must be a string: the page.next_cursor of the previous answer');
   const base = {
     ids: [...ids],
     ...(axis !== undefined && { axis }),

@@ -10,7 +10,7 @@ import type { PreparedRelease } from '../../serve/prepared.js';
 import type { SurfaceContext } from '../context.js';
 import type { ModelsDocument } from '../../core/board/models-document.js';
 import { cutText, fitBoard } from '../answer-budget.js';
-import { answerRoom, axisPage, axisWords } from '../axis-answer.js';
+import { answerRoom, axisPage, axisWords, cursorScope } from '../axis-answer.js';
 import {
   documentOf,
   documentResult,
@@ -91,7 +91,7 @@ export const READER_TOOLS: readonly McpTool[] = [
           .max(64)
           .optional()
           .describe(
-            'page.next_cursor of the previous answer (<list>:<offset>, e.g. pairs:1200); none for the first page',
+            'page.next_cursor of the previous answer (<scope>.<list>:<offset>, e.g. 3f09a1c2.pairs:1200; it is good for the release and axis it came from); none for the first page',
           ),
       })
       .strict(),
@@ -108,14 +108,15 @@ export const READER_TOOLS: readonly McpTool[] = [
       const words = [headline, ...axisWords(row, modelsDoc)].join(' ');
       // The text's last sentence names the page, whose cursor is known only once it is cut.
       const tail = (next: string | null) =>
-        ` The row, the definition and ${next === null ? (cursor ? 'the last page of' : 'every') : 'a page of'} the models and pairs are in structuredContent (GET /api/gspc?axis=${axis}, ${definition ? `/peritem/axes/${axis}.json` : 'no published definition'}, ${modelsDoc ? `/api/models?axis=${axis}` : 'no every-model document'})${next === null ? '' : `; the next page: cursor ${next}`}.`;
+        ` The row, the definition and ${next === null ? (cursor ? 'the last page of' : 'all of') : 'a page of'} the models and pairs are in structuredContent (GET /api/gspc?axis=${axis}, ${definition ? `/peritem/axes/${axis}.json` : 'no published definition'}, ${modelsDoc ? `/api/models?axis=${axis}` : 'no every-model document'})${next === null ? '' : `; the next page: cursor ${next}`}.`;
       const page = axisPage(
         axis,
         row,
         definition ? documentOf(definition) : null,
         modelsDoc,
         cursor,
-        answerRoom(words + tail('pairs:999999999')),
+        answerRoom(words + tail('00000000.pairs:999999999')),
+        cursorScope(current.release.id, axis),
       );
       if ('error' in page) return errorResult({ error: page.error, code: 'bad_query', axis }, page.error);
       return { content: [{ type: 'text', text: words + tail(page.next) }], structuredContent: page.value };
