@@ -8,6 +8,7 @@ import { ItemTable } from '../core/board/item-table.js';
 import type { ModelComparisonAxis, PerItemRow } from '../core/board/model.js';
 import { forEachJsonlValue } from './jsonl-lines.js';
 import type { CorpusProblem } from '../core/errors.js';
+import { modelIdProblem } from './model-id.js';
 
 const MAX_ID = 512;
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -19,8 +20,8 @@ function checkRow(v: unknown): { row: PerItemRow } | { field: string; reason: st
   const r = v as Record<string, unknown>;
   if (typeof r.item !== 'string' || r.item.length === 0 || r.item.length > MAX_ID)
     return { field: 'item', reason: `must be a non-empty string of at most ${MAX_ID} characters` };
-  if (typeof r.model !== 'string' || r.model.length === 0 || r.model.length > 200 || /[\s\u0000-\u001f]/.test(r.model))
-    return { field: 'model', reason: 'must be a model id without spaces' };
+  const modelProblem = modelIdProblem(r.model);
+  if (modelProblem !== undefined) return { field: 'model', reason: modelProblem };
   const g = r.gold;
   const goldOk =
     (typeof g === 'string' && g.length > 0) ||
@@ -36,7 +37,7 @@ function checkRow(v: unknown): { row: PerItemRow } | { field: string; reason: st
     return { field: 'cluster', reason: `must be a non-empty string of at most ${MAX_ID} characters` };
   const row: PerItemRow = {
     item: r.item,
-    model: r.model,
+    model: r.model as string,
     gold: g as string | string[],
     label: r.label as string | null,
   };

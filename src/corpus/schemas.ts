@@ -3,17 +3,14 @@
  * the TypeScript types and (later) the published JSON Schemas.
  */
 import { z } from 'zod';
+import { modelIdSchema } from './model-id.js';
 import { ISO_UTC_INSTANT, isIsoUtcInstant } from '../core/iso-instant.js';
 import { AXIS_STATUSES, FLEET_AGGREGATES } from '../core/board/model.js';
 
 const text = z.string().trim().min(1, 'must be a non-empty string');
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const slug = z.string().regex(SLUG, 'must be a lower-case slug (a-z, 0-9, single hyphens)');
-const modelId = z
-  .string()
-  .min(1)
-  .max(200)
-  .regex(/^[^\s\u0000-\u001f]+$/, 'must be a model id without spaces or control characters');
+const modelId = modelIdSchema;
 /** An instant: the form, and a day and time that exist (src/core/iso-instant.ts). */
 export const isoUtc = z
   .string()

@@ -4,6 +4,7 @@
  * least one model id, once; no model is in both. Fields: docs/drafts/read-documents.md.
  */
 import { z } from 'zod';
+import { modelIdSchema } from '../model-id.js';
 import type { EastWestFile as CoreEastWestFile } from '../../core/status/east-west-bench.js';
 import { parseJsonFile } from '../json-file.js';
 import type { StatusRead, StatusReadIo } from './io.js';
@@ -13,11 +14,7 @@ export type EastWestFile = CoreEastWestFile;
 export const EAST_WEST_FILE = 'status/east-west.json';
 
 const text = z.string().trim().min(1, 'must be a non-empty string');
-const modelId = z
-  .string()
-  .min(1)
-  .max(200)
-  .regex(/^[^\s\u0000-\u001f]+$/, 'must be a model id without spaces or control characters');
+const modelId = modelIdSchema;
 const group = z
   .array(modelId)
   .min(1, 'must list at least one model')

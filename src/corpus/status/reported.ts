@@ -5,6 +5,7 @@
  * Fields: docs/drafts/read-documents.md, "Formats".
  */
 import { z } from 'zod';
+import { modelIdSchema } from '../model-id.js';
 import type { ReportedFile } from '../../core/status/reported-figures.js';
 import { isIsoDate } from '../../core/status/regulation-feed.js';
 import { parseJsonFile } from '../json-file.js';
@@ -30,11 +31,7 @@ const date = z
   );
 
 const figure = z.strictObject({
-  subject: z
-    .string()
-    .min(1)
-    .max(200)
-    .regex(/^[^\s\u0000-\u001f]+$/, 'must be a model id without spaces or control characters'),
+  subject: modelIdSchema,
   metric: text,
   value: z.number().finite(),
   unit: text,
