@@ -143,6 +143,9 @@ function refused(why: string): SignIn {
   return { kind: 'refused', reason: `the SIGN-IN-WITH-X proof was not accepted: ${why}` };
 }
 
+// The payload's JSON Schema is the same for every 402: built once, not per challenge.
+const SIGN_IN_SCHEMA = buildSIWxSchema();
+
 /**
  * The extension as a 402 declares it: the same fields `@x402/extensions`' server fills in
  * (domain, URI, version, nonce, issuedAt, expirationTime, resources), with the statement saying
@@ -166,6 +169,6 @@ export function signInDeclaration(c: { origin: string; resourceUrl: string; netw
       resources: [c.resourceUrl],
     },
     supportedChains: [{ chainId: c.network, type: 'eip191' as const }],
-    schema: buildSIWxSchema(),
+    schema: SIGN_IN_SCHEMA,
   };
 }

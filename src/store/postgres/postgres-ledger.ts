@@ -176,10 +176,8 @@ export class PostgresLedger implements Ledger {
         return { id_taken: true } as const;
       });
       if (inserted !== undefined && 'id_taken' in inserted) {
-        const holder = await this.one<SettlementRow>(
-          `SELECT ${COLUMNS} FROM settlements WHERE payment_id_sha256 = $1 ORDER BY id DESC LIMIT 1`,
-          [n.payment_id_sha256],
-        );
+        // The catch above answers id_taken only for a reservation carrying an id.
+        const holder = await this.byPaymentId(n.payment_id_sha256 as string);
         // A duplicate of this very reservation, inserted by a concurrent request: the unique id
         // index caught it before the (payer, nonce) arbiter saw the row (PostgreSQL reports a
         // conflict on a non-arbiter index as an error). Try again: the row is committed now, so
@@ -262,12 +260,16 @@ export class PostgresLedger implements Ledger {
   }
 
   async findByPaymentId(payment_id_sha256: string): Promise<SettlementRecord | undefined> {
-    const h = sha256Hex('payment_id_sha256', payment_id_sha256);
-    const row = await this.one<SettlementRow>(
+    const row = await this.byPaymentId(sha256Hex('payment_id_sha256', payment_id_sha256));
+    return row && settlementRecord(row);
+  }
+
+  /** The row holding a payment-identifier hash (one at most since schema 6). */
+  private byPaymentId(h: string): Promise<SettlementRow | undefined> {
+    return this.one<SettlementRow>(
       `SELECT ${COLUMNS} FROM settlements WHERE payment_id_sha256 = $1 ORDER BY id DESC LIMIT 1`,
       [h],
     );
-    return row && settlementRecord(row);
   }
 
   async findSettledFor(f: {
