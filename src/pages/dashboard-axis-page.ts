@@ -148,7 +148,7 @@ function axisBody(row: BoardRow, doc: ModelsDocument, island: AxisIsland, view: 
 ${doc.bank_state ? html`<p class="callout" id="axis-refused" data-field="bank_reason">${doc.bank_state}: ${doc.bank_reason ?? ''}.</p>` : ''}
 ${leadParagraph(doc, row)}
 ${leaderGroup(doc)}
-${doc.groups_reason ? html`<p class="note" id="axis-groups-reason">No tie-group letters: ${doc.groups_reason}.</p>` : ''}
+${doc.groups_reason ? html`<p class="note" id="axis-groups-reason">No tie-group letters: ${doc.groups_reason}. The models table's "Not separated from" column gives them for each model.</p>` : ''}
 <h2 id="axis-models-heading">Every model</h2>
 ${cutNote(doc, view, 'axis-models-cut', `Of ${doc.models.length.toLocaleString('en')} models, the plot shows ${firstN} and the table the first ${TABLE_MODELS}${view.tabled.length > TABLE_MODELS ? ' and every own model' : ''}.`)}
 ${

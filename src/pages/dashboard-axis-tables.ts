@@ -1,10 +1,10 @@
 /**
  * The two tables of an axis page (issue 29): every model and every pair of `/api/models`, each
  * value in `data-value` exactly as served (an interval as its JSON `[low, high]`, tie groups as
- * their labels joined by commas), rounded for reading. Cards on a phone (card-table.ts).
+ * their labels joined by commas, `not_separated` as its JSON ranges), rounded for reading. Cards on a phone (card-table.ts).
  */
 import type { ModelEntry, ModelsDocument, PairEntry } from '../core/board/models-document.js';
-import { groupsText } from '../core/stats/letters.js';
+import { groupsText, rangesText } from '../core/stats/letters.js';
 import { breakable, cardTable, type Column } from './card-table.js';
 import { numCell, pct, pctCell, pValue, stateSpan } from './dashboard-format.js';
 import { html, type SafeHtml } from './html.js';
@@ -25,6 +25,7 @@ export function modelsTable(doc: ModelsDocument, models: readonly ModelEntry[] =
     { label: 'Model' },
     { label: 'Rank', num: true },
     { label: 'Tie group' },
+    { label: 'Not separated from (ranks)' },
     { label: 'Accuracy', num: true },
     { label: 'Wilson 95% interval', num: true },
     { label: 'k', num: true },
@@ -40,7 +41,7 @@ export function modelsTable(doc: ModelsDocument, models: readonly ModelEntry[] =
   ];
   return cardTable(
     'axis-models',
-    `${models.length < doc.models.length ? `The first ${models.length} of ${doc.models.length} models` : 'Every model'} of ${doc.axis}, in the board's ranking order: accuracy k / parsed with its Wilson 95% interval, tie-group letters (public models only)${clustered ? ', standard errors with and without clustering' : ''}`,
+    `${models.length < doc.models.length ? `The first ${models.length} of ${doc.models.length} models` : 'Every model'} of ${doc.axis}, in the board's ranking order: accuracy k / parsed with its Wilson 95% interval, tie-group letters and the ranks each is not separated from (public models only)${clustered ? ', standard errors with and without clustering' : ''}`,
     columns,
     models.map((m) => {
       const letters = groupsText(m.tie_groups, doc.groups);
@@ -50,6 +51,7 @@ export function modelsTable(doc: ModelsDocument, models: readonly ModelEntry[] =
           html`<th scope="row">${breakable(m.model)}${m.own ? html` <span class="state axis-own">own</span>` : ''}${m.base ? html` <span class="note">base</span>` : ''}</th>`,
           numCell(m.rank),
           html`<td data-value="${(m.tie_groups ?? []).join(',')}"><strong class="axis-letters">${letters || '—'}</strong></td>`,
+          html`<td data-value="${m.not_separated === null ? '' : JSON.stringify(m.not_separated)}">${rangesText(m.not_separated) || '—'}</td>`,
           pctCell(m.accuracy),
           intervalCell(m.interval, pct),
           numCell(m.k),

@@ -30,7 +30,8 @@ type Json = Record<string, unknown>;
 /** The tie groups in words, bounded: `a: m1, m2; b: m3 (+12); … and 280 more groups`. */
 export function tieGroupsWords(doc: ModelsDocument): string {
   if (doc.bank_state) return '';
-  if (doc.groups === null) return `no tie-group letters (more than 702 groups; which pairs are separated is in pairs)`;
+  if (doc.groups === null)
+    return `no tie-group letters (more than 702 groups); each model's not_separated gives the ranks it is not separated from`;
   const groups = new Map<string, string[]>();
   for (const m of doc.models)
     if (!m.own) for (const l of m.tie_groups ?? []) groups.set(l, [...(groups.get(l) ?? []), m.model]);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { prng } from '../../demo/generate.js';
 import { demoApp } from '../helpers/app.js';
 import { demoCorpus, tempDir } from '../helpers/tmp.js';
+import { assertNotSeparatedRanges } from '../helpers/not-separated.js';
 
 const { app } = demoApp();
 const Z = 1.959963984540054;
@@ -77,7 +78,7 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
   const def = (await get(`/peritem/axes/${axis}.json`)).json() as { own_models?: string[]; labels?: string[] };
   const rowsFile = manifest.files.find((f) => f.axis === axis && f.role === 'per-item-rows');
   const doc = (await get(`/api/models?axis=${axis}`)).json() as any;
-  assert.equal(doc.schema, 'svc.gspc-models/0.2');
+  assert.equal(doc.schema, 'svc.gspc-models/0.3');
   if (!rowsFile) {
     assert.ok(doc.pairs.every((p: any) => p.state === 'UNTESTED'));
     return;
@@ -220,6 +221,7 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
     assert.equal(share, entry.state !== 'SEPARATED', `${entry.first} ~ ${entry.second}`);
   }
   assert.equal(doc.groups, new Set([...letters.values()].flat()).size, 'groups: how many labels');
+  assertNotSeparatedRanges(doc, refused);
   // The leader's group: the rank-1 public model and every public model not SEPARATED from it.
   const leader = publicRanked[0]?.model;
   const separatedFromLeader = (m: string) =>

@@ -15,6 +15,7 @@ import { PLOT_MODELS, TABLE_MODELS } from '../../src/pages/dashboard-axis-view.j
 import { demoApp } from '../helpers/app.js';
 import { tempDir } from '../helpers/tmp.js';
 import { htmlView } from './dashboard-view.js';
+import { assertNotSeparatedRanges } from '../helpers/not-separated.js';
 
 const MODELS = 300;
 const PAGE_MAX_BYTES = 1_000_000;
@@ -94,5 +95,22 @@ describe(`the axis page at ${MODELS} models`, async () => {
     if (row) assert.equal(row.data['letters'], many.tie_groups!.join(' '));
     for (const m of island.models)
       assert.equal(m.letters, (doc.models.find((x) => x.model === m.model)!.tie_groups ?? []).join(' '));
+  });
+
+  it("the tie groups satisfy their defining property: two public models share a label, and each lies in the other's not_separated ranks, exactly when their pair is not SEPARATED", () => {
+    const letters = new Map(doc.models.map((m) => [m.model, m.tie_groups ?? []]));
+    for (const p of doc.pairs.filter((q) => !q.own)) {
+      const share = letters.get(p.first)!.some((l) => letters.get(p.second)!.includes(l));
+      assert.equal(share, p.state !== 'SEPARATED', `${p.first} ~ ${p.second}`);
+    }
+    assertNotSeparatedRanges(doc, false);
+    // The models table shows each kept model's ranges, with the served JSON in data-value.
+    for (const m of doc.models.slice(0, 5))
+      assert.ok(
+        body.includes(
+          `data-label="Not separated from (ranks)" data-value="${m.not_separated === null ? '' : JSON.stringify(m.not_separated)}">`,
+        ),
+        m.model,
+      );
   });
 });

@@ -42,10 +42,15 @@ function expectAxisPage(v: View, doc: Json): void {
     assert.equal(r.data['letters'], lettersOf(doc, m), `${m.model} letters`);
     assert.equal(value(r, 1), num(m.rank), `${m.model} rank`);
     assert.equal(value(r, 2), m.tie_groups.join(','), `${m.model} tie groups`);
-    assert.equal(value(r, 3), num(m.accuracy), `${m.model} accuracy`);
-    if (m.accuracy !== null) assert.equal(r.cells[3]!.text, pct(m.accuracy));
-    assert.equal(value(r, 4), m.interval ? JSON.stringify(m.interval) : '', `${m.model} interval`);
-    assert.deepEqual([value(r, 5), value(r, 6), value(r, 7)], [num(m.k), num(m.parsed), num(m.unparsed)]);
+    assert.equal(
+      value(r, 3),
+      m.not_separated === null ? '' : JSON.stringify(m.not_separated),
+      `${m.model} not_separated`,
+    );
+    assert.equal(value(r, 4), num(m.accuracy), `${m.model} accuracy`);
+    if (m.accuracy !== null) assert.equal(r.cells[4]!.text, pct(m.accuracy));
+    assert.equal(value(r, 5), m.interval ? JSON.stringify(m.interval) : '', `${m.model} interval`);
+    assert.deepEqual([value(r, 6), value(r, 7), value(r, 8)], [num(m.k), num(m.parsed), num(m.unparsed)]);
     if (m.own) assert.match(r.cells[0]!.text, / own\b/, 'an own model is marked');
   });
   assert.equal(v.fields['m'], String(doc.m));

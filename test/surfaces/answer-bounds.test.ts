@@ -19,6 +19,7 @@ import { aguiState } from '../../src/surfaces/agui/agui-routes.js';
 import { ANSWER_MAX_BYTES } from '../../src/surfaces/answer-budget.js';
 import { demoApp } from '../helpers/app.js';
 import { tempDir } from '../helpers/tmp.js';
+import { assertNotSeparatedRanges } from '../helpers/not-separated.js';
 
 const MODELS = 400;
 
@@ -37,6 +38,14 @@ describe(`agent answers at ${MODELS} models`, async () => {
     assert.equal(doc.pairs.length, ((MODELS + 1) * MODELS) / 2);
     assert.equal(doc.groups, null);
     assert.match(doc.groups_reason!, /more than 702 tie groups/);
+  });
+
+  it('past 702 groups every public model still says which ranks it is not separated from (not_separated)', () => {
+    assertNotSeparatedRanges(doc, false);
+    const runs = doc.models.reduce((n, m) => n + (m.not_separated?.length ?? 0), 0);
+    // About 4 ranges a model here (noise in which pairs separate splits the runs), where the
+    // letters would need more than 702 groups: linear in the models, not in the groups.
+    assert.ok(runs <= 8 * MODELS, `${runs} ranges for ${MODELS} models`);
   });
 
   it('MCP gspc_axis and gspc_board, A2A axis-lookup and board-summary, the AG-UI state: each within 64 kB', async () => {

@@ -3,13 +3,13 @@
  * counts, accuracy, Wilson interval, rank and tie groups; every pair of models tested by the exact
  * McNemar test on the items both parsed, Holm-adjusted over the public pairs; the size of each
  * difference with Newcombe's interval and, where the normal approximation holds, what the pair
- * could have detected. Added beside the board (`svc.gspc-models/0.2`); the board and its
+ * could have detected. Added beside the board (`svc.gspc-models/0.3`); the board and its
  * separation rule do not change. A refused one-label bank lists every model with its counts and
  * nothing presented as a result (no accuracy, interval, rank or group: issue 39). Formulas and a
  * worked example: docs/methodology.md §9.
  */
 import { holmAdjust } from '../stats/holm.js';
-import { compactLetters } from '../stats/letters.js';
+import { compactLetters, notSeparatedRanges } from '../stats/letters.js';
 import { pairedDifference } from '../stats/paired-difference.js';
 import { pairedPower } from '../stats/power.js';
 import { mcnemarExact, SEPARATION_ALPHA, wilsonInterval } from '../stats/index.js';
@@ -22,8 +22,10 @@ import { PairCounter } from './paired-bitsets.js';
  * 0.2 (issue 39): `tie_groups` (a list of labels) replaced the `tie_group` string, which ran
  * labels past `z` together (`auav`); a refused bank has no accuracy or interval; `mdd` and
  * `n_needed` are null with a reason where the normal approximation fails; pairs carry `a`.
+ * 0.3 (issue 39): each public model carries `not_separated`, the ranks it is not separated from
+ * as ranges, given at any number of tie groups (the letters stop at 702).
  */
-export const MODELS_SCHEMA = 'svc.gspc-models/0.2';
+export const MODELS_SCHEMA = 'svc.gspc-models/0.3';
 
 /**
  * The most tie groups a letter display is given with: every label of one or two letters (a … zz).
@@ -32,7 +34,7 @@ export const MODELS_SCHEMA = 'svc.gspc-models/0.2';
  */
 export const MAX_TIE_GROUPS = 26 + 26 * 26;
 
-const TOO_MANY_GROUPS = `the separations need more than ${MAX_TIE_GROUPS} tie groups (maximal sets of public models no two of which are separated, labels a to zz): too many for a letter display; which pairs are separated is in pairs[], and leader_group lists the models not separated from the leader`;
+const TOO_MANY_GROUPS = `the separations need more than ${MAX_TIE_GROUPS} tie groups (maximal sets of public models no two of which are separated, labels a to zz): too many for a letter display; each model's not_separated gives the ranks it is not separated from, and leader_group the models not separated from the leader`;
 
 /** What a refused one-label bank means, in the document and on the page. */
 export const REFUSED_BANK_REASON =
@@ -57,6 +59,13 @@ export interface ModelEntry {
    * {@link MAX_TIE_GROUPS} groups (`groups_reason` says so).
    */
   tie_groups: string[] | null;
+  /**
+   * The ranks of the public models it is not separated from, itself included, as inclusive
+   * ranges `[first, last]` ascending: rank r lies in them exactly when the pair is not SEPARATED.
+   * Given at any number of tie groups; null for own models, models without a rank and a refused
+   * bank.
+   */
+  not_separated: Array<[number, number]> | null;
   /** On an axis whose rows carry clusters: the naive SE of the accuracy, √(s̄(1 − s̄)/parsed). */
   se?: number | null;
   /** Miller (2024): √(Σ_c (Σ_{i∈c}(sᵢ − s̄))²) / parsed, no small-sample factor. */
@@ -143,6 +152,8 @@ const METHOD = {
   own_pairs: 'a pair with an own model is shown for honesty, outside the Holm family: its state reads its unadjusted p',
   tie_groups:
     'compact letter display (Piepho 2004): the maximal groups of public models no two of which are separated, labelled a, …, z, aa, ab, … in rank order; two public models share a label exactly when they are not separated; not given (null) past 702 groups',
+  not_separated:
+    'per public model, the ranks of the public models it is not separated from (itself included) as inclusive ranges [first, last]: rank r is in them exactly when the pair is not SEPARATED; given at any number of tie groups',
   leader_group:
     'the rank-1 public model and every public model whose pair with it is not SEPARATED (TIE or UNTESTED), in rank order',
   difference: 'd = (b − c) / n_pairs, first minus second; 95% interval by Newcombe (1998) method 10',
@@ -216,6 +227,8 @@ export function modelsDocument(
     : compactLetters(count, (i, j) => separated[i * count + j] === 1, MAX_TIE_GROUPS);
   const letterOf = new Map(publicRanked.map((t, i) => [t.model, letters?.[i] ?? null]));
   const groups = letters === null ? null : new Set(letters.flat()).size;
+  const ranges = refused ? [] : notSeparatedRanges(count, (i, j) => separated[i * count + j] === 1);
+  const rangesOf = new Map(publicRanked.map((t, i) => [t.model, ranges[i] ?? null]));
   // The models the data cannot tell apart from the leader: always given, letters or not.
   const leaderGroup =
     refused || count === 0 ? [] : publicRanked.filter((_, i) => i === 0 || separated[i] !== 1).map((t) => t.model);
@@ -235,6 +248,7 @@ export function modelsDocument(
     interval: result(t) ? wilsonInterval(t.correct, t.parsed) : null,
     rank: refused ? null : (rankOf.get(t.model) ?? null),
     tie_groups: letterOf.has(t.model) ? letterOf.get(t.model)! : [],
+    not_separated: rangesOf.get(t.model) ?? null,
     ...(clustered && standardErrors(table!, t)),
   }));
   return {
