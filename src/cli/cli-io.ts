@@ -6,6 +6,7 @@
  */
 import type { Ledger } from '../store/ledger.js';
 import { openLedger, type OpenLedgerOptions } from '../store/open-ledger.js';
+import { terminalText } from './terminal-text.js';
 
 export interface CliIo {
   /** Standard output. */
@@ -28,18 +29,20 @@ export class CliRun {
   exitCode = 0;
   constructor(readonly io: CliIo) {}
 
-  /** A line (or lines) on standard output. */
+  /** A line (or lines) on standard output, with every control character written inert (terminal-text.ts). */
   print(text: string): void {
-    this.io.out(text.endsWith('\n') ? text : `${text}\n`);
+    const safe = terminalText(text);
+    this.io.out(safe.endsWith('\n') ? safe : `${safe}\n`);
   }
 
   json(value: unknown): void {
     this.print(JSON.stringify(value, null, 2));
   }
 
-  /** A line on standard error. */
+  /** A line on standard error, written inert like {@link print}. */
   warn(text: string): void {
-    this.io.err(text.endsWith('\n') ? text : `${text}\n`);
+    const safe = terminalText(text);
+    this.io.err(safe.endsWith('\n') ? safe : `${safe}\n`);
   }
 }
 

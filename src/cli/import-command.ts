@@ -11,6 +11,7 @@ import { GspcError } from '../core/errors.js';
 import { FORMATS, type ImportedRun, isFormat, type ReadOptions } from '../import/imported.js';
 import { clusterField } from '../import/cluster-field.js';
 import type { ImportResult } from '../import/import-runs.js';
+import { terminalText } from './terminal-text.js';
 
 export interface ImportCommandOptions {
   into: string;
@@ -50,7 +51,8 @@ function progressBar(io: ImportOutput): (run: ImportedRun, rows: number, fractio
       fraction === null
         ? ''
         : `[${'#'.repeat(Math.round(fraction * width)).padEnd(width, '.')}] ${Math.floor(fraction * 100)}% `;
-    io.err(`\r${run.task} ${run.model}: ${bar}${rows.toLocaleString('en')} rows`);
+    // The task and model are the harness log's: written inert (terminal-text.ts), unlike our own \r.
+    io.err(`\r${terminalText(`${run.task} ${run.model}`)}: ${bar}${rows.toLocaleString('en')} rows`);
   };
 }
 
@@ -82,6 +84,11 @@ function summary(r: ImportResult, into: string): string[] {
     lines.push(
       `board.json is a scaffold: edit issuer, doi and measured_on.date (marked EDIT ME) in ${into}/board.json before publishing for real`,
     );
+  if (r.models.state !== 'unchanged')
+    lines.push(
+      `models.json ${r.models.state}: ${r.models.filled.join('; ')} (as the harness recorded them; every other card field is unknown)`,
+    );
+  for (const n of r.models.notes) lines.push(`  note: ${n}`);
   return lines;
 }
 
@@ -124,7 +131,7 @@ export async function runImport(
   } finally {
     if (io.tty) io.err('\r\u001b[K');
   }
-  for (const l of summary(result, o.into)) io.out(`${l}\n`);
+  for (const l of summary(result, o.into)) io.out(`${terminalText(l)}\n`);
   // The import is only done when the corpus it leaves validates (the rows are written; a
   // problem here is one the operator's other files have, and is printed like `gspc validate`).
   const c = readCorpus(o.into);
@@ -133,7 +140,7 @@ export async function runImport(
   const { deriveRelease } = await import('../release/derive.js');
   const { SCAFFOLD_NOTICE, validateNotices } = await import('../release/validate-notices.js');
   const notices = validateNotices(c, deriveRelease(c)).filter((n) => n.reason !== SCAFFOLD_NOTICE);
-  for (const l of noticeLines(notices)) io.err(`${l}\n`);
+  for (const l of noticeLines(notices)) io.err(`${terminalText(l)}\n`);
   return result;
 }
 

@@ -24,6 +24,7 @@ import { registerImportCommand } from './import-command.js';
 import { registerExportCommands } from './export-commands.js';
 import { pullRelease } from '../verify/verified-pull.js';
 import { didForHost } from '../core/evidence/did.js';
+import { terminalText } from './terminal-text.js';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -106,7 +107,7 @@ export function gspcProgram(run: CliRun, configFor: ConfigSource, io: CliIo): Co
     // a usage error or --help by throwing (caught below) and writes through `io`, never calling
     // process.exit itself.
     .exitOverride()
-    .configureOutput({ writeOut: (t) => io.out(t), writeErr: (t) => io.err(t) });
+    .configureOutput({ writeOut: (t) => io.out(t), writeErr: (t) => io.err(terminalText(t)) });
 
   const overrides = (o: Record<string, string | undefined>) => dirOverrides(o as DirOptions);
   registerPublishCommand(program, run, configFor, [DATA_DIR, KEY_DIR, PUBLIC_URL], overrides);
