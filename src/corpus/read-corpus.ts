@@ -16,6 +16,8 @@ import { axisFileSchema, boardFileSchema, laneFileSchema, obligationsFileSchema 
 import { checkAxisRules } from './axis-rules.js';
 import { encodingProblem } from './text-encoding.js';
 import { readStatus, type CorpusStatus } from './status/index.js';
+import type { ModelCard } from '../core/board/model-card.js';
+import { MODEL_CARDS_PATH, measuredModels, readModelCards } from './model-cards.js';
 
 /** A file of the corpus, by its path relative to the corpus root ('/' separated). */
 export interface CorpusFile {
@@ -32,6 +34,8 @@ export interface Corpus {
   lane: LaneEntry[];
   /** Obligations the evidence bundle serves (`obligations.json`; none when absent). */
   obligations: Obligation[];
+  /** Model cards (`models.json`; none when absent): read by no derivation of the board. */
+  modelCards: ModelCard[];
   /** The optional status files (regulation feed, corrections ledger, census, ...): §7 of formats.md. */
   status: CorpusStatus;
   /** Every file the corpus consists of, sorted by path: what a release copies and publishes. */
@@ -156,6 +160,14 @@ export function readCorpus(root: string): Corpus {
       problems.push(...obligationProblems(obligations, new Set(definitions.map((d) => d.axis))));
     } else problems.push(...parsed.problems);
   }
+  let modelCards: ModelCard[] = [];
+  if (existsSync(join(root, MODEL_CARDS_PATH))) {
+    // Which models are measured is known only when the axes read cleanly.
+    const measured = problems.length > 0 ? null : new Set([...measuredModels(definitions, tables).values()].flat());
+    const read = readModelCards(utf8(load(MODEL_CARDS_PATH)), measured);
+    modelCards = read.cards;
+    problems.push(...read.problems);
+  }
   const statusRead = readStatus({
     exists: (path) => existsSync(join(root, path)),
     load,
@@ -165,7 +177,7 @@ export function readCorpus(root: string): Corpus {
   problems.push(...statusRead.problems);
   if (problems.length > 0) throw invalid(problems);
   files.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
-  return { meta, definitions, tables, evidence, lane, obligations, status: statusRead.status, files };
+  return { meta, definitions, tables, evidence, lane, obligations, modelCards, status: statusRead.status, files };
 }
 
 /** Where a corpus keeps its files (docs/formats.md); anything else in the directory is not read. */
@@ -173,6 +185,7 @@ const CORPUS_PLACES = new Set([
   'board.json',
   'lane.json',
   'obligations.json',
+  'models.json',
   'axes',
   'peritem',
   'evidence',

@@ -16,6 +16,7 @@ import { boardFile } from './board-file.js';
 import { corpusLine, gradedRow } from './corpus-row.js';
 import type { ImportedRow, ImportedRun } from './imported.js';
 import { mergePeritem, type Merged } from './merge-peritem.js';
+import { modelCardsFile } from './models-file.js';
 import { RowSpool } from './row-spool.js';
 import { RunTally } from './run-tally.js';
 import { StagedFile } from './staged-file.js';
@@ -53,6 +54,8 @@ export interface ImportResult {
     n?: { from: number; to: number };
   }[];
   board: 'created' | 'updated' | 'unchanged';
+  /** models.json: the card fields the harnesses recorded (models-file.ts). */
+  models: { state: 'created' | 'updated' | 'unchanged'; filled: string[]; notes: string[] };
   totals: { rows: number; models: number; items: number; unparsed: number };
 }
 
@@ -188,6 +191,16 @@ export async function importRuns(
       f.write(board.text);
       commits.push([f, join(corpusDir, 'board.json')]);
     }
+    const cards = modelCardsFile(
+      join(corpusDir, 'models.json'),
+      summaries.flatMap(({ run }) => (run.card ? [{ model: run.model, ...run.card }] : [])),
+    );
+    if (cards.text !== null) {
+      const f = new StagedFile(corpusDir, 'models.json');
+      staged.push(f);
+      f.write(cards.text);
+      commits.push([f, join(corpusDir, 'models.json')]);
+    }
     // Every file written out and synced before the first rename: a full disk fails here, with
     // nothing renamed yet, so the refusal still writes nothing.
     for (const [f] of commits) f.close();
@@ -199,6 +212,11 @@ export async function importRuns(
       runs: summaries,
       axes: axisResults,
       board: board.created ? 'created' : board.text === null ? 'unchanged' : 'updated',
+      models: {
+        state: cards.created ? 'created' : cards.text === null ? 'unchanged' : 'updated',
+        filled: cards.filled,
+        notes: cards.notes,
+      },
       totals: {
         rows: summaries.reduce((n, s) => n + s.rows, 0),
         models: models.size,

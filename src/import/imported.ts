@@ -7,6 +7,7 @@
  */
 
 import type { ClusterField } from './cluster-field.js';
+import type { RecordedCard } from '../core/board/model-card.js';
 
 /** The formats `gspc import` reads (formats.ts maps each to its reader; the type makes it total). */
 export const FORMATS = ['lm-eval', 'inspect', 'helm', 'eee'] as const;
@@ -98,6 +99,11 @@ export interface ImportedRun {
   rows: AsyncIterable<ImportedRow> | Iterable<ImportedRow>;
   /** Optional: the fraction (0–1) of the source read so far, for the progress bar on a TTY. */
   progress?: () => number;
+  /**
+   * What the harness itself recorded about the model (`models.json`, issue 40), with where it was
+   * read (`results_….json config`); absent when it recorded nothing. Never guessed from a name.
+   */
+  card?: { fields: RecordedCard; source: string };
 }
 
 /** Options every reader accepts (each uses the ones that apply to its format). */

@@ -76,7 +76,12 @@ function releasePath(path: string): string | undefined {
   if (m) return `corpus/axes/${m[1]}`;
   m = /^\/peritem\/([a-z0-9-]+\.jsonl)$/.exec(path);
   if (m) return `corpus/peritem/${m[1]}`;
-  if (path === '/peritem/board.json' || path === '/peritem/lane.json' || path === '/peritem/obligations.json')
+  if (
+    path === '/peritem/board.json' ||
+    path === '/peritem/lane.json' ||
+    path === '/peritem/obligations.json' ||
+    path === '/peritem/models.json'
+  )
     return `corpus/${path.slice('/peritem/'.length)}`;
   // Status files and the corrections ledger (roles `status`, `corrections`; docs/status.md).
   m = /^\/peritem\/((?:status|corrections(?:\/entries)?)\/[A-Za-z0-9][A-Za-z0-9._-]*)$/.exec(path);

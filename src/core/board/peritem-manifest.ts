@@ -38,11 +38,13 @@ export function publishedUrl(path: string): { url: string; role: string; axis?: 
         ? 'obligations'
         : path === 'lane.json'
           ? 'lane-entries'
-          : path.startsWith('corrections/')
-            ? 'corrections'
-            : path.startsWith('status/')
-              ? 'status'
-              : 'corpus-file';
+          : path === 'models.json'
+            ? 'model-cards'
+            : path.startsWith('corrections/')
+              ? 'corrections'
+              : path.startsWith('status/')
+                ? 'status'
+                : 'corpus-file';
   return { url: `/peritem/${path}`, role };
 }
 

@@ -17,6 +17,7 @@ import type { EeeInstance } from './eee-records.js';
 import { eeeRow } from './eee-row.js';
 import { EEE_SCHEMA_VERSION, instanceErrors } from './eee-schema.js';
 import { jsonlLines } from './jsonl-stream.js';
+import { eeeCard } from './model-card.js';
 
 interface Group {
   evaluationId: string;
@@ -141,6 +142,7 @@ function runOf(file: string, g: Group, key: string, sha256: string, inputs: EeeI
     reported,
     notes,
     rows: rowsOf(file, key, sha256, opts.cluster),
+    ...(agg !== undefined && { card: { fields: eeeCard(agg.record), source: `${agg.file} model_info` } }),
   };
 }
 

@@ -48,6 +48,10 @@ function openRun(f: SamplesFile, opts: ReadOptions): ImportedRun {
     notes: [],
     rows: rows(),
     progress: () => file.progress(),
+    ...(results !== null &&
+      Object.keys(results.card).length > 0 && {
+        card: { fields: results.card, source: `${basename(results.path)} config` },
+      }),
   };
   if (results === null) run.notes.push(`${name}: no results file beside it: no reported aggregate to check against`);
   if (results === null || results.as_of === null)

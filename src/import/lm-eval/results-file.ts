@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { GspcError } from '../../core/errors.js';
 import type { ReportedAggregate } from '../imported.js';
+import type { RecordedCard } from '../../core/board/model-card.js';
+import { lmEvalCard } from './model-card.js';
 
 export interface LmEvalResults {
   path: string;
@@ -16,6 +18,8 @@ export interface LmEvalResults {
   /** From `date` (Unix seconds), else null. */
   as_of: string | null;
   tasks: Record<string, Record<string, unknown>>;
+  /** What `config` records about the model (model-card.ts). */
+  card: RecordedCard;
 }
 
 function modelFromArgs(args: unknown): string | null {
@@ -47,6 +51,7 @@ export function readResults(path: string): LmEvalResults {
     version: typeof j.lm_eval_version === 'string' ? j.lm_eval_version : null,
     as_of: date,
     tasks: (j.results ?? {}) as Record<string, Record<string, unknown>>,
+    card: lmEvalCard(j.config),
   };
 }
 
