@@ -13,6 +13,7 @@ import { modelIdProblem } from './model-id.js';
 const MAX_ID = 512;
 const HEX64 = /^[0-9a-f]{64}$/;
 const MAX_PROBLEMS = 50;
+const TOKENS_RULE = 'must be a whole number of tokens, 0 or more (or absent: unknown)';
 
 function checkRow(v: unknown): { row: PerItemRow } | { field: string; reason: string } {
   if (v === null || typeof v !== 'object' || Array.isArray(v))
@@ -35,6 +36,16 @@ function checkRow(v: unknown): { row: PerItemRow } | { field: string; reason: st
     return { field: 'item_hash', reason: 'must be 64 lower-case hex characters' };
   if (r.cluster !== undefined && (typeof r.cluster !== 'string' || r.cluster.length === 0 || r.cluster.length > MAX_ID))
     return { field: 'cluster', reason: `must be a non-empty string of at most ${MAX_ID} characters` };
+  // Usage (issue 40): absent or null is unknown, never 0 (docs/formats.md §1).
+  const inTok = r.input_tokens;
+  if (inTok !== undefined && inTok !== null && !(Number.isSafeInteger(inTok) && (inTok as number) >= 0))
+    return { field: 'input_tokens', reason: TOKENS_RULE };
+  const outTok = r.output_tokens;
+  if (outTok !== undefined && outTok !== null && !(Number.isSafeInteger(outTok) && (outTok as number) >= 0))
+    return { field: 'output_tokens', reason: TOKENS_RULE };
+  const ms = r.latency_ms;
+  if (ms !== undefined && ms !== null && !(typeof ms === 'number' && Number.isFinite(ms) && ms >= 0))
+    return { field: 'latency_ms', reason: 'must be a finite number of milliseconds, 0 or more (or absent: unknown)' };
   const row: PerItemRow = {
     item: r.item,
     model: r.model as string,
@@ -43,6 +54,9 @@ function checkRow(v: unknown): { row: PerItemRow } | { field: string; reason: st
   };
   if (r.item_hash !== undefined) row.item_hash = r.item_hash as string;
   if (r.cluster !== undefined) row.cluster = r.cluster as string;
+  if (typeof inTok === 'number') row.input_tokens = inTok;
+  if (typeof outTok === 'number') row.output_tokens = outTok;
+  if (typeof ms === 'number') row.latency_ms = ms;
   return { row };
 }
 

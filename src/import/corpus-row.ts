@@ -34,10 +34,24 @@ export function gradedRow(row: ImportedRow): GradedRow {
     gold = norm ? norm(row.gold) : row.gold;
     if (gold === '') refuseRow(row, 'empty gold (after the scorer normalisation)');
   }
+  if (row.usage !== undefined) checkUsage(row);
   // An answer that normalises to nothing is no label at all: unparsed, never an empty label.
   let label = row.label;
   if (label !== null && norm) label = norm(label);
   return { gold, label: label === '' ? null : label };
+}
+
+/** The corpus reader's rules for tokens and latency (docs/formats.md §1), checked at the source line. */
+function checkUsage(row: ImportedRow): void {
+  const u = row.usage!;
+  for (const f of ['input_tokens', 'output_tokens'] as const) {
+    const v = u[f];
+    if (v !== undefined && !(Number.isSafeInteger(v) && v >= 0))
+      refuseRow(row, `${f} ${String(v)} as the harness recorded it is not a whole number of tokens, 0 or more`);
+  }
+  const ms = u.latency_ms;
+  if (ms !== undefined && !(Number.isFinite(ms) && ms >= 0))
+    refuseRow(row, `latency ${String(ms)} ms as the harness recorded it is not a finite number, 0 or more`);
 }
 
 function refuseRow(row: ImportedRow, why: string): never {
@@ -66,6 +80,12 @@ export function corpusLine(row: ImportedRow, g: GradedRow): string {
   const out: Record<string, unknown> = { item: row.item, model: row.model, gold: g.gold, label: g.label };
   if (row.item_hash !== undefined) out.item_hash = row.item_hash;
   if (row.cluster !== undefined) out.cluster = row.cluster;
+  const u = row.usage;
+  if (u !== undefined) {
+    if (u.input_tokens !== undefined) out.input_tokens = u.input_tokens;
+    if (u.output_tokens !== undefined) out.output_tokens = u.output_tokens;
+    if (u.latency_ms !== undefined) out.latency_ms = u.latency_ms;
+  }
   out.harness = p.harness;
   out.harness_version = p.harness_version;
   out.task = p.task;

@@ -50,6 +50,16 @@ export interface HarnessVerdict {
   normalise: (s: string) => string;
 }
 
+/**
+ * What the harness recorded of one response's cost (docs/import.md, "Tokens and latency"): each
+ * field only when the harness wrote it, never computed or defaulted; an absent field is unknown.
+ */
+export interface RowUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  latency_ms?: number;
+}
+
 export interface ImportedRow {
   /** The item id written to the corpus: `<task>/<sample id>` (a harness's ids are per task). */
   item: string;
@@ -60,6 +70,8 @@ export interface ImportedRow {
   item_hash?: string;
   /** The item's cluster, read with `--cluster` from the harness's record of it. */
   cluster?: string;
+  /** Tokens and latency as the harness recorded them for this response (issue 40). */
+  usage?: RowUsage;
   provenance: Provenance;
   verdict?: HarnessVerdict;
   /** Where the row came from, for messages: `file:line` or `file!entry`. */

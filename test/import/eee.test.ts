@@ -89,6 +89,7 @@ describe('Every Eval Ever reader: the demo records', () => {
         response: 'The answer is 4.',
         source_sha256: run.source.sha256,
       },
+      usage: { input_tokens: 12, output_tokens: 5 }, // token_usage as recorded; no performance, no latency
       at: `${SAMPLES}:1`,
     });
     assert.equal(verdict?.correct, true);

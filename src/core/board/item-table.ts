@@ -12,12 +12,28 @@ export const OUTCOME_UNPARSED = 3;
 
 const UNPARSED_LABEL = -1;
 
+/** The optional measurements a row may carry (docs/formats.md §1): tokens read, tokens written, time taken. */
+export const USAGE_FIELDS = ['input_tokens', 'output_tokens', 'latency_ms'] as const;
+export type UsageField = (typeof USAGE_FIELDS)[number];
+
+/** One usage field of one model: its value per item index, NaN where the row does not carry it (unknown, never 0). */
+export interface UsageColumn {
+  values: Float64Array;
+  /** Rows of the model that carry the field (its coverage). */
+  rows: number;
+}
+
 /** Per-model column: outcome and extracted-label id per item index. */
 export interface ModelColumn {
   model: string;
   outcome: Uint8Array;
   label: Int32Array;
   rows: number;
+  /**
+   * Usage fields, each allocated only when a row of this model carries it: an axis whose rows
+   * carry none holds no more memory than before (issue 40).
+   */
+  usage?: Partial<Record<UsageField, UsageColumn>>;
 }
 
 function grow<T extends Uint8Array | Int32Array>(a: T, size: number): T {
@@ -25,6 +41,28 @@ function grow<T extends Uint8Array | Int32Array>(a: T, size: number): T {
   const next = new (a.constructor as new (n: number) => T)(Math.max(size, a.length * 2));
   next.set(a);
   return next;
+}
+
+/** Grows a usage column; the new cells are NaN (unknown). */
+function growUnknown(a: Float64Array, size: number): Float64Array {
+  if (size <= a.length) return a;
+  const next = new Float64Array(Math.max(size, a.length * 2, 1024)).fill(Number.NaN);
+  next.set(a);
+  return next;
+}
+
+/** A usage field's value on an item, NaN when the row does not carry it (or there is no row). */
+export function usageAt(col: UsageColumn, idx: number): number {
+  return idx < col.values.length ? col.values[idx]! : Number.NaN;
+}
+
+function recordUsage(col: ModelColumn, idx: number, field: UsageField, value: number): void {
+  col.usage ??= {};
+  let u = col.usage[field];
+  if (u === undefined) u = col.usage[field] = { values: new Float64Array(0), rows: 0 };
+  u.values = growUnknown(u.values, idx + 1);
+  u.values[idx] = value;
+  u.rows++;
 }
 
 export class ItemTable {
@@ -103,6 +141,10 @@ export class ItemTable {
     }
     col.rows++;
     this.rowCount++;
+    // Three property reads on the hot path; the columns exist only once a row carries the field.
+    if (row.input_tokens !== undefined) recordUsage(col, idx, 'input_tokens', row.input_tokens);
+    if (row.output_tokens !== undefined) recordUsage(col, idx, 'output_tokens', row.output_tokens);
+    if (row.latency_ms !== undefined) recordUsage(col, idx, 'latency_ms', row.latency_ms);
     const c = this.clusterRows;
     if (row.cluster === undefined) {
       if (c.without++ === 0) c.firstWithout = line;

@@ -153,6 +153,12 @@ export interface PerItemRow {
    * the clustered standard error of /api/models reads it. All rows of an axis carry one, or none.
    */
   cluster?: string;
+  /** Tokens the model read for this response, as the harness counted them; absent: unknown (never 0). */
+  input_tokens?: number;
+  /** Tokens the model wrote for this response; absent: unknown. */
+  output_tokens?: number;
+  /** Milliseconds the response took, as the harness timed it; absent: unknown. */
+  latency_ms?: number;
 }
 
 /** The outcome of one fact, computed at load from the evidence file. */

@@ -27,6 +27,10 @@ export interface EeeInstance {
   messages?: { turn_idx: number; role: string; content?: string | null }[] | null;
   answer_attribution: EeeAttribution[];
   evaluation: { score: number; is_correct: boolean; num_turns?: number | null; tool_calls_count?: number | null };
+  /** Schema: integers ≥ 0, all three required when the object is present. */
+  token_usage?: { input_tokens: number; output_tokens: number; total_tokens: number } | null;
+  /** Schema: milliseconds ≥ 0, each nullable. */
+  performance?: { latency_ms?: number | null } | null;
   error?: string | null;
   metadata?: Record<string, string> | null;
 }

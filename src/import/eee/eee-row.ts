@@ -10,7 +10,7 @@
  */
 import { GspcError } from '../../core/errors.js';
 import type { ClusterField } from '../cluster-field.js';
-import type { HarnessVerdict, ImportedRow } from '../imported.js';
+import type { HarnessVerdict, ImportedRow, RowUsage } from '../imported.js';
 import { type EeeAttribution, type EeeInstance, GSPC_ITEM_KEY } from './eee-records.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -63,5 +63,13 @@ export function eeeRow(r: EeeInstance, at: string, sourceSha256: string, cluster
   };
   if (typeof r.sample_hash === 'string' && HEX64.test(r.sample_hash)) row.item_hash = r.sample_hash;
   if (cluster) row.cluster = cluster.of(r, at); // the instance record: metadata.<field>, …
+  // token_usage and performance.latency_ms as recorded (docs/import.md, "Tokens and latency").
+  const usage: RowUsage = {};
+  if (r.token_usage) {
+    usage.input_tokens = r.token_usage.input_tokens;
+    usage.output_tokens = r.token_usage.output_tokens;
+  }
+  if (typeof r.performance?.latency_ms === 'number') usage.latency_ms = r.performance.latency_ms;
+  if (Object.keys(usage).length > 0) row.usage = usage;
   return row;
 }

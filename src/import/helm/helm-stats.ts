@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { GspcError } from '../../core/errors.js';
-import type { ReportedAggregate } from '../imported.js';
+import type { ReportedAggregate, RowUsage } from '../imported.js';
 import type { HelmRun, HelmStat } from './helm-files.js';
 import { HELM_MATCH_METRICS, type HelmMatchMetric } from './helm-normalise.js';
 
@@ -55,6 +55,34 @@ export function perInstanceVerdicts(run: HelmRun, split: string, metric: HelmMat
     const stat = p.stats.find((s) => plain(s, metric, split));
     const value = stat?.mean ?? (stat && stat.count > 0 ? (stat.sum ?? 0) / stat.count : undefined);
     if (value !== undefined) out.set(`${p.instance_id}\u0000${p.train_trial_index}`, value);
+  }
+  return out;
+}
+
+/**
+ * Per (instance id, train trial): the tokens and time HELM recorded for the unperturbed instance
+ * (docs/import.md, "Tokens and latency"): `num_prompt_tokens` (input), `num_output_tokens` (what
+ * the model generated, without an echoed prompt; `num_completion_tokens` would count it) and
+ * `inference_runtime` (seconds, in milliseconds rounded to 0.001 ms). A stat is read only with
+ * count 1 (one request's value: its `sum`); HELM writes count 0 for what it did not measure, and
+ * that is unknown, never 0.
+ */
+export function perInstanceUsage(run: HelmRun, split: string): Map<string, RowUsage> {
+  const out = new Map<string, RowUsage>();
+  const one = (p: HelmRun['perInstance'][number], name: string): number | undefined => {
+    const stat = p.stats.find((s) => plain(s, name, split));
+    return stat !== undefined && stat.count === 1 ? stat.sum : undefined;
+  };
+  for (const p of run.perInstance) {
+    if (p.perturbation !== undefined) continue;
+    const usage: RowUsage = {};
+    const input = one(p, 'num_prompt_tokens');
+    const output = one(p, 'num_output_tokens');
+    const seconds = one(p, 'inference_runtime');
+    if (input !== undefined) usage.input_tokens = input;
+    if (output !== undefined) usage.output_tokens = output;
+    if (seconds !== undefined) usage.latency_ms = Math.round(seconds * 1e6) / 1e3;
+    if (Object.keys(usage).length > 0) out.set(`${p.instance_id}\u0000${p.train_trial_index}`, usage);
   }
   return out;
 }

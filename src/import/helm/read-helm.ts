@@ -13,7 +13,7 @@ import { GspcError } from '../../core/errors.js';
 import type { HarnessReader, ImportedRow, ImportedRun, ReadOptions } from '../imported.js';
 import { type HelmRequestState, type HelmRun, helmRunDirs, readHelmRun } from './helm-files.js';
 import { helmNormaliser, type HelmMatchMetric } from './helm-normalise.js';
-import { chooseSplit, perInstanceVerdicts, reportedAggregate, verdictMetric } from './helm-stats.js';
+import { chooseSplit, perInstanceUsage, perInstanceVerdicts, reportedAggregate, verdictMetric } from './helm-stats.js';
 
 /** The adapter methods with one answer per instance in one completion. */
 const READ_METHODS = ['multiple_choice_joint', 'generation'] as const;
@@ -104,6 +104,7 @@ function runOf(run: HelmRun, opts: ReadOptions): ImportedRun {
 
   const metric: HelmMatchMetric = verdictMetric(run, split);
   const verdicts = perInstanceVerdicts(run, split, metric);
+  const usages = perInstanceUsage(run, split);
   const normalise = helmNormaliser(metric, letters);
   notes.push(`per-item verdicts from HELM's ${metric}`);
   const aggregate = reportedAggregate(run, split, metric, chosen.length);
@@ -135,6 +136,8 @@ function runOf(run: HelmRun, opts: ReadOptions): ImportedRun {
       at,
     };
     if (opts.cluster) row.cluster = opts.cluster.of(r, at); // the request state: instance.<field>, …
+    const usage = usages.get(`${r.instance.id}\u0000${r.train_trial_index}`);
+    if (usage !== undefined) row.usage = usage;
     if (value !== undefined)
       row.verdict = { correct: label === null && value === 0 ? null : value >= 1, raw: value, metric, normalise };
     return row;

@@ -9,6 +9,7 @@ import { EpochReducer } from './epochs.js';
 import { type Grading, gradingFor } from './grading.js';
 import { judgeOf } from './judge.js';
 import type { LogHeader, LogSample, ScorerResult } from './log-shape.js';
+import { sampleUsage } from './usage.js';
 import { readVerdict } from './verdict.js';
 
 export interface LogSource {
@@ -184,6 +185,8 @@ async function* rows(
       at,
     };
     if (opts.cluster) row.cluster = opts.cluster.of(sample.record, at); // the sample: metadata.<field>, …
+    const usage = sampleUsage(sample.record, header.model);
+    if (usage !== undefined) row.usage = usage;
     const reduced = reducer.add(row);
     if (reduced !== null) {
       emitted++;

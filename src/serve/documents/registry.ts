@@ -23,6 +23,7 @@ import { reportedDocument } from './reported.js';
 import { changesDocument } from './changes.js';
 import { feedDocument } from './feed.js';
 import { modelsDocumentEntry } from './models.js';
+import { usageDocumentEntry } from './usage.js';
 import { modelCardsDocumentEntry } from './model-cards.js';
 import { cardV0SchemaDocument } from './schemas.js';
 import { xrplDocument } from './xrpl.js';
@@ -38,6 +39,7 @@ export function documentRegistry(opts: RegistryOptions): readonly DocumentEntry[
   const entries: DocumentEntry[] = [
     boardDocument,
     modelsDocumentEntry,
+    usageDocumentEntry,
     modelCardsDocumentEntry,
     peritemFiles,
     evidenceFiles,
