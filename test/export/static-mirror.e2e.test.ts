@@ -84,6 +84,7 @@ describe('gspc export static, served by nginx', { skip }, () => {
       '/gspc-verify',
       '/methodology',
       '/api/changes',
+      '/api/model-cards',
       '/feed.atom',
     ])
       assert.ok(paths.has(p), `${p} is mirrored`);

@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildApp, composeService } from '../../src/app.js';
 import { readRailConfig } from '../../src/config.js';
+import { mirrorDocuments } from '../../src/mirror.js';
+import { dirSource } from '../../src/verify/release-source.js';
+import { verifyRelease } from '../../src/verify/release-verifier.js';
 import { loadRelease } from '../../src/release/load.js';
 import { publishRelease } from '../../src/release/publish.js';
 import { bodyBytes } from '../../src/serve/documents/document.js';
@@ -64,13 +67,14 @@ function corpus(cards?: unknown[]): string {
 
 function serve(dir: string) {
   const signing = testSigning();
-  const state = new ServedState(loadRelease(publishRelease(dir, tempDir(), signing.inputs).dir), liveSigning(signing));
+  const release = publishRelease(dir, tempDir(), signing.inputs).dir;
+  const state = new ServedState(loadRelease(release), liveSigning(signing));
   const options = { state, logLevel: 'silent', products: { rail: readRailConfig({}) } } as const;
   const app = buildApp(options);
   after(() => app.close());
   const { read, service } = composeService(options);
   after(() => service.fabric.stop());
-  return { app, read };
+  return { app, read, release, options };
 }
 
 const CARD = {
@@ -124,6 +128,25 @@ describe('GET /api/model-cards', () => {
     assert.equal((await withCards.app.inject({ url: '/api/model-cards?model=x' })).json().code, 'bad_query');
     const again = await withCards.app.inject({ url: '/api/model-cards', headers: { 'if-none-match': r.headers.etag } });
     assert.equal(again.statusCode, 304);
+  });
+
+  it('a release with models.json verifies as gspc verify checks it; gspc export static mirrors the document and the file', async () => {
+    const report = await verifyRelease(dirSource(withCards.release));
+    assert.ok(
+      report.ok,
+      report.checks
+        .filter((c) => !c.ok)
+        .map((c) => `${c.check}: ${c.detail}`)
+        .join(' | '),
+    );
+    const docs = await mirrorDocuments(withCards.options);
+    const cards = docs.find((d) => d.path === '/api/model-cards');
+    assert.ok(cards, '/api/model-cards is mirrored');
+    assert.ok(cards.body.equals((await withCards.app.inject({ url: '/api/model-cards' })).rawPayload));
+    assert.ok(
+      docs.some((d) => d.path === '/peritem/models.json'),
+      '/peritem/models.json is mirrored',
+    );
   });
 
   it('without models.json: every model listed with an empty card, source null; the board is the same but for the manifest hash', async () => {
