@@ -170,6 +170,28 @@ describe('tokens and latency from Inspect logs', () => {
   });
 });
 
+describe('a recorded value the corpus would refuse', () => {
+  it('refuses the import at the sample, and writes nothing', async () => {
+    const log = JSON.parse(readFileSync(fixturePath('inspect', '2025-05-12T20-28-13-04-00_popularity.json'), 'utf8'));
+    log.samples[2].model_usage['openai/gpt-4o-mini'].input_tokens = -1;
+    log.samples[1].working_time = 'slow';
+    const file = join(tempDir(), 'bad.json');
+    writeFileSync(file, JSON.stringify(log));
+    const corpus = join(tempDir(), 'c');
+    await assert.rejects(
+      importQuiet('inspect', [file], { into: corpus, asOf: '2026-01-01', allowIncomplete: true }),
+      /popularity\/2: latency slow ms as the harness recorded it is not a finite number, 0 or more/,
+    );
+    log.samples[1].working_time = 1.5;
+    writeFileSync(file, JSON.stringify(log));
+    await assert.rejects(
+      importQuiet('inspect', [file], { into: corpus, asOf: '2026-01-01', allowIncomplete: true }),
+      /popularity\/3: input_tokens -1 as the harness recorded it is not a whole number of tokens, 0 or more/,
+    );
+    assert.throws(() => readdirSync(corpus), /ENOENT/);
+  });
+});
+
 describe('tokens and latency from HELM and Every Eval Ever', () => {
   it("HELM: num_prompt_tokens, num_output_tokens and inference_runtime of each test instance's per_instance_stats", async () => {
     const run = fixturePath('helm', 'mmlu-philosophy-gpt2');
