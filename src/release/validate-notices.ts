@@ -11,6 +11,7 @@ import { type ModelComparisonAxis, SCAFFOLD_PLACEHOLDER } from '../core/board/mo
 import type { CorpusProblem } from '../core/errors.js';
 import type { Corpus } from '../corpus/read-corpus.js';
 import type { DerivedRelease } from './derive.js';
+import { usageCoverageNotices } from './usage-notices.js';
 
 /** The notice of a board.json still holding the scaffold's placeholders (gspc publish warns of it). */
 export const SCAFFOLD_NOTICE = `still the scaffold gspc import wrote (${SCAFFOLD_PLACEHOLDER}): readers will see it as the board's issuer and provenance`;
@@ -68,6 +69,7 @@ export function validateNotices(corpus: Corpus, derived: DerivedRelease): Corpus
           field: '',
           reason: `model '${m}' has rows on this axis only, and '${like}' elsewhere: the same model spelt two ways? The board counts them as two models`,
         });
+    notices.push(...usageCoverageNotices(def.axis, corpus.tables.get(def.axis)));
   }
   return notices;
 }

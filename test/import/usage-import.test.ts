@@ -11,6 +11,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { inflateRawSync } from 'node:zlib';
+import { runImport } from '../../src/cli/import-command.js';
 import type { ImportedRow } from '../../src/import/imported.js';
 import { readEee } from '../../src/import/eee/read-eee.js';
 import { demoApp } from '../helpers/app.js';
@@ -189,6 +190,30 @@ describe('a recorded value the corpus would refuse', () => {
       /popularity\/3: input_tokens -1 as the harness recorded it is not a whole number of tokens, 0 or more/,
     );
     assert.throws(() => readdirSync(corpus), /ENOENT/);
+  });
+});
+
+describe('coverage said before it is public', () => {
+  it('a model whose rows carry a field in part: gspc import prints how many, as gspc validate does', async () => {
+    const log = JSON.parse(readFileSync(fixturePath('inspect', '2025-05-12T20-28-13-04-00_popularity.json'), 'utf8'));
+    delete log.samples[0].working_time; // a sample Inspect did not time
+    const file = join(tempDir(), 'part.json');
+    writeFileSync(file, JSON.stringify(log));
+    const corpus = join(tempDir(), 'c');
+    let err = '';
+    await runImport(
+      'inspect',
+      [file],
+      { into: corpus, asOf: '2026-01-01', allowIncomplete: true },
+      { out: () => {}, err: (t) => (err += t), tty: false },
+    );
+    assert.match(
+      err,
+      /peritem\/popularity\.jsonl latency_ms: model 'openai\/gpt-4o-mini': 2 of 3 rows carry it; \/api\/usage gives its latency_ms over those 2, the other 1 are unknown \(not 0\)/,
+    );
+    assert.doesNotMatch(err, /input_tokens: model/, 'every row carries its tokens: nothing to say');
+    const m = (await usageOf(corpus, 'popularity')).models[0];
+    assert.deepEqual(m.coverage, { input_tokens: 3, output_tokens: 3, latency_ms: 2 });
   });
 });
 
