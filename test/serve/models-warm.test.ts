@@ -1,11 +1,17 @@
 /**
  * The every-model documents off the request path (issue 29): warming builds each
- * model-comparison axis's document once per release, one axis per turn of the event loop, and
- * stops when told; the tie groups the AG-UI state carries are those of GET /api/models.
+ * model-comparison axis's document once per release, not in the turn that asked, and stops when
+ * told; the tie groups the AG-UI state carries are those of GET /api/models. A large axis is built
+ * in slices that let other work run between them (issue 39), and its bytes are exactly
+ * `JSON.stringify` of the document, whose frozen value in-process readers get.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildApp } from '../../src/app.js';
+import { join } from 'node:path';
+import { MANY_AXIS, writeManyModelsCorpus } from '../../bench/many-models.js';
+import { buildApp, composeService } from '../../src/app.js';
+import type { ModelComparisonAxis } from '../../src/core/board/model.js';
+import { modelsDocument, type ModelsDocument, PAIRS_PER_STEP } from '../../src/core/board/models-document.js';
 import { isBuilt, tieGroupsOf, warmModelsDocuments } from '../../src/serve/documents/models.js';
 import { ServedState } from '../../src/serve/served-state.js';
 import { loadRelease } from '../../src/release/load.js';
@@ -26,6 +32,43 @@ const comparisonAxes = (s: ServedState) =>
     .map((d) => d.axis);
 
 describe('every-model documents built ahead of their readers', () => {
+  it('a large axis: built in slices that let other callbacks run, bytes exactly JSON.stringify of the document, the same value in-process', async () => {
+    const corpus = join(tempDir(), 'corpus');
+    writeManyModelsCorpus(corpus, { models: 150, items: 200 });
+    const signing = testSigning();
+    const { dir } = publishRelease(corpus, tempDir(), signing.inputs);
+    const state = new ServedState(loadRelease(dir), liveSigning(signing));
+    const p = state.current();
+    const def = p.release.corpus.definitions.find((d) => d.axis === MANY_AXIS)!;
+    assert.equal(def.kind, 'model-comparison');
+    const expected = modelsDocument(
+      def as ModelComparisonAxis,
+      p.release.corpus.tables.get(MANY_AXIS),
+      p.release.corpus.meta.own_models,
+    );
+    assert.ok(expected.pairs.length > 2 * PAIRS_PER_STEP, `${expected.pairs.length} pairs: several steps and chunks`);
+    // Other work gets turns while the document is built: callbacks queued after the read began.
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const app = buildApp({ state, logLevel: 'silent' });
+    const r = await app.inject(`/api/models?axis=${MANY_AXIS}`);
+    ticking = false;
+    assert.equal(r.statusCode, 200);
+    assert.ok(turns > 2, `${turns} other callbacks ran while it was built`);
+    assert.equal(r.body, JSON.stringify(expected), 'the bytes are JSON.stringify of the document');
+    const { read } = composeService({ state });
+    const inProcess = await read.documents.readPath(`/api/models?axis=${MANY_AXIS}`);
+    assert.ok(inProcess.ok);
+    assert.deepStrictEqual(inProcess.value, JSON.parse(r.body), 'the in-process value is the parsed bytes');
+    assert.ok(Object.isFrozen((inProcess.value as unknown as ModelsDocument).pairs[0]), 'and frozen');
+    await app.close();
+  });
+
   it('warming builds every comparison axis once, not in the calling turn, and the route then serves those bytes', async () => {
     const state = demoState();
     const p = state.current();

@@ -164,11 +164,31 @@ const METHOD = {
     'a refused one-label bank (bank_state) lists every model with its counts only: no accuracy, interval, rank or tie group, and every pair UNTESTED',
 };
 
+/** Pairs built between two yields of {@link modelsDocumentSteps} (a few ms of work). */
+export const PAIRS_PER_STEP = 2048;
+
 export function modelsDocument(
   def: ModelComparisonAxis,
   table: ItemTable | undefined,
   boardOwn: readonly string[],
 ): ModelsDocument {
+  const steps = modelsDocumentSteps(def, table, boardOwn);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same document, built in steps: it yields after every {@link PAIRS_PER_STEP} pairs, so a
+ * server can build an axis of 1,000 models (500,500 pairs, seconds of work) between requests
+ * instead of stopping every other request until it is done (issue 39). Same result, same order.
+ */
+export function* modelsDocumentSteps(
+  def: ModelComparisonAxis,
+  table: ItemTable | undefined,
+  boardOwn: readonly string[],
+): Generator<void, ModelsDocument, void> {
   const roles = axisRoles(def, boardOwn);
   const tallies =
     def.status !== 'MEASURED' ? [] : table ? tallyTable(table, roles) : tallyResults(def.results ?? [], roles);
@@ -192,8 +212,10 @@ export function modelsDocument(
   const withResult = ordered.filter((t) => t.parsed > 0);
   const counter = table && !refused ? new PairCounter(table) : undefined;
   for (let i = 0; i < withResult.length; i++)
-    for (let j = i + 1; j < withResult.length; j++)
+    for (let j = i + 1; j < withResult.length; j++) {
       pairs.push(pairOf(withResult[i]!, withResult[j]!, counter, table === undefined, refused, exactP));
+      if (pairs.length % PAIRS_PER_STEP === 0) yield;
+    }
   const family = pairs.filter((p) => !p.own && p.state !== 'UNTESTED');
   holmAdjust(family.map((p) => p.p!)).forEach((h, k) => {
     const p = family[k]!;
@@ -203,6 +225,7 @@ export function modelsDocument(
       p.better = p.b! > p.c! ? p.first : p.second;
     }
   });
+  yield;
   // A pair with an own model is tested for honesty, outside the family: its p is not adjusted.
   for (const p of pairs)
     if (p.own && p.state !== 'UNTESTED') {
@@ -222,6 +245,7 @@ export function modelsDocument(
       const [i, j] = [indexOf.get(p.first)!, indexOf.get(p.second)!];
       separated[i * count + j] = separated[j * count + i] = 1;
     }
+  yield;
   const letters = refused
     ? publicRanked.map(() => [])
     : compactLetters(count, (i, j) => separated[i * count + j] === 1, MAX_TIE_GROUPS);
@@ -302,5 +326,9 @@ function pairOf(
     difference: diff.difference,
     difference_interval: diff.interval,
     ...power,
+    // Set here, in its place, then adjusted: a double written later into 500,500 objects already
+    // in the old generation allocated a young number for each, and collecting them (old objects
+    // pointing at young ones) held the event loop for seconds at 1,000 models (issue 39).
+    p_holm: base.own ? null : p,
   };
 }

@@ -2,15 +2,20 @@
  * `GET /api/models?axis=<slug>`: every model of one model-comparison axis, every pair tested,
  * tie groups, the size of each difference and what each pair could have seen
  * (`svc.gspc-models/0.3`, src/core/board/models-document.ts; issues 29 and 39). Built once per served
- * release and axis (ahead of the first request by warmModelsDocuments, or on it), then served as
- * prepared bytes like the board.
+ * release and axis (ahead of the first request by warmModelsDocuments, or on it), in slices that
+ * leave the event loop to other requests, then served as prepared bytes like the board.
  */
 import { tieGroups } from '../../core/board/lead-sentence.js';
-import { MODELS_SCHEMA, modelsDocument, type ModelsDocument } from '../../core/board/models-document.js';
+import {
+  MODELS_SCHEMA,
+  modelsDocumentSteps,
+  type ModelsDocument,
+  type PairEntry,
+} from '../../core/board/models-document.js';
 import { GspcError } from '../../core/errors.js';
 import { CACHE_CONTROL, prepare, type Prepared } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
-import { perRelease, prepared, type DocumentEntry } from './document.js';
+import { knownParsed, perRelease, prepared, type DocumentEntry } from './document.js';
 
 /** The release's model-comparison axes: those with an every-model document (and an axis page). */
 export const comparisonAxes = (p: PreparedRelease) =>
@@ -21,20 +26,99 @@ interface Built {
   bytes: Prepared;
 }
 
-const perAxis = perRelease(() => new Map<string, Built>());
+/** An axis's document: built, or being built in steps (`steps` yields between slices of work). */
+interface Building {
+  built?: Built;
+  steps: Generator<void, Built, void>;
+  /** Set while something drives `steps` across turns of the event loop. */
+  done?: Promise<Built>;
+}
 
-function builtFor(p: PreparedRelease, axis: string): Built {
+const perAxis = perRelease(() => new Map<string, Building>());
+
+/** How long one slice of a build may hold the event loop before it lets other work run. */
+const SLICE_MS = 10;
+/** Pairs serialised between two yields. */
+const PAIRS_PER_CHUNK = 4096;
+
+function buildingFor(p: PreparedRelease, axis: string): Building {
   const cache = perAxis(p);
-  let built = cache.get(axis);
-  if (built === undefined) {
+  let b = cache.get(axis);
+  if (b === undefined) {
     const def = p.release.corpus.definitions.find((d) => d.axis === axis);
     if (def?.kind !== 'model-comparison')
       throw new GspcError('unknown_axis', 'unknown axis', { known: comparisonAxes(p) });
-    const doc = modelsDocument(def, p.release.corpus.tables.get(axis), p.release.corpus.meta.own_models);
-    built = { doc, bytes: prepare(Buffer.from(JSON.stringify(doc)), 'application/json; charset=utf-8') };
-    cache.set(axis, built);
+    b = {
+      steps: buildSteps(modelsDocumentSteps(def, p.release.corpus.tables.get(axis), p.release.corpus.meta.own_models)),
+    };
+    cache.set(axis, b);
   }
-  return built;
+  return b;
+}
+
+/**
+ * The document, then its bytes, in steps: `pairs` is the document's last key, so the bytes are
+ * its head followed by the pairs serialised a chunk at a time: exactly `JSON.stringify(doc)`
+ * (tested), without one 2.5 s call at 1,000 models. Each pair is frozen as it is written, and
+ * the frozen document is what in-process readers get (bodyJson), never a second parse.
+ */
+function* buildSteps(docSteps: Generator<void, ModelsDocument, void>): Generator<void, Built, void> {
+  const doc = yield* docSteps;
+  const { pairs, ...head } = doc;
+  const parts: Buffer[] = [Buffer.from(`${JSON.stringify(head).slice(0, -1)},"pairs":[`)];
+  for (let from = 0; from < pairs.length; from += PAIRS_PER_CHUNK) {
+    const chunk = pairs.slice(from, from + PAIRS_PER_CHUNK);
+    parts.push(Buffer.from(`${from === 0 ? '' : ','}${chunk.map((x) => JSON.stringify(x)).join(',')}`));
+    for (const x of chunk) freezePair(x);
+    yield;
+  }
+  parts.push(Buffer.from(']}'));
+  const bytes = prepare(Buffer.concat(parts), 'application/json; charset=utf-8');
+  knownParsed(bytes, doc);
+  return { doc, bytes };
+}
+
+function freezePair(x: PairEntry): void {
+  if (x.difference_interval) Object.freeze(x.difference_interval);
+  Object.freeze(x);
+}
+
+/** Finishes an axis's build now, whatever is left of it (a reader that cannot wait). */
+function builtFor(p: PreparedRelease, axis: string): Built {
+  const b = buildingFor(p, axis);
+  while (b.built === undefined) {
+    const step = b.steps.next();
+    if (step.done) b.built = step.value;
+  }
+  return b.built;
+}
+
+/**
+ * The axis's document, built in slices of at most {@link SLICE_MS} between which the event loop
+ * serves other requests: a reader of a large axis waits for it, the others do not (issue 39:
+ * 1,000 models held every request for 8-16 s). Readers of one axis share one build.
+ */
+function whenBuilt(p: PreparedRelease, axis: string): Promise<Built> {
+  const b = buildingFor(p, axis);
+  if (b.built !== undefined) return Promise.resolve(b.built);
+  if (b.done === undefined)
+    b.done = new Promise<Built>((resolve, reject) => {
+      const slice = () => {
+        try {
+          const until = performance.now() + SLICE_MS;
+          while (b.built === undefined && performance.now() < until) {
+            const step = b.steps.next();
+            if (step.done) b.built = step.value;
+          }
+          if (b.built !== undefined) resolve(b.built);
+          else setImmediate(slice);
+        } catch (e) {
+          reject(e);
+        }
+      };
+      slice();
+    });
+  return b.done;
 }
 
 /** One axis's tie groups: each label with its public models, as `/api/models?axis=` gives them. */
@@ -69,42 +153,39 @@ export const tieGroupsOf = perRelease((p): Record<string, AxisTieGroups> => {
 });
 
 /**
- * Builds every axis's document after a release is prepared, one axis per turn of the event loop,
- * so the first reader of `/api/models` (or of the AG-UI state) does not wait for the pairs of a
- * large axis (about 0.6 s at 100 models × 100,000 items, docs/performance.md §13). `stop` ends it
- * (a newer release replaced this one); `done` says how many axes it built before it ended.
+ * Builds every axis's document after a release is prepared, one axis after another, each in
+ * slices between which other requests are served ({@link whenBuilt}), so the first reader of
+ * `/api/models` (or of the AG-UI state) does not wait for the pairs of a large axis (about 0.6 s
+ * at 100 models × 100,000 items, docs/performance.md §13; 8-16 s at 1,000 models, §16). `stop`
+ * ends it (a newer release replaced this one) before its next axis: an axis already started is
+ * finished, for the readers of the old release that may wait on it; `done` says how many axes it
+ * built.
  */
 export function warmModelsDocuments(p: PreparedRelease): { stop: () => void; done: Promise<number> } {
   const axes = comparisonAxes(p);
-  let built = 0;
-  let ended = false;
-  let finish: (built: number) => void = () => {};
-  const done = new Promise<number>((resolve) => {
-    finish = resolve;
-  });
-  const end = () => {
-    ended = true;
-    clearImmediate(timer);
-    finish(built);
-  };
-  const next = () => {
-    if (ended) return;
-    if (built >= axes.length) return end();
-    builtFor(p, axes[built]!);
-    built++;
-    timer = setImmediate(next);
-  };
-  let timer: NodeJS.Immediate = setImmediate(next);
+  let stopped = false;
+  const done = (async () => {
+    let built = 0;
+    for (const axis of axes) {
+      if (stopped) break;
+      // Yield first: the release's first requests are served before any building starts.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (stopped) break;
+      await whenBuilt(p, axis);
+      built++;
+    }
+    return built;
+  })();
   return {
     stop: () => {
-      if (!ended) end();
+      stopped = true;
     },
     done,
   };
 }
 
 /** Whether an axis's document is built already (for tests of the warming). */
-export const isBuilt = (p: PreparedRelease, axis: string): boolean => perAxis(p).has(axis);
+export const isBuilt = (p: PreparedRelease, axis: string): boolean => perAxis(p).get(axis)?.built !== undefined;
 export const modelsDocumentEntry: DocumentEntry = {
   id: 'models',
   route: '/api/models',
@@ -119,6 +200,8 @@ export const modelsDocumentEntry: DocumentEntry = {
       throw new GspcError('bad_query', 'axis: required (a model-comparison axis slug)', {
         known: comparisonAxes(current),
       });
-    return prepared(builtFor(current, axis).bytes);
+    // Built: answered synchronously (so the fast path may replay it); else when the build ends.
+    const built = buildingFor(current, axis).built;
+    return built ? prepared(built.bytes) : whenBuilt(current, axis).then((b) => prepared(b.bytes));
   },
 };
