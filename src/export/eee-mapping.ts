@@ -81,7 +81,28 @@ function instanceRecord(axis: ExportAxis, evaluationId: string, r: ExportRow): o
             },
           ],
     evaluation: { score: correct ? 1 : 0, is_correct: correct },
+    ...usageOf(r),
     metadata: { [GSPC_ITEM_KEY]: r.item, gspc_outcome: r.label === null ? 'unparsed' : correct ? 'correct' : 'wrong' },
+  };
+}
+
+/**
+ * A row's tokens and latency as EEE's `token_usage` and `performance` (decision TU10), so a round
+ * trip keeps them. `token_usage` requires all three counts: it is written only when the row
+ * carries both, with `total_tokens` their sum (what the row measures; cache tokens it never
+ * carried). A row with one count only has no `token_usage`: the schema has no place for one.
+ */
+function usageOf(r: ExportRow): object {
+  return {
+    ...(r.input_tokens !== undefined &&
+      r.output_tokens !== undefined && {
+        token_usage: {
+          input_tokens: r.input_tokens,
+          output_tokens: r.output_tokens,
+          total_tokens: r.input_tokens + r.output_tokens,
+        },
+      }),
+    ...(r.latency_ms !== undefined && { performance: { latency_ms: r.latency_ms } }),
   };
 }
 

@@ -17,6 +17,10 @@ export interface ExportRow {
   label: string | null;
   item_hash?: string;
   response?: string;
+  /** Tokens and latency, when the row carries them (docs/formats.md §1). */
+  input_tokens?: number;
+  output_tokens?: number;
+  latency_ms?: number;
 }
 
 export interface ExportAxis {
@@ -51,7 +55,12 @@ export function exportRows(bytes: Buffer, file: string): ExportRow[] {
     file,
     (p) => problems.push(p),
     (v) => {
-      const r = v as ExportRow & { response?: unknown };
+      const r = v as ExportRow & {
+        response?: unknown;
+        input_tokens?: unknown;
+        output_tokens?: unknown;
+        latency_ms?: unknown;
+      };
       rows.push({
         item: r.item,
         model: r.model,
@@ -59,6 +68,9 @@ export function exportRows(bytes: Buffer, file: string): ExportRow[] {
         label: r.label,
         ...(r.item_hash !== undefined && { item_hash: r.item_hash }),
         ...(typeof r.response === 'string' && { response: r.response }),
+        ...(typeof r.input_tokens === 'number' && { input_tokens: r.input_tokens }),
+        ...(typeof r.output_tokens === 'number' && { output_tokens: r.output_tokens }),
+        ...(typeof r.latency_ms === 'number' && { latency_ms: r.latency_ms }),
       });
     },
   );
