@@ -4,11 +4,13 @@
  * model's Wilson interval with its tie-group letters, the pairwise matrix as a heat map of
  * `p_holm` with SEPARATED cells marked, the leader's lead in one sentence, and the same values in
  * two tables (readable without JavaScript). An axis the board has no model comparison for is a
- * 404 HTML page listing those it has.
+ * 404 HTML page listing those it has. The dashboard's model filter (issue 40, model-filter.ts) may
+ * come along in the query: it hides the models it leaves out, never changes a figure.
  */
 import type { FastifyInstance } from 'fastify';
 import { lead } from '../core/board/lead-sentence.js';
-import { MAX_TIE_GROUPS, type ModelsDocument, type PairEntry } from '../core/board/models-document.js';
+import type { ModelCard } from '../core/board/model-card.js';
+import { MAX_TIE_GROUPS, type ModelEntry, type ModelsDocument, type PairEntry } from '../core/board/models-document.js';
 import { groupsText } from '../core/stats/letters.js';
 import { GspcError } from '../core/errors.js';
 import { readQuery } from '../serve/query.js';
@@ -20,6 +22,15 @@ import { plotFigure, readJson, stateSpan, unread } from './dashboard-format.js';
 import { servedBoard, type BoardRow } from './dashboard-measured.js';
 import { html, jsonIsland, type SafeHtml } from './html.js';
 import { page, PAGE_HEADERS } from './layout.js';
+import {
+  FILTER_KEYS,
+  filterOut,
+  filterWords,
+  isFiltered,
+  type ModelFilter,
+  readModelFilter,
+  withFilter,
+} from './model-filter.js';
 import type { PageContext } from './page-context.js';
 
 export function axisIsland(doc: ModelsDocument, view: AxisView = axisView(doc)): AxisIsland {
@@ -132,10 +143,16 @@ function cutNote(doc: ModelsDocument, view: AxisView, id: string, what: string):
   return html`<p class="note" id="${id}">${what} Every model and every pair (${doc.models.length.toLocaleString('en')} models, ${doc.pairs.length.toLocaleString('en')} pairs) are in <a href="/api/models?axis=${doc.axis}">/api/models?axis=${doc.axis}</a>.</p>`;
 }
 
-function axisBody(row: BoardRow, doc: ModelsDocument, island: AxisIsland, view: AxisView): SafeHtml {
+function axisBody(
+  row: BoardRow,
+  doc: ModelsDocument,
+  island: AxisIsland,
+  view: AxisView,
+  filter: ModelFilter = {},
+): SafeHtml {
   const plotted = island.models.length;
   const firstN = `the first ${PLOT_MODELS} models by rank`;
-  return html`<p class="note"><a href="/dashboard">← Dashboard</a> · every value is read from <a href="/api/models?axis=${doc.axis}">/api/models?axis=${doc.axis}</a> (<code>${doc.schema}</code>) and the board's row <a href="/api/gspc?axis=${doc.axis}">/api/gspc?axis=${doc.axis}</a>. The formulas, with a worked example: <a href="/methodology#9-every-model-every-pair-get-apimodelsaxisslug">methodology §9</a>.</p>
+  return html`${filterNote(doc, view, filter)}<p class="note"><a href="${isFiltered(filter) ? withFilter('/dashboard?tab=models', filter) : '/dashboard'}">← Dashboard</a> · every value is read from <a href="/api/models?axis=${doc.axis}">/api/models?axis=${doc.axis}</a> (<code>${doc.schema}</code>) and the board's row <a href="/api/gspc?axis=${doc.axis}">/api/gspc?axis=${doc.axis}</a>. The formulas, with a worked example: <a href="/methodology#9-every-model-every-pair-get-apimodelsaxisslug">methodology §9</a>.</p>
 <dl class="dash-facts" id="axis-facts">
 <dt>Status</dt><dd>${stateSpan(doc.status)}${doc.bank_state ? html` · ${stateSpan(doc.bank_state)}` : ''}</dd>
 <dt>n</dt><dd data-field="n">${doc.n}</dd>
@@ -188,11 +205,32 @@ function refusedPairs(doc: ModelsDocument): SafeHtml {
   return html`<p class="note" id="axis-pairs-refused">${k === 1 ? 'The one pair is' : `All ${k} pairs are`} UNTESTED: ${doc.pairs[0]?.reason ?? 'refused'} (${doc.bank_state}). They are listed in <a href="/api/models?axis=${doc.axis}">/api/models?axis=${doc.axis}</a>.</p>`;
 }
 
+/** Which models the model filter shows (issue 40), and that the figures are the whole axis's. */
+function filterNote(doc: ModelsDocument, view: AxisView, filter: ModelFilter): SafeHtml {
+  if (!isFiltered(filter)) return html``;
+  return html`<p class="callout" id="axis-filtered" data-shown="${String(view.tabled.length)}">Filtered to models with ${filterWords(filter)}: ${view.tabled.length} of ${doc.models.length} shown. Ranks, tie groups, the leader's group and every separation are those of all ${doc.models.length} models; the filter only hides rows. <a href="${axisPagePath(doc.axis)}">Show every model</a>.</p>`;
+}
+
 /** The axis's figures, tables and the island the plots read, all from one document. */
-function axisSection(row: BoardRow, doc: ModelsDocument): SafeHtml {
-  const view = axisView(doc);
+function axisSection(
+  row: BoardRow,
+  doc: ModelsDocument,
+  filter: ModelFilter = {},
+  keep?: (m: ModelEntry) => boolean,
+): SafeHtml {
+  const view = axisView(doc, keep);
   const island = axisIsland(doc, view);
-  return html`${axisBody(row, doc, island, view)}${jsonIsland(ISLAND_ID, island)}`;
+  return html`${axisBody(row, doc, island, view, filter)}${jsonIsland(ISLAND_ID, island)}`;
+}
+
+/** The filter as a test on the document's models, from the release's model cards. */
+async function filterKeep(ctx: PageContext, filter: ModelFilter): Promise<(m: ModelEntry) => boolean> {
+  const cards = await readJson<{ models: { model: string; card: Omit<ModelCard, 'model'> }[] }>(
+    ctx,
+    '/api/model-cards',
+  );
+  const byModel = new Map((cards.ok ? cards.value.models : []).map((m) => [m.model, m.card]));
+  return (m) => filterOut(filter, byModel.get(m.model) ?? {}) === null;
 }
 
 function errorPage(message: string, known: string[]): string {
@@ -213,11 +251,12 @@ export function registerAxisPage(app: FastifyInstance, ctx: PageContext): void {
     const comparisons = board.axes.filter((r) => r.kind === 'model-comparison');
     const row = comparisons.find((r) => r.axis === req.params.axis);
     const known = comparisons.map((r) => r.axis);
+    let filter: ModelFilter;
     try {
-      readQuery(req.url, []);
+      filter = readModelFilter(readQuery(req.url, FILTER_KEYS, FILTER_KEYS));
     } catch (e) {
       if (!(e instanceof GspcError)) throw e;
-      const message = `${e.message}: an axis page takes no query.`;
+      const message = `${e.message}: an axis page takes only the model filter (open_weights, min_params, max_params, org).`;
       return reply.code(400).headers(PAGE_HEADERS).send(errorPage(message, known));
     }
     if (row === undefined) {
@@ -225,7 +264,8 @@ export function registerAxisPage(app: FastifyInstance, ctx: PageContext): void {
       return reply.code(404).headers(PAGE_HEADERS).send(errorPage(message, known));
     }
     const read = await readJson<ModelsDocument>(ctx, `/api/models?axis=${row.axis}`);
-    const body = read.ok ? axisSection(row, read.value) : unread('The every-model document', read.reason);
+    const keep = isFiltered(filter) ? await filterKeep(ctx, filter) : undefined;
+    const body = read.ok ? axisSection(row, read.value, filter, keep) : unread('The every-model document', read.reason);
     return reply.headers(PAGE_HEADERS).send(
       page({
         title: `Axis ${row.axis}`,

@@ -27,12 +27,24 @@ export interface AxisView {
   cut: boolean;
 }
 
-export function axisView(doc: ModelsDocument): AxisView {
-  if (doc.models.length <= PLOT_MODELS)
+/**
+ * `keep`: the model filter's (issue 40; model-filter.ts): only the models it keeps are shown,
+ * with the ranks, groups and separations of the whole axis.
+ */
+export function axisView(doc: ModelsDocument, keep?: (m: ModelEntry) => boolean): AxisView {
+  if (doc.models.length <= PLOT_MODELS && keep === undefined)
     return { plotted: doc.models, pairs: doc.pairs, tabled: doc.models, cut: false };
-  const plotted = doc.models.slice(0, PLOT_MODELS);
+  const models = keep === undefined ? doc.models : doc.models.filter(keep);
+  const plotted = models.slice(0, PLOT_MODELS);
   const shown = new Set(plotted.map((m) => m.model));
-  const tabled = doc.models.filter((m, i) => i < TABLE_MODELS || m.own);
+  if (models.length <= PLOT_MODELS)
+    return {
+      plotted,
+      pairs: doc.pairs.filter((p) => shown.has(p.first) && shown.has(p.second)),
+      tabled: models,
+      cut: false,
+    };
+  const tabled = models.filter((m, i) => i < TABLE_MODELS || m.own);
   return {
     plotted,
     pairs: doc.pairs.filter((p) => shown.has(p.first) && shown.has(p.second)),

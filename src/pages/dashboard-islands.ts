@@ -5,7 +5,7 @@
  * it: the plot and the table are built from the same values.
  */
 
-export const DASHBOARD_TABS = ['measured', 'regulators', 'provenance', 'compute'] as const;
+export const DASHBOARD_TABS = ['measured', 'models', 'regulators', 'provenance', 'compute'] as const;
 export type DashboardTab = (typeof DASHBOARD_TABS)[number];
 
 /** The id of the `<script type="application/json">` island the plot script reads. */

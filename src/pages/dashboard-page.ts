@@ -1,5 +1,5 @@
 /**
- * `GET /dashboard?tab=measured|regulators|provenance|compute` (specification, "Endpoints" and the
+ * `GET /dashboard?tab=measured|models|regulators|provenance|compute` (specification, "Endpoints" and the
  * capability fabric's dashboard bindings; issue 7): a read-only presentation of the served board
  * and status documents. Each tab is server-rendered tables with captions (readable without
  * JavaScript) and one plot drawn by /assets/dashboard.js from a JSON island of the same values.
@@ -16,9 +16,12 @@ import { measuredTab } from './dashboard-measured.js';
 import { regulatorsTab } from './dashboard-regulators.js';
 import { provenanceTab } from './dashboard-provenance.js';
 import { computeTab } from './dashboard-compute.js';
+import { modelsTab } from './dashboard-models.js';
+import { FILTER_KEYS, isFiltered, readModelFilter, type ModelFilter } from './model-filter.js';
 
 const LABELS: Record<DashboardTab, string> = {
   measured: 'Measured',
+  models: 'Models',
   regulators: 'Regulators',
   provenance: 'Provenance',
   compute: 'Compute',
@@ -26,6 +29,7 @@ const LABELS: Record<DashboardTab, string> = {
 
 const DESCRIPTIONS: Record<DashboardTab, string> = {
   measured: 'Leader accuracy with Wilson intervals and separation for every axis of the GSPC board.',
+  models: 'Who each measured model is: organisation, open weights, licence, size, dates and revision, with a filter.',
   regulators: 'Regulation deadlines and the evidence-bundle obligations of the GSPC board.',
   provenance: 'The signed public root, its witnesses, the card matrix and the corrections ledger.',
   compute: 'The model-hub census (a listing, never a measurement) and the capability fabric rail states.',
@@ -42,10 +46,13 @@ const isTab = (t: string): t is DashboardTab => (DASHBOARD_TABS as readonly stri
 async function render(
   tab: DashboardTab,
   ctx: PageContext,
+  filter: ModelFilter,
 ): Promise<{ body: SafeHtml; island: DashboardIsland | null }> {
   switch (tab) {
     case 'measured':
       return measuredTab(ctx);
+    case 'models':
+      return modelsTab(ctx, filter);
     case 'regulators':
       return regulatorsTab(ctx);
     case 'provenance':
@@ -62,7 +69,7 @@ function badQueryPage(message: string): string {
     description: 'The dashboard query could not be read.',
     body: html`<h1>Bad dashboard query</h1>
 <p class="callout" id="dash-error">${message}</p>
-<p>The dashboard takes one query parameter, <code>tab</code>, with one of these values:</p>
+<p>The dashboard takes the query parameter <code>tab</code>, with one of these values (and, with <code>tab=models</code>, the model filter: <code>open_weights</code> yes, no or unknown, <code>min_params</code> and <code>max_params</code> such as 7B, and <code>org</code>):</p>
 <ul id="dash-known-tabs">${DASHBOARD_TABS.map((t) => html`<li><a href="${tabHref(t)}"><code>${t}</code></a>${t === 'measured' ? ' (the default)' : ''}</li>`)}</ul>`,
   });
 }
@@ -70,11 +77,15 @@ function badQueryPage(message: string): string {
 export function registerDashboardPage(app: FastifyInstance, ctx: PageContext): void {
   app.get('/dashboard', async (req, reply) => {
     let tab: DashboardTab;
+    let filter: ModelFilter;
     try {
-      const q = readQuery(req.url, ['tab']);
+      const q = readQuery(req.url, ['tab', ...FILTER_KEYS], FILTER_KEYS);
       const t = q.get('tab') ?? 'measured';
       if (!isTab(t)) throw new GspcError('bad_query', `unknown dashboard tab '${t.slice(0, 50)}'`);
       tab = t;
+      filter = readModelFilter(q);
+      if (tab !== 'models' && isFiltered(filter))
+        throw new GspcError('bad_query', 'the model filter is read on tab=models (and on the axis pages) only');
     } catch (e) {
       if (!(e instanceof GspcError)) throw e;
       return reply
@@ -82,7 +93,7 @@ export function registerDashboardPage(app: FastifyInstance, ctx: PageContext): v
         .headers(PAGE_HEADERS)
         .send(badQueryPage(`${e.message}.`));
     }
-    const { body, island } = await render(tab, ctx);
+    const { body, island } = await render(tab, ctx, filter);
     return reply.headers(PAGE_HEADERS).send(
       page({
         title: `Dashboard: ${LABELS[tab]}`,

@@ -6,9 +6,18 @@ import { GspcError } from '../core/errors.js';
 
 const MAX_VALUE = 200;
 
-export function readQuery(url: string, allowed: readonly string[]): Map<string, string> {
+/**
+ * `blankable`: parameters an HTML form sends empty when a field is left blank (the model filter's):
+ * an empty one is read as not given. Any other empty parameter is refused.
+ */
+export function readQuery(
+  url: string,
+  allowed: readonly string[],
+  blankable: readonly string[] = [],
+): Map<string, string> {
   const q = url.indexOf('?');
   const out = new Map<string, string>();
+  const seen = new Set<string>();
   if (q === -1) return out;
   let params: URLSearchParams;
   try {
@@ -19,8 +28,12 @@ export function readQuery(url: string, allowed: readonly string[]): Map<string, 
   for (const [key, value] of params) {
     if (!allowed.includes(key))
       throw new GspcError('bad_query', `unknown query parameter '${key.slice(0, 50)}'`, { allowed: [...allowed] });
-    if (out.has(key)) throw new GspcError('bad_query', `query parameter '${key}' is given more than once`);
-    if (value === '') throw new GspcError('bad_query', `query parameter '${key}' is empty`);
+    if (seen.has(key)) throw new GspcError('bad_query', `query parameter '${key}' is given more than once`);
+    seen.add(key);
+    if (value === '') {
+      if (blankable.includes(key)) continue;
+      throw new GspcError('bad_query', `query parameter '${key}' is empty`);
+    }
     if (value.length > MAX_VALUE)
       throw new GspcError('bad_query', `query parameter '${key}' is longer than ${MAX_VALUE} characters`);
     out.set(key, value);

@@ -20,8 +20,10 @@ import {
   unfitTables,
   widePlots,
 } from './page-audit.js';
+import { cardsCorpus } from './cards-corpus.js';
 
-const { app } = dashboardApp();
+// The demo with model cards (cards-corpus.ts), so the Models tab shows cards, a filter and markup.
+const { app } = dashboardApp({ corpus: cardsCorpus() });
 /* eslint-disable @typescript-eslint/no-explicit-any -- served JSON */
 const board = JSON.parse((await app.inject('/api/gspc')).body) as { axes: { axis: string; kind: string }[] };
 const axes = board.axes.filter((a) => a.kind === 'model-comparison').map((a) => a.axis);
@@ -29,10 +31,13 @@ const axes = board.axes.filter((a) => a.kind === 'model-comparison').map((a) => 
 /** Every page of src/pages/page-routes.ts, with the query each one takes. */
 const PAGES = [
   '/dashboard',
+  '/dashboard?tab=models',
+  '/dashboard?tab=models&min_params=10B',
   '/dashboard?tab=regulators',
   '/dashboard?tab=provenance',
   '/dashboard?tab=compute',
   ...axes.map((a) => `/dashboard/axes/${a}`),
+  '/dashboard/axes/governance?min_params=10B',
   '/dashboard/axes/no-such-axis',
   '/methodology',
   '/pricing',

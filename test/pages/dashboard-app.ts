@@ -23,12 +23,12 @@ export const FIXED_NOW = new Date('2026-11-21T12:00:00Z');
  * `probe: false`: a fabric that never probes (every rail "not observed yet"); `probe: true`: it
  * probes the origin the test gives it with `fabric.retarget(base)` and `await fabric.refresh()`.
  */
-export function dashboardApp(o: { products?: boolean; probe?: boolean } = {}): {
+export function dashboardApp(o: { products?: boolean; probe?: boolean; corpus?: string } = {}): {
   app: FastifyInstance;
   fabric: FabricObserver;
 } {
   const signing = testSigning();
-  const { dir } = publishRelease(demoCorpus, tempDir(), signing.inputs);
+  const { dir } = publishRelease(o.corpus ?? demoCorpus, tempDir(), signing.inputs);
   const state = new ServedState(loadRelease(dir), liveSigning(signing));
   const now = () => FIXED_NOW;
   const fabric = new FabricObserver({
