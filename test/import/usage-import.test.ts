@@ -7,7 +7,7 @@
  * that records no per-sample usage gives null on /api/usage, never 0.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { inflateRawSync } from 'node:zlib';
@@ -238,6 +238,27 @@ describe('tokens and latency from HELM and Every Eval Ever', () => {
     assert.equal(m.input_tokens.total, input);
     assert.equal(m.output_tokens.total, 9);
     assert.equal(m.latency_ms.rows, 9);
+  });
+
+  it('HELM: a stat HELM did not measure (count 0) is unknown, never 0', async () => {
+    const run = join(tempDir(), 'mmlu-philosophy-gpt2');
+    cpSync(fixturePath('helm', 'mmlu-philosophy-gpt2'), run, { recursive: true });
+    const path = join(run, 'per_instance_stats.json');
+    const stats = JSON.parse(readFileSync(path, 'utf8')) as Json[];
+    const id59 = stats.find((p) => p.instance_id === 'id59')!;
+    for (const s of id59.stats)
+      if (s.name.name === 'inference_runtime' || s.name.name === 'num_output_tokens')
+        Object.assign(s, { count: 0, sum: 0, sum_squared: 0 });
+    writeFileSync(path, JSON.stringify(stats));
+    const corpus = join(tempDir(), 'c');
+    await importQuiet('helm', [run], { into: corpus, asOf: '2026-01-01' });
+    const row = rowsOf(corpus).find((r) => r.sample_id === 'id59');
+    assert.equal(row.input_tokens, 336);
+    assert.equal('output_tokens' in row, false);
+    assert.equal('latency_ms' in row, false);
+    const m = (await usageOf(corpus, 'mmlu-subject-philosophy')).models[0];
+    assert.deepEqual(m.coverage, { input_tokens: 9, output_tokens: 8, latency_ms: 8 });
+    assert.equal(m.output_tokens.total, 8);
   });
 
   const eeeRows = async (paths: string[]): Promise<ImportedRow[]> => {
