@@ -10,12 +10,14 @@
 import type { FastifyInstance } from 'fastify';
 import { lead } from '../core/board/lead-sentence.js';
 import type { ModelCard } from '../core/board/model-card.js';
+import type { UsageDocument } from '../core/board/usage.js';
 import { MAX_TIE_GROUPS, type ModelEntry, type ModelsDocument, type PairEntry } from '../core/board/models-document.js';
 import { groupsText } from '../core/stats/letters.js';
 import { GspcError } from '../core/errors.js';
 import { readQuery } from '../serve/query.js';
 import { axisPagePath } from './axis-path.js';
 import { modelsTable, pairsTable } from './dashboard-axis-tables.js';
+import { usageSection } from './dashboard-axis-usage.js';
 import { type AxisView, axisView, GROUP_NAMES, PLOT_MODELS, TABLE_MODELS } from './dashboard-axis-view.js';
 import { type AxisIsland, ISLAND_ID } from './dashboard-islands.js';
 import { plotFigure, readJson, stateSpan, unread } from './dashboard-format.js';
@@ -149,6 +151,7 @@ function axisBody(
   island: AxisIsland,
   view: AxisView,
   filter: ModelFilter = {},
+  usage?: UsageDocument,
 ): SafeHtml {
   const plotted = island.models.length;
   const firstN = `the first ${PLOT_MODELS} models by rank`;
@@ -182,6 +185,14 @@ ${
 }
 ${modelsTable(doc, view.tabled)}
 ${clusterNote(doc)}
+${
+  usage
+    ? usageSection(
+        usage,
+        view.tabled.map((m) => m.model),
+      )
+    : ''
+}
 <h2 id="axis-pairs-heading">Every pair</h2>
 ${cutNote(doc, view, 'axis-pairs-cut', `The heat map and the table show the ${view.pairs.length.toLocaleString('en')} pairs among ${firstN}.`)}
 ${
@@ -217,10 +228,11 @@ function axisSection(
   doc: ModelsDocument,
   filter: ModelFilter = {},
   keep?: (m: ModelEntry) => boolean,
+  usage?: UsageDocument,
 ): SafeHtml {
   const view = axisView(doc, keep);
   const island = axisIsland(doc, view);
-  return html`${axisBody(row, doc, island, view, filter)}${jsonIsland(ISLAND_ID, island)}`;
+  return html`${axisBody(row, doc, island, view, filter, usage)}${jsonIsland(ISLAND_ID, island)}`;
 }
 
 /** The filter as a test on the document's models, from the release's model cards. */
@@ -265,7 +277,10 @@ export function registerAxisPage(app: FastifyInstance, ctx: PageContext): void {
     }
     const read = await readJson<ModelsDocument>(ctx, `/api/models?axis=${row.axis}`);
     const keep = isFiltered(filter) ? await filterKeep(ctx, filter) : undefined;
-    const body = read.ok ? axisSection(row, read.value, filter, keep) : unread('The every-model document', read.reason);
+    const usage = await readJson<UsageDocument>(ctx, `/api/usage?axis=${row.axis}`);
+    const body = read.ok
+      ? axisSection(row, read.value, filter, keep, usage.ok ? usage.value : undefined)
+      : unread('The every-model document', read.reason);
     return reply.headers(PAGE_HEADERS).send(
       page({
         title: `Axis ${row.axis}`,
