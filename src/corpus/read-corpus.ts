@@ -18,6 +18,8 @@ import { encodingProblem } from './text-encoding.js';
 import { readStatus, type CorpusStatus } from './status/index.js';
 import type { ModelCard } from '../core/board/model-card.js';
 import { MODEL_CARDS_PATH, measuredModels, readModelCards } from './model-cards.js';
+import type { RunEntry } from '../core/board/run-settings.js';
+import { attachRunSettings, readRunSettings, RUNS_PATH } from './run-settings.js';
 
 /** A file of the corpus, by its path relative to the corpus root ('/' separated). */
 export interface CorpusFile {
@@ -36,6 +38,11 @@ export interface Corpus {
   obligations: Obligation[];
   /** Model cards (`models.json`; none when absent): read by no derivation of the board. */
   modelCards: ModelCard[];
+  /**
+   * How each model was run on each axis (`runs.json`; none when absent), also attached to the
+   * model's column of the axis: the board and `/api/models` refuse to pair models run unalike.
+   */
+  runSettings: RunEntry[];
   /** The optional status files (regulation feed, corrections ledger, census, ...): §7 of formats.md. */
   status: CorpusStatus;
   /** Every file the corpus consists of, sorted by path: what a release copies and publishes. */
@@ -168,6 +175,13 @@ export function readCorpus(root: string): Corpus {
     modelCards = read.cards;
     problems.push(...read.problems);
   }
+  let runSettings: RunEntry[] = [];
+  if (existsSync(join(root, RUNS_PATH))) {
+    // Which (model, axis) has rows is known only when the axes read cleanly.
+    const read = readRunSettings(utf8(load(RUNS_PATH)), problems.length > 0 ? null : tables);
+    runSettings = read.runs;
+    problems.push(...read.problems);
+  }
   const statusRead = readStatus({
     exists: (path) => existsSync(join(root, path)),
     load,
@@ -176,8 +190,20 @@ export function readCorpus(root: string): Corpus {
   });
   problems.push(...statusRead.problems);
   if (problems.length > 0) throw invalid(problems);
+  attachRunSettings(runSettings, tables);
   files.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
-  return { meta, definitions, tables, evidence, lane, obligations, modelCards, status: statusRead.status, files };
+  return {
+    meta,
+    definitions,
+    tables,
+    evidence,
+    lane,
+    obligations,
+    modelCards,
+    runSettings,
+    status: statusRead.status,
+    files,
+  };
 }
 
 /** Where a corpus keeps its files (docs/formats.md); anything else in the directory is not read. */
@@ -186,6 +212,7 @@ const CORPUS_PLACES = new Set([
   'lane.json',
   'obligations.json',
   'models.json',
+  'runs.json',
   'axes',
   'peritem',
   'evidence',

@@ -80,7 +80,8 @@ function releasePath(path: string): string | undefined {
     path === '/peritem/board.json' ||
     path === '/peritem/lane.json' ||
     path === '/peritem/obligations.json' ||
-    path === '/peritem/models.json'
+    path === '/peritem/models.json' ||
+    path === '/peritem/runs.json'
   )
     return `corpus/${path.slice('/peritem/'.length)}`;
   // Status files and the corrections ledger (roles `status`, `corrections`; docs/status.md).

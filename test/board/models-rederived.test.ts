@@ -78,7 +78,14 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
   const def = (await get(`/peritem/axes/${axis}.json`)).json() as { own_models?: string[]; labels?: string[] };
   const rowsFile = manifest.files.find((f) => f.axis === axis && f.role === 'per-item-rows');
   const doc = (await get(`/api/models?axis=${axis}`)).json() as any;
-  assert.equal(doc.schema, 'svc.gspc-models/0.3');
+  assert.equal(doc.schema, 'svc.gspc-models/0.4');
+  // Run settings (issue 40): the published runs.json, when the corpus has one.
+  const runsFile = manifest.files.find((f) => f.role === 'run-settings');
+  const runOf = new Map<string, Record<string, any>>();
+  if (runsFile)
+    for (const { model, axis: a, ...settings } of (await get(runsFile.url)).json().runs as any[])
+      if (a === axis) runOf.set(model, settings);
+  for (const m of doc.models) assert.deepEqual(m.settings, runOf.get(m.model) ?? null, `${m.model} settings`);
   if (!rowsFile) {
     assert.ok(doc.pairs.every((p: any) => p.state === 'UNTESTED'));
     return;
@@ -150,6 +157,17 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
   assert.equal(doc.pairs.length, (withResult.length * (withResult.length - 1)) / 2);
   const family: { entry: any; p: number }[] = [];
   for (const entry of doc.pairs) {
+    const alike = likeForLike(runOf.get(entry.first), runOf.get(entry.second));
+    assert.equal(entry.like_for_like, alike.like, `${entry.first} ~ ${entry.second} like_for_like`);
+    assert.deepEqual(entry.settings_differ, alike.like === false ? alike.differ : undefined);
+    const eitherRecorded = runOf.has(entry.first) || runOf.has(entry.second);
+    assert.deepEqual(entry.settings_unknown, alike.like === null && eitherRecorded ? alike.unknown : undefined);
+    if (alike.like === false && !refused) {
+      assert.equal(entry.state, 'UNTESTED');
+      assert.match(entry.reason, /^not like for like: /);
+      assert.equal(entry.p, undefined, 'a pair run unalike is not tested at all');
+      continue;
+    }
     const x = outcome.get(entry.first)!;
     const y = outcome.get(entry.second)!;
     let a = 0;
@@ -240,6 +258,37 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
   );
 }
 
+/** A value written with its keys sorted, at every depth: two settings are equal when these are. */
+const written = (v: unknown): string =>
+  JSON.stringify(v, (_, x) =>
+    x !== null && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : x,
+  );
+
+/**
+ * docs/methodology.md §11, read from the text: the harness, the shots and every generation and
+ * template setting are compared; one recorded for both with different values: not like for like;
+ * else one recorded for one side only, or a side with nothing recorded: unknown; else alike.
+ */
+function likeForLike(x: Record<string, any> | undefined, y: Record<string, any> | undefined) {
+  const flat = (r: Record<string, any> | undefined) => {
+    const out = new Map<string, string>();
+    if (r === undefined) return out;
+    if ('harness' in r) out.set('harness', written(r.harness));
+    if ('shots' in r) out.set('shots', written(r.shots));
+    for (const group of ['generation', 'template'])
+      for (const [k, v] of Object.entries(r[group] ?? {})) out.set(`${group}.${k}`, written(v));
+    return out;
+  };
+  const [fx, fy] = [flat(x), flat(y)];
+  const names = [...new Set([...fx.keys(), ...fy.keys()])].sort();
+  const differ = names.filter((k) => fx.has(k) && fy.has(k) && fx.get(k) !== fy.get(k));
+  const unknown = names.filter((k) => fx.has(k) !== fy.has(k));
+  const like = differ.length > 0 ? false : x === undefined || y === undefined || unknown.length > 0 ? null : true;
+  return { like, differ, unknown };
+}
+
 describe('/api/models re-derived from the published rows alone', async () => {
   const board = (await get('/api/gspc')).json() as { axes: { axis: string; kind: string; status: string }[] };
   const axes = board.axes.filter((a) => a.kind === 'model-comparison' && a.status === 'MEASURED').map((a) => a.axis);
@@ -292,6 +341,23 @@ function randomCorpus(seed: number): string {
     });
   }
   writeFileSync(join(dir, 'peritem', 'care.jsonl'), `${rows.join('\n')}\n`);
+  // Seeds not divisible by 3 record how the models were run (issue 40): most alike, one 5-shot,
+  // one at another temperature, one with no generation settings, one with nothing recorded.
+  if (seed % 3 !== 0) {
+    const runs = models
+      .filter((m) => m !== 'r/delta')
+      .map((model) => ({
+        model,
+        axis: 'care',
+        harness: 'lm-eval',
+        harness_version: next() < 0.5 ? '0.4.13' : '0.4.9',
+        shots: model === 'r/gamma' && seed % 2 === 1 ? 5 : 0,
+        ...(model !== 'r/eps' && {
+          generation: { temperature: model === 'r/zeta' && seed % 2 === 0 ? 0.7 : 0, until: ['\n'] },
+        }),
+      }));
+    writeFileSync(join(dir, 'runs.json'), JSON.stringify({ schema: 'svc.gspc-corpus-runs/1', runs }));
+  }
   writeFileSync(
     join(dir, 'axes', 'care.json'),
     JSON.stringify({
@@ -325,5 +391,9 @@ describe('/api/models re-derived on random corpora (own models, gold lists, unpa
           doc.pairs.some((p: any) => p.state === 'UNTESTED'),
           'hash conflicts refuse pairs',
         );
+      if (seed % 3 !== 0) {
+        const kinds = new Set(doc.pairs.map((p: any) => p.like_for_like));
+        assert.deepEqual([...kinds].sort(), [false, null, true], 'like for like, not, and unknown pairs');
+      } else assert.ok(doc.pairs.every((p: any) => p.like_for_like === null && !('settings_unknown' in p)));
     });
 });

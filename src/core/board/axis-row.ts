@@ -97,6 +97,11 @@ export interface RowNotes {
    * them out (`macro_f1`, `per_model`); set when there is at least one such item and figure.
    */
   goldLists?: { items: number; leftOutBy: readonly ('macro_f1' | 'per_model')[] };
+  /**
+   * The leader's and the basis's run settings cannot be compared (one has settings the other
+   * lacks): the separation was run, and the limitations say it assumes they were run alike.
+   */
+  settingsUnknown?: { leader: string; basis: string; fields: string[] };
 }
 
 /** One (model, axis) cell: what a measurement card states about a model on an axis. */

@@ -10,12 +10,14 @@ import type {
   ClassificationRow,
   DerivedAxis,
   ModelEvidence,
+  RowNotes,
   SeparationEvidence,
 } from './axis-row.js';
 import { OUTCOME_CORRECT, OUTCOME_MISSING, OUTCOME_UNPARSED, OUTCOME_WRONG, type ItemTable } from './item-table.js';
 import { pairedOutcomes } from './paired-outcomes.js';
 import type { ModelComparisonAxis } from './model.js';
 import { axisRoles, rank, tallyResults, tallyTable, type ModelRoles, type ModelTally } from './model-tally.js';
+import { compareRuns, notLikeForLike } from './run-settings.js';
 
 export const QUOTABLE_MIN_N = 30;
 
@@ -87,6 +89,7 @@ export function deriveComparisonRow(
   }
   if (sep.basis) row.separation_basis = sep.basis;
   if (sep.separation === 'UNTESTED') notes.untestedReason = sep.basis ?? 'untested';
+  if (sep.settingsUnknown) notes.settingsUnknown = sep.settingsUnknown;
   Object.assign(row, fleetAggregates(def, table, ranked));
   if (unparsedRate !== undefined) row.unparsed_rate = unparsedRate;
   if (def.positive_label !== undefined && table) row.per_model = classificationRows(table, def.positive_label, roles);
@@ -140,6 +143,7 @@ interface SeparationOutcome {
   separation: 'SEPARATED' | 'TIE' | 'UNTESTED';
   basis?: string;
   evidence?: SeparationEvidence;
+  settingsUnknown?: RowNotes['settingsUnknown'];
 }
 
 function separate(def: ModelComparisonAxis, table: ItemTable | undefined, ranked: ModelTally[]): SeparationOutcome {
@@ -155,6 +159,15 @@ function separate(def: ModelComparisonAxis, table: ItemTable | undefined, ranked
         : 'no base model besides the leader: no compatible basis',
     );
 
+  // Models run with settings that change the task are never compared (decision RS4); when the
+  // settings cannot be compared, the test is run and the limitations say so (decision RS5).
+  const settings = (t: ModelTally) => table.columns.get(t.model)?.settings;
+  const runs = compareRuns(settings(leader), settings(basis));
+  if (runs.like === false) return untested(notLikeForLike(leader.model, basis.model, runs));
+  const settingsUnknown =
+    runs.like === null && (settings(leader) !== undefined || settings(basis) !== undefined)
+      ? { leader: leader.model, basis: basis.model, fields: runs.unknown }
+      : undefined;
   const { b, c, paired, conflicts } = pairedOutcomes(table, leader.model, basis.model);
   if (conflicts > 0)
     return untested(
@@ -177,7 +190,11 @@ function separate(def: ModelComparisonAxis, table: ItemTable | undefined, ranked
   // A significant result in the other direction (the basis better on the shared items) does
   // not separate the leader: it is reported, and the row reads TIE.
   const separated = m.decision === 'SEPARATED' && b > c;
-  const out: SeparationOutcome = { separation: separated ? 'SEPARATED' : 'TIE', evidence };
+  const out: SeparationOutcome = {
+    separation: separated ? 'SEPARATED' : 'TIE',
+    evidence,
+    ...(settingsUnknown && { settingsUnknown }),
+  };
   if (m.decision === 'SEPARATED' && !separated)
     out.basis = `on the ${paired} items both parsed, ${basis.model} scored higher than the leader; the leader is not separated`;
   if (def.base_models) out.basis ??= `best base model among the declared base models: ${basis.model}`;

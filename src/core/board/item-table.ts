@@ -4,6 +4,7 @@
  * of rows is held as small typed arrays rather than millions of objects.
  */
 import type { PerItemRow } from './model.js';
+import type { RunSettings } from './run-settings.js';
 
 export const OUTCOME_MISSING = 0;
 export const OUTCOME_CORRECT = 1;
@@ -34,6 +35,11 @@ export interface ModelColumn {
    * carry none holds no more memory than before (issue 40).
    */
   usage?: Partial<Record<UsageField, UsageColumn>>;
+  /**
+   * How the model was run on this axis, from the corpus's `runs.json` (issue 40; absent: nothing
+   * recorded, which is unknown). Set by the corpus reader once the rows are read.
+   */
+  settings?: RunSettings;
 }
 
 function grow<T extends Uint8Array | Int32Array>(a: T, size: number): T {

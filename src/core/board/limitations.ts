@@ -36,6 +36,12 @@ export function deriveLimitations(
       out.push(`${a}: n = ${row.n} is below ${QUOTABLE_MIN_N}; not quotable.`);
     if (notes.untestedReason && !notes.refused)
       out.push(`${a}: separation UNTESTED (${notes.untestedReason}); untested is not a tie.`);
+    if (notes.settingsUnknown) {
+      const { leader, basis, fields } = notes.settingsUnknown;
+      out.push(
+        `${a}: the run settings of ${leader} and ${basis} cannot be compared (${fields.length > 0 ? `${fields.join(', ')} recorded for one of them only` : 'one of them has none recorded'}); the separation assumes they were run alike.`,
+      );
+    }
     if (row.separation === 'TIE')
       out.push(`${a}: the leader is not separated from the best base model (TIE); a tie is not a win.`);
     if (row.unparsed_rate !== undefined && row.unparsed_rate > 0) {

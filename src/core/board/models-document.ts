@@ -17,6 +17,7 @@ import { OUTCOME_CORRECT, OUTCOME_WRONG, type ItemTable } from './item-table.js'
 import type { ModelComparisonAxis } from './model.js';
 import { axisRoles, compareTallies, tallyResults, tallyTable, type ModelTally } from './model-tally.js';
 import { PairCounter } from './paired-bitsets.js';
+import { compareRuns, notLikeForLike, type RunSettings } from './run-settings.js';
 
 /**
  * 0.2 (issue 39): `tie_groups` (a list of labels) replaced the `tie_group` string, which ran
@@ -24,8 +25,11 @@ import { PairCounter } from './paired-bitsets.js';
  * `n_needed` are null with a reason where the normal approximation fails; pairs carry `a`.
  * 0.3 (issue 39): each public model carries `not_separated`, the ranks it is not separated from
  * as ranges, given at any number of tie groups (the letters stop at 702).
+ * 0.4 (issue 40): each model carries `settings` (how it was run on the axis, from `runs.json`, or
+ * null), each pair `like_for_like` with `settings_differ` / `settings_unknown`; a pair run with
+ * settings that change the task is UNTESTED (decision RS4).
  */
-export const MODELS_SCHEMA = 'svc.gspc-models/0.3';
+export const MODELS_SCHEMA = 'svc.gspc-models/0.4';
 
 /**
  * The most tie groups a letter display is given with: every label of one or two letters (a … zz).
@@ -72,6 +76,8 @@ export interface ModelEntry {
   se_clustered?: number | null;
   /** Clusters among the model's parsed items. */
   clusters?: number;
+  /** How it was run on this axis (`runs.json`), or null when nothing is recorded (unknown). */
+  settings: RunSettings | null;
 }
 
 /** The naive and the clustered standard error of a model's accuracy over its parsed items. */
@@ -122,6 +128,15 @@ export interface PairEntry {
   /** Normal approximation: paired items that would detect the observed d with 80% power; null with a reason. */
   n_needed?: number | null;
   n_needed_reason?: string;
+  /**
+   * Whether the two were run alike (docs/methodology.md §11): false when a setting that changes
+   * the task differs (the pair is then UNTESTED), null when it cannot be told, true otherwise.
+   */
+  like_for_like: boolean | null;
+  /** With `like_for_like` false: the settings that differ. */
+  settings_differ?: string[];
+  /** With `like_for_like` null, when either model has settings: those recorded for one model only. */
+  settings_unknown?: string[];
 }
 
 export interface ModelsDocument {
@@ -162,6 +177,8 @@ const METHOD = {
     'mdd and n_needed are normal approximations: (z0.975 + z0.80)·√(p_disc/n_pairs) and (z0.975 + z0.80)²·p_disc/d², p_disc = (b + c)/n_pairs; given only with b + c ≥ 20 (and n_needed only where n_needed·p_disc ≥ 20), otherwise null with mdd_reason / n_needed_reason',
   refused:
     'a refused one-label bank (bank_state) lists every model with its counts only: no accuracy, interval, rank or tie group, and every pair UNTESTED',
+  like_for_like:
+    "from each model's recorded run settings (runs.json): false when the harness, the shots or a generation or template setting is recorded for both and differs (the pair is then UNTESTED and outside the Holm family); null when one is recorded for one model only or a model has none; true otherwise; the harness version, the date and the limit are not compared",
 };
 
 /** Pairs built between two yields of {@link modelsDocumentSteps} (a few ms of work). */
@@ -211,9 +228,11 @@ export function* modelsDocumentSteps(
   };
   const withResult = ordered.filter((t) => t.parsed > 0);
   const counter = table && !refused ? new PairCounter(table) : undefined;
+  const settingsOf = (model: string) => table?.columns.get(model)?.settings;
   for (let i = 0; i < withResult.length; i++)
     for (let j = i + 1; j < withResult.length; j++) {
-      pairs.push(pairOf(withResult[i]!, withResult[j]!, counter, table === undefined, refused, exactP));
+      const [x, y] = [withResult[i]!, withResult[j]!];
+      pairs.push(pairOf(x, y, counter, table === undefined, refused, exactP, settingsOf(x.model), settingsOf(y.model)));
       if (pairs.length % PAIRS_PER_STEP === 0) yield;
     }
   const family = pairs.filter((p) => !p.own && p.state !== 'UNTESTED');
@@ -274,6 +293,7 @@ export function* modelsDocumentSteps(
     tie_groups: letterOf.has(t.model) ? letterOf.get(t.model)! : [],
     not_separated: rangesOf.get(t.model) ?? null,
     ...(clustered && standardErrors(table!, t)),
+    settings: settingsOf(t.model) ?? null,
   }));
   return {
     schema: MODELS_SCHEMA,
@@ -298,11 +318,21 @@ function pairOf(
   aggregate: boolean,
   refused: boolean,
   exactP: (b: number, c: number) => number,
+  xs: RunSettings | undefined,
+  ys: RunSettings | undefined,
 ): PairEntry {
   const base = { first: x.model, second: y.model, own: x.own || y.own };
-  const untested = (reason: string): PairEntry => ({ ...base, state: 'UNTESTED', reason });
+  const runs = compareRuns(xs, ys);
+  const alike = {
+    like_for_like: runs.like,
+    ...(runs.like === false && { settings_differ: runs.differ }),
+    ...(runs.like === null && (xs !== undefined || ys !== undefined) && { settings_unknown: runs.unknown }),
+  };
+  const untested = (reason: string): PairEntry => ({ ...base, state: 'UNTESTED', reason, ...alike });
   if (refused) return untested('refused: the exact-label menu has fewer than two distinct labels');
   if (aggregate || !counter) return untested('no published per-item rows: aggregate results cannot be paired');
+  // Run with settings that change the task: not compared at all (decision RS4), before any count.
+  if (runs.like === false) return untested(notLikeForLike(x.model, y.model, runs));
   const o = counter.count(x.model, y.model);
   if (o.conflicts > 0)
     return untested(`item content hashes differ on ${o.conflicts} paired items: the pairing is refused`);
@@ -330,5 +360,6 @@ function pairOf(
     // in the old generation allocated a young number for each, and collecting them (old objects
     // pointing at young ones) held the event loop for seconds at 1,000 models (issue 39).
     p_holm: base.own ? null : p,
+    ...alike,
   };
 }

@@ -40,11 +40,13 @@ export function publishedUrl(path: string): { url: string; role: string; axis?: 
           ? 'lane-entries'
           : path === 'models.json'
             ? 'model-cards'
-            : path.startsWith('corrections/')
-              ? 'corrections'
-              : path.startsWith('status/')
-                ? 'status'
-                : 'corpus-file';
+            : path === 'runs.json'
+              ? 'run-settings'
+              : path.startsWith('corrections/')
+                ? 'corrections'
+                : path.startsWith('status/')
+                  ? 'status'
+                  : 'corpus-file';
   return { url: `/peritem/${path}`, role };
 }
 
