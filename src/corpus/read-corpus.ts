@@ -20,6 +20,8 @@ import type { ModelCard } from '../core/board/model-card.js';
 import { MODEL_CARDS_PATH, measuredModels, readModelCards } from './model-cards.js';
 import type { RunEntry } from '../core/board/run-settings.js';
 import { attachRunSettings, readRunSettings, RUNS_PATH } from './run-settings.js';
+import type { ModelPrice } from '../core/board/price-list.js';
+import { PRICES_PATH, readPrices } from './prices.js';
 
 /** A file of the corpus, by its path relative to the corpus root ('/' separated). */
 export interface CorpusFile {
@@ -43,6 +45,8 @@ export interface Corpus {
    * model's column of the axis: the board and `/api/models` refuse to pair models run unalike.
    */
   runSettings: RunEntry[];
+  /** The operator's dated price list (`prices.json`; none when absent): read by /api/cost only, never by the board. */
+  prices: ModelPrice[];
   /** The optional status files (regulation feed, corrections ledger, census, ...): §7 of formats.md. */
   status: CorpusStatus;
   /** Every file the corpus consists of, sorted by path: what a release copies and publishes. */
@@ -167,12 +171,18 @@ export function readCorpus(root: string): Corpus {
       problems.push(...obligationProblems(obligations, new Set(definitions.map((d) => d.axis))));
     } else problems.push(...parsed.problems);
   }
+  // Which models are measured is known only when the axes read cleanly (cards and prices name them).
+  const measured = problems.length > 0 ? null : new Set([...measuredModels(definitions, tables).values()].flat());
   let modelCards: ModelCard[] = [];
   if (existsSync(join(root, MODEL_CARDS_PATH))) {
-    // Which models are measured is known only when the axes read cleanly.
-    const measured = problems.length > 0 ? null : new Set([...measuredModels(definitions, tables).values()].flat());
     const read = readModelCards(utf8(load(MODEL_CARDS_PATH)), measured);
     modelCards = read.cards;
+    problems.push(...read.problems);
+  }
+  let prices: ModelPrice[] = [];
+  if (existsSync(join(root, PRICES_PATH))) {
+    const read = readPrices(utf8(load(PRICES_PATH)), measured);
+    prices = read.prices;
     problems.push(...read.problems);
   }
   let runSettings: RunEntry[] = [];
@@ -201,6 +211,7 @@ export function readCorpus(root: string): Corpus {
     obligations,
     modelCards,
     runSettings,
+    prices,
     status: statusRead.status,
     files,
   };
@@ -212,6 +223,7 @@ const CORPUS_PLACES = new Set([
   'lane.json',
   'obligations.json',
   'models.json',
+  'prices.json',
   'runs.json',
   'axes',
   'peritem',

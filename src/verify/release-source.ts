@@ -81,6 +81,7 @@ function releasePath(path: string): string | undefined {
     path === '/peritem/lane.json' ||
     path === '/peritem/obligations.json' ||
     path === '/peritem/models.json' ||
+    path === '/peritem/prices.json' ||
     path === '/peritem/runs.json'
   )
     return `corpus/${path.slice('/peritem/'.length)}`;

@@ -42,11 +42,13 @@ export function publishedUrl(path: string): { url: string; role: string; axis?: 
             ? 'model-cards'
             : path === 'runs.json'
               ? 'run-settings'
-              : path.startsWith('corrections/')
-                ? 'corrections'
-                : path.startsWith('status/')
-                  ? 'status'
-                  : 'corpus-file';
+              : path === 'prices.json'
+                ? 'prices'
+                : path.startsWith('corrections/')
+                  ? 'corrections'
+                  : path.startsWith('status/')
+                    ? 'status'
+                    : 'corpus-file';
   return { url: `/peritem/${path}`, role };
 }
 

@@ -121,6 +121,14 @@ function whenBuilt(p: PreparedRelease, axis: string): Promise<Built> {
   return b.done;
 }
 
+/**
+ * The axis's every-model document exactly as `/api/models?axis=` serves it (frozen; built in
+ * slices when it is not yet), for documents read beside it (`/api/cost`, issue 40). An unknown
+ * axis throws `unknown_axis` as the route does.
+ */
+export const modelsDocumentOf = (p: PreparedRelease, axis: string): Promise<ModelsDocument> =>
+  whenBuilt(p, axis).then((b) => b.doc);
+
 /** One axis's tie groups: each label with its public models, as `/api/models?axis=` gives them. */
 export interface AxisTieGroups {
   source: string;

@@ -24,6 +24,7 @@ import { changesDocument } from './changes.js';
 import { feedDocument } from './feed.js';
 import { modelsDocumentEntry } from './models.js';
 import { usageDocumentEntry } from './usage.js';
+import { costDocumentEntry } from './cost.js';
 import { modelCardsDocumentEntry } from './model-cards.js';
 import { cardV0SchemaDocument } from './schemas.js';
 import { xrplDocument } from './xrpl.js';
@@ -40,6 +41,7 @@ export function documentRegistry(opts: RegistryOptions): readonly DocumentEntry[
     boardDocument,
     modelsDocumentEntry,
     usageDocumentEntry,
+    costDocumentEntry,
     modelCardsDocumentEntry,
     peritemFiles,
     evidenceFiles,

@@ -1,0 +1,114 @@
+/**
+ * The optional `prices.json` of a corpus (docs/formats.md, "prices.json"; issue 40 item 4): the
+ * operator's dated price list, per model, in US dollars per million input and output tokens,
+ * each with its source. Unknown fields are refused; problems are reported at file:line with the
+ * rest of the corpus (all or nothing). A price must name a model measured on some
+ * model-comparison axis (decision CO2, as MC2 for cards: a price for another id is most often a
+ * typo that would leave the measured model without a cost), and a model has at most one price
+ * per day (two would make the choice of decision CO3 a tie).
+ */
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
+import { z } from 'zod';
+import { type ModelPrice, orderedPrice, PRICES_FILE_SCHEMA } from '../core/board/price-list.js';
+import type { CorpusProblem } from '../core/errors.js';
+import { lineAt, parseJsonFile } from './json-file.js';
+import { modelIdSchema } from './model-id.js';
+
+export const PRICES_PATH = 'prices.json';
+
+/** Dollars per million tokens: a finite number ≥ 0 (0 is a stated price, e.g. a model served for free). */
+const usdPerMtok = z
+  .number('must be a number of US dollars per million tokens')
+  .min(0, 'must be at least 0')
+  .max(1_000_000, 'must be at most 1,000,000 dollars per million tokens (is it per token, or in cents?)');
+
+const isRealDay = (s: string) => {
+  const t = Date.parse(`${s}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s;
+};
+const isoDay = z.string().superRefine((s, ctx) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date, YYYY-MM-DD' });
+  else if (!isRealDay(s)) ctx.addIssue({ code: 'custom', message: 'is not a real date' });
+});
+
+const sourceText = z
+  .string()
+  .min(1, 'must be a non-empty string')
+  .max(500, 'must be at most 500 characters')
+  .refine((s) => s.trim() === s, 'must not start or end with white space')
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'must not contain control characters');
+
+const httpsUrl = z
+  .string()
+  .max(2048, 'must be at most 2048 characters')
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      // No user or password: the list is published, and an address with credentials is a leak.
+      return u.protocol === 'https:' && u.username === '' && u.password === '' && u.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute https:// URL without user or password');
+
+export const modelPriceSchema = z
+  .strictObject({
+    model: modelIdSchema,
+    input_usd_per_mtok: usdPerMtok,
+    output_usd_per_mtok: usdPerMtok,
+    read_on: isoDay,
+    source: sourceText.optional(),
+    url: httpsUrl.optional(),
+  })
+  .refine((p) => p.source !== undefined || p.url !== undefined, {
+    message: 'a price says where it was read: give source (words), url (https), or both',
+    path: ['source'],
+  });
+
+export const pricesFileSchema = z.strictObject({
+  schema: z.literal(PRICES_FILE_SCHEMA),
+  prices: z.array(modelPriceSchema),
+});
+
+/**
+ * Reads `prices.json`'s text; every price must name a model in `measured` (null: not checked,
+ * because the axes themselves have problems and their models are not known yet).
+ */
+export function readPrices(
+  text: string,
+  measured: ReadonlySet<string> | null,
+): { prices: ModelPrice[]; problems: CorpusProblem[] } {
+  const parsed = parseJsonFile(PRICES_PATH, text, pricesFileSchema);
+  if (!parsed.ok) return { prices: [], problems: parsed.problems };
+  const tree = parseTree(text);
+  const lineOf = (i: number, field: string) => {
+    const node = tree ? findNodeAtLocation(tree, ['prices', i, field]) : undefined;
+    return node ? lineAt(text, node.offset) : undefined;
+  };
+  const problems: CorpusProblem[] = [];
+  const first = new Map<string, number>();
+  parsed.value.prices.forEach((p, i) => {
+    const at = (field: string, reason: string): CorpusProblem => {
+      const line = lineOf(i, field);
+      return { file: PRICES_PATH, ...(line !== undefined && { line }), field: `prices.${i}.${field}`, reason };
+    };
+    const key = `${p.model}\u0000${p.read_on}`;
+    const earlier = first.get(key);
+    if (earlier !== undefined)
+      problems.push(
+        at(
+          'read_on',
+          `'${p.model}' has a price read on ${p.read_on} already (prices.${earlier}): one price per model and day`,
+        ),
+      );
+    else first.set(key, i);
+    if (measured !== null && !measured.has(p.model))
+      problems.push(
+        at(
+          'model',
+          `'${p.model}' has no rows or results on any model-comparison axis: a price is for a measured model`,
+        ),
+      );
+  });
+  return { prices: problems.length > 0 ? [] : parsed.value.prices.map((p) => orderedPrice(p as ModelPrice)), problems };
+}

@@ -1,0 +1,368 @@
+/**
+ * `GET /api/cost?axis=` re-derived by a reader who shares no code with src/ (issue 40 item 4):
+ * from the published rows (`/peritem/<axis>.jsonl`), the published price list
+ * (`/peritem/prices.json`) and the pairs of `/api/models?axis=` (the document the rule names;
+ * test/board/models-rederived.test.ts re-derives those), every figure is computed here by the
+ * formulas of docs/methodology.md §11: the price that applies, each row's cost, the coverage, the
+ * total, the cost per item and per correct answer with their 95% intervals, dominance, the
+ * leader's group with its costs and the cheapest of them. Then the corpus worked out by hand,
+ * the worked example of §11, no price → no cost, and the board unchanged.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { demoApp } from '../helpers/app.js';
+import { AS_OF, type CostRow, handCorpus, randomCostCorpus, writeCorpus } from '../helpers/cost-corpus.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- served JSON */
+const Z = 1.959963984540054;
+
+const close = (a: number | null, b: number | null, what: string, tol = 1e-9) => {
+  if (a === null || b === null) return assert.equal(a, b, what);
+  assert.ok(Math.abs(a - b) <= tol * Math.max(1e-6, Math.abs(b)), `${what}: served ${a}, re-derived ${b}`);
+};
+const closePair = (a: [number, number] | null, b: [number, number] | null, what: string) => {
+  close(a?.[0] ?? null, b?.[0] ?? null, `${what} lower`);
+  close(a?.[1] ?? null, b?.[1] ?? null, `${what} upper`);
+};
+
+/** R = Σx/Σy; residuals summed per unit, squared, summed, rooted, over Σy; lower held at 0; none below two units. */
+function ratio(xs: number[], ys: number[], units: string[]) {
+  const sx = xs.reduce((a, b) => a + b, 0);
+  const sy = ys.reduce((a, b) => a + b, 0);
+  if (sy === 0) return null;
+  const r = sx / sy;
+  const perUnit: Record<string, number> = {};
+  xs.forEach((x, i) => {
+    perUnit[units[i]!] = (perUnit[units[i]!] ?? 0) + x - r * ys[i]!;
+  });
+  const u = Object.keys(perUnit).length;
+  if (u < 2) return { r, interval: null, units: u };
+  const se = Math.sqrt(Object.values(perUnit).reduce((a, e) => a + e * e, 0)) / sy;
+  return { r, interval: [Math.max(0, r - Z * se), r + Z * se] as [number, number], units: u };
+}
+
+async function getJson(app: FastifyInstance, url: string): Promise<any> {
+  const r = await app.inject({ url });
+  assert.equal(r.statusCode, 200, url);
+  return r.json();
+}
+
+/** Re-derives every figure of /api/cost?axis=quiz and returns the served document. */
+async function rederive(app: FastifyInstance): Promise<any> {
+  const doc = await getJson(app, '/api/cost?axis=quiz');
+  assert.equal(doc.schema, 'svc.gspc-cost/0.1');
+  assert.equal(doc.as_of, AS_OF);
+  const models = await getJson(app, '/api/models?axis=quiz');
+  const rowsText = (await app.inject({ url: '/peritem/quiz.jsonl' })).body;
+  const rows = rowsText
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as CostRow);
+  const pricesFile = await app.inject({ url: '/peritem/prices.json' });
+  const prices: any[] = pricesFile.statusCode === 200 ? JSON.parse(pricesFile.body).prices : [];
+  const clustered = rows.every((r) => typeof r.cluster === 'string');
+  assert.equal(doc.clustered, clustered);
+  assert.deepEqual(
+    doc.models.map((m: any) => m.model),
+    models.models.map((m: any) => m.model),
+    'the models of /api/models, in its order',
+  );
+  const day = AS_OF.slice(0, 10);
+  const perItem = new Map<string, number | null>();
+  for (const mm of models.models) {
+    const m = doc.models.find((x: any) => x.model === mm.model);
+    const what = mm.model;
+    assert.deepEqual(
+      [m.own, m.rank, m.accuracy, m.interval, m.rows],
+      [mm.own, mm.rank, mm.accuracy, mm.interval, mm.rows],
+    );
+    // The price: the latest read on or before the release's day.
+    const mine = prices.filter((p) => p.model === mm.model);
+    assert.equal(m.prices_listed, mine.length, `${what} prices listed`);
+    const usable = mine.filter((p) => p.read_on <= day).sort((a, b) => (a.read_on < b.read_on ? 1 : -1));
+    const price = usable[0] ?? null;
+    if (price === null) {
+      assert.equal(m.price, null, `${what}: no price applies`);
+      assert.ok(typeof m.price_reason === 'string');
+    } else {
+      const { model: _, ...rest } = price;
+      assert.deepEqual(m.price, rest, `${what} price`);
+    }
+    // The rows that carry both counts, and what each cost.
+    const own = rows.filter((r) => r.model === mm.model);
+    const costed = own.filter((r) => typeof r.input_tokens === 'number' && typeof r.output_tokens === 'number');
+    assert.equal(m.rows_with_tokens, costed.length, `${what} rows with tokens`);
+    if (price === null || costed.length === 0) {
+      assert.equal(m.cost, null, `${what}: no price or no tokens is no cost, never 0`);
+      assert.ok(typeof m.cost_reason === 'string' && m.cost_reason.length > 0, `${what}: says why`);
+      perItem.set(mm.model, null);
+      continue;
+    }
+    const xs = costed.map(
+      (r) => (r.input_tokens! * price.input_usd_per_mtok + r.output_tokens! * price.output_usd_per_mtok) / 1e6,
+    );
+    const right = costed.map((r): number => (r.label !== null && r.label === r.gold ? 1 : 0));
+    const units = costed.map((r, i) => (clustered ? `c:${r.cluster}` : `r:${i}`));
+    const item = ratio(
+      xs,
+      xs.map(() => 1),
+      units,
+    )!;
+    const correct = ratio(xs, right, units);
+    const c = m.cost;
+    assert.equal(c.rows, costed.length, what);
+    close(
+      c.total_usd,
+      xs.reduce((a, b) => a + b, 0),
+      `${what} total`,
+    );
+    close(c.per_item_usd, item.r, `${what} per item`);
+    closePair(c.per_item_interval, item.interval, `${what} per item interval`);
+    assert.equal(c.units, item.units, `${what} units`);
+    assert.equal(
+      c.correct,
+      right.reduce((a, b) => a + b, 0),
+      `${what} correct`,
+    );
+    close(c.per_correct_usd, correct?.r ?? null, `${what} per correct`);
+    closePair(c.per_correct_interval, correct?.interval ?? null, `${what} per correct interval`);
+    perItem.set(mm.model, c.per_item_usd);
+  }
+  // Dominance: separated (Holm, the public pairs of /api/models), better, and no more expensive.
+  const rankOf = new Map<string, number>(models.models.map((m: any) => [m.model, m.rank]));
+  for (const mm of models.models) {
+    const m = doc.models.find((x: any) => x.model === mm.model);
+    const cost = perItem.get(mm.model) ?? null;
+    if (mm.own || mm.rank === null || cost === null) {
+      assert.equal(m.dominated, null, `${mm.model}: not compared`);
+      assert.deepEqual(m.dominated_by, []);
+      continue;
+    }
+    const above = models.pairs
+      .filter((p: any) => !p.own && p.state === 'SEPARATED' && (p.first === mm.model || p.second === mm.model))
+      .filter((p: any) => p.better !== mm.model)
+      .map((p: any) => p.better as string);
+    const by = above
+      .filter((b: string) => perItem.get(b) !== null && perItem.get(b)! <= cost)
+      .sort((a: string, b: string) => rankOf.get(a)! - rankOf.get(b)!);
+    const unknown = above.filter((b: string) => perItem.get(b) === null);
+    assert.deepEqual(m.dominated_by, by, `${mm.model} dominated by`);
+    assert.equal(m.dominated, by.length > 0 ? true : unknown.length > 0 ? null : false, `${mm.model} dominated`);
+  }
+  assert.equal(doc.dominated, doc.models.filter((m: any) => m.dominated === true).length);
+  assert.equal(doc.costed, [...perItem.values()].filter((v) => v !== null).length);
+  // The leader's group, named with its cost, and its cheapest member.
+  assert.deepEqual(
+    doc.leader_group.map((g: any) => g.model),
+    models.leader_group,
+  );
+  assert.equal(doc.leader, models.leader_group[0] ?? null);
+  for (const g of doc.leader_group)
+    assert.deepEqual(g.cost, doc.models.find((m: any) => m.model === g.model).cost, `${g.model} group cost`);
+  const priced = models.leader_group.filter((x: string) => perItem.get(x) !== null);
+  const cheapest = priced.reduce(
+    (a: string | null, x: string) => (a === null || perItem.get(x)! < perItem.get(a)! ? x : a),
+    null,
+  );
+  assert.equal(doc.cheapest_not_separated?.model ?? null, cheapest, 'the cheapest not separated from the leader');
+  if (cheapest !== null)
+    assert.deepEqual(
+      doc.cheapest_not_separated.without_cost,
+      models.leader_group.filter((x: string) => perItem.get(x) === null),
+    );
+  else assert.ok(typeof doc.cheapest_reason === 'string');
+  return doc;
+}
+
+describe('/api/cost re-derived from the rows, the price list and /api/models', () => {
+  /** What the random corpora showed, so the last test can check each rule was exercised. */
+  const seen = new Set<string>();
+  for (const seed of [1, 2, 3, 4, 5, 6])
+    it(`random corpus, seed ${seed} (${seed % 2 === 1 ? 'clustered' : 'independent rows'})`, async () => {
+      const { app } = demoApp(randomCostCorpus(seed));
+      const doc = await rederive(app);
+      const byName = (n: string) => doc.models.find((m: any) => m.model === n);
+      assert.equal(byName('r/delta').price, null, 'a model without a price');
+      assert.equal(byName('r/delta').cost, null);
+      assert.match(byName('r/delta').cost_reason, /no price/);
+      assert.equal(byName('r/silent').rows_with_tokens, 0);
+      assert.match(byName('r/silent').cost_reason, /no row carries both/);
+      assert.ok(
+        doc.models.some((m: any) => m.cost !== null && m.cost.rows < m.rows),
+        'partial coverage: some costs are over fewer rows than the model has',
+      );
+      for (const m of doc.models) seen.add(`dominated:${String(m.dominated)}`);
+      if (doc.cheapest_not_separated !== null) seen.add('cheapest');
+      if (doc.cheapest_not_separated?.without_cost.length > 0) seen.add('cheapest beside a member without cost');
+      if (doc.models.some((m: any) => m.price === null && m.prices_listed > 0)) seen.add('only later prices');
+      if (doc.models.some((m: any) => m.prices_listed > 1 && m.price !== null)) seen.add('a choice among prices');
+    });
+
+  it('the random corpora exercised every rule', () => {
+    assert.deepEqual([...seen].sort(), [
+      'a choice among prices',
+      'cheapest',
+      'cheapest beside a member without cost',
+      'dominated:false',
+      'dominated:null',
+      'dominated:true',
+      'only later prices',
+    ]);
+  });
+
+  it('the corpus worked out by hand (test/helpers/cost-corpus.ts)', async () => {
+    const { app } = demoApp(handCorpus());
+    const doc = await rederive(app);
+    const m = (n: string) => doc.models.find((x: any) => x.model === n);
+    assert.equal(doc.leader, 'h/top');
+    assert.deepEqual(
+      doc.leader_group.map((g: any) => [g.model, g.cost.per_item_usd]),
+      [
+        ['h/top', m('h/top').cost.per_item_usd],
+        ['h/near', m('h/near').cost.per_item_usd],
+      ],
+    );
+    close(m('h/top').cost.per_item_usd, 0.0105, 'top: (1000·3 + 500·15)/10⁶');
+    assert.equal(m('h/top').price.read_on, '2026-10-01', 'the latest price on or before 2026-11-01');
+    assert.equal(m('h/top').prices_listed, 3);
+    close(m('h/near').cost.per_item_usd, 0.002, 'near');
+    assert.deepEqual([m('h/near').rows, m('h/near').rows_with_tokens, m('h/near').cost.correct], [60, 50, 48]);
+    close(m('h/near').cost.per_correct_usd, (50 * 0.002) / 48, 'near per correct: 50 rows costed, 48 of them correct');
+    assert.equal(doc.cheapest_not_separated.model, 'h/near');
+    assert.deepEqual(doc.cheapest_not_separated.without_cost, []);
+    assert.equal(doc.cheapest_not_separated.group, 2);
+    assert.deepEqual(
+      doc.models.map((x: any) => [x.model, x.dominated, x.dominated_by]),
+      [
+        ['h/top', false, []],
+        ['h/own', null, []],
+        ['h/near', false, []],
+        ['h/mid', true, ['h/near']],
+        ['h/unpriced', null, []],
+        ['h/low', true, ['h/top', 'h/near', 'h/mid']],
+        ['h/thrifty', null, []],
+      ],
+    );
+    assert.deepEqual(m('h/thrifty').separated_above_without_cost, ['h/unpriced']);
+    assert.match(m('h/thrifty').dominance_reason, /whether they are cheaper is unknown/);
+    assert.equal(m('h/unpriced').price, null);
+    assert.match(
+      m('h/unpriced').price_reason,
+      /read after the release's day \(2026-11-01\); the earliest on 2026-11-15/,
+    );
+    assert.match(m('h/own').dominance_reason, /own model/);
+    assert.equal(doc.dominated, 2);
+    close(m('h/thrifty').cost.per_item_usd, 0.001, 'thrifty: 1000·1/10⁶');
+  });
+
+  it('no more expensive includes equal: a model separated below another of the same cost is dominated', async () => {
+    const rows: CostRow[] = Array.from({ length: 20 }, (_, i) =>
+      ['e/better', 'e/worse'].map((model) => ({
+        item: `q${i}`,
+        model,
+        gold: 'A',
+        label: model === 'e/worse' && i >= 5 ? 'B' : 'A',
+        input_tokens: 100,
+        output_tokens: 10,
+      })),
+    ).flat();
+    const prices = ['e/better', 'e/worse'].map((model) => ({
+      model,
+      input_usd_per_mtok: 1,
+      output_usd_per_mtok: 1,
+      read_on: '2026-10-01',
+      source: 'one price page',
+    }));
+    const { app } = demoApp(writeCorpus(rows, prices));
+    const doc = await rederive(app);
+    const worse = doc.models.find((m: any) => m.model === 'e/worse');
+    assert.equal(worse.cost.per_item_usd, doc.models.find((m: any) => m.model === 'e/better').cost.per_item_usd);
+    assert.deepEqual([worse.dominated, worse.dominated_by], [true, ['e/better']]);
+  });
+
+  it('a worked example: docs/methodology.md §11', async () => {
+    const rows: CostRow[] = [
+      { item: 'q1', model: 'w/one', gold: 'A', label: 'A', input_tokens: 1000, output_tokens: 200 },
+      { item: 'q2', model: 'w/one', gold: 'A', label: 'B', input_tokens: 1500, output_tokens: 300 },
+      { item: 'q3', model: 'w/one', gold: 'B', label: 'B', input_tokens: 500, output_tokens: 100 },
+      { item: 'q4', model: 'w/one', gold: 'B', label: null, input_tokens: 2000, output_tokens: 400 },
+      { item: 'q5', model: 'w/one', gold: 'A', label: 'A', input_tokens: 700 },
+      { item: 'q1', model: 'w/two', gold: 'A', label: 'A' },
+    ];
+    const prices = [
+      { model: 'w/one', input_usd_per_mtok: 2, output_usd_per_mtok: 10, read_on: '2026-10-01', source: 'price page' },
+    ];
+    const { app } = demoApp(writeCorpus(rows, prices));
+    const doc = await rederive(app);
+    const one = doc.models.find((m: any) => m.model === 'w/one');
+    assert.equal(one.rows, 5);
+    assert.equal(one.rows_with_tokens, 4, 'the fifth row carries no output_tokens: not costed, not 0');
+    const c = one.cost;
+    close(c.total_usd, 0.02, 'total: 0.004 + 0.006 + 0.002 + 0.008');
+    close(c.per_item_usd, 0.005, 'per item');
+    // residuals −0.001, 0.001, −0.003, 0.003: SE = √(2·10⁻⁵)/4
+    close(c.per_item_interval[0], 0.005 - Z * (Math.sqrt(2e-5) / 4), 'per item lower');
+    close(c.per_item_interval[0], 0.0028087, 'per item lower, as printed', 1e-4);
+    close(c.per_item_interval[1], 0.0071913, 'per item upper, as printed', 1e-4);
+    assert.equal(c.correct, 2);
+    close(c.per_correct_usd, 0.01, 'per correct');
+    // residuals −0.006, 0.006, −0.008, 0.008: SE = √(2·10⁻⁴)/2
+    close(c.per_correct_interval[0], 0, 'per correct lower, held at 0');
+    close(c.per_correct_interval[1], 0.0238592, 'per correct upper, as printed', 1e-4);
+    const two = doc.models.find((m: any) => m.model === 'w/two');
+    assert.equal(two.cost, null);
+    assert.match(two.cost_reason, /no price: no price in the price list; no row carries both/);
+  });
+
+  it('without prices.json: every model listed, none with a cost, no cheapest (and why)', async () => {
+    const { app } = demoApp(writeCorpus(handRows()));
+    const doc = await getJson(app, '/api/cost?axis=quiz');
+    assert.equal(doc.prices, null);
+    assert.equal(doc.priced, 0);
+    assert.equal(doc.costed, 0);
+    assert.ok(doc.models.every((m: any) => m.cost === null && m.price === null && m.dominated === null));
+    assert.equal(doc.cheapest_not_separated, null);
+    assert.match(doc.cheapest_reason, /no model of the leader's group has a cost/);
+    assert.deepEqual(
+      doc.leader_group.map((g: any) => [g.model, g.cost]),
+      [
+        ['h/a', null],
+        ['h/b', null],
+      ],
+    );
+  });
+
+  it('the board is the one the same rows give without a price list (only the manifest hash moves)', async () => {
+    const board = async (dir: string) => {
+      const { app } = demoApp(dir);
+      const b = (await app.inject({ url: '/api/gspc' })).json() as any;
+      delete b.measured_on.peritem_sha256; // prices.json is a published file: the manifest covers it
+      for (const k of Object.keys(b)) if (/attest|signature/.test(k)) delete b[k];
+      return b;
+    };
+    const rows = handRows();
+    assert.deepEqual(
+      await board(writeCorpus(rows)),
+      await board(
+        writeCorpus(rows, [
+          { model: 'h/a', input_usd_per_mtok: 1, output_usd_per_mtok: 2, read_on: '2026-10-01', source: 'x' },
+        ]),
+      ),
+    );
+  });
+});
+
+/** Two models, tokens on every row, not separated (b = 1). */
+function handRows(): CostRow[] {
+  return [0, 1, 2, 3, 4, 5].flatMap((i) =>
+    ['h/a', 'h/b'].map((model) => ({
+      item: `q${i}`,
+      model,
+      gold: 'A',
+      label: model === 'h/b' && i === 0 ? 'B' : 'A',
+      input_tokens: 100,
+      output_tokens: 10,
+    })),
+  );
+}
