@@ -12,7 +12,7 @@ import { MANY_AXIS, writeManyModelsCorpus } from '../../bench/many-models.js';
 import { buildApp, composeService } from '../../src/app.js';
 import type { ModelComparisonAxis } from '../../src/core/board/model.js';
 import { modelsDocument, type ModelsDocument, PAIRS_PER_STEP } from '../../src/core/board/models-document.js';
-import { isBuilt, tieGroupsOf, warmModelsDocuments } from '../../src/serve/documents/models.js';
+import { isBuilding, isBuilt, tieGroupsOf, warmModelsDocuments } from '../../src/serve/documents/models.js';
 import { ServedState } from '../../src/serve/served-state.js';
 import { loadRelease } from '../../src/release/load.js';
 import { publishRelease } from '../../src/release/publish.js';
@@ -89,6 +89,91 @@ describe('every-model documents built ahead of their readers', () => {
     const r = await app.inject(`/api/models?axis=${axes[0]}`);
     assert.equal(r.statusCode, 200);
     assert.equal(JSON.parse(r.body).axis, axes[0]);
+    await app.close();
+  });
+
+  it('a build that throws is dropped: the reader gets the error, the next one builds it again; warming does not reject', async () => {
+    const state = demoState();
+    const p = state.current();
+    const axis = comparisonAxes(state)[0]!;
+    const tables = p.release.corpus.tables as Map<string, unknown>;
+    const table = tables.get(axis) as object;
+    let throws = 1;
+    // The first build to read the table's items fails (as running out of memory would).
+    tables.set(
+      axis,
+      new Proxy(table, {
+        get: (t, k, r) => {
+          if (k === 'items' && throws-- > 0) throw new Error('injected failure');
+          return Reflect.get(t, k, r);
+        },
+      }),
+    );
+    const warm = warmModelsDocuments(p);
+    assert.equal(
+      await warm.done,
+      comparisonAxes(state).length - 1,
+      'the failed axis is not counted, and done resolves',
+    );
+    assert.equal(isBuilt(p, axis), false);
+    const app = buildApp({ state, logLevel: 'silent' });
+    const r = await app.inject(`/api/models?axis=${axis}`);
+    assert.equal(r.statusCode, 200, 'built again on the next read');
+    assert.equal(JSON.parse(r.body).axis, axis);
+    throws = 1;
+    tables.set(axis, table);
+    await app.close();
+  });
+
+  it('the AG-UI state of a large board waits for its documents without holding the event loop, and a key swap keeps them', async () => {
+    const corpus = join(tempDir(), 'corpus');
+    writeManyModelsCorpus(corpus, { models: 150, items: 200 });
+    const signing = testSigning();
+    const { dir } = publishRelease(corpus, tempDir(), signing.inputs);
+    const state = new ServedState(loadRelease(dir), liveSigning(signing));
+    const app = buildApp({ state, logLevel: 'silent' });
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const r = await app.inject({ method: 'GET', url: '/api/agui/gspc-state' });
+    ticking = false;
+    assert.equal(r.statusCode, 200);
+    assert.match(r.body, /STATE_SNAPSHOT/);
+    assert.ok(turns > 2, `${turns} other callbacks ran while its documents were built`);
+    assert.ok(isBuilt(state.current(), MANY_AXIS));
+    // New key health is a new PreparedRelease of the same corpus: the document is not rebuilt.
+    state.setSigning(liveSigning(signing));
+    assert.ok(isBuilt(state.current(), MANY_AXIS), 'kept across a swap of the same corpus');
+    await app.close();
+  });
+
+  it('a warm-up stopped mid-build abandons it, unless a reader waits on it', async () => {
+    const corpus = join(tempDir(), 'corpus');
+    writeManyModelsCorpus(corpus, { models: 150, items: 200 });
+    const signing = testSigning();
+    const { dir } = publishRelease(corpus, tempDir(), signing.inputs);
+    const state = new ServedState(loadRelease(dir), liveSigning(signing));
+    const p = state.current();
+    // Until its first slice ran (a build of 150 models takes many 10 ms slices).
+    const started = async () => {
+      while (!isBuilding(p, MANY_AXIS)) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const alone = warmModelsDocuments(p);
+    await started();
+    alone.stop();
+    assert.equal(await alone.done, 0);
+    assert.equal(isBuilt(p, MANY_AXIS), false, 'abandoned: no second heap kept for a release no longer served');
+    const app = buildApp({ state, logLevel: 'silent' });
+    const withReader = warmModelsDocuments(p);
+    await started();
+    const read = app.inject(`/api/models?axis=${MANY_AXIS}`);
+    withReader.stop();
+    assert.equal((await read).statusCode, 200, 'the reader gets its document');
+    assert.equal(isBuilt(p, MANY_AXIS), true);
     await app.close();
   });
 

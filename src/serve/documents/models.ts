@@ -32,9 +32,23 @@ interface Building {
   steps: Generator<void, Built, void>;
   /** Set while something drives `steps` across turns of the event loop. */
   done?: Promise<Built>;
+  /** Requests waiting on it (the warm-up is not one). */
+  readers?: number;
+  /** The warm-up that started it was stopped: with no reader, the build ends. */
+  abandoned?: boolean;
 }
 
-const perAxis = perRelease(() => new Map<string, Building>());
+/**
+ * Per corpus, not per PreparedRelease: the document is a function of the corpus alone, and a swap
+ * for new witness evidence or key health makes a new PreparedRelease of the same corpus, which
+ * must not throw away (and rebuild) a document that took seconds (review of issue 39).
+ */
+const byCorpus = new WeakMap<object, Map<string, Building>>();
+function perAxis(p: PreparedRelease): Map<string, Building> {
+  let m = byCorpus.get(p.release.corpus);
+  if (m === undefined) byCorpus.set(p.release.corpus, (m = new Map()));
+  return m;
+}
 
 /** How long one slice of a build may hold the event loop before it lets other work run. */
 const SLICE_MS = 10;
@@ -83,13 +97,25 @@ function freezePair(x: PairEntry): void {
   Object.freeze(x);
 }
 
-/** Finishes an axis's build now, whatever is left of it (a reader that cannot wait). */
+/**
+ * One step of an axis's build. A step that throws (out of memory, a bug) ends this build: the
+ * entry is dropped, so the next reader starts a new one rather than reading a finished generator
+ * forever (review of issue 39), and the error goes to the reader that drove the step.
+ */
+function step(p: PreparedRelease, axis: string, b: Building): void {
+  try {
+    const r = b.steps.next();
+    if (r.done) b.built = r.value;
+  } catch (e) {
+    if (perAxis(p).get(axis) === b) perAxis(p).delete(axis);
+    throw e;
+  }
+}
+
+/** Finishes an axis's build now, whatever is left of it (a reader that cannot wait: tests, tools). */
 function builtFor(p: PreparedRelease, axis: string): Built {
   const b = buildingFor(p, axis);
-  while (b.built === undefined) {
-    const step = b.steps.next();
-    if (step.done) b.built = step.value;
-  }
+  while (b.built === undefined) step(p, axis, b);
   return b.built;
 }
 
@@ -98,18 +124,22 @@ function builtFor(p: PreparedRelease, axis: string): Built {
  * serves other requests: a reader of a large axis waits for it, the others do not (issue 39:
  * 1,000 models held every request for 8-16 s). Readers of one axis share one build.
  */
-function whenBuilt(p: PreparedRelease, axis: string): Promise<Built> {
+function whenBuilt(p: PreparedRelease, axis: string, reader = true): Promise<Built> {
   const b = buildingFor(p, axis);
   if (b.built !== undefined) return Promise.resolve(b.built);
+  if (reader) b.readers = (b.readers ?? 0) + 1;
   if (b.done === undefined)
     b.done = new Promise<Built>((resolve, reject) => {
       const slice = () => {
         try {
-          const until = performance.now() + SLICE_MS;
-          while (b.built === undefined && performance.now() < until) {
-            const step = b.steps.next();
-            if (step.done) b.built = step.value;
+          // The warm-up of a release that is no longer served was the only one waiting: stop,
+          // rather than hold a second large heap beside the new release's (review of issue 39).
+          if (b.abandoned && !b.readers) {
+            if (perAxis(p).get(axis) === b) perAxis(p).delete(axis);
+            throw new Error('abandoned: the release is no longer served');
           }
+          const until = performance.now() + SLICE_MS;
+          while (b.built === undefined && performance.now() < until) step(p, axis, b);
           if (b.built !== undefined) resolve(b.built);
           else setImmediate(slice);
         } catch (e) {
@@ -165,13 +195,13 @@ export const tieGroupsOf = perRelease((p): Record<string, AxisTieGroups> => {
  * slices between which other requests are served ({@link whenBuilt}), so the first reader of
  * `/api/models` (or of the AG-UI state) does not wait for the pairs of a large axis (about 0.6 s
  * at 100 models × 100,000 items, docs/performance.md §13; 8-16 s at 1,000 models, §16). `stop`
- * ends it (a newer release replaced this one) before its next axis: an axis already started is
- * finished, for the readers of the old release that may wait on it; `done` says how many axes it
- * built.
+ * ends it (a newer release replaced this one): an axis being built is abandoned unless a reader
+ * of the old release waits on it; `done` says how many axes it built.
  */
 export function warmModelsDocuments(p: PreparedRelease): { stop: () => void; done: Promise<number> } {
   const axes = comparisonAxes(p);
   let stopped = false;
+  let current: string | undefined;
   const done = (async () => {
     let built = 0;
     for (const axis of axes) {
@@ -179,20 +209,43 @@ export function warmModelsDocuments(p: PreparedRelease): { stop: () => void; don
       // Yield first: the release's first requests are served before any building starts.
       await new Promise((resolve) => setImmediate(resolve));
       if (stopped) break;
-      await whenBuilt(p, axis);
-      built++;
+      // A build that fails is not retried here (a reader's request retries it and gets the
+      // error as its answer); `done` never rejects, so no caller can leave it unhandled.
+      current = axis;
+      if (
+        await whenBuilt(p, axis, false).then(
+          () => true,
+          () => false,
+        )
+      )
+        built++;
     }
     return built;
   })();
   return {
     stop: () => {
       stopped = true;
+      const b = current === undefined ? undefined : perAxis(p).get(current);
+      if (b !== undefined && b.built === undefined) b.abandoned = true;
     },
     done,
   };
 }
 
+/**
+ * Every axis's document of the release built (in slices): what a reader that needs all of them
+ * at once (the AG-UI state's tie groups) waits for, rather than building them in one call.
+ */
+export async function modelsReady(p: PreparedRelease): Promise<void> {
+  await Promise.all(comparisonAxes(p).map((axis) => whenBuilt(p, axis)));
+}
+
 /** Whether an axis's document is built already (for tests of the warming). */
+/** Whether an axis's document is being built (started, not finished), for tests of abandoning. */
+export const isBuilding = (p: PreparedRelease, axis: string): boolean => {
+  const b = perAxis(p).get(axis);
+  return b?.done !== undefined && b.built === undefined;
+};
 export const isBuilt = (p: PreparedRelease, axis: string): boolean => perAxis(p).get(axis)?.built !== undefined;
 export const modelsDocumentEntry: DocumentEntry = {
   id: 'models',

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { tieGroupsOf } from '../../serve/documents/models.js';
+import { modelsReady, tieGroupsOf } from '../../serve/documents/models.js';
 import { boardState } from './board-state.js';
 import { BASE_HEADERS } from '../../serve/headers.js';
 import type { PreparedRelease } from '../../serve/prepared.js';
@@ -97,7 +97,16 @@ export function registerAguiRoutes(app: FastifyInstance, ctx: SurfaceContext, op
   const heldBy = new Map<string, number>();
   const source: BoardSource = {
     board: () => aguiState(ctx.state.current()),
-    onBoard: (listener) => ctx.state.onChange((next) => listener(aguiState(next))),
+    // The new release's tie groups are built in slices first: never in the swap's own call.
+    onBoard: (listener) =>
+      ctx.state.onChange((next) => {
+        modelsReady(next).then(
+          () => {
+            if (ctx.state.current() === next) listener(aguiState(next));
+          },
+          () => undefined,
+        );
+      }),
   };
 
   const serve = (reply: FastifyReply, request: RunRequest, headOnly: boolean, client: string): void => {
@@ -138,13 +147,30 @@ export function registerAguiRoutes(app: FastifyInstance, ctx: SurfaceContext, op
     }
   };
 
-  app.post(AGUI_PATH, { bodyLimit: AGUI_BODY_LIMIT }, (req, reply) => {
+  /** Until the release served when it resolves has every document built (a swap may come meanwhile). */
+  const currentReady = async (): Promise<void> => {
+    for (;;) {
+      const p = ctx.state.current();
+      await modelsReady(p);
+      if (ctx.state.current() === p) return;
+    }
+  };
+  // The state carries every axis's tie groups: a run starts once their documents are built, in
+  // slices, so one request cannot hold the event loop for a large board's build (review of
+  // issue 39); already built, this is one resolved promise.
+  app.post(AGUI_PATH, { bodyLimit: AGUI_BODY_LIMIT }, async (req, reply) => {
     // Parameters belong in the RunAgentInput; a query string is refused rather than ignored.
     readQuery(req.url, []);
-    serve(reply, readRunInput(req.body), false, req.ip);
+    const request = readRunInput(req.body);
+    await currentReady();
+    serve(reply, request, false, req.ip);
+    return reply;
   });
-  app.get(AGUI_PATH, (req, reply) => {
-    serve(reply, readGetRun(req.url, randomUUID), req.method === 'HEAD', req.ip);
+  app.get(AGUI_PATH, async (req, reply) => {
+    const request = readGetRun(req.url, randomUUID);
+    await currentReady();
+    serve(reply, request, req.method === 'HEAD', req.ip);
+    return reply;
   });
   // Browsers preflight a cross-origin JSON POST; the stream is public, so any origin may.
   app.options(AGUI_PATH, (_req, reply) => {
