@@ -157,7 +157,7 @@ export const OPERATIONS: Readonly<Record<string, Json>> = {
     },
   },
   'POST /mcp': {
-    summary: 'MCP (Streamable HTTP, stateless; JSON-RPC 2.0): 16 read-only tools',
+    summary: 'MCP (Streamable HTTP, stateless; JSON-RPC 2.0): 17 read-only tools',
     requestBody: { required: true, content: json({ type: ['object', 'array'] }) },
     responses: {
       200: {

@@ -153,7 +153,7 @@ describe('GET /api/compute', () => {
     assert.equal(doc.pod.inventory_kind, 'unmeasured');
     assert.match(doc.pod.note, /a running pod is not a measurement/i);
     assert.deepEqual(doc.os.doors, ['board', 'verify', 'space', 'assess', 'harness']);
-    assert.match(doc.os.harness, /12 free readers plus 4 metered evidence tools over MCP/);
+    assert.match(doc.os.harness, /13 free readers plus 4 metered evidence tools over MCP/);
     assert.equal(doc.os.view_only, true);
   });
 

@@ -56,7 +56,7 @@ function emptyPaths(v: unknown, path = '$'): string[] {
 }
 
 describe('the agent card as served', () => {
-  it('is an A2A v1.0 card: 10 skills with the fabric ids, nothing empty, SDK canonical form = RFC 8785', async () => {
+  it('is an A2A v1.0 card: 11 skills with the fabric ids, nothing empty, SDK canonical form = RFC 8785', async () => {
     const card = await servedCard();
     for (const k of [
       'name',
@@ -75,8 +75,8 @@ describe('the agent card as served', () => {
     for (const k of ['url', 'protocolVersion', 'preferredTransport']) assert.ok(!(k in card), `no v0.3 field ${k}`);
     assert.deepEqual(card.capabilities, { streaming: false, pushNotifications: false });
     assert.match(card.description, /Task execution, streaming and push notifications are not offered/);
-    assert.equal(card.skills.length, 10);
-    assert.equal(new Set(card.skills.map((s) => s.id)).size, 10);
+    assert.equal(card.skills.length, 11);
+    assert.equal(new Set(card.skills.map((s) => s.id)).size, 11);
     for (const id of ['board-summary', 'regulation-deadlines', 'root-pointer'])
       assert.ok(
         card.skills.some((s) => s.id === id),

@@ -132,7 +132,7 @@ describe('the agent card over HTTP, read by the SDK client', () => {
     assert.deepEqual(card.supportedInterfaces, [
       { url: `${base}/api/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
     ]);
-    assert.equal(card.skills.length, 10);
+    assert.equal(card.skills.length, 11);
     assert.equal(client.protocolVersion, '1.0');
   });
 
@@ -251,6 +251,7 @@ describe('SendMessage through the SDK client', () => {
     const expect: Record<string, string[]> = {
       'board-summary': ['/api/gspc'],
       'axis-lookup': ['/api/gspc?axis=jail', '/api/models?axis=jail'],
+      'cost-lookup': ['/api/cost?axis=jail'],
       'regulation-deadlines': ['/api/regulation'],
       'root-pointer': ['/root.json', '/interop/card-root-latest.json'],
       'card-lookup': [`/cards/${id16}.json`, `/cards/${id16}.proof.json`],

@@ -63,14 +63,14 @@ async function jsonRpcError(r: Response, status: number, code: number, message: 
 }
 
 describe('/mcp over plain HTTP', () => {
-  it('a raw 2025-era tools/list with the right Accept header is answered (no session, CORS open): SSE with the 16 tools', async () => {
+  it('a raw 2025-era tools/list with the right Accept header is answered (no session, CORS open): SSE with the 17 tools', async () => {
     const r = await post(LIST, { 'content-type': 'application/json', accept: BOTH });
     assert.equal(r.status, 200);
     assert.equal(r.headers.get('access-control-allow-origin'), '*');
     assert.equal(r.headers.get('mcp-session-id'), null);
     assert.match(r.headers.get('content-type') ?? '', /^text\/event-stream/);
     const [msg] = sseMessages(await r.text());
-    assert.equal((msg!.result as { tools: unknown[] }).tools.length, 16);
+    assert.equal((msg!.result as { tools: unknown[] }).tools.length, 17);
   });
 
   it('DNS-rebinding protection: a foreign Origin is a 403 JSON-RPC error; no Origin, the public or a loopback one is served', async () => {
@@ -90,7 +90,7 @@ describe('/mcp over plain HTTP', () => {
     assert.equal(list.status, 200);
     assert.match(list.headers.get('content-type') ?? '', /^application\/json/);
     assert.equal(list.headers.get('access-control-allow-origin'), '*');
-    assert.equal(((await list.json()) as { result: { tools: unknown[] } }).result.tools.length, 16);
+    assert.equal(((await list.json()) as { result: { tools: unknown[] } }).result.tools.length, 17);
     const call = await post(
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'gspc_board', arguments: {}, _meta: ENVELOPE } },
       { ...MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'gspc_board' },

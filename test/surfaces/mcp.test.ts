@@ -19,7 +19,7 @@ import { FabricObserver } from '../../src/status/fabric-observer.js';
 import { liveSigning, testSigning } from '../helpers/app.js';
 import { demoCorpus, tempDir } from '../helpers/tmp.js';
 
-// The advertised tools (docs/drafts/mcp.md): 12 free, 4 metered; witness_hash is quarantined.
+// The advertised tools (docs/agents.md): 13 free, 4 metered; witness_hash is quarantined.
 const FREE = [
   'gspc_board',
   'gspc_axis',
@@ -32,6 +32,7 @@ const FREE = [
   'regulation_deadlines',
   'gspc_capability_fabric',
   'gspc_products',
+  'gspc_cost',
   'verify_card',
 ];
 const METERED = ['gspc_free_door', 'gspc_request_attestation', 'gspc_evidence_bundle', 'gspc_eunomia_data'];
@@ -138,7 +139,7 @@ const activeCard = () => {
 };
 
 describe('/mcp with the official clients of both eras', () => {
-  it('each client lists exactly the 16 advertised tools, each with a closed input schema, a title and the read-only annotations', async () => {
+  it('each client lists exactly the 17 advertised tools, each with a closed input schema, a title and the read-only annotations', async () => {
     for (const [who, c] of clients) {
       const { tools } = await c.listTools();
       assert.deepEqual(tools.map((t) => t.name).sort(), [...FREE, ...METERED].sort(), who);

@@ -93,7 +93,7 @@ export const RAILS: readonly RailDefinition[] = [
   {
     id: 'mcp-tools',
     label: 'MCP tools',
-    role: 'agent tool access (12 free readers, 4 metered evidence tools)',
+    role: 'agent tool access (13 free readers, 4 metered evidence tools)',
     protocol: 'MCP (Streamable HTTP, JSON-RPC 2.0)',
     endpoint: '/mcp',
     // The 2026-07-28 form: stateless, answered as plain JSON (a 2025-era request is answered as SSE).

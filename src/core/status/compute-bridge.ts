@@ -132,7 +132,7 @@ export function buildComputeBridge(census: CatalogueCensus | undefined): Compute
     },
     os: {
       doors: [...OS_DOORS],
-      harness: '12 free readers plus 4 metered evidence tools over MCP',
+      harness: '13 free readers plus 4 metered evidence tools over MCP',
       view_only: true,
     },
   };

@@ -13,11 +13,20 @@ import { PRICES_PATH } from '../../corpus/prices.js';
 import { JSON_TYPE } from '../headers.js';
 import { CACHE_CONTROL, prepare, type Prepared } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
-import { perRelease, prepared, type DocumentEntry } from './document.js';
+import { prepared, type DocumentEntry } from './document.js';
 import { comparisonAxes, modelsDocumentOf } from './models.js';
 
-/** Per axis: the bytes once built, or the build under way (readers of one axis share it). */
-const perAxis = perRelease(() => new Map<string, Prepared | Promise<Prepared>>());
+/**
+ * Per axis: the bytes once built, or the build under way (readers of one axis share it). Kept per
+ * corpus, not per PreparedRelease: the document is a function of the corpus alone, and a swap for
+ * witness evidence or key health makes a new PreparedRelease of the same corpus (as /api/models).
+ */
+const byCorpus = new WeakMap<object, Map<string, Prepared | Promise<Prepared>>>();
+function perAxis(p: PreparedRelease): Map<string, Prepared | Promise<Prepared>> {
+  let m = byCorpus.get(p.release.corpus);
+  if (m === undefined) byCorpus.set(p.release.corpus, (m = new Map()));
+  return m;
+}
 
 async function build(p: PreparedRelease, axis: string): Promise<Prepared> {
   const { corpus } = p.release;

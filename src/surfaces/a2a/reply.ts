@@ -7,6 +7,7 @@
 import type { SendMessageRequest } from '@a2a-js/sdk';
 import type { AnswerDeps, SkillAnswer, SkillAnswerer } from './answer-kit.js';
 import { axisLookup, boardSummary, cardLookup, cardVerification } from './board-answers.js';
+import { costLookup } from './cost-answers.js';
 import {
   capabilityFabric,
   corrections,
@@ -20,6 +21,7 @@ import { routeMessage, SKILLS, type ExampleValues, type RoutedMessage, type Skil
 const ANSWERERS: Record<SkillId, SkillAnswerer> = {
   'board-summary': boardSummary,
   'axis-lookup': axisLookup,
+  'cost-lookup': costLookup,
   'regulation-deadlines': regulationDeadlines,
   'root-pointer': rootPointer,
   'card-lookup': cardLookup,

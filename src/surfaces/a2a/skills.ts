@@ -1,5 +1,5 @@
 /**
- * The ten skills of the A2A agent card (A2A v1.0 `AgentSkill`: id, name, description, tags,
+ * The eleven skills of the A2A agent card (A2A v1.0 `AgentSkill`: id, name, description, tags,
  * examples) and how a `SendMessage` is routed to one of them (docs/drafts/a2a.md, "Formats").
  * Three ids are fixed by the capability fabric (src/core/fabric/actions.ts): `board-summary`,
  * `regulation-deadlines`, `root-pointer`. Every skill is a read of a document the HTTP API
@@ -7,10 +7,11 @@
  */
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 
-/** The skill ids, in the card's order (the first, third and fourth are the fabric's names). */
+/** The skill ids, in the card's order (board-summary, regulation-deadlines and root-pointer are the fabric's names). */
 export const SKILL_IDS = [
   'board-summary',
   'axis-lookup',
+  'cost-lookup',
   'regulation-deadlines',
   'root-pointer',
   'card-lookup',
@@ -55,6 +56,14 @@ const SPECS: Record<SkillId, Omit<SkillSpec, 'id'>> = {
     tags: ['board', 'axis', 'measurement', 'read-only'],
     examples: (v) => [`axis ${v.axis}`, `axis-lookup ${v.axis}`],
     keywords: ['axis', 'axes'],
+  },
+  'cost-lookup': {
+    name: 'Cost and the cheapest model not separated from the leader',
+    description:
+      'What the models of one model-comparison axis cost, as GET /api/cost?axis=<slug> serves it: from the operator\'s dated price list (USD per million input and output tokens) and the rows\' token counts, per model cost per item and per correct answer with 95% intervals and whether it is dominated (separated below another model after Holm that costs no more per item); the models not separated from the leader with their cost, and the cheapest of them. No price or no token counts is no cost, never 0. Give the axis slug in metadata "axis" or in the text.',
+    tags: ['cost', 'price', 'tokens', 'read-only'],
+    examples: (v) => [`cheapest model not separated from the leader on ${v.axis}`, `cost-lookup ${v.axis}`],
+    keywords: ['cheapest', 'cheaper', 'dominated', 'dominance', 'cost-effective'],
   },
   'regulation-deadlines': {
     name: 'Regulation deadlines',
@@ -137,7 +146,7 @@ const SPECS: Record<SkillId, Omit<SkillSpec, 'id'>> = {
   },
 };
 
-/** The ten skills of the card (A2A v1.0 `AgentCard.skills`). */
+/** The eleven skills of the card (A2A v1.0 `AgentCard.skills`). */
 export const SKILLS: readonly SkillSpec[] = SKILL_IDS.map((id) => ({ id, ...SPECS[id] }));
 
 // Keyword routing order: the more specific intent first ("verify card X" verifies, "card X"
@@ -150,10 +159,18 @@ const KEYWORD_ORDER: readonly SkillId[] = [
   'did-keys',
   'corrections',
   'capability-fabric',
+  'cost-lookup',
   'product-catalogue',
   'axis-lookup',
   'board-summary',
 ];
+
+/**
+ * Words that ask what a model costs: with an axis named they route to cost-lookup ("what do the
+ * models cost on jail"); alone, "cost" still asks what this service sells (product-catalogue).
+ * Price words stay the catalogue's: "the price of an attestation for jail" is about a product.
+ */
+const COST_WORDS = ['cost', 'costs', 'costly', 'expensive', 'spend', 'spent'];
 
 /** What a message asks for: the skill (null: none recognised) and the arguments read from it. */
 export interface RoutedMessage {
@@ -229,6 +246,9 @@ export function routeMessage(input: MessageInput, knownAxes: readonly string[]):
   const said = new Set(words);
   for (const id of KEYWORD_ORDER) {
     if (SPECS[id].keywords.some((k) => said.has(k))) return { skill: id, routedBy: 'keyword', ...base };
+    // "cost on jail" asks what the models of an axis cost; "cost" alone asks what this service sells for.
+    if (id === 'cost-lookup' && axis !== undefined && COST_WORDS.some((k) => said.has(k)))
+      return { skill: id, routedBy: 'keyword', ...base };
     // Naming a known axis is asking about it, even without the word "axis".
     if (id === 'axis-lookup' && axis !== undefined) return { skill: id, routedBy: 'keyword', ...base };
   }

@@ -1,20 +1,21 @@
 /**
  * The MCP server of this service (MCP 2025-06-18 / 2025-11-25 and 2026-07-28, "Tools"): a fresh
  * `McpServer` per request (the SDK's stateless pattern; a server instance serves one exchange)
- * with the 16 tools below and nothing else. `witness_hash` is quarantined by not being
+ * with the 17 tools below and nothing else. `witness_hash` is quarantined by not being
  * registered at all: it is absent from `tools/list`, and a call to it gets the same "Tool
  * witness_hash not found" error as any name that never existed.
  */
 import { McpServer } from '@modelcontextprotocol/server';
 import type { SurfaceContext } from '../context.js';
+import { COST_TOOL } from './cost-tool.js';
 import { METERED_TOOLS } from './metered-tools.js';
 import { READER_TOOLS } from './reader-tools.js';
 import { READ_ONLY, type McpTool } from './tool-results.js';
 import { VERIFY_CARD } from './verify-tool.js';
 
-/** The 12 free tools: 11 document readers and verify_card. */
-export const FREE_TOOLS: readonly McpTool[] = [...READER_TOOLS, VERIFY_CARD];
-/** Every tool `tools/list` advertises, in its order: 12 free, then 4 metered. */
+/** The 13 free tools: 11 document readers, gspc_cost and verify_card. */
+export const FREE_TOOLS: readonly McpTool[] = [...READER_TOOLS, COST_TOOL, VERIFY_CARD];
+/** Every tool `tools/list` advertises, in its order: 13 free, then 4 metered. */
 export const MCP_TOOLS: readonly McpTool[] = [...FREE_TOOLS, ...METERED_TOOLS];
 
 /** `serverInfo` of `initialize` and `server/discover`. */

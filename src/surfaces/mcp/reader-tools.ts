@@ -52,7 +52,7 @@ const boardHeadline = (doc: Document) => {
   return typeof lid === 'string' ? lid : 'The GSPC board';
 };
 
-/** The 11 document readers, in `tools/list` order (docs/drafts/mcp.md, "The 16 tools"). */
+/** The 11 document readers, in `tools/list` order (docs/agents.md, "The 17 tools"). */
 export const READER_TOOLS: readonly McpTool[] = [
   tool({
     name: MCP_TOOL_FOR_ACTION['svc.gspc.board.read'],
