@@ -38,8 +38,22 @@ export interface ReleaseSource {
 }
 
 /** A document's bytes read as JSON (undefined when it is not published). */
-export const parseDocument = <T>(b: Buffer | undefined): T | undefined =>
-  b === undefined ? undefined : (JSON.parse(b.toString('utf8')) as T);
+/**
+ * A document of the view, parsed. One that is not JSON is `release_invalid` with the parser's
+ * words (printed inert by the CLI), not a SyntaxError whose stack, quoting the view's bytes, ended
+ * `gspc verify` (review of issue 39).
+ */
+export const parseDocument = <T>(b: Buffer | undefined): T | undefined => {
+  if (b === undefined) return undefined;
+  try {
+    return JSON.parse(b.toString('utf8')) as T;
+  } catch (e) {
+    throw new GspcError(
+      'release_invalid',
+      `a document the view serves is not JSON: ${(e as Error).message.slice(0, 200)}`,
+    );
+  }
+};
 
 export function urlSource(baseUrl: string): ReleaseSource {
   const base = baseUrl.replace(/\/$/, '');

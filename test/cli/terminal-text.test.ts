@@ -7,6 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { terminalText } from '../../src/cli/terminal-text.js';
@@ -31,6 +33,29 @@ describe('gspc output is inert in a terminal', () => {
     assert.equal(terminalText(plain), plain, 'letters, emoji, combining marks and ZWJ are shown as they are');
     const escaped = terminalText(JSON.stringify({ did: `did:web:${ERASE_AND_FLIP}x` }));
     assert.deepEqual(JSON.parse(escaped), { did: `did:web:${ERASE_AND_FLIP}x` }, 'the same JSON value');
+  });
+
+  it('gspc verify and gspc diff of a view that answers every path with escapes: a refusal in words, inert, no stack', async () => {
+    const hostile = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`\u001b[2K\u001b[1AOK VALID \u009b31m\u202e${'x'.repeat(50)}`);
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+    try {
+      for (const args of [
+        ['verify', url],
+        ['diff', url, url],
+      ]) {
+        const r = await gspc(args);
+        assert.notEqual(r.status, 0, args.join(' '));
+        assert.doesNotMatch(r.stdout + r.stderr, ACTIVE, args.join(' '));
+        assert.doesNotMatch(r.stderr, /\n\s+at /, `${args.join(' ')}: no stack trace`);
+        assert.match(r.stderr, /gspc: .*not JSON/, args.join(' '));
+      }
+    } finally {
+      hostile.close();
+    }
   });
 
   it('gspc verify of a view whose DID carries an erase-line escape: every line shown, FAIL kept, exit 1', async () => {
