@@ -89,6 +89,11 @@ function summary(r: ImportResult, into: string): string[] {
       `models.json ${r.models.state}: ${r.models.filled.join('; ')} (as the harness recorded them; every other card field is unknown)`,
     );
   for (const n of r.models.notes) lines.push(`  note: ${n}`);
+  if (r.settings.state !== 'unchanged')
+    lines.push(
+      `runs.json ${r.settings.state}: ${r.settings.filled.join('; ')} (as the harness recorded them; every other setting is unknown)`,
+    );
+  for (const n of r.settings.notes) lines.push(`  note: ${n}`);
   return lines;
 }
 

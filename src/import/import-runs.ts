@@ -17,6 +17,7 @@ import { corpusLine, gradedRow } from './corpus-row.js';
 import type { ImportedRow, ImportedRun } from './imported.js';
 import { mergePeritem, type Merged } from './merge-peritem.js';
 import { modelCardsFile } from './models-file.js';
+import { runsFile } from './runs-file.js';
 import { RowSpool } from './row-spool.js';
 import { RunTally } from './run-tally.js';
 import { StagedFile } from './staged-file.js';
@@ -56,6 +57,8 @@ export interface ImportResult {
   board: 'created' | 'updated' | 'unchanged';
   /** models.json: the card fields the harnesses recorded (models-file.ts). */
   models: { state: 'created' | 'updated' | 'unchanged'; filled: string[]; notes: string[] };
+  /** runs.json: the run settings the harnesses recorded, per (model, axis) (runs-file.ts). */
+  settings: { state: 'created' | 'updated' | 'unchanged'; filled: string[]; notes: string[] };
   totals: { rows: number; models: number; items: number; unparsed: number };
 }
 
@@ -201,6 +204,16 @@ export async function importRuns(
       f.write(cards.text);
       commits.push([f, join(corpusDir, 'models.json')]);
     }
+    const settings = runsFile(
+      join(corpusDir, 'runs.json'),
+      summaries.flatMap(({ run, axis }) => (run.settings ? [{ model: run.model, axis, ...run.settings }] : [])),
+    );
+    if (settings.text !== null) {
+      const f = new StagedFile(corpusDir, 'runs.json');
+      staged.push(f);
+      f.write(settings.text);
+      commits.push([f, join(corpusDir, 'runs.json')]);
+    }
     // Every file written out and synced before the first rename: a full disk fails here, with
     // nothing renamed yet, so the refusal still writes nothing.
     for (const [f] of commits) f.close();
@@ -216,6 +229,11 @@ export async function importRuns(
         state: cards.created ? 'created' : cards.text === null ? 'unchanged' : 'updated',
         filled: cards.filled,
         notes: cards.notes,
+      },
+      settings: {
+        state: settings.created ? 'created' : settings.text === null ? 'unchanged' : 'updated',
+        filled: settings.filled,
+        notes: settings.notes,
       },
       totals: {
         rows: summaries.reduce((n, s) => n + s.rows, 0),

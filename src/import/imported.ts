@@ -8,6 +8,7 @@
 
 import type { ClusterField } from './cluster-field.js';
 import type { RecordedCard } from '../core/board/model-card.js';
+import type { RunSettings } from '../core/board/run-settings.js';
 
 /** The formats `gspc import` reads (formats.ts maps each to its reader; the type makes it total). */
 export const FORMATS = ['lm-eval', 'inspect', 'helm', 'eee'] as const;
@@ -116,6 +117,12 @@ export interface ImportedRun {
    * read (`results_….json config`); absent when it recorded nothing. Never guessed from a name.
    */
   card?: { fields: RecordedCard; source: string };
+  /**
+   * How the harness says it ran this model on this task (`runs.json`, issue 40 item 2): shots,
+   * generation and template settings, limit, harness and version, date, each only as recorded,
+   * with where it was read. Absent when it recorded nothing.
+   */
+  settings?: { fields: RunSettings; source: string };
 }
 
 /** Options every reader accepts (each uses the ones that apply to its format). */

@@ -64,6 +64,9 @@ describe('"rows on this axis only" only where it likely means a typo', () => {
     // The HELM axis's model spelt as lm-eval would spell another org's id.
     const file = join(corpus, 'peritem', 'mmlu-subject-philosophy.jsonl');
     writeFileSync(file, readFileSync(file, 'utf8').replaceAll('"openai/gpt2"', '"sshleifer/Tiny_GPT2"'));
+    // And its run settings with it (runs.json refuses an entry for a model without rows on the axis).
+    const runs = join(corpus, 'runs.json');
+    writeFileSync(runs, readFileSync(runs, 'utf8').replaceAll('"openai/gpt2"', '"sshleifer/Tiny_GPT2"'));
     const v = await gspc(['validate', corpus]);
     assert.match(
       v.stderr,

@@ -18,6 +18,7 @@ import { eeeRow } from './eee-row.js';
 import { EEE_SCHEMA_VERSION, instanceErrors } from './eee-schema.js';
 import { jsonlLines } from './jsonl-stream.js';
 import { eeeCard } from './model-card.js';
+import { eeeSettings } from './run-settings.js';
 
 interface Group {
   evaluationId: string;
@@ -110,6 +111,7 @@ function runOf(file: string, g: Group, key: string, sha256: string, inputs: EeeI
   if (g.judged > 0)
     notes.push(`${g.judged} records were extracted by llm_judge; accepted because the target axis is not MEASURED`);
   let reported: ImportedRun['reported'] = null;
+  let settings: ImportedRun['settings'];
   const agg = inputs.aggregates.get(g.evaluationId);
   if (agg === undefined) {
     notes.push(
@@ -122,6 +124,8 @@ function runOf(file: string, g: Group, key: string, sha256: string, inputs: EeeI
         `${file}: records of model '${g.model}' under evaluation_id '${g.evaluationId}', whose aggregate record ${agg.file} is of model '${agg.record.model_info.id}'`,
       );
     const result = resultFor(agg.record, g.resultId, g.evaluationName);
+    const fields = eeeSettings(agg.record, result);
+    if (Object.keys(fields).length > 0) settings = { fields, source: `${agg.file} eval_library and generation_config` };
     if (result === undefined) {
       notes.push(`aggregate record ${agg.file} has no evaluation result '${resultName}': no reported score to compare`);
     } else {
@@ -143,6 +147,7 @@ function runOf(file: string, g: Group, key: string, sha256: string, inputs: EeeI
     notes,
     rows: rowsOf(file, key, sha256, opts.cluster),
     ...(agg !== undefined && { card: { fields: eeeCard(agg.record), source: `${agg.file} model_info` } }),
+    ...(settings !== undefined && { settings }),
   };
 }
 

@@ -14,6 +14,7 @@ import type { HarnessReader, ImportedRow, ImportedRun, ReadOptions } from '../im
 import { type HelmRequestState, type HelmRun, helmRunDirs, readHelmRun } from './helm-files.js';
 import { helmNormaliser, type HelmMatchMetric } from './helm-normalise.js';
 import { chooseSplit, perInstanceUsage, perInstanceVerdicts, reportedAggregate, verdictMetric } from './helm-stats.js';
+import { helmSettings } from './run-settings.js';
 
 /** The adapter methods with one answer per instance in one completion. */
 const READ_METHODS = ['multiple_choice_joint', 'generation'] as const;
@@ -155,6 +156,10 @@ function runOf(run: HelmRun, opts: ReadOptions): ImportedRun {
     reported: aggregate.reported,
     notes,
     rows,
+    settings: {
+      fields: helmSettings(run.runSpec.adapter_spec as unknown as Record<string, unknown>),
+      source: `${specFile} adapter_spec`,
+    },
   };
 }
 

@@ -6,6 +6,8 @@
  * and samples (`score`, not `scores`).
  */
 import { GspcError } from '../../core/errors.js';
+import type { RunSettings } from '../../core/board/run-settings.js';
+import { inspectSettings } from './run-settings.js';
 
 type Json = Record<string, unknown>;
 
@@ -40,6 +42,8 @@ export interface LogHeader {
   declared: { name: string; options: Json; metadata: Json }[];
   /** Null when the log has no `results` (a run that never finished). */
   results: ScorerResult[] | null;
+  /** How the run was made, as the log records it (run-settings.ts). */
+  settings: RunSettings;
 }
 
 export interface LogSample {
@@ -79,17 +83,20 @@ export function readHeader(doc: unknown, where: string): LogHeader {
     options: objectOr(s['options']),
     metadata: objectOr(s['metadata']),
   }));
+  const inspectVersion = typeof inspect === 'string' ? inspect : null;
+  const created = utcOf(evalSpec['created']);
   return {
     version: typeof version === 'number' ? version : null,
     status: typeof doc['status'] === 'string' ? doc['status'] : 'started',
     task: evalSpec['task'],
     model: evalSpec['model'],
-    inspectVersion: typeof inspect === 'string' ? inspect : null,
-    created: utcOf(evalSpec['created']),
+    inspectVersion,
+    created,
     epochs,
     epochsReducer,
     declared,
     results: 'results' in doc && isObject(doc['results']) ? readResults(doc['results'], where) : null,
+    settings: inspectSettings(doc, evalSpec, inspectVersion, created),
   };
 }
 

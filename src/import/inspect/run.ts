@@ -66,6 +66,7 @@ export function buildRun(src: LogSource, opts: ReadOptions): ImportedRun {
     notes,
     rows: rows(src, opts, scorer.name, grading, labels, notes, epochCheck(scorer, header, notes), seen),
     progress: () => Math.min(1, seen.samples / src.sampleCount), // sampleCount > 0 (checked above)
+    settings: { fields: header.settings, source: `${file} eval and plan` },
   };
 }
 

@@ -52,6 +52,10 @@ function openRun(f: SamplesFile, opts: ReadOptions): ImportedRun {
       Object.keys(results.card).length > 0 && {
         card: { fields: results.card, source: `${basename(results.path)} config` },
       }),
+    // Settings are the results file's: without one, nothing says how the samples were made.
+    ...(results !== null && {
+      settings: { fields: results.settings(f.task), source: `${basename(results.path)} (${f.task})` },
+    }),
   };
   if (results === null) run.notes.push(`${name}: no results file beside it: no reported aggregate to check against`);
   if (results === null || results.as_of === null)

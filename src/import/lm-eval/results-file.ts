@@ -9,6 +9,8 @@ import { GspcError } from '../../core/errors.js';
 import type { ReportedAggregate } from '../imported.js';
 import type { RecordedCard } from '../../core/board/model-card.js';
 import { lmEvalCard } from './model-card.js';
+import type { RunSettings } from '../../core/board/run-settings.js';
+import { lmEvalSettings } from './run-settings.js';
 
 export interface LmEvalResults {
   path: string;
@@ -20,6 +22,8 @@ export interface LmEvalResults {
   tasks: Record<string, Record<string, unknown>>;
   /** What `config` records about the model (model-card.ts). */
   card: RecordedCard;
+  /** How it ran a task (run-settings.ts): shots, limit, generation and template settings, version, date. */
+  settings: (task: string) => RunSettings;
 }
 
 function modelFromArgs(args: unknown): string | null {
@@ -45,13 +49,15 @@ export function readResults(path: string): LmEvalResults {
   const model =
     typeof j.model_name === 'string' && j.model_name !== '' ? j.model_name : modelFromArgs(config.model_args);
   const date = typeof j.date === 'number' && Number.isFinite(j.date) ? new Date(j.date * 1000).toISOString() : null;
+  const version = typeof j.lm_eval_version === 'string' ? j.lm_eval_version : null;
   return {
     path,
     model,
-    version: typeof j.lm_eval_version === 'string' ? j.lm_eval_version : null,
+    version,
     as_of: date,
     tasks: (j.results ?? {}) as Record<string, Record<string, unknown>>,
     card: lmEvalCard(j.config),
+    settings: (task) => lmEvalSettings(j, task, version, date),
   };
 }
 
