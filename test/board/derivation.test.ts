@@ -123,6 +123,28 @@ describe('model-comparison derivation', () => {
     for (const d of [noRows, conflict]) assert.equal(d.row.separation_p, undefined);
   });
 
+  it("a third model's different item hash does not refuse the leader's pair: only the two models' own hashes count", () => {
+    // L and M carry the same hashes; only OWN's row of item 0 has another. L against M is tested.
+    const same = Array(12).fill('a'.repeat(64));
+    const d = deriveComparisonRow(
+      def({ own_models: ['OWN'] }),
+      table(
+        { L: 'cccccccccccc', M: 'wwwwwwwwwwww', OWN: 'cwwwwwwwwwww' },
+        { L: same, M: same, OWN: ['b'.repeat(64), ...same.slice(1)] },
+      ),
+      [],
+    );
+    assert.equal(d.row.separation, 'SEPARATED', d.row.separation_basis);
+    assert.equal(d.row.separation_evidence!.paired_items, 12);
+    // Against OWN the one item is refused, in the singular.
+    const own = deriveComparisonRow(
+      def(),
+      table({ L: 'cccccccccccc', OWN: 'wwwwwwwwwwww' }, { L: same, OWN: ['b'.repeat(64), ...same.slice(1)] }),
+      [],
+    );
+    assert.match(own.row.separation_basis!, /on 1 paired item: the pairing is refused/);
+  });
+
   it('a significant difference in favour of the basis on the shared items does not separate the leader', () => {
     // L: 30/40 parsed correct (0.75); M: 10/70 (0.14), so L leads. On the 10 items both parsed,
     // M is right and L wrong: b = 0, c = 10, p ≈ 0.002 — significant, but for the basis.

@@ -96,7 +96,8 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
     .map((l) => JSON.parse(l) as Row);
   const owners = new Set([...own, ...(def.own_models ?? [])]);
   const outcome = new Map<string, Map<string, Outcome>>();
-  const hashes = new Map<string, Set<string>>();
+  // Each model's item_hash per item: a pair is refused on an item where its two models' differ.
+  const hashes = new Map<string, Map<string, string>>();
   for (const r of rows) {
     const o: Outcome =
       r.label === null || r.label === undefined
@@ -106,7 +107,7 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
           : 'wrong';
     if (!outcome.has(r.model)) outcome.set(r.model, new Map());
     outcome.get(r.model)!.set(r.item, o);
-    if (r.item_hash !== undefined) hashes.set(r.item, new Set([...(hashes.get(r.item) ?? []), r.item_hash]));
+    if (r.item_hash !== undefined) hashes.set(r.item, (hashes.get(r.item) ?? new Map()).set(r.model, r.item_hash));
   }
   const menu = new Set(def.labels ?? rows.flatMap((r) => (Array.isArray(r.gold) ? r.gold : [r.gold])));
   const refused = menu.size < 2;
@@ -178,7 +179,9 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
     for (const [item, ox] of x) {
       const oy = y.get(item);
       if (ox === 'unparsed' || oy === undefined || oy === 'unparsed') continue;
-      if ((hashes.get(item)?.size ?? 0) > 1) conflicts++;
+      const hx = hashes.get(item)?.get(entry.first);
+      const hy = hashes.get(item)?.get(entry.second);
+      if (hx !== undefined && hy !== undefined && hx !== hy) conflicts++;
       if (ox === 'right' && oy === 'right') a++;
       else if (ox === 'right') b++;
       else if (oy === 'right') c++;

@@ -171,7 +171,7 @@ function separate(def: ModelComparisonAxis, table: ItemTable | undefined, ranked
   const { b, c, paired, conflicts } = pairedOutcomes(table, leader.model, basis.model);
   if (conflicts > 0)
     return untested(
-      `item content hashes differ between ${leader.model} and ${basis.model} on ${conflicts} paired items: the pairing is refused`,
+      `item content hashes differ between ${leader.model} and ${basis.model} on ${conflicts} paired item${conflicts === 1 ? '' : 's'}: the pairing is refused`,
     );
   if (paired === 0) return untested(`no item was parsed by both ${leader.model} and ${basis.model}`);
   const m = mcnemarExact(b, c);

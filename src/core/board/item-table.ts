@@ -40,6 +40,12 @@ export interface ModelColumn {
    * recorded, which is unknown). Set by the corpus reader once the rows are read.
    */
   settings?: RunSettings;
+  /**
+   * The interned `item_hash` of each of this model's rows (0: the row carries none), allocated
+   * only once a row of the model carries one: two models' pairing is refused on an item only
+   * where *their* hashes differ (review of issue 39: a third model's hash refused every pair).
+   */
+  hash?: Int32Array;
 }
 
 function grow<T extends Uint8Array | Int32Array>(a: T, size: number): T {
@@ -82,8 +88,12 @@ export class ItemTable {
   readonly cluster: (string | undefined)[] = [];
   /** How many rows carry a cluster and how many do not, with the first line of each. */
   readonly clusterRows = { with: 0, without: 0, firstWith: 0, firstWithout: 0 };
-  /** Items whose content hash differs between models: they cannot be paired. */
+  /**
+   * Items whose content hash differs between some two models. Only a candidate: a pair is refused
+   * on such an item when its own two models' hashes differ ({@link hashesDiffer}).
+   */
   readonly hashConflicts = new Set<number>();
+  private readonly hashIndex = new Map<string, number>();
   private firstLine = new Int32Array(1024);
   readonly labels: string[] = [];
   private readonly labelIndex = new Map<string, number>();
@@ -145,6 +155,12 @@ export class ItemTable {
       col.outcome[idx] = correct ? OUTCOME_CORRECT : OUTCOME_WRONG;
       col.label[idx] = this.internLabel(row.label);
     }
+    if (row.item_hash !== undefined) {
+      let id = this.hashIndex.get(row.item_hash);
+      if (id === undefined) this.hashIndex.set(row.item_hash, (id = this.hashIndex.size + 1));
+      col.hash = grow(col.hash ?? new Int32Array(1024), idx + 1);
+      col.hash[idx] = id;
+    }
     col.rows++;
     this.rowCount++;
     // Three property reads on the hot path; the columns exist only once a row carries the field.
@@ -156,6 +172,15 @@ export class ItemTable {
       if (c.without++ === 0) c.firstWithout = line;
     } else if (c.with++ === 0) c.firstWith = line;
     return undefined;
+  }
+
+  /** Whether two models' rows of an item carry different content hashes (both must carry one). */
+  hashesDiffer(idx: number, first: string, second: string): boolean {
+    const x = this.columns.get(first)?.hash;
+    const y = this.columns.get(second)?.hash;
+    const hx = x !== undefined && idx < x.length ? x[idx]! : 0;
+    const hy = y !== undefined && idx < y.length ? y[idx]! : 0;
+    return hx !== 0 && hy !== 0 && hx !== hy;
   }
 
   private internLabel(label: string): number {

@@ -335,7 +335,9 @@ function pairOf(
   if (runs.like === false) return untested(notLikeForLike(x.model, y.model, runs));
   const o = counter.count(x.model, y.model);
   if (o.conflicts > 0)
-    return untested(`item content hashes differ on ${o.conflicts} paired items: the pairing is refused`);
+    return untested(
+      `item content hashes differ on ${o.conflicts} paired item${o.conflicts === 1 ? '' : 's'}: the pairing is refused`,
+    );
   if (o.paired === 0) return untested('no item was parsed by both');
   const p = exactP(o.b, o.c);
   const diff = pairedDifference({

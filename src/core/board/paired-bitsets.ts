@@ -22,7 +22,7 @@ export class PairCounter {
   private readonly conflicts: Uint32Array;
   private readonly anyConflict: boolean;
 
-  constructor(table: ItemTable) {
+  constructor(private readonly table: ItemTable) {
     const n = table.items.length;
     this.words = (n + 31) >>> 5;
     for (const [model, col] of table.columns) {
@@ -65,7 +65,15 @@ export class PairCounter {
       b += popcount(x & ~y);
       c += popcount(y & ~x);
       both += popcount(x & y);
-      if (this.anyConflict) conflicts += popcount(p & h[w]!);
+      if (this.anyConflict) {
+        // Items where some two models' hashes differ: refused for this pair only if its own do.
+        let m = p & h[w]!;
+        while (m !== 0) {
+          const low = m & -m;
+          if (this.table.hashesDiffer((w << 5) + 31 - Math.clz32(low), first, second)) conflicts++;
+          m ^= low;
+        }
+      }
     }
     return { paired, b, c, both, conflicts };
   }

@@ -30,7 +30,7 @@ export function pairedOutcomes(table: ItemTable, first: string, second: string):
     const x = a[i];
     const y = z[i];
     if ((x !== OUTCOME_CORRECT && x !== OUTCOME_WRONG) || (y !== OUTCOME_CORRECT && y !== OUTCOME_WRONG)) continue;
-    if (table.hashConflicts.has(i)) conflicts++;
+    if (table.hashConflicts.has(i) && table.hashesDiffer(i, first, second)) conflicts++;
     paired++;
     if (x === OUTCOME_CORRECT && y === OUTCOME_WRONG) b++;
     else if (x === OUTCOME_WRONG && y === OUTCOME_CORRECT) c++;
