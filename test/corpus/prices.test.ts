@@ -5,14 +5,15 @@
  * absent; the file is published and listed in the per-item manifest (role `prices`).
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { buildPeritemManifest } from '../../src/core/board/peritem-manifest.js';
 import type { CorpusProblem, GspcError } from '../../src/core/errors.js';
 import { formatProblem } from '../../src/core/errors.js';
 import { readCorpus } from '../../src/corpus/read-corpus.js';
-import { writeCorpus, type CostRow } from '../helpers/cost-corpus.js';
+import { gspc } from '../helpers/cli.js';
+import { handCorpus, writeCorpus, type CostRow } from '../helpers/cost-corpus.js';
 
 const ROWS: CostRow[] = ['q1', 'q2'].flatMap((item) =>
   ['p/one', 'p/two'].map((model) => ({ item, model, gold: 'A', label: 'A', input_tokens: 10, output_tokens: 2 })),
@@ -157,3 +158,43 @@ describe('prices.json', () => {
     ]);
   });
 });
+
+describe('gspc validate says which models /api/cost will give no cost, or a cost over part of their rows', () => {
+  it('every price read after the release day; a price without token counts; token counts without a price; partial coverage', async () => {
+    const rows: CostRow[] = [...handRowsOf(handCorpus())];
+    // p/no-tokens: priced, no counts; p/no-price: counts, no price.
+    for (const item of ['q00', 'q01'])
+      rows.push(
+        { item, model: 'p/no-tokens', gold: 'A', label: 'A' },
+        { item, model: 'p/no-price', gold: 'A', label: 'A', input_tokens: 5, output_tokens: 5 },
+      );
+    const prices = [
+      ...JSON.parse(readFileSync(join(handCorpus(), 'prices.json'), 'utf8')).prices,
+      { model: 'p/no-tokens', input_usd_per_mtok: 1, output_usd_per_mtok: 1, read_on: '2026-10-01', source: 'x' },
+    ];
+    const r = await gspc(['validate', writeCorpus(rows, prices, ['h/own'])]);
+    assert.equal(r.status, 0, r.stderr);
+    for (const expected of [
+      "prices.json read_on: model 'h/unpriced': every price was read after the release's day (2026-11-01): /api/cost gives it no cost",
+      "prices.json prices: model 'p/no-price': its rows carry token counts but the price list has no price for it: /api/cost gives it no cost (never 0)",
+      "prices.json prices: model 'p/no-tokens': it has a price but none of its rows carries both input_tokens and output_tokens: /api/cost gives it no cost (never 0)",
+      "peritem/quiz.jsonl input_tokens, output_tokens: model 'h/near': 50 of 60 rows carry both; /api/cost gives its cost over those 50, the other 10 are not costed (not 0)",
+    ])
+      assert.ok(r.stderr.includes(expected), `missing notice: ${expected}\n${r.stderr}`);
+    assert.ok(!/model 'h\/top'/.test(r.stderr), 'a model priced and fully covered is not named');
+  });
+
+  it('a corpus without a price list says nothing about cost', async () => {
+    const r = await gspc(['validate', writeCorpus(ROWS)]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(!/\/api\/cost/.test(r.stderr), r.stderr);
+  });
+});
+
+/** The rows of a corpus written by writeCorpus. */
+function handRowsOf(dir: string): CostRow[] {
+  return readFileSync(join(dir, 'peritem', 'quiz.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as CostRow);
+}
