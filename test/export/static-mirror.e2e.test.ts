@@ -85,6 +85,7 @@ describe('gspc export static, served by nginx', { skip }, () => {
       '/methodology',
       '/api/changes',
       '/api/model-cards',
+      '/api/cost?axis=jail',
       '/feed.atom',
     ])
       assert.ok(paths.has(p), `${p} is mirrored`);
