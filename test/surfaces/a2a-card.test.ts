@@ -203,7 +203,7 @@ describe('an unhealthy or absent card key', () => {
 
 describe('routing a message to a skill', () => {
   const axes = ['governance', 'jail', 'cross-reality'];
-  const examples = { axis: 'jail', cardId: '0123456789abcdef' };
+  const examples = { axis: 'jail', comparisonAxis: 'jail', cardId: '0123456789abcdef' };
   it('every example of every skill routes to that skill', () => {
     for (const s of SKILLS)
       for (const ex of s.examples(examples))

@@ -26,7 +26,9 @@ export interface ServedAgent extends BuiltAgentCard {
 function examplesOf(p: PreparedRelease): ExampleValues {
   const { cards, withdrawn, superseded } = p.release.evidence;
   const active = [...cards.keys()].find((h) => !withdrawn.has(h) && !superseded.has(h));
-  return { axis: p.knownAxes[0] ?? 'governance', cardId: (active ?? '0'.repeat(64)).slice(0, 16) };
+  const axis = p.knownAxes[0] ?? 'governance';
+  const comparison = p.release.corpus.definitions.find((d) => d.kind === 'model-comparison')?.axis ?? axis;
+  return { axis, comparisonAxis: comparison, cardId: (active ?? '0'.repeat(64)).slice(0, 16) };
 }
 
 /** Returns the agent for the state being served now, building it on first use. */

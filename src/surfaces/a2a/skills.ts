@@ -26,6 +26,8 @@ export type SkillId = (typeof SKILL_IDS)[number];
 /** Live values the examples quote, so an example always names something that exists. */
 export interface ExampleValues {
   axis: string;
+  /** A model-comparison axis (cost-lookup's examples must name one). */
+  comparisonAxis: string;
   cardId: string;
 }
 
@@ -62,7 +64,10 @@ const SPECS: Record<SkillId, Omit<SkillSpec, 'id'>> = {
     description:
       'What the models of one model-comparison axis cost, as GET /api/cost?axis=<slug> serves it: from the operator\'s dated price list (USD per million input and output tokens) and the rows\' token counts, per model cost per item and per correct answer with 95% intervals and whether it is dominated (separated below another model after Holm that costs no more per item); the models not separated from the leader with their cost, and the cheapest of them. No price or no token counts is no cost, never 0. Give the axis slug in metadata "axis" or in the text.',
     tags: ['cost', 'price', 'tokens', 'read-only'],
-    examples: (v) => [`cheapest model not separated from the leader on ${v.axis}`, `cost-lookup ${v.axis}`],
+    examples: (v) => [
+      `cheapest model not separated from the leader on ${v.comparisonAxis}`,
+      `cost-lookup ${v.comparisonAxis}`,
+    ],
     keywords: ['cheapest', 'cheaper', 'dominated', 'dominance', 'cost-effective'],
   },
   'regulation-deadlines': {
