@@ -105,9 +105,6 @@ const METHOD: Record<string, string> = {
     "cheapest_not_separated: the model of the leader's group with the lowest per_item_usd among those with a cost (the better rank on equal cost); without_cost names the members that have none, any of which may be cheaper",
 };
 
-const byRankOrder = (a: string, b: string, rankOf: ReadonlyMap<string, number | null>) =>
-  (rankOf.get(a) ?? Number.MAX_SAFE_INTEGER) - (rankOf.get(b) ?? Number.MAX_SAFE_INTEGER);
-
 export function costDocument(
   def: ModelComparisonAxis,
   table: ItemTable | undefined,
@@ -146,7 +143,6 @@ export function costDocument(
   const dominanceOf = dominance(models, new Map(entries.map((e) => [e.model, e.cost?.per_item_usd ?? null])));
   const out: CostModel[] = entries.map((e) => ({ ...e, ...dominanceOf.get(e.model)! }));
   const byModel = new Map(out.map((e) => [e.model, e]));
-  const rankOf = new Map(out.map((e) => [e.model, e.rank]));
   const group: GroupEntry[] = models.leader_group.map((name) => {
     const e = byModel.get(name)!;
     return {
@@ -163,10 +159,8 @@ export function costDocument(
   let cheapest: GroupEntry | undefined;
   for (const g of group)
     if (g.cost !== null && (cheapest === undefined || g.cost.per_item_usd < cheapest.cost!.per_item_usd)) cheapest = g;
-  const withoutCost = group
-    .filter((g) => g.cost === null)
-    .map((g) => g.model)
-    .sort((a, b) => byRankOrder(a, b, rankOf));
+  // The group is in rank order (/api/models gives it so), and so is this list.
+  const withoutCost = group.filter((g) => g.cost === null).map((g) => g.model);
   const cheapestReason =
     def.status !== 'MEASURED'
       ? `the axis is ${def.status}: no model is compared`
