@@ -20,8 +20,9 @@ const interval = (iv: [number, number] | null): string =>
 
 /** A model of the leader's group with its cost, or why it has none. */
 function groupWords(g: GroupEntry): string {
-  if (g.cost === null) return `${g.model} no cost (${g.cost_reason ?? 'unknown'})`;
-  return `${g.model} ${usd(g.cost.per_item_usd)} per item`;
+  const untested = g.with_leader === 'UNTESTED' ? ', UNTESTED with the leader' : '';
+  if (g.cost === null) return `${g.model} no cost (${g.cost_reason ?? 'unknown'}${untested})`;
+  return `${g.model} ${usd(g.cost.per_item_usd)} per item${untested === '' ? '' : ` (${untested.slice(2)})`}`;
 }
 
 /** What every surface says about an axis's cost, one sentence per line. */
@@ -36,6 +37,10 @@ export function costWords(doc: CostDocument): string[] {
     out.push(
       `On ${doc.axis}, the cheapest model not separated from the leader (${doc.leader}) is ${c.model}: ${usd(c.cost.per_item_usd)} per item (${interval(c.cost.per_item_interval)}), ${perCorrect}, over the ${plural(c.cost.rows, 'row')} of its ${c.rows} that carry both token counts.`,
     );
+    if (c.with_leader === 'UNTESTED')
+      out.push(
+        `Its pair with the leader is UNTESTED (${c.untested_reason ?? 'no test was possible'}): it was not compared with the leader, so it is not shown tied with it, only not separated.`,
+      );
     if (c.without_cost.length > 0)
       out.push(
         `Not separated from the leader either but without a cost (no price or no token counts), so any may be cheaper: ${c.without_cost.slice(0, NAMED).join(', ')}${c.without_cost.length > NAMED ? ` and ${c.without_cost.length - NAMED} more` : ''}.`,

@@ -158,8 +158,18 @@ async function rederive(app: FastifyInstance): Promise<any> {
     models.leader_group,
   );
   assert.equal(doc.leader, models.leader_group[0] ?? null);
-  for (const g of doc.leader_group)
+  const leader = models.leader_group[0];
+  for (const g of doc.leader_group) {
     assert.deepEqual(g.cost, doc.models.find((m: any) => m.model === g.model).cost, `${g.model} group cost`);
+    const pair =
+      g.model === leader
+        ? undefined
+        : models.pairs.find(
+            (p: any) => !p.own && [p.first, p.second].includes(leader) && [p.first, p.second].includes(g.model),
+          );
+    assert.equal(g.with_leader, g.model === leader ? 'leader' : pair.state, `${g.model} with the leader`);
+    assert.equal(g.untested_reason, pair?.state === 'UNTESTED' ? pair.reason : undefined);
+  }
   const priced = models.leader_group.filter((x: string) => perItem.get(x) !== null);
   const cheapest = priced.reduce(
     (a: string | null, x: string) => (a === null || perItem.get(x)! < perItem.get(a)! ? x : a),
@@ -279,6 +289,51 @@ describe('/api/cost re-derived from the rows, the price list and /api/models', (
     const worse = doc.models.find((m: any) => m.model === 'e/worse');
     assert.equal(worse.cost.per_item_usd, doc.models.find((m: any) => m.model === 'e/better').cost.per_item_usd);
     assert.deepEqual([worse.dominated, worse.dominated_by], [true, ['e/better']]);
+  });
+
+  it('a model never paired with the leader is in its group as UNTESTED, not as a tie, and can be the cheapest (said)', async () => {
+    const rows: CostRow[] = [];
+    for (let i = 0; i < 30; i++) {
+      rows.push({ item: `q${i}`, model: 'u/lead', gold: 'A', label: 'A', input_tokens: 100, output_tokens: 50 });
+      rows.push({
+        item: `q${i}`,
+        model: 'u/low',
+        gold: 'A',
+        label: i < 5 ? 'A' : 'B',
+        input_tokens: 100,
+        output_tokens: 50,
+      });
+      // u/apart answered other items only: it shares none with the others, so no pair is tested.
+      rows.push({
+        item: `z${i}`,
+        model: 'u/apart',
+        gold: 'A',
+        label: i === 0 ? 'B' : 'A',
+        input_tokens: 10,
+        output_tokens: 5,
+      });
+    }
+    const prices = ['u/lead', 'u/low', 'u/apart'].map((model) => ({
+      model,
+      input_usd_per_mtok: 1,
+      output_usd_per_mtok: 1,
+      read_on: '2026-10-01',
+      source: 'price page',
+    }));
+    const { app } = demoApp(writeCorpus(rows, prices));
+    const doc = await rederive(app);
+    assert.deepEqual(
+      doc.leader_group.map((g: any) => [g.model, g.with_leader]),
+      [
+        ['u/lead', 'leader'],
+        ['u/apart', 'UNTESTED'],
+      ],
+    );
+    const apart = doc.leader_group.find((g: any) => g.model === 'u/apart');
+    assert.equal(apart.with_leader, 'UNTESTED');
+    assert.equal(typeof apart.untested_reason, 'string');
+    assert.equal(doc.cheapest_not_separated.model, 'u/apart');
+    assert.equal(doc.cheapest_not_separated.with_leader, 'UNTESTED');
   });
 
   it('a worked example: docs/methodology.md §11', async () => {

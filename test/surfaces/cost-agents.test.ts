@@ -25,8 +25,9 @@ import { publishRelease } from '../../src/release/publish.js';
 import { ServedState } from '../../src/serve/served-state.js';
 import { costLookup } from '../../src/surfaces/a2a/cost-answers.js';
 import { ANSWER_MAX_BYTES } from '../../src/surfaces/answer-budget.js';
+import { costWords } from '../../src/surfaces/cost-answer.js';
 import { COST_TOOL } from '../../src/surfaces/mcp/cost-tool.js';
-import { liveSigning } from '../helpers/app.js';
+import { demoApp, liveSigning } from '../helpers/app.js';
 import { type CostRow, handCorpus, type PriceRow, writeCorpus } from '../helpers/cost-corpus.js';
 import { freePort } from '../helpers/process.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -118,6 +119,7 @@ describe('MCP gspc_cost with the official clients', () => {
       );
       assert.match(text, /Dominated .*h\/mid \(by h\/near\), h\/low \(by h\/top and 2 more\)/);
       assert.match(text, /no price or no token counts is no cost, never 0/);
+      assert.ok(!/UNTESTED/.test(text), 'h/near is a TIE with the leader, not UNTESTED');
     }
   });
 
@@ -199,5 +201,40 @@ describe('at 300 models, every cost answer stays within 64 kB and says what it c
     const a = await costLookup({ skill: 'cost-lookup', routedBy: 'metadata', axis: 'quiz', ids: [] }, a2aDeps(ctx));
     assert.ok(bytes(a) <= ANSWER_MAX_BYTES, `A2A: ${bytes(a)} bytes`);
     assert.match(a.text, /cut to their first entries \(models: \d+ of 300/);
+  });
+});
+
+describe('the words', () => {
+  it('a cheapest model whose pair with the leader is UNTESTED is said to be not compared, not tied', async () => {
+    const rows: CostRow[] = [];
+    for (let i = 0; i < 30; i++) {
+      rows.push({ item: `q${i}`, model: 'u/lead', gold: 'A', label: 'A', input_tokens: 100, output_tokens: 50 });
+      rows.push({
+        item: `z${i}`,
+        model: 'u/apart',
+        gold: 'A',
+        label: i === 0 ? 'B' : 'A',
+        input_tokens: 10,
+        output_tokens: 5,
+      });
+    }
+    const prices: PriceRow[] = ['u/lead', 'u/apart'].map((model) => ({
+      model,
+      input_usd_per_mtok: 1,
+      output_usd_per_mtok: 1,
+      read_on: '2026-10-01',
+      source: 'price page',
+    }));
+    const { app } = demoApp(writeCorpus(rows, prices));
+    const words = costWords((await app.inject({ url: '/api/cost?axis=quiz' })).json()).join(' ');
+    assert.match(
+      words,
+      /the cheapest model not separated from the leader \(u\/lead\) is u\/apart: \$0\.000015 per item/,
+    );
+    assert.match(
+      words,
+      /Its pair with the leader is UNTESTED \(no item was parsed by both\): it was not compared with the leader/,
+    );
+    assert.match(words, /u\/apart \$0\.000015 per item \(UNTESTED with the leader\)/);
   });
 });

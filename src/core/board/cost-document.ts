@@ -11,7 +11,7 @@ import { type CostFigure, costFigure, rowsWithTokens } from './cost.js';
 import { dominance, type Dominance } from './cost-dominance.js';
 import type { ItemTable } from './item-table.js';
 import type { ModelComparisonAxis } from './model.js';
-import type { ModelsDocument } from './models-document.js';
+import type { ModelsDocument, PairEntry } from './models-document.js';
 import { choosePrice, type ModelPrice, orderedPrice } from './price-list.js';
 
 export const COST_SCHEMA = 'svc.gspc-cost/0.1';
@@ -43,6 +43,13 @@ export interface CostModel extends Dominance {
 /** A model of the leader's group, named with its cost. */
 export interface GroupEntry {
   model: string;
+  /**
+   * How /api/models placed it with the leader: the leader itself, a TIE, or UNTESTED (no test was
+   * possible, e.g. no shared item or runs not like for like): not separated, but not shown tied.
+   */
+  with_leader: 'leader' | 'TIE' | 'UNTESTED';
+  /** Why the pair with the leader is UNTESTED (the pair's reason on /api/models). */
+  untested_reason?: string;
   rank: number | null;
   accuracy: number | null;
   interval: [number, number] | null;
@@ -100,7 +107,8 @@ const METHOD: Record<string, string> = {
     'per_correct_usd = total / correct over the same rows (what one correct answer cost, failures included); SE = √(Σ_g (Σ_{i∈g}(xᵢ − R·cᵢ))²) / correct; null without a correct row and on a refused one-label bank',
   dominance:
     "a public model is dominated when another public model is SEPARATED from it on /api/models (Holm), better, and no more expensive: its per_item_usd is at most this one's (point estimates; the intervals are for reading). null when the model has no cost, is an own model, has no rank, or when no priced model dominates it but a model separated above it has no cost",
-  leader_group: "the models not separated from the leader are /api/models' leader_group, each named with its cost",
+  leader_group:
+    "the models not separated from the leader are /api/models' leader_group, each named with its cost; with_leader says whether its pair with the leader is a TIE or UNTESTED (not compared: not separated, but not shown tied)",
   cheapest:
     "cheapest_not_separated: the model of the leader's group with the lowest per_item_usd among those with a cost (the better rank on equal cost); without_cost names the members that have none, any of which may be cheaper",
 };
@@ -143,10 +151,18 @@ export function costDocument(
   const dominanceOf = dominance(models, new Map(entries.map((e) => [e.model, e.cost?.per_item_usd ?? null])));
   const out: CostModel[] = entries.map((e) => ({ ...e, ...dominanceOf.get(e.model)! }));
   const byModel = new Map(out.map((e) => [e.model, e]));
+  const leader = models.leader_group[0];
+  const withLeader = new Map<string, PairEntry>();
+  for (const p of models.pairs)
+    if (!p.own && (p.first === leader || p.second === leader))
+      withLeader.set(p.first === leader ? p.second : p.first, p);
   const group: GroupEntry[] = models.leader_group.map((name) => {
     const e = byModel.get(name)!;
+    const pair = withLeader.get(name);
     return {
       model: e.model,
+      with_leader: name === leader ? 'leader' : pair?.state === 'UNTESTED' ? 'UNTESTED' : 'TIE',
+      ...(pair?.state === 'UNTESTED' && pair.reason !== undefined && { untested_reason: pair.reason }),
       rank: e.rank,
       accuracy: e.accuracy,
       interval: e.interval,
