@@ -8,7 +8,7 @@
  * come along in the query: it hides the models it leaves out, never changes a figure.
  */
 import type { FastifyInstance } from 'fastify';
-import { lead } from '../core/board/lead-sentence.js';
+import { lead, likeForLikeWords } from '../core/board/lead-sentence.js';
 import type { ModelCard } from '../core/board/model-card.js';
 import type { UsageDocument } from '../core/board/usage.js';
 import { MAX_TIE_GROUPS, type ModelEntry, type ModelsDocument, type PairEntry } from '../core/board/models-document.js';
@@ -75,6 +75,7 @@ function leadParagraph(doc: ModelsDocument, row: BoardRow): SafeHtml {
   if (l)
     return html`<p class="callout" id="axis-lead" data-field="lead">${l.sentence}</p>
 ${l.reconcile ? html`<p class="callout" id="axis-lead-reconcile" data-field="lead-reconcile">${l.reconcile}</p>` : ''}
+${l.settings ? html`<p class="note" id="axis-lead-settings" data-field="lead-settings">${l.settings}</p>` : ''}
 <p class="note">The board tests its leader against the best base model alone (${stateSpan(row.separation ?? 'UNTESTED')}, p from the exact McNemar test); the matrix below tests every pair of public models and adjusts for their number (Holm).</p>`;
   const why =
     row.separation === 'UNTESTED'
@@ -168,6 +169,7 @@ function axisBody(
 ${doc.bank_state ? html`<p class="callout" id="axis-refused" data-field="bank_reason">${doc.bank_state}: ${doc.bank_reason ?? ''}.</p>` : ''}
 ${leadParagraph(doc, row)}
 ${leaderGroup(doc)}
+${likeForLikeWords(doc) ? html`<p class="note" id="axis-like-for-like" data-field="like-for-like">${likeForLikeWords(doc)}</p>` : ''}
 ${doc.groups_reason ? html`<p class="note" id="axis-groups-reason">No tie-group letters: ${doc.groups_reason}. The models table's "Not separated from" column gives them for each model.</p>` : ''}
 <h2 id="axis-models-heading">Every model</h2>
 ${cutNote(doc, view, 'axis-models-cut', `Of ${doc.models.length.toLocaleString('en')} models, the plot shows ${firstN} and the table the first ${TABLE_MODELS}${view.tabled.length > TABLE_MODELS ? ' and every own model' : ''}.`)}

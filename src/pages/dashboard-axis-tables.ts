@@ -95,10 +95,18 @@ function reasonedCell(
   return numCell(v, format(v));
 }
 
+/** Run settings that cannot be compared (docs/methodology.md §11); a pair run unalike says so in its reason. */
+function settingsNote(p: PairEntry): SafeHtml | '' {
+  if (p.like_for_like !== null || p.settings_unknown === undefined) return '';
+  const which = p.settings_unknown.length > 0 ? `${p.settings_unknown.join(', ')} for one only` : 'none for one';
+  return html`<br><span class="note">run settings not comparable (${which})</span>`;
+}
+
 function pairState(p: PairEntry): SafeHtml {
-  if (p.state === 'UNTESTED') return html`${stateSpan('UNTESTED')}<br><span class="note">${p.reason ?? ''}</span>`;
+  if (p.state === 'UNTESTED')
+    return html`${stateSpan('UNTESTED')}<br><span class="note">${p.reason ?? ''}</span>${settingsNote(p)}`;
   const by = p.better ? html`<br><span class="note">${breakable(p.better)} better</span>` : '';
-  return html`${stateSpan(p.state)}${p.own ? html` <span class="note">(own: unadjusted)</span>` : ''}${by}`;
+  return html`${stateSpan(p.state)}${p.own ? html` <span class="note">(own: unadjusted)</span>` : ''}${by}${settingsNote(p)}`;
 }
 
 /** The pairs table: `pairs` (all of the document's, or those among the models a page plots). */
@@ -108,7 +116,7 @@ export function pairsTable(doc: ModelsDocument, pairs: readonly PairEntry[] = do
     `${pairs.length < doc.pairs.length ? `${pairs.length} of the ${doc.pairs.length} pairs (those among the models plotted)` : `Every pair of ${doc.axis}'s models`}: exact McNemar on the items both parsed, Holm-adjusted over the ${doc.m} public tested pairs; the difference first − second with its interval; the minimum detectable difference (80% power, normal approximation)`,
     PAIR_COLUMNS,
     pairs.map((p) => ({
-      attrs: html` data-first="${p.first}" data-second="${p.second}" data-state="${p.state}" data-own="${String(p.own)}"`,
+      attrs: html` data-first="${p.first}" data-second="${p.second}" data-state="${p.state}" data-own="${String(p.own)}" data-like="${String(p.like_for_like)}"`,
       cells: [
         html`<th scope="row">${breakable(p.first)} <span class="note">vs</span> ${breakable(p.second)}</th>`,
         html`<td>${pairState(p)}</td>`,

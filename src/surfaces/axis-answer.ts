@@ -7,7 +7,7 @@
  * after the models and pairs, in `per_model`; a definition too large (aggregate `results`) is cut,
  * said in `page.cut`, and is whole at its URL.
  */
-import { lead, plural, type BoardSeparation } from '../core/board/lead-sentence.js';
+import { lead, likeForLikeWords, plural, type BoardSeparation } from '../core/board/lead-sentence.js';
 import type { ModelsDocument } from '../core/board/models-document.js';
 import { ANSWER_MAX_BYTES, type Cut, fitLists, jsonBytes } from './answer-budget.js';
 import { cursorScope, documentHead, fillPage, type Lists, readCursor } from './models-pages.js';
@@ -65,6 +65,8 @@ export function axisWords(row: Json, doc: ModelsDocument | undefined): string[] 
     doc.bank_state ? `${doc.bank_state}: ${doc.bank_reason ?? ''}.` : '',
     l?.sentence ?? '',
     l?.reconcile ?? '',
+    l?.settings ?? '',
+    likeForLikeWords(doc),
     leaderGroupWords(doc),
     groups === ''
       ? ''

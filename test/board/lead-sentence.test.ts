@@ -120,9 +120,14 @@ describe('the lead on real harness output: two Inspect popularity logs sharing o
   it('the lead says plainly that 1 item is too few, with both accuracies on it, on the page, MCP and A2A alike', async () => {
     const expected =
       'openai/gpt-4o-mini and ollama/llama3.1 both answered 1 item; on it openai/gpt-4o-mini scored 100.0% and ollama/llama3.1 0.0%, and they differ on only 1: too few to say which is better (no test can separate two models on fewer than 6 items where they differ).';
-    assert.equal(leadSentence(popularity, 'openai/gpt-4o-mini', 'ollama/llama3.1'), expected);
+    // llama3.1 ran at temperature 1.0 (plan.config); gpt-4o-mini's log records none: the lead
+    // says what it assumes (issue 40 item 2, docs/methodology.md §11).
+    const settings =
+      'Their run settings cannot be compared (generation.temperature recorded for one of them only): this assumes they were run alike.';
+    assert.equal(leadSentence(popularity, 'openai/gpt-4o-mini', 'ollama/llama3.1'), `${expected} ${settings}`);
     const page = (await imported.inject({ url: '/dashboard/axes/popularity' })).body;
     assert.equal(pageLead(page, 'axis-lead'), expected);
+    assert.ok(page.includes(settings), 'the page says it beside the lead');
     assert.ok(!page.includes('1 items'), 'never "1 items"');
     assert.ok(!page.includes('280.'), 'no impossible MDD');
     const mcp = await READER_TOOLS.find((t) => t.name === 'gspc_axis')!.run({ axis: 'popularity' }, ctx);

@@ -14,29 +14,11 @@ import { describe, it } from 'node:test';
 import { readCorpus } from '../../src/corpus/read-corpus.js';
 import { fixturePath } from '../helpers/repo.js';
 import { tempDir } from '../helpers/tmp.js';
-import { HF, SSH, SSH_RESULTS, fixtureCopy, importQuiet, lmEval, snapshot } from './helpers.js';
+import { HF, SSH, SSH_RESULTS, importQuiet, lmEval, snapshot } from './helpers.js';
+import { withShots } from './lm-eval-shots.js';
 
 const runsOf = (dir: string) =>
   JSON.parse(readFileSync(join(dir, 'runs.json'), 'utf8')) as { schema: string; runs: Record<string, unknown>[] };
-
-/** A copy of a real lm-eval results file with what a full results file adds for COPA: its n-shot and config. */
-export function withShots(model: string, shots: number): string {
-  const dir = fixtureCopy(model);
-  const file = join(dir, model === SSH ? SSH_RESULTS : 'results_2026-10-01T23-15-52.736695.json');
-  const results = JSON.parse(readFileSync(file, 'utf8'));
-  results['n-shot'] = { copa: shots };
-  results.configs = {
-    copa: {
-      task: 'copa',
-      output_type: 'multiple_choice',
-      num_fewshot: shots,
-      target_delimiter: ' ',
-      fewshot_delimiter: '\n\n',
-    },
-  };
-  writeFileSync(file, JSON.stringify(results, null, 2));
-  return dir;
-}
 
 describe('run settings from lm-eval', () => {
   it('the real COPA results give the harness, version, date and limit; shots and generation stay unknown', async () => {

@@ -48,6 +48,18 @@ export interface Lead {
   sentence: string;
   /** Set when the board's SEPARATED/TIE and this pair's state differ: why, in one line. */
   reconcile?: string;
+  /** Set when the two models' run settings cannot be compared (docs/methodology.md §11): what the lead assumes. */
+  settings?: string;
+}
+
+/** What a tested pair assumes when its run settings cannot be compared; undefined when nothing was recorded or they are alike. */
+function settingsCaveat(p: PairEntry): { settings?: string } {
+  if (p.like_for_like !== null || p.settings_unknown === undefined) return {};
+  const which =
+    p.settings_unknown.length > 0
+      ? `${p.settings_unknown.join(', ')} recorded for one of them only`
+      : 'one has none recorded';
+  return { settings: `Their run settings cannot be compared (${which}): this assumes they were run alike.` };
 }
 
 export function lead(
@@ -57,6 +69,9 @@ export function lead(
   board: BoardSeparation = {},
 ): Lead | undefined {
   const p = pairOf(doc, leader, basis);
+  // Run with settings that change the task: said, never compared (decision RS4).
+  if (p?.like_for_like === false && p.reason?.startsWith('not like for like'))
+    return { sentence: `N${p.reason.slice(1)}.` };
   if (!p || p.state === 'UNTESTED' || p.difference === undefined || p.difference_interval === undefined)
     return undefined;
   const n = p.n_pairs!;
@@ -69,6 +84,7 @@ export function lead(
         `on ${n === 1 ? 'it' : 'them'} ${leader} scored ${first} and ${basis} ${second}, and they differ on ` +
         `${disc === 0 ? 'none' : `only ${disc}`}: too few to say which is better ` +
         `(no test can separate two models on fewer than ${MIN_DISCORDANT_TO_SEPARATE} items where they differ).`,
+      ...settingsCaveat(p),
     };
   const [lo, hi] = p.difference_interval;
   // Equal accuracies on the shared items: neither leads (it said "leads … by 0.0 points").
@@ -84,7 +100,7 @@ export function lead(
   const sentence =
     `${leader} ${verb} ${basis}${p.difference === 0 ? '' : ` by ${points(Math.abs(p.difference))} points`} (95% interval ${points(lo)} to ${points(hi)}): ` +
     `${first} against ${second} on the ${plural(n, 'item')} both answered (${tested}); ${seen}.`;
-  return { sentence, ...reconciled(doc, p, board) };
+  return { sentence, ...reconciled(doc, p, board), ...settingsCaveat(p) };
 }
 
 /** One line when the board's state and this pair's differ (they test different things). */
@@ -111,7 +127,35 @@ export function leadSentence(
   board: BoardSeparation = {},
 ): string | undefined {
   const l = lead(doc, leader, basis, board);
-  return l && (l.reconcile ? `${l.sentence} ${l.reconcile}` : l.sentence);
+  return l && [l.sentence, l.reconcile, l.settings].filter((x) => x !== undefined).join(' ');
+}
+
+/** Pairs named in {@link likeForLikeWords}. */
+const UNLIKE_NAMED = 6;
+
+/**
+ * The pairs run unalike, in words, bounded: those never compared because a setting that changes
+ * the task differs, and how many could not be compared (docs/methodology.md §11). Empty when no
+ * model of the axis has recorded settings (every pair's `like_for_like` null without a list).
+ */
+export function likeForLikeWords(doc: ModelsDocument): string {
+  const unlike = doc.pairs.filter((p) => p.like_for_like === false);
+  const unknown = doc.pairs.filter((p) => p.like_for_like === null && p.settings_unknown !== undefined).length;
+  const out: string[] = [];
+  if (unlike.length > 0) {
+    const named = unlike
+      .slice(0, UNLIKE_NAMED)
+      .map((p) => `${p.first} vs ${p.second} (${(p.settings_differ ?? []).join(', ')})`);
+    const more = unlike.length - named.length;
+    out.push(
+      `Not like for like: ${plural(unlike.length, 'pair')} run with settings that change the task ${unlike.length === 1 ? 'is' : 'are'} not compared (UNTESTED, outside the Holm family): ${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}.`,
+    );
+  }
+  if (unknown > 0)
+    out.push(
+      `The run settings of ${plural(unknown, 'pair')} cannot be compared (recorded for one model only): ${unknown === 1 ? 'it is' : 'they are'} tested as if run alike (like_for_like null).`,
+    );
+  return out.join(' ');
 }
 
 /** The public models by tie-group label, in the document's order: `{a: [m1], b: [m2, m3], …, aa: […]}`. */
