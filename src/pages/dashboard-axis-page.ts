@@ -133,10 +133,14 @@ function leaderGroup(doc: ModelsDocument): SafeHtml {
   const others = g.length - 1;
   const names = g.slice(1, GROUP_NAMES + 1);
   const rest = others - names.length;
-  return html`<p class="note" id="axis-leader-group" data-count="${String(others)}">${
+  const untested = new Set(doc.leader_untested);
+  const tied = others - untested.size;
+  // A pair with the leader that could not be tested is said as such, never as a tie (review of issue 39).
+  const name = (m: string) => (untested.has(m) ? `${m} (UNTESTED)` : m);
+  return html`<p class="note" id="axis-leader-group" data-count="${String(others)}" data-untested="${String(untested.size)}">${
     others === 0
       ? `Every other public model is separated from the leader (${g[0]}).`
-      : `Not separated from the leader (${g[0]}): ${others === 1 ? '1 model' : `${others} models`}, ${names.join(', ')}${rest > 0 ? `, and ${rest} more (leader_group in the document)` : ''}.`
+      : `Not separated from the leader (${g[0]}): ${others === 1 ? '1 model' : `${others} models`}, ${names.map(name).join(', ')}${rest > 0 ? `, and ${rest} more (leader_group in the document)` : ''}.${untested.size > 0 ? ` Of these, ${tied === 0 ? 'none was' : `${tied} ${tied === 1 ? 'was' : 'were'}`} tested and found a TIE; ${untested.size === 1 ? 'the pair of 1 model' : `the pairs of ${untested.size} models`} with the leader could not be tested (UNTESTED: see the pairs), which is no evidence of a tie.` : ''}`
   }</p>`;
 }
 
@@ -164,13 +168,14 @@ function axisBody(
 <dt>Board leader</dt><dd data-field="leader">${row.leader ?? (row.public_leader_state ? `no public leader (${row.public_leader_state})` : '—')}</dd>
 <dt>Board separation</dt><dd>${row.separation ? stateSpan(row.separation) : '—'}</dd>
 <dt>Public pairs tested (m)</dt><dd data-field="m">${doc.m}</dd>
-<dt>Tie groups</dt><dd data-field="groups">${doc.groups ?? `none given: more than ${MAX_TIE_GROUPS}`}</dd>
+<dt>Tie groups</dt><dd data-field="groups">${doc.groups ?? (doc.models.some((m) => m.not_separated !== null) ? `none given: more than ${MAX_TIE_GROUPS}` : 'none given')}</dd>
+${doc.untested_pairs > 0 ? html`<dt>Public pairs UNTESTED</dt><dd data-field="untested_pairs">${doc.untested_pairs}</dd>` : ''}
 </dl>
 ${doc.bank_state ? html`<p class="callout" id="axis-refused" data-field="bank_reason">${doc.bank_state}: ${doc.bank_reason ?? ''}.</p>` : ''}
 ${leadParagraph(doc, row)}
 ${leaderGroup(doc)}
 ${likeForLikeWords(doc) ? html`<p class="note" id="axis-like-for-like" data-field="like-for-like">${likeForLikeWords(doc)}</p>` : ''}
-${doc.groups_reason ? html`<p class="note" id="axis-groups-reason">No tie-group letters: ${doc.groups_reason}. The models table's "Not separated from" column gives them for each model.</p>` : ''}
+${doc.groups_reason ? html`<p class="note" id="axis-groups-reason">No tie-group letters: ${doc.groups_reason}.${doc.models.some((m) => m.not_separated !== null) ? ' The models table\'s "Not separated from" column gives them for each model.' : ''}</p>` : ''}
 <h2 id="axis-models-heading">Every model</h2>
 ${cutNote(doc, view, 'axis-models-cut', `Of ${doc.models.length.toLocaleString('en')} models, the plot shows ${firstN} and the table the first ${TABLE_MODELS}${view.tabled.length > TABLE_MODELS ? ' and every own model' : ''}.`)}
 ${

@@ -31,7 +31,9 @@ type Json = Record<string, unknown>;
 export function tieGroupsWords(doc: ModelsDocument): string {
   if (doc.bank_state) return '';
   if (doc.groups === null)
-    return `no tie-group letters (more than 702 groups); each model's not_separated gives the ranks it is not separated from`;
+    return doc.models.some((m) => m.not_separated !== null)
+      ? `no tie-group letters (more than 702 groups); each model's not_separated gives the ranks it is not separated from`
+      : `no tie groups: ${doc.groups_reason ?? 'none given'}`;
   const groups = new Map<string, string[]>();
   for (const m of doc.models)
     if (!m.own) for (const l of m.tie_groups ?? []) groups.set(l, [...(groups.get(l) ?? []), m.model]);
@@ -49,7 +51,11 @@ export function leaderGroupWords(doc: ModelsDocument): string {
   if (leader === undefined || doc.bank_state) return '';
   if (others.length === 0) return `Every other public model is separated from the leader, ${leader}.`;
   const more = others.length - LEADER_NAMED;
-  return `Not separated from the leader (${leader}): ${plural(others.length, 'model')}, ${others.slice(0, LEADER_NAMED).join(', ')}${more > 0 ? ` and ${more} more (leader_group)` : ''}.`;
+  // An UNTESTED pair with the leader is said as such: no evidence of a tie (review of issue 39).
+  const untested = new Set(doc.leader_untested);
+  const name = (m: string) => (untested.has(m) ? `${m} (UNTESTED)` : m);
+  const tied = others.length - untested.size;
+  return `Not separated from the leader (${leader}): ${plural(others.length, 'model')}, ${others.slice(0, LEADER_NAMED).map(name).join(', ')}${more > 0 ? ` and ${more} more (leader_group)` : ''}.${untested.size > 0 ? ` ${tied === 0 ? 'None was' : `${tied} ${tied === 1 ? 'was' : 'were'}`} tested and found a TIE; ${plural(untested.size, 'pair')} with the leader could not be tested (leader_untested), which is no evidence of a tie.` : ''}`;
 }
 
 /** The lead, the refused bank's meaning, the leader's group and the tie groups: what every surface says. */

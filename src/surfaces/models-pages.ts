@@ -101,12 +101,14 @@ export function fillPage(
   };
 }
 
-/** The document's head on a page: every key but its lists, `leader_group` up to LEADER_NAMES. */
+/** The document's head on a page: every key but its lists, `leader_group` up to LEADER_NAMES (and its UNTESTED ones). */
 export function documentHead(doc: ModelsDocument): Record<string, unknown> {
-  const { models: _models, pairs: _pairs, leader_group, ...head } = doc;
+  const { models: _models, pairs: _pairs, leader_group, leader_untested, ...head } = doc;
   return {
     ...head,
     leader_group: leader_group.slice(0, LEADER_NAMES),
     ...(leader_group.length > LEADER_NAMES && { leader_group_total: leader_group.length }),
+    // Those of the names given whose pair with the leader is UNTESTED (bounded with them).
+    leader_untested: leader_untested.filter((m) => leader_group.indexOf(m) < LEADER_NAMES),
   };
 }

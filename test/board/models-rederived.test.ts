@@ -235,14 +235,25 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
     assert.equal(f.entry.state, sep ? 'SEPARATED' : 'TIE');
     if (sep) assert.equal(f.entry.better, f.entry.b > f.entry.c ? f.entry.first : f.entry.second);
   });
-  // Letters: two public models share one exactly when their pair is not SEPARATED.
-  const letters = new Map<string, string[]>(doc.models.map((m: any) => [m.model, m.tie_groups as string[]]));
-  for (const entry of doc.pairs.filter((p: any) => !p.own && !refused)) {
-    const share = letters.get(entry.first)!.some((l) => letters.get(entry.second)!.includes(l));
-    assert.equal(share, entry.state !== 'SEPARATED', `${entry.first} ~ ${entry.second}`);
+  // UNTESTED public pairs, counted; with two or more public models and none tested, no letter,
+  // range or group count is given at all (they would only say that nothing was compared).
+  const publicPairs = doc.pairs.filter((p: any) => !p.own);
+  assert.equal(doc.untested_pairs, publicPairs.filter((p: any) => p.state === 'UNTESTED').length);
+  const nothingTested = !refused && publicRanked.length >= 2 && family.length === 0;
+  if (nothingTested) {
+    assert.equal(doc.groups, null);
+    assert.match(doc.groups_reason, /^no public pair was tested \(/);
+    for (const m of doc.models) assert.deepEqual([m.tie_groups, m.not_separated], [null, null], m.model);
+  } else {
+    // Letters: two public models share one exactly when their pair is not SEPARATED.
+    const letters = new Map<string, string[]>(doc.models.map((m: any) => [m.model, m.tie_groups as string[]]));
+    for (const entry of doc.pairs.filter((p: any) => !p.own && !refused)) {
+      const share = letters.get(entry.first)!.some((l) => letters.get(entry.second)!.includes(l));
+      assert.equal(share, entry.state !== 'SEPARATED', `${entry.first} ~ ${entry.second}`);
+    }
+    assert.equal(doc.groups, new Set([...letters.values()].flat()).size, 'groups: how many labels');
+    assertNotSeparatedRanges(doc, refused);
   }
-  assert.equal(doc.groups, new Set([...letters.values()].flat()).size, 'groups: how many labels');
-  assertNotSeparatedRanges(doc, refused);
   // The leader's group: the rank-1 public model and every public model not SEPARATED from it.
   const leader = publicRanked[0]?.model;
   const separatedFromLeader = (m: string) =>
@@ -258,6 +269,17 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
       ? []
       : publicRanked.map((s) => s.model).filter((m) => m === leader || !separatedFromLeader(m)),
     'leader_group',
+  );
+  // Those whose pair with the leader is UNTESTED, never presented as a tie.
+  const untestedWithLeader = (m: string) =>
+    publicPairs.some(
+      (p: any) =>
+        p.state === 'UNTESTED' && ((p.first === leader && p.second === m) || (p.second === leader && p.first === m)),
+    );
+  assert.deepEqual(
+    doc.leader_untested,
+    doc.leader_group.filter((m: string) => untestedWithLeader(m)),
+    'leader_untested',
   );
 }
 

@@ -198,7 +198,7 @@ describe('every-model documents built ahead of their readers', () => {
       const doc = JSON.parse((await app.inject(`/api/models?axis=${axis}`)).body);
       const expected: Record<string, string[]> = {};
       for (const m of doc.models)
-        if (!m.own) for (const l of m.tie_groups as string[]) expected[l] = [...(expected[l] ?? []), m.model];
+        if (!m.own) for (const l of (m.tie_groups ?? []) as string[]) expected[l] = [...(expected[l] ?? []), m.model];
       assert.deepEqual(
         groups[axis],
         {

@@ -164,11 +164,11 @@ describe('the AG-UI board stream over HTTP', () => {
         m: number;
         groups: number | null;
         leader_group: string[];
-        models: { model: string; own: boolean; tie_groups: string[] }[];
+        models: { model: string; own: boolean; tie_groups: string[] | null }[];
       };
       const groups: Record<string, string[]> = {};
       for (const m of doc.models.filter((x) => !x.own))
-        for (const letter of m.tie_groups) groups[letter] = [...(groups[letter] ?? []), m.model];
+        for (const letter of m.tie_groups ?? []) groups[letter] = [...(groups[letter] ?? []), m.model];
       // The demo's groups all fit in the state's 64 kB (issue 39): every one is there.
       tie_groups[row.axis] = {
         source,

@@ -48,7 +48,8 @@ export function deriveComparisonRow(
   const unparsedRate = rows > 0 ? unparsed / rows : undefined;
 
   const menu = new Set(def.labels ?? (table ? [...table.distinctGoldLabels()] : []));
-  if (table && menu.size < 2) {
+  // Declared or read from the rows: an aggregate-only axis declaring one label is refused too.
+  if ((table !== undefined || def.labels !== undefined) && menu.size < 2) {
     const reason =
       'refused: the exact-label menu has fewer than two distinct labels, so accuracy cannot separate models';
     row.separation = 'UNTESTED';

@@ -155,6 +155,13 @@ export interface ModelsDocument {
   groups_reason?: string;
   /** The rank-1 public model and every public model not SEPARATED from it, in rank order. */
   leader_group: string[];
+  /**
+   * Those of `leader_group` whose pair with the leader is UNTESTED (no test was possible, not a
+   * TIE), in rank order: a reader must not read them as tied with the leader (review of issue 39).
+   */
+  leader_untested: string[];
+  /** Public pairs UNTESTED: they count as not separated in the letters and ranges, untested. */
+  untested_pairs: number;
   models: ModelEntry[];
   pairs: PairEntry[];
 }
@@ -170,7 +177,9 @@ const METHOD = {
   not_separated:
     'per public model, the ranks of the public models it is not separated from (itself included) as inclusive ranges [first, last]: rank r is in them exactly when the pair is not SEPARATED; given at any number of tie groups',
   leader_group:
-    'the rank-1 public model and every public model whose pair with it is not SEPARATED (TIE or UNTESTED), in rank order',
+    'the rank-1 public model and every public model whose pair with it is not SEPARATED (TIE or UNTESTED), in rank order; leader_untested lists those whose pair with it is UNTESTED',
+  untested:
+    'an UNTESTED public pair (no rows to pair, different item hashes, no shared item, not like for like) counts as not separated in tie_groups, not_separated and leader_group, and is counted in untested_pairs; when no public pair is tested (m = 0) no tie group or range is given at all',
   difference: 'd = (b − c) / n_pairs, first minus second; 95% interval by Newcombe (1998) method 10',
   se: 'on an axis whose rows carry a cluster: se = √(s̄(1 − s̄)/parsed) and se_clustered = √(Σ_c (Σ_{i∈c}(sᵢ − s̄))²) / parsed (Miller 2024), over the parsed responses, no small-sample factor',
   power:
@@ -210,7 +219,9 @@ export function* modelsDocumentSteps(
   const tallies =
     def.status !== 'MEASURED' ? [] : table ? tallyTable(table, roles) : tallyResults(def.results ?? [], roles);
   const menu = new Set(def.labels ?? (table ? [...table.distinctGoldLabels()] : []));
-  const refused = table !== undefined && def.status === 'MEASURED' && menu.size < 2;
+  // A one-label menu, declared (def.labels) or read from the rows, with or without rows (review of
+  // issue 39: an aggregate-only axis declaring one label was ranked).
+  const refused = (table !== undefined || def.labels !== undefined) && def.status === 'MEASURED' && menu.size < 2;
   const ordered = [...tallies].sort(compareTallies);
   const publicRanked = ordered.filter((t) => !t.own && t.parsed > 0);
   const rankOf = new Map(publicRanked.map((t, i) => [t.model, i + 1]));
@@ -265,16 +276,30 @@ export function* modelsDocumentSteps(
       separated[i * count + j] = separated[j * count + i] = 1;
     }
   yield;
+  const publicPairs = pairs.filter((p) => !p.own);
+  const untestedPairs = publicPairs.filter((p) => p.state === 'UNTESTED').length;
+  // With two or more public models and not one pair tested, letters and ranges would only say
+  // that nothing was compared ("tie group a" for all): none is given, and the reason says why.
+  const nothingTested = !refused && count >= 2 && family.length === 0;
   const letters = refused
     ? publicRanked.map(() => [])
-    : compactLetters(count, (i, j) => separated[i * count + j] === 1, MAX_TIE_GROUPS);
+    : nothingTested
+      ? null
+      : compactLetters(count, (i, j) => separated[i * count + j] === 1, MAX_TIE_GROUPS);
   const letterOf = new Map(publicRanked.map((t, i) => [t.model, letters?.[i] ?? null]));
   const groups = letters === null ? null : new Set(letters.flat()).size;
-  const ranges = refused ? [] : notSeparatedRanges(count, (i, j) => separated[i * count + j] === 1);
+  const ranges = refused || nothingTested ? [] : notSeparatedRanges(count, (i, j) => separated[i * count + j] === 1);
   const rangesOf = new Map(publicRanked.map((t, i) => [t.model, ranges[i] ?? null]));
   // The models the data cannot tell apart from the leader: always given, letters or not.
   const leaderGroup =
     refused || count === 0 ? [] : publicRanked.filter((_, i) => i === 0 || separated[i] !== 1).map((t) => t.model);
+  const leader = leaderGroup[0];
+  const untestedWithLeader = new Set(
+    publicPairs
+      .filter((p) => p.state === 'UNTESTED' && (p.first === leader || p.second === leader))
+      .map((p) => (p.first === leader ? p.second : p.first)),
+  );
+  const leaderUntested = leaderGroup.filter((m) => untestedWithLeader.has(m));
 
   // A refused bank's accuracy is 100% by construction: no figure of it is given as a result.
   const result = (t: ModelTally) => t.parsed > 0 && !refused;
@@ -290,7 +315,7 @@ export function* modelsDocumentSteps(
     accuracy: result(t) ? t.correct / t.parsed : null,
     interval: result(t) ? wilsonInterval(t.correct, t.parsed) : null,
     rank: refused ? null : (rankOf.get(t.model) ?? null),
-    tie_groups: letterOf.has(t.model) ? letterOf.get(t.model)! : [],
+    tie_groups: letters === null ? null : letterOf.has(t.model) ? letterOf.get(t.model)! : [],
     not_separated: rangesOf.get(t.model) ?? null,
     ...(clustered && standardErrors(table!, t)),
     settings: settingsOf(t.model) ?? null,
@@ -304,11 +329,21 @@ export function* modelsDocumentSteps(
     method: METHOD,
     m: family.length,
     groups,
-    ...(groups === null && { groups_reason: TOO_MANY_GROUPS }),
+    ...(groups === null && {
+      groups_reason: nothingTested ? nothingTestedReason(publicPairs) : TOO_MANY_GROUPS,
+    }),
     leader_group: leaderGroup,
+    leader_untested: leaderUntested,
+    untested_pairs: untestedPairs,
     models,
     pairs,
   };
+}
+
+/** Why no tie group is given when no public pair was tested: the pairs' own reasons. */
+function nothingTestedReason(publicPairs: readonly PairEntry[]): string {
+  const reasons = [...new Set(publicPairs.map((p) => p.reason ?? 'untested'))];
+  return `no public pair was tested (${reasons.slice(0, 2).join('; ')}${reasons.length > 2 ? '; …' : ''}): a letter or a range would only say that nothing was compared`;
 }
 
 function pairOf(
