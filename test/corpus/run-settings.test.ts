@@ -12,6 +12,8 @@ import { describe, it } from 'node:test';
 import type { CorpusProblem, GspcError } from '../../src/core/errors.js';
 import { formatProblem } from '../../src/core/errors.js';
 import { readCorpus } from '../../src/corpus/read-corpus.js';
+import { dirSource } from '../../src/verify/release-source.js';
+import { verifyRelease } from '../../src/verify/release-verifier.js';
 import { demoApp } from '../helpers/app.js';
 import { demoCopy } from '../helpers/tmp.js';
 
@@ -99,9 +101,18 @@ describe('models run unalike are never compared silently', () => {
       run('demo/borealis-34b', { harness: 'lm-eval', shots: 0 }),
       run('demo/cirrus-8b', { harness: 'lm-eval', shots: 0, harness_version: '0.4.9' }),
     ]);
-    const { app } = demoApp(dir);
+    const { app, dir: release } = demoApp(dir);
     const board = (await app.inject({ url: '/api/gspc?axis=governance' })).json() as any;
     const row = board.axes[0];
+    // gspc verify re-reads the release's corpus, runs.json included, and derives the same board.
+    const report = await verifyRelease(dirSource(release));
+    assert.ok(
+      report.ok,
+      report.checks
+        .filter((c) => !c.ok)
+        .map((c) => `${c.check}: ${c.detail}`)
+        .join(' | '),
+    );
     assert.equal(row.separation, 'UNTESTED');
     assert.equal(
       row.separation_basis,
