@@ -12,6 +12,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readCorpus } from '../../src/corpus/read-corpus.js';
+import { readResults } from '../../src/import/lm-eval/results-file.js';
 import { fixturePath } from '../helpers/repo.js';
 import { tempDir } from '../helpers/tmp.js';
 import { HF, SSH, SSH_RESULTS, importQuiet, lmEval, snapshot } from './helpers.js';
@@ -52,6 +53,30 @@ describe('run settings from lm-eval', () => {
     const again = await importQuiet('lm-eval', [lmEval(SSH), lmEval(HF)], { into });
     assert.deepEqual(snapshot(into), before);
     assert.equal(again.result.settings.state, 'unchanged');
+  });
+
+  it('a real full results file (lm-eval, MMLU abstract algebra) gives its shots and prompt template; no limit or generation was given', () => {
+    const file = fixturePath('lm-eval', 'mmlu-abstract-algebra-results', 'results_2025-01-21T00-40-03.356274.json');
+    assert.deepEqual(readResults(file).settings('mmlu_abstract_algebra'), {
+      harness: 'lm-eval',
+      date: new Date(1737419939.4888458 * 1000).toISOString(),
+      shots: 0,
+      template: {
+        output_type: 'multiple_choice',
+        description: 'The following are multiple choice questions (with answers) about abstract algebra.\n\n',
+        doc_to_text:
+          '{{question.strip()}}\nA. {{choices[0]}}\nB. {{choices[1]}}\nC. {{choices[2]}}\nD. {{choices[3]}}\nAnswer:',
+        doc_to_target: 'answer',
+        doc_to_choice: ['A', 'B', 'C', 'D'],
+        target_delimiter: ' ',
+        fewshot_delimiter: '\n\n',
+        chat_template_sha: null,
+        system_instruction_sha: null,
+        fewshot_as_multiturn: false,
+      },
+    });
+    // Another task of the same file: nothing of it is recorded but the run's own fields.
+    assert.deepEqual(Object.keys(readResults(file).settings('copa')), ['harness', 'date', 'template']);
   });
 
   it("a full results file's n-shot, template fields and --gen_kwargs are read", async () => {
