@@ -13,6 +13,7 @@ import type { Corpus } from '../corpus/read-corpus.js';
 import type { DerivedRelease } from './derive.js';
 import { usageCoverageNotices } from './usage-notices.js';
 import { costNotices } from './cost-notices.js';
+import { runSettingsNotices } from './run-settings-notices.js';
 
 /** The notice of a board.json still holding the scaffold's placeholders (gspc publish warns of it). */
 export const SCAFFOLD_NOTICE = `still the scaffold gspc import wrote (${SCAFFOLD_PLACEHOLDER}): readers will see it as the board's issuer and provenance`;
@@ -71,6 +72,7 @@ export function validateNotices(corpus: Corpus, derived: DerivedRelease): Corpus
           reason: `model '${m}' has rows on this axis only, and '${like}' elsewhere: the same model spelt two ways? The board counts them as two models`,
         });
     notices.push(...usageCoverageNotices(def.axis, corpus.tables.get(def.axis)));
+    notices.push(...runSettingsNotices(def.axis, corpus.tables.get(def.axis)));
   }
   notices.push(...costNotices(corpus));
   return notices;

@@ -16,7 +16,8 @@ import { axisLookup } from '../../src/surfaces/a2a/board-answers.js';
 import { READER_TOOLS } from '../../src/surfaces/mcp/reader-tools.js';
 import { demoApp } from '../helpers/app.js';
 import { demoCopy, tempDir } from '../helpers/tmp.js';
-import { HF, SSH, importQuiet } from '../import/helpers.js';
+import { runImport } from '../../src/cli/import-command.js';
+import { HF, SSH } from '../import/helpers.js';
 import { withShots } from '../import/lm-eval-shots.js';
 
 type App = ReturnType<typeof demoApp>;
@@ -34,7 +35,18 @@ async function agentTexts({ state }: App, axis: string): Promise<[string, string
 
 describe('a mixed-shots corpus: two lm-eval COPA runs, 0-shot and 5-shot', async () => {
   const corpus = join(tempDir(), 'corpus');
-  await importQuiet('lm-eval', [withShots(SSH, 0), withShots(HF, 5)], { into: corpus });
+  // Imported as an operator would, what it prints to stderr kept (the notices gspc validate gives).
+  let err = '';
+  await runImport(
+    'lm-eval',
+    [withShots(SSH, 0), withShots(HF, 5)],
+    { into: corpus },
+    {
+      out: () => {},
+      err: (t) => (err += t),
+      tty: false,
+    },
+  );
   const served = demoApp(corpus);
   const doc = (await served.app.inject({ url: '/api/models?axis=copa' })).json() as ModelsDocument;
 
@@ -59,6 +71,13 @@ describe('a mixed-shots corpus: two lm-eval COPA runs, 0-shot and 5-shot', async
     );
     // Before issue 40 this pair read TIE (b = 2, c = 6, p = 0.289): now it is not tested at all.
     assert.equal(p!.p, undefined);
+  });
+
+  it('gspc import (as gspc validate) says so before it is public', () => {
+    assert.match(
+      err,
+      /runs\.json copa: 1 pair was run with settings that change the task and will not be compared \(UNTESTED, not like for like\): sshleifer\/tiny-gpt2 and hf-internal-testing\/tiny-random-gpt2 \(shots 0 against 5\)/,
+    );
   });
 
   it('the board row refuses the separation with the same words', async () => {
