@@ -19,6 +19,7 @@ import type { ModelsDocument } from '../../core/board/models-document.js';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { cutText, fitBoard, jsonBytes } from '../answer-budget.js';
 import { answerRoom, axisPage, axisWords, cursorScope } from '../axis-answer.js';
+import { pageBoard, pageWords } from '../board-pages.js';
 
 /** At most this many cards are looked up or listed per message (the rest are named). */
 export const MAX_CARDS_PER_ANSWER = 10;
@@ -33,26 +34,46 @@ function livingStamp(board: Record<string, unknown>): string {
 }
 
 /** board-summary: `GET /api/gspc`; the text gives the counts and the quotable leaders. */
-export async function boardSummary(_msg: RoutedMessage, deps: AnswerDeps): Promise<SkillAnswer> {
+/** Quotable leaders named in the text (the rest are in the data part). */
+const LEADERS_NAMED = 20;
+
+export async function boardSummary(msg: RoutedMessage, deps: AnswerDeps): Promise<SkillAnswer> {
   const r = await read(deps, '/api/gspc');
   const t = (r.json.totals ?? {}) as Record<string, unknown>;
   const leaders = list(r.json.axes).filter((a) => a.quotable === true && typeof a.leader === 'string');
+  const named = leaders.slice(0, LEADERS_NAMED);
   const text = [
     `GSPC board: ${str(t.lid)}.`,
     `${str(t.axes)} axes (${str(t.measured_axes)} measured, ${str(t.unmeasured_axes)} unmeasured, ${str(t.quotable_axes)} quotable), ${str(t.items)} items.`,
     str(t.separation_public_count, ''),
-    leaders.length > 0 ? `Quotable leaders: ${leaders.map(axisLine).join('; ')}.` : 'No quotable leader.',
+    leaders.length > 0
+      ? `Quotable leaders: ${named.map(axisLine).join('; ')}${leaders.length > named.length ? `; and ${leaders.length - named.length} more (in the data part)` : ''}.`
+      : 'No quotable leader.',
     livingStamp(r.json),
     `Exact figures: the data part is the board as ${deps.ctx.baseUrl}/api/gspc serves it.`,
   ]
     .filter((s) => s !== '')
     .join('\n');
   // A classification axis of hundreds of models makes per_model longer than an answer holds.
-  const fitted = fitBoard(r.json, answerRoom(`${text}\n${'x'.repeat(600)}`));
+  const room = answerRoom(`${text}\n${'x'.repeat(800)}`);
+  const fitted = fitBoard(r.json, room);
   const cut =
     Object.keys(fitted.cut).length > 0
       ? `\nTo stay within 64 kB, per-model lists are cut (${cutText(fitted.cut)}); each is whole at ${deps.ctx.baseUrl}/api/gspc?axis=<axis>, and page by page from axis-lookup.`
       : '';
+  // A board of many axes does not fit even with its lists cut: its axes come page by page.
+  if (msg.cursor !== undefined || jsonBytes(fitted.value) > room) {
+    const paged = pageBoard(fitted.value, msg.cursor, room, cursorScope(deps.ctx.state.current().release.id, ''));
+    if ('error' in paged)
+      return { skill: 'board-summary', text: paged.error, data: [{ value: { error: paged.error }, source: r.source }] };
+    const next = paged.page.next_cursor;
+    const more = next === null ? ' (the last page)' : `; for the next page send metadata "cursor": "${next}"`;
+    return {
+      skill: 'board-summary',
+      text: `${text}${cut}\nThe data part holds ${pageWords(paged.page)}${more}.`,
+      data: [{ value: paged.value, source: r.source }],
+    };
+  }
   return { skill: 'board-summary', text: `${text}${cut}`, data: [{ value: fitted.value, source: r.source }] };
 }
 

@@ -46,7 +46,7 @@ const SPECS: Record<SkillId, Omit<SkillSpec, 'id'>> = {
   'board-summary': {
     name: 'Board summary',
     description:
-      'The GSPC board as GET /api/gspc serves it: counts of axes, items, separated leaders and ties, and each quotable leader with its accuracy, Wilson 95% interval and exact McNemar separation. Text: a summary; data: the signed board document verbatim.',
+      'The GSPC board as GET /api/gspc serves it: counts of axes, items, separated leaders and ties, and each quotable leader with its accuracy, Wilson 95% interval and exact McNemar separation. Text: a summary; data: the signed board document verbatim, or, past 64 kB, with its per-model lists cut and then its axes page by page (send the data part\'s page.next_cursor in metadata "cursor" for the next).',
     tags: ['board', 'measurement', 'gspc', 'read-only'],
     examples: () => ['board summary', 'What does the GSPC board show?'],
     keywords: ['board', 'summary', 'summarise', 'summarize', 'overview', 'totals', 'leaders', 'gspc'],

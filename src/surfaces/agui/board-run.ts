@@ -9,7 +9,13 @@
 import { EventType, PROTOCOL_VERSION, type BaseEvent } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import type { Prepared } from '../../serve/prepared-bytes.js';
-import { diffJson, type JsonValue } from './json-patch.js';
+import { ANSWER_MAX_BYTES, jsonBytes } from '../answer-budget.js';
+import { ENVELOPE_BYTES } from '../axis-answer.js';
+import { diffJson, type JsonValue, type PatchOperation } from './json-patch.js';
+import { chunkOperations, splitState } from './state-events.js';
+
+/** The JSON a snapshot or delta may carry in one event: every event stays within 64 kB. */
+const EVENT_BUDGET = ANSWER_MAX_BYTES - ENVELOPE_BYTES;
 
 /** What a run sends as its state: JSON bytes, and the ETag its metadata names. */
 export type RunState = Pick<Prepared, 'body' | 'etag'>;
@@ -92,11 +98,7 @@ export class BoardRun {
     // Subscribed in the same tick as the snapshot is read: swaps are synchronous, so no change
     // can fall between the two.
     this.last = this.source.board();
-    this.emit({
-      type: EventType.STATE_SNAPSHOT,
-      snapshot: boardDocument(this.last),
-      metadata: { source: BOARD_SOURCE, etag: this.last.etag },
-    });
+    this.emitState(this.last);
     if (this.o.busy || this.o.holdMs <= 0) return this.finish(this.o.busy ? 'busy' : 'no_hold');
     this.unsubscribe = this.source.onBoard((next) => this.changed(next));
     // Timers stay referenced: a run that failed to clear them would keep the process alive, which
@@ -145,12 +147,23 @@ export class BoardRun {
     if (delta.length === 0) return;
     const metadata = { source: BOARD_SOURCE, etag: next.etag };
     this.changes++;
-    // A patch larger than the board itself buys nothing: resynchronise with a snapshot (G5).
-    if (JSON.stringify(delta).length > next.body.length) {
-      this.emit({ type: EventType.STATE_SNAPSHOT, snapshot: boardDocument(next), metadata });
-    } else {
-      this.emit({ type: EventType.STATE_DELTA, delta, metadata });
-    }
+    // A patch larger than the board itself buys nothing: resynchronise with a snapshot (G5); so
+    // does one with an operation larger than an event. Otherwise the patch in events of 64 kB.
+    const runs = chunkOperations(delta, EVENT_BUDGET);
+    if (jsonBytes(delta) > next.body.length || runs.some((r) => r.length === 1 && jsonBytes(r) > EVENT_BUDGET))
+      this.emitState(next);
+    else for (const run of runs) this.emit({ type: EventType.STATE_DELTA, delta: run, metadata });
+  }
+
+  /**
+   * The whole state: one STATE_SNAPSHOT, or, larger than an event holds, a snapshot with its
+   * largest members emptied and the deltas that put them back (state-events.ts).
+   */
+  private emitState(state: RunState): void {
+    const metadata = { source: BOARD_SOURCE, etag: state.etag };
+    const { snapshot, deltas } = splitState(boardDocument(state) as { [key: string]: JsonValue }, EVENT_BUDGET);
+    this.emit({ type: EventType.STATE_SNAPSHOT, snapshot, metadata });
+    for (const delta of deltas) this.emit({ type: EventType.STATE_DELTA, delta: delta as PatchOperation[], metadata });
   }
 
   private emit(event: BaseEvent): void {

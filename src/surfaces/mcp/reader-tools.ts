@@ -9,7 +9,8 @@ import { MCP_TOOL_FOR_ACTION } from '../../core/fabric/actions.js';
 import type { PreparedRelease } from '../../serve/prepared.js';
 import type { SurfaceContext } from '../context.js';
 import type { ModelsDocument } from '../../core/board/models-document.js';
-import { cutText, fitBoard } from '../answer-budget.js';
+import { type Cut, cutText, fitBoard, jsonBytes } from '../answer-budget.js';
+import { pageBoard, pageWords } from '../board-pages.js';
 import { answerRoom, axisPage, axisWords, cursorScope } from '../axis-answer.js';
 import {
   documentOf,
@@ -52,6 +53,25 @@ const boardHeadline = (doc: Document) => {
   return typeof lid === 'string' ? lid : 'The GSPC board';
 };
 
+/** A page of a board too large for one answer (board-pages.ts), with what it holds in words. */
+function boardPage(
+  board: Document,
+  cut: Record<string, Cut>,
+  source: string,
+  cursor: string | undefined,
+  room: number,
+  scope: string,
+) {
+  const paged = pageBoard(board, cursor, room, scope);
+  if ('error' in paged) return errorResult({ error: paged.error, code: 'bad_query' }, paged.error);
+  const { value, page } = paged;
+  const text = `${boardHeadline(board)}. ${pageWords(page)} (the board in pages of 64 kB${Object.keys(cut).length > 0 ? `; ${CUT_WORDS}: ${cutText(cut)}` : ''}; the signed document is ${source})${page.next_cursor ? `; the next page: cursor ${page.next_cursor}` : '; the last page'}.`;
+  return {
+    content: [{ type: 'text' as const, text }],
+    structuredContent: { ...value, ...(Object.keys(cut).length > 0 && { cut }) },
+  };
+}
+
 /** The 11 document readers, in `tools/list` order (docs/agents.md, "The 17 tools"). */
 export const READER_TOOLS: readonly McpTool[] = [
   tool({
@@ -59,15 +79,31 @@ export const READER_TOOLS: readonly McpTool[] = [
     title: 'Read the GSPC board',
     description:
       'The public measurement board, signed (site_attestation): every axis with its n, status, leader, Wilson interval and separation; with `axis`, the board of that axis only. Same JSON as GET /api/gspc[?axis=].',
-    input: z.object({ axis: AXIS.optional() }).strict(),
-    run: async ({ axis }, ctx) => {
+    input: z
+      .object({
+        axis: AXIS.optional(),
+        cursor: z
+          .string()
+          .min(1)
+          .max(64)
+          .optional()
+          .describe(
+            'page.next_cursor of the previous answer (<scope>.axes:<offset>), when a board of many axes came in pages; none for the first page',
+          ),
+      })
+      .strict(),
+    run: async ({ axis, cursor }, ctx) => {
       const current = ctx.state.current();
       const board = current.boards.get(axis ?? '');
       if (!board) return unknownAxis(current, axis!);
       const doc = documentOf(board);
       const source = axis ? `GET /api/gspc?axis=${axis}` : 'GET /api/gspc';
+      const room = answerRoom(`${boardHeadline(doc)}. ${CUT_WORDS} ${'x'.repeat(400)}`);
       // A classification axis of hundreds of models makes per_model longer than an answer holds.
-      const fitted = fitBoard(doc, answerRoom(`${boardHeadline(doc)}. ${CUT_WORDS} ${'x'.repeat(400)}`));
+      const fitted = fitBoard(doc, room);
+      // A board of many axes does not fit even with its lists cut: its axes come page by page.
+      if (cursor !== undefined || jsonBytes(fitted.value) > room)
+        return boardPage(fitted.value, fitted.cut, source, cursor, room, cursorScope(current.release.id, ''));
       if (Object.keys(fitted.cut).length === 0) return documentResult(doc, source, boardHeadline(doc));
       const result = documentResult(
         fitted.value,
