@@ -59,7 +59,9 @@ function progressBar(io: ImportOutput): (run: ImportedRun, rows: number, fractio
 function summary(r: ImportResult, into: string): string[] {
   const lines: string[] = [];
   for (const s of r.runs) {
-    lines.push(`${s.run.format} ${s.run.task} ${s.run.model} (${s.run.source.file}) → axis ${s.axis}: ${s.rows} rows`);
+    lines.push(
+      `${s.run.format} ${s.run.task} ${s.run.model} (${s.run.source.file}) → axis ${s.axis}: ${s.rows.toLocaleString('en')} row${s.rows === 1 ? '' : 's'}`,
+    );
     if (s.reported !== null) lines.push(`  ${s.reported}`);
     if (s.disagreements > 0)
       lines.push(
@@ -69,7 +71,7 @@ function summary(r: ImportResult, into: string): string[] {
   }
   for (const a of r.axes)
     lines.push(
-      `peritem/${a.axis}.jsonl: ${a.rows} rows (${a.added} added, ${a.replaced} replaced); axes/${a.axis}.json ${a.created ? 'created' : 'updated'}` +
+      `peritem/${a.axis}.jsonl: ${a.rows.toLocaleString('en')} row${a.rows === 1 ? '' : 's'} (${a.added} added, ${a.replaced} replaced); axes/${a.axis}.json ${a.created ? 'created' : 'updated'}` +
         (a.n ? ` (its n ${a.n.from} → ${a.n.to}, the items the rows now have)` : ''),
     );
   const skipped = r.runs.flatMap((s) => s.run.notes.filter((n) => n.includes('skipped')));

@@ -1,20 +1,22 @@
 /**
  * What a model id may be, in one place for the per-item rows, the corpus schemas and the status
- * files: 1 to 200 characters, no white space, no control characters, and no bidirectional
- * controls (U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), which let an id display as another
- * (a right-to-left override in a terminal, a feed reader or a page): found by the review of
- * issue 39, where a 201-character id was also refused as "without spaces".
+ * files: 1 to 200 characters, no white space, no control characters (C0, DEL, C1: U+009B is a
+ * one-byte CSI), no bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E,
+ * U+2066-U+2069), and no invisible characters (soft hyphen U+00AD, U+180E, zero-width space,
+ * joiners U+200B-U+200D, word joiner and invisible operators U+2060-U+2064, BOM U+FEFF), which let
+ * an id display as another: `demo/atlas\u200b-70b` reads as `demo/atlas-70b` (reviews of issue 39,
+ * where a 201-character id was also refused as "without spaces").
  */
 import { z } from 'zod';
 
 export const MODEL_ID_MAX = 200;
-const FORBIDDEN = /[\s\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const FORBIDDEN = /[\s\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
 
 /** Why `v` is not a model id, or undefined when it is one. */
 export function modelIdProblem(v: unknown): string | undefined {
   if (typeof v !== 'string' || v.length === 0) return 'must be a model id: a non-empty string';
   if (v.length > MODEL_ID_MAX) return `must be a model id of at most ${MODEL_ID_MAX} characters (it has ${v.length})`;
-  if (FORBIDDEN.test(v)) return 'must be a model id without spaces, control characters or bidirectional controls';
+  if (FORBIDDEN.test(v)) return 'must be a model id without spaces, control, bidirectional or invisible characters';
   return undefined;
 }
 

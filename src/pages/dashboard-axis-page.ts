@@ -184,7 +184,7 @@ ${
     : plotted > 0
       ? plotFigure(
           'plot-axis-models',
-          `Forest plot: accuracy with its Wilson 95% interval for ${plotted} models of ${doc.axis}${view.cut ? ` (${firstN})` : ''}, ranked, tie-group letters beside each; own models marked.${island.noParsed.length > 0 ? ` ${island.noParsed.length} models with no parsed response are listed without an interval.` : ''}`,
+          `Forest plot: accuracy with its Wilson 95% interval for ${plotted === 1 ? '1 model' : `${plotted} models`} of ${doc.axis}${view.cut ? ` (${firstN})` : ''}, ranked, tie-group letters beside each; own models marked.${island.noParsed.length > 0 ? ` ${island.noParsed.length === 1 ? '1 model with no parsed response is' : `${island.noParsed.length} models with no parsed response are`} listed without an interval.` : ''}`,
           'axis-models',
           legend(doc),
         )

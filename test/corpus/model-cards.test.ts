@@ -93,7 +93,7 @@ describe('models.json', () => {
       'models.json:6 models.0.url: must be an absolute https:// URL without user or password',
     ]);
     assert.deepEqual(problemsOf(withCards([{ model: 'demo/atlas 70b' }])), [
-      'models.json:5 models.0.model: must be a model id without spaces, control characters or bidirectional controls',
+      'models.json:5 models.0.model: must be a model id without spaces, control, bidirectional or invisible characters',
     ]);
     // A missing key is reported at its card (the line of its opening brace).
     assert.deepEqual(problemsOf(withCards([{ organisation: 'X' }])), [

@@ -24,10 +24,29 @@ describe('a model id', () => {
     assert.match(modelIdProblem('x'.repeat(MODEL_ID_MAX + 1))!, /at most 200 characters \(it has 201\)/);
     assert.match(modelIdProblem('')!, /non-empty/);
     assert.match(modelIdProblem(42)!, /non-empty/);
-    for (const bad of ['a b', 'a\tb', 'a\u0000b', 'a\u007fb', 'evil/\u202egnp.exe', 'a\u2066b', 'a\u200fb'])
+    for (const bad of [
+      'a b',
+      'a\tb',
+      'a\u0000b',
+      'a\u007fb',
+      'evil/\u202egnp.exe',
+      'a\u2066b',
+      'a\u200fb',
+      // C1 (U+009B is a one-byte CSI), the Arabic letter mark, and the invisible ones that make
+      // demo/atlas\u200b-70b read as demo/atlas-70b (second review of issue 39).
+      'a\u0085b',
+      'a\u009bb',
+      'a\u061cb',
+      'demo/atlas\u200b-70b',
+      'a\u200cb',
+      'a\u200db',
+      'a\u2060b',
+      'a\u00adb',
+      'a\ufeffb',
+    ])
       assert.match(
         modelIdProblem(bad)!,
-        /without spaces, control characters or bidirectional controls/,
+        /without spaces, control, bidirectional or invisible characters/,
         JSON.stringify(bad),
       );
   });

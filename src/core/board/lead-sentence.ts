@@ -33,7 +33,8 @@ export function pairOf(doc: ModelsDocument, first: string, second: string): Pair
 }
 
 /** `1 item`, `400 items`. */
-export const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
+/** `1 pair`, `79,800 pairs`: the count with thousands separators, the word in the right number. */
+export const plural = (k: number, word: string) => `${k.toLocaleString('en')} ${word}${k === 1 ? '' : 's'}`;
 const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
 const pText = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
 
