@@ -3,7 +3,7 @@
  * counts, accuracy, Wilson interval, rank and tie groups; every pair of models tested by the exact
  * McNemar test on the items both parsed, Holm-adjusted over the public pairs; the size of each
  * difference with Newcombe's interval and, where the normal approximation holds, what the pair
- * could have detected. Added beside the board (`svc.gspc-models/0.3`); the board and its
+ * could have detected. Added beside the board (`svc.gspc-models/0.4`); the board and its
  * separation rule do not change. A refused one-label bank lists every model with its counts and
  * nothing presented as a result (no accuracy, interval, rank or group: issue 39). Formulas and a
  * worked example: docs/methodology.md §9.
