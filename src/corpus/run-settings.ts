@@ -49,7 +49,13 @@ const settings = z
     'a value is longer than 4096 characters once written',
   );
 
-export const runEntrySchema = z.strictObject({
+/**
+ * The most an entry may hold once written as JSON. An agent's answer carries a model's entry whole
+ * within 64 kB (issue 39, decision ST18), so one entry must leave room for the rest of a page.
+ */
+export const MAX_ENTRY_CHARS = 16384;
+
+export const runEntryFields = z.strictObject({
   model: modelIdSchema,
   axis: z.string().regex(SLUG, 'must be a lower-case slug (a-z, 0-9, single hyphens)'),
   harness: text(64).optional(),
@@ -64,6 +70,11 @@ export const runEntrySchema = z.strictObject({
   generation: settings.optional(),
   template: settings.optional(),
 });
+
+export const runEntrySchema = runEntryFields.refine(
+  (e) => JSON.stringify(e).length <= MAX_ENTRY_CHARS,
+  `an entry is longer than ${MAX_ENTRY_CHARS} characters once written: keep the settings that change the task`,
+);
 
 export const runsFileSchema = z.strictObject({
   schema: z.literal(RUNS_FILE_SCHEMA),

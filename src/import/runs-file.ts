@@ -20,7 +20,7 @@ import {
   type SettingValue,
 } from '../core/board/run-settings.js';
 import { parseJsonFile } from '../corpus/json-file.js';
-import { RUNS_PATH, runEntrySchema, runsFileSchema } from '../corpus/run-settings.js';
+import { MAX_ENTRY_CHARS, RUNS_PATH, runEntryFields, runsFileSchema } from '../corpus/run-settings.js';
 
 export interface RecordedRun {
   model: string;
@@ -105,7 +105,7 @@ function checked(r: RecordedRun, notes: string[]): RunSettings {
   for (const f of RUN_SETTING_FIELDS) {
     const v = r.fields[f];
     if (v === undefined) continue;
-    const check = runEntrySchema.shape[f].safeParse(v);
+    const check = runEntryFields.shape[f].safeParse(v);
     if (check.success) out[f] = v;
     else
       notes.push(
@@ -140,6 +140,15 @@ export function runsFile(path: string, recorded: readonly RecordedRun[]): RunsUp
   for (const [k, v] of votes) {
     const [model, axis] = k.split('\0') as [string, string];
     const next = orderedRun(settingsOf(v), { model, axis }) as RunEntry;
+    // An entry too long for the corpus (and for an agent's page): the template goes first, then
+    // the generation settings, each with a note; what is left is still what the harness recorded.
+    for (const f of ['template', 'generation'] as const)
+      if (JSON.stringify(next).length > MAX_ENTRY_CHARS && next[f] !== undefined) {
+        delete next[f];
+        notes.push(
+          `${model} on ${axis}: ${f} left out (unknown): the entry would be longer than ${MAX_ENTRY_CHARS} characters once written`,
+        );
+      }
     const before = entries.get(k);
     if (before !== undefined && same(before, next)) continue;
     if (before === undefined && Object.keys(next).length === 2) continue; // nothing recorded

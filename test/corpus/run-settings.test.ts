@@ -83,6 +83,12 @@ describe('runs.json', () => {
     assert.match(text, /runs\.json:\d+ runs\.0: .*colour/);
     assert.match(text, /runs\.json:\d+ runs\.1\.generation: a value is longer than 4096 characters/);
     assert.match(text, /runs\.json:\d+ runs\.4\.axis: must be a lower-case slug/);
+    // Each value within 4,096 characters, the entry over 16,384: refused as a whole.
+    const long = Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((k) => [k, k.repeat(3500)]));
+    assert.match(
+      problemsOf(withRuns([run('demo/atlas-70b', { template: long })])).join('\n'),
+      /runs\.json:\d+ runs\.0: an entry is longer than 16384 characters once written/,
+    );
     // Schema problems come first; the entries are checked against the rows once the file reads.
     const second = problemsOf(
       withRuns([run('demo/borealis-34b', {}), run('demo/borealis-34b', {}), run('demo/atlas-70B', {})]),

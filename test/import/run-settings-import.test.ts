@@ -99,6 +99,25 @@ describe('run settings from lm-eval', () => {
     });
   });
 
+  it('an entry that would pass 16,384 characters loses its template, with a note (an agent answer carries an entry whole)', async () => {
+    const dir = withShots(SSH, 5);
+    const file = join(dir, SSH_RESULTS);
+    const results = JSON.parse(readFileSync(file, 'utf8'));
+    for (const f of ['description', 'doc_to_text', 'doc_to_target', 'target_delimiter', 'fewshot_delimiter'])
+      results.configs.copa[f] = `${f} `.repeat(500).slice(0, 3500);
+    writeFileSync(file, JSON.stringify(results));
+    const into = join(tempDir(), 'c');
+    const { out } = await importQuiet('lm-eval', [dir], { into });
+    const [entry] = runsOf(into).runs;
+    assert.equal(entry!.template, undefined);
+    assert.equal(entry!.shots, 5);
+    assert.match(
+      out,
+      /note: sshleifer\/tiny-gpt2 on copa: template left out \(unknown\): the entry would be longer than 16384 characters/,
+    );
+    assert.equal(readCorpus(into).runSettings.length, 1, 'the corpus reads');
+  });
+
   it('two runs of one model on one axis that disagree leave the setting out, with a note (decision RS6)', async () => {
     const into = join(tempDir(), 'c');
     await importQuiet('lm-eval', [withShots(SSH, 0)], { into });
