@@ -161,6 +161,30 @@ describe('models run unalike are never compared silently', () => {
     assert.equal((await app.inject({ url: '/peritem/runs.json' })).statusCode, 200);
   });
 
+  it('settings that agree change no figure: the board is the demo board but for the manifest hash, /api/models but for like_for_like and settings', async () => {
+    const same = { harness: 'lm-eval', shots: 0, generation: { temperature: 0 } };
+    const models = ['demo/atlas-70b', 'demo/borealis-34b', 'demo/cirrus-8b', 'demo/dune-8b-ft', 'svc/sentinel-1'];
+    const [plain, alike] = [demoApp(demoCopy()), demoApp(withRuns(models.map((m) => run(m, same))))];
+    const [a, b] = await Promise.all([plain, alike].map(async (s) => (await s.app.inject({ url: '/api/gspc' })).body));
+    const rest = (t: string) => {
+      const d = JSON.parse(t);
+      d.measured_on.peritem_sha256 = '';
+      d.site_attestation.sig = '';
+      return JSON.stringify(d);
+    };
+    assert.notEqual(JSON.parse(a!).measured_on.peritem_sha256, JSON.parse(b!).measured_on.peritem_sha256);
+    assert.equal(rest(a!), rest(b!));
+    const [da, db] = await Promise.all(
+      [plain, alike].map(async (s) => (await s.app.inject({ url: '/api/models?axis=governance' })).json()),
+    );
+    assert.ok(db.pairs.every((p: any) => p.like_for_like === true));
+    for (const d of [da, db]) {
+      for (const p of d.pairs) delete p.like_for_like;
+      for (const m of d.models) delete m.settings;
+    }
+    assert.deepEqual(da, db);
+  });
+
   it('settings recorded for the leader only: the separation is run, and the limitations say it assumes they were run alike', async () => {
     const { app } = demoApp(withRuns([run('demo/atlas-70b', { shots: 0 })]));
     const board = (await app.inject({ url: '/api/gspc?axis=governance' })).json() as any;
