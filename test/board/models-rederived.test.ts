@@ -219,7 +219,7 @@ async function rederive(app: FastifyInstance, axis: string): Promise<void> {
       close(entry.mdd, (Z + Z80) * Math.sqrt((b + c) / n / n), 'mdd');
       assert.ok(entry.mdd > 0 && entry.mdd <= 1);
       if (b === c || needed * ((b + c) / n) < 20) assert.equal(entry.n_needed, null);
-      else close(entry.n_needed, needed, 'n_needed');
+      else assert.equal(entry.n_needed, Math.ceil(needed), 'n_needed: whole items, rounded up');
     }
     if (owners.has(entry.first) || owners.has(entry.second)) assert.equal(entry.p_holm, null);
     else family.push({ entry, p: mcnemarP(b, c) });
@@ -420,5 +420,18 @@ describe('/api/models re-derived on random corpora (own models, gold lists, unpa
         const kinds = new Set(doc.pairs.map((p: any) => p.like_for_like));
         assert.deepEqual([...kinds].sort(), [false, null, true], 'like for like, not, and unknown pairs');
       } else assert.ok(doc.pairs.every((p: any) => p.like_for_like === null && !('settings_unknown' in p)));
+      // The board: its leader and basis (the two best public models; care declares no base
+      // models) are never tested when run unalike, and it says so when it cannot tell (RS4, RS5).
+      const board = (await random.inject({ url: '/api/gspc?axis=care' })).json() as any;
+      const row = board.axes[0];
+      const ranked = doc.models.filter((m: any) => m.rank !== null).sort((x: any, y: any) => x.rank - y.rank);
+      const [leader, basis] = [ranked[0], ranked[1]];
+      const alike = likeForLike(leader.settings ?? undefined, basis.settings ?? undefined);
+      if (alike.like === false) {
+        assert.equal(row.separation, 'UNTESTED', `seed ${seed}`);
+        assert.match(row.separation_basis, /^not like for like: /);
+      } else assert.doesNotMatch(row.separation_basis ?? '', /not like for like/);
+      const said = board.limitations.some((l: string) => l.startsWith('care: the run settings of'));
+      assert.equal(said, alike.like === null && (leader.settings !== null || basis.settings !== null), `seed ${seed}`);
     });
 });

@@ -55,5 +55,6 @@ export function pairedPower(b: number, c: number, n: number): PairedPower {
       n_needed: null,
       n_needed_reason: `the items it projects would hold fewer than ${MIN_DISCORDANT_FOR_POWER} discordant items, where the normal approximation does not hold`,
     };
-  return { mdd, n_needed: nNeeded };
+  // A number of items: rounded up to a whole one (152.9 items read as 153, as methodology §9 says).
+  return { mdd, n_needed: Math.ceil(nNeeded) };
 }
