@@ -1,7 +1,7 @@
 /**
  * `GET /api/models?axis=<slug>`: every model of one model-comparison axis, every pair tested,
  * tie groups, the size of each difference and what each pair could have seen
- * (`svc.gspc-models/0.3`, src/core/board/models-document.ts; issues 29 and 39). Built once per served
+ * (`svc.gspc-models/0.4`, src/core/board/models-document.ts; issues 29 and 39). Built once per served
  * release and axis (ahead of the first request by warmModelsDocuments, or on it), in slices that
  * leave the event loop to other requests, then served as prepared bytes like the board.
  */
