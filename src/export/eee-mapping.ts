@@ -15,6 +15,7 @@ import type { CellFigures } from '../core/board/axis-row.js';
 import { GSPC_ITEM_KEY } from '../import/eee/eee-records.js';
 import { EEE_SCHEMA_VERSION } from '../import/eee/eee-schema.js';
 import type { ExportAxis, ExportInput, ExportRow } from './export-input.js';
+import { generationConfig } from './eee-run-settings.js';
 
 export interface ExportFile {
   /** Relative to the output directory, `data/<axis>/<developer>/<model>/<uuid>{.json,_samples.jsonl}`. */
@@ -113,6 +114,7 @@ function aggregateRecord(
   ids: { evaluationId: string; timestamp: string; samplesPath: string; samples: string; rows: number },
 ): object {
   const { developer, name } = developerAndName(cell.model);
+  const generation = generationConfig(axis.settings?.get(cell.model));
   const details: Record<string, string> = {
     correct: String(cell.correct),
     parsed: String(cell.parsed),
@@ -186,6 +188,7 @@ function aggregateRecord(
             },
           }),
         },
+        ...(generation !== undefined && { generation_config: generation }),
       },
     ],
     detailed_evaluation_results: {

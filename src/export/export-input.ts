@@ -6,6 +6,7 @@
  */
 import type { CellFigures } from '../core/board/axis-row.js';
 import type { ModelComparisonAxis } from '../core/board/model.js';
+import type { RunSettings } from '../core/board/run-settings.js';
 import type { CorpusProblem } from '../core/errors.js';
 import { forEachJsonlValue } from '../corpus/jsonl-lines.js';
 
@@ -30,6 +31,8 @@ export interface ExportAxis {
   rows: ExportRow[];
   /** The board's cells of the axis, one per model (CellFigures: responses, parsed, correct, accuracy, interval). */
   cells: CellFigures[];
+  /** How each model was run on the axis (the release's `runs.json`), by model id; absent: none recorded. */
+  settings?: ReadonlyMap<string, RunSettings>;
 }
 
 export interface ExportInput {

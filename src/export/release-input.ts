@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { RunSettings } from '../core/board/run-settings.js';
 import { currentReleaseDir, loadRelease } from '../release/load.js';
 import { exportRows, type ExportAxis, type ExportInput } from './export-input.js';
 
@@ -22,11 +23,15 @@ export function releaseInput(dir: string): ExportInput {
     } else if (file === undefined) {
       skipped.push(`${def.axis}: aggregate results only, no per-item rows to export`);
     } else {
+      const settings = new Map<string, RunSettings>();
+      for (const col of release.corpus.tables.get(def.axis)?.columns.values() ?? [])
+        if (col.settings !== undefined) settings.set(col.model, col.settings);
       axes.push({
         def,
         rowsUrl: `/peritem/${def.axis}.jsonl`,
         rows: exportRows(file.bytes, file.path),
         cells: derived.cells,
+        ...(settings.size > 0 && { settings }),
       });
     }
   }

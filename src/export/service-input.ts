@@ -1,7 +1,7 @@
 /**
  * A running service as export input, read from the base URL the user gives and fixed public
  * paths only (`/api/gspc`, `/peritem/manifest.json`, `/peritem/board.json`,
- * `/peritem/axes/<axis>.json`, `/peritem/<axis>.jsonl`), each with a deadline, no redirects and a
+ * `/peritem/axes/<axis>.json`, `/peritem/<axis>.jsonl`, `/peritem/runs.json` when listed), each with a deadline, no redirects and a
  * size cap (status's bounded fetch). Nothing is trusted on its own: the manifest must hash to the
  * board's `measured_on.peritem_sha256`, every file to its manifest entry, and each leader's
  * served accuracy must be what the rows give when the cells are derived again here.
@@ -15,6 +15,8 @@ import { parseJsonFile } from '../corpus/json-file.js';
 import { readPerItemRows } from '../corpus/peritem-rows.js';
 import { sha256Hex } from '../corpus/read-corpus.js';
 import { axisFileSchema, boardFileSchema } from '../corpus/schemas.js';
+import { runsFileSchema } from '../corpus/run-settings.js';
+import type { RunSettings } from '../core/board/run-settings.js';
 import { fetchFailure, readCapped, sameOriginUrl } from '../status/bounded-fetch.js';
 import { exportRows, type ExportAxis, type ExportInput } from './export-input.js';
 
@@ -89,6 +91,17 @@ export async function serviceInput(baseUrl: string, fetcher: Fetcher = fetch): P
       boardFileSchema,
     ),
   );
+  // How each model was run (issue 40), when the release publishes a runs.json: checked like every file.
+  const runs = manifest.files.some((f) => f.url === '/peritem/runs.json')
+    ? parsed(
+        '/peritem/runs.json',
+        parseJsonFile(
+          'runs.json',
+          (await getListed(base, manifest, '/peritem/runs.json', MAX_JSON_BYTES, fetcher)).toString('utf8'),
+          runsFileSchema,
+        ),
+      ).runs
+    : [];
   const axes: ExportAxis[] = [];
   const skipped: string[] = [];
   for (const row of board.axes) {
@@ -115,7 +128,16 @@ export async function serviceInput(baseUrl: string, fetcher: Fetcher = fetch): P
         'release_invalid',
         `${base}/api/gspc: ${row.axis}'s leader ${row.leader} is served with accuracy ${row.accuracy}, but its per-item rows give ${leader?.accuracy}`,
       );
-    axes.push({ def, rowsUrl: `${base}${rowsUrl}`, rows: exportRows(bytes, rowsUrl), cells });
+    const settings = new Map<string, RunSettings>(
+      runs.filter((r) => r.axis === row.axis).map(({ model, axis: _, ...s }) => [model, s as RunSettings]),
+    );
+    axes.push({
+      def,
+      rowsUrl: `${base}${rowsUrl}`,
+      rows: exportRows(bytes, rowsUrl),
+      cells,
+      ...(settings.size > 0 && { settings }),
+    });
   }
   return {
     origin: base,

@@ -4,8 +4,10 @@
  * board's spelling where it is one of the harnesses `gspc import` reads), its version, the
  * evaluation time, and the result's `generation_config.generation_args` (sampling and length
  * settings, whether reasoning was used; its `prompt_template` as the template). `unknown` is
- * unknown. A record `gspc export eee` wrote (`eval_library.name` `gspc`) says how the board
- * published a result, not how the model was run: it gives no settings.
+ * unknown. A record `gspc export eee` wrote (`eval_library.name` `gspc`) names the board, not the
+ * harness that ran the model: its settings are the `runs.json` entry the export carried whole in
+ * `generation_config.additional_details.gspc_run_settings` (src/export/eee-run-settings.ts), and
+ * nothing else of it.
  */
 import type { RunSettings, SettingValue } from '../../core/board/run-settings.js';
 import type { EeeAggregate, EeeResult } from './eee-records.js';
@@ -30,17 +32,32 @@ function dateOf(ts: string | undefined): string | undefined {
   return Number.isFinite(t) ? new Date(t).toISOString().replace(/\.000Z$/, 'Z') : undefined;
 }
 
+type GenerationConfig = { generation_args?: Record<string, unknown>; additional_details?: Record<string, unknown> };
+
+/** The entry a gspc export carried, or nothing when it carried none or it is not a JSON object. */
+function exportedSettings(config: GenerationConfig | undefined): RunSettings {
+  const text = config?.additional_details?.gspc_run_settings;
+  if (typeof text !== 'string') return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    // Each field is checked against the corpus schema when it is merged (runs-file.ts).
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as RunSettings) : {};
+  } catch {
+    return {};
+  }
+}
+
 export function eeeSettings(agg: EeeAggregate, result: EeeResult | undefined): RunSettings {
   const lib = agg.eval_library;
-  if (lib.name === 'gspc') return {};
+  const config = (result as { generation_config?: GenerationConfig } | undefined)?.generation_config;
+  if (lib.name === 'gspc') return exportedSettings(config);
   const s: RunSettings = {};
   const name = lib.name.trim().toLowerCase();
   if (name !== '' && name !== 'unknown') s.harness = HARNESS_NAMES[name] ?? lib.name;
   if (lib.version !== '' && lib.version.toLowerCase() !== 'unknown') s.harness_version = lib.version;
   const date = dateOf(agg.evaluation_timestamp);
   if (date !== undefined) s.date = date;
-  const args = (result as { generation_config?: { generation_args?: Record<string, unknown> } } | undefined)
-    ?.generation_config?.generation_args;
+  const args = config?.generation_args;
   if (args !== undefined && args !== null) {
     const generation: Record<string, SettingValue> = {};
     for (const f of GENERATION_FIELDS)
