@@ -95,7 +95,7 @@ function reasonedCell(
   return numCell(v, format(v));
 }
 
-/** Run settings that cannot be compared (docs/methodology.md §11); a pair run unalike says so in its reason. */
+/** Run settings that cannot be compared (docs/methodology.md §12); a pair run unalike says so in its reason. */
 function settingsNote(p: PairEntry): SafeHtml | '' {
   if (p.like_for_like !== null || p.settings_unknown === undefined) return '';
   const which = p.settings_unknown.length > 0 ? `${p.settings_unknown.join(', ')} for one only` : 'none for one';

@@ -121,7 +121,7 @@ describe('the lead on real harness output: two Inspect popularity logs sharing o
     const expected =
       'openai/gpt-4o-mini and ollama/llama3.1 both answered 1 item; on it openai/gpt-4o-mini scored 100.0% and ollama/llama3.1 0.0%, and they differ on only 1: too few to say which is better (no test can separate two models on fewer than 6 items where they differ).';
     // llama3.1 ran at temperature 1.0 (plan.config); gpt-4o-mini's log records none: the lead
-    // says what it assumes (issue 40 item 2, docs/methodology.md §11).
+    // says what it assumes (issue 40 item 2, docs/methodology.md §12).
     const settings =
       'Their run settings cannot be compared (generation.temperature recorded for one of them only): this assumes they were run alike.';
     assert.equal(leadSentence(popularity, 'openai/gpt-4o-mini', 'ollama/llama3.1'), `${expected} ${settings}`);

@@ -292,7 +292,7 @@ const written = (v: unknown): string =>
   );
 
 /**
- * docs/methodology.md §11, read from the text: the harness, the shots and every generation and
+ * docs/methodology.md §12, read from the text: the harness, the shots and every generation and
  * template setting are compared; one recorded for both with different values: not like for like;
  * else one recorded for one side only, or a side with nothing recorded: unknown; else alike.
  */

@@ -3,7 +3,7 @@
  * refuses the rest at file:line with the corpus's other problems; and what the settings do:
  * models run with settings that change the task are never compared (UNTESTED on the board and
  * in /api/models, outside the Holm family), and settings that cannot be compared are said aloud
- * (docs/methodology.md §11, decisions RS3-RS5).
+ * (docs/methodology.md §12, decisions RS3-RS5).
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';

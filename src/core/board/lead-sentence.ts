@@ -49,7 +49,7 @@ export interface Lead {
   sentence: string;
   /** Set when the board's SEPARATED/TIE and this pair's state differ: why, in one line. */
   reconcile?: string;
-  /** Set when the two models' run settings cannot be compared (docs/methodology.md §11): what the lead assumes. */
+  /** Set when the two models' run settings cannot be compared (docs/methodology.md §12): what the lead assumes. */
   settings?: string;
 }
 
@@ -136,7 +136,7 @@ const UNLIKE_NAMED = 6;
 
 /**
  * The pairs run unalike, in words, bounded: those never compared because a setting that changes
- * the task differs, and how many could not be compared (docs/methodology.md §11). Empty when no
+ * the task differs, and how many could not be compared (docs/methodology.md §12). Empty when no
  * model of the axis has recorded settings (every pair's `like_for_like` null without a list).
  */
 export function likeForLikeWords(doc: ModelsDocument): string {

@@ -129,7 +129,7 @@ export interface PairEntry {
   n_needed?: number | null;
   n_needed_reason?: string;
   /**
-   * Whether the two were run alike (docs/methodology.md §11): false when a setting that changes
+   * Whether the two were run alike (docs/methodology.md §12): false when a setting that changes
    * the task differs (the pair is then UNTESTED), null when it cannot be told, true otherwise.
    */
   like_for_like: boolean | null;

@@ -1,7 +1,7 @@
 /**
  * How a model was run on an axis (issue 40, item 2): the settings a harness recorded for one
  * (model, axis), read from the corpus's optional `runs.json`, and the rule that says whether two
- * models were run alike (docs/methodology.md §11, "Like for like"). An absent field is unknown,
+ * models were run alike (docs/methodology.md §12, "Like for like"). An absent field is unknown,
  * never a default. Pure: the corpus reader attaches each entry to its model's column of the axis
  * (item-table.ts), and the board row and `/api/models` ask {@link compareRuns} about a pair.
  */
@@ -52,7 +52,7 @@ export function orderedRun<T extends RunSettings>(entry: T, head: Partial<RunEnt
   return out as T;
 }
 
-/** Whether two models were run alike, as far as their runs recorded (docs/methodology.md §11). */
+/** Whether two models were run alike, as far as their runs recorded (docs/methodology.md §12). */
 export interface RunComparison {
   /** false: a setting that changes the task differs; null: cannot be told; true: nothing recorded differs or is recorded on one side only. */
   like: boolean | null;
