@@ -82,7 +82,9 @@ describe(`the axis page at ${MODELS} models`, async () => {
       doc.leader_group,
       expected.map((m) => m.model),
     );
-    const note = /<p class="note" id="axis-leader-group" data-count="(\d+)" data-untested="0">([\s\S]*?)<\/p>/.exec(body)!;
+    const note = /<p class="note" id="axis-leader-group" data-count="(\d+)" data-untested="0">([\s\S]*?)<\/p>/.exec(
+      body,
+    )!;
     assert.equal(Number(note[1]), expected.length - 1);
     assert.ok(note[2]!.startsWith(`Not separated from the leader (${leader}): `), note[2]);
   });
