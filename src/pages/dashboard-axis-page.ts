@@ -9,13 +9,15 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { lead, likeForLikeWords } from '../core/board/lead-sentence.js';
-import type { ModelCard } from '../core/board/model-card.js';
+import type { CostDocument } from '../core/board/cost-document.js';
 import type { UsageDocument } from '../core/board/usage.js';
 import { MAX_TIE_GROUPS, type ModelEntry, type ModelsDocument, type PairEntry } from '../core/board/models-document.js';
 import { groupsText } from '../core/stats/letters.js';
 import { GspcError } from '../core/errors.js';
 import { readQuery } from '../serve/query.js';
+import { type AxisCards, axisCards, type CardsDocument } from './axis-model-cards.js';
 import { axisPagePath } from './axis-path.js';
+import { costPoints, costSection } from './dashboard-axis-cost.js';
 import { modelsTable, pairsTable } from './dashboard-axis-tables.js';
 import { usageSection } from './dashboard-axis-usage.js';
 import { type AxisView, axisView, GROUP_NAMES, PLOT_MODELS, TABLE_MODELS } from './dashboard-axis-view.js';
@@ -157,6 +159,7 @@ function axisBody(
   view: AxisView,
   filter: ModelFilter = {},
   usage?: UsageDocument,
+  extra: AxisExtra = {},
 ): SafeHtml {
   const plotted = island.models.length;
   const firstN = `the first ${PLOT_MODELS} models by rank`;
@@ -190,7 +193,8 @@ ${
         )
       : html`<p class="note">No model has a parsed response on this axis: nothing to plot.</p>`
 }
-${modelsTable(doc, view.tabled)}
+${modelsTable(doc, view.tabled, extra.cards?.line)}
+${extra.cards?.note ?? ''}
 ${clusterNote(doc)}
 ${
   usage
@@ -199,6 +203,18 @@ ${
         view.tabled.map((m) => m.model),
       )
     : ''
+}
+${
+  extra.cost
+    ? costSection(
+        extra.cost,
+        view.tabled.map((m) => m.model),
+        view.plotted.map((m) => m.model),
+        island.cost ?? [],
+      )
+    : extra.costUnread
+      ? unread('The cost document', extra.costUnread)
+      : ''
 }
 <h2 id="axis-pairs-heading">Every pair</h2>
 ${cutNote(doc, view, 'axis-pairs-cut', `The heat map and the table show the ${view.pairs.length.toLocaleString('en')} pairs among ${firstN}.`)}
@@ -229,6 +245,14 @@ function filterNote(doc: ModelsDocument, view: AxisView, filter: ModelFilter): S
   return html`<p class="callout" id="axis-filtered" data-shown="${String(view.tabled.length)}">Filtered to models with ${filterWords(filter)}: ${view.tabled.length} of ${doc.models.length} shown. Ranks, tie groups, the leader's group and every separation are those of all ${doc.models.length} models; the filter only hides rows. <a href="${axisPagePath(doc.axis)}">Show every model</a>.</p>`;
 }
 
+/** What an axis page shows beside the every-model document (issue 40): cost and model cards. */
+interface AxisExtra {
+  cost?: CostDocument;
+  /** Why /api/cost could not be read (said on the page, never silently left out). */
+  costUnread?: string;
+  cards?: AxisCards;
+}
+
 /** The axis's figures, tables and the island the plots read, all from one document. */
 function axisSection(
   row: BoardRow,
@@ -236,20 +260,17 @@ function axisSection(
   filter: ModelFilter = {},
   keep?: (m: ModelEntry) => boolean,
   usage?: UsageDocument,
+  extra: AxisExtra = {},
 ): SafeHtml {
   const view = axisView(doc, keep);
-  const island = axisIsland(doc, view);
-  return html`${axisBody(row, doc, island, view, filter, usage)}${jsonIsland(ISLAND_ID, island)}`;
-}
-
-/** The filter as a test on the document's models, from the release's model cards. */
-async function filterKeep(ctx: PageContext, filter: ModelFilter): Promise<(m: ModelEntry) => boolean> {
-  const cards = await readJson<{ models: { model: string; card: Omit<ModelCard, 'model'> }[] }>(
-    ctx,
-    '/api/model-cards',
-  );
-  const byModel = new Map((cards.ok ? cards.value.models : []).map((m) => [m.model, m.card]));
-  return (m) => filterOut(filter, byModel.get(m.model) ?? {}) === null;
+  const points = extra.cost
+    ? costPoints(
+        extra.cost,
+        view.plotted.map((m) => m.model),
+      )
+    : [];
+  const island: AxisIsland = { ...axisIsland(doc, view), ...(points.length > 0 && { cost: points }) };
+  return html`${axisBody(row, doc, island, view, filter, usage, extra)}${jsonIsland(ISLAND_ID, island)}`;
 }
 
 function errorPage(message: string, known: string[]): string {
@@ -283,10 +304,16 @@ export function registerAxisPage(app: FastifyInstance, ctx: PageContext): void {
       return reply.code(404).headers(PAGE_HEADERS).send(errorPage(message, known));
     }
     const read = await readJson<ModelsDocument>(ctx, `/api/models?axis=${row.axis}`);
-    const keep = isFiltered(filter) ? await filterKeep(ctx, filter) : undefined;
+    // The model cards, read once: the line under each model's name, and the filter's test.
+    const cards = axisCards(await readJson<CardsDocument>(ctx, '/api/model-cards'));
+    const keep = isFiltered(filter) ? (m: ModelEntry) => filterOut(filter, cards.card(m.model)) === null : undefined;
     const usage = await readJson<UsageDocument>(ctx, `/api/usage?axis=${row.axis}`);
+    const cost = await readJson<CostDocument>(ctx, `/api/cost?axis=${row.axis}`);
     const body = read.ok
-      ? axisSection(row, read.value, filter, keep, usage.ok ? usage.value : undefined)
+      ? axisSection(row, read.value, filter, keep, usage.ok ? usage.value : undefined, {
+          cards,
+          ...(cost.ok ? { cost: cost.value } : { costUnread: cost.reason }),
+        })
       : unread('The every-model document', read.reason);
     return reply.headers(PAGE_HEADERS).send(
       page({

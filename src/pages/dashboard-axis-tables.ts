@@ -18,8 +18,15 @@ function intervalCell(iv: [number, number] | null | undefined, format: (x: numbe
   return html`<td class="num" data-value="${JSON.stringify(iv)}">${format(iv[0])} to ${format(iv[1])}</td>`;
 }
 
-/** The models table: `models` (all of the document's, or the rows an axis page keeps at scale). */
-export function modelsTable(doc: ModelsDocument, models: readonly ModelEntry[] = doc.models): SafeHtml {
+/**
+ * The models table: `models` (all of the document's, or the rows an axis page keeps at scale);
+ * `cardLine`, the model card's line under each name (axis-model-cards.ts).
+ */
+export function modelsTable(
+  doc: ModelsDocument,
+  models: readonly ModelEntry[] = doc.models,
+  cardLine?: (model: string) => SafeHtml,
+): SafeHtml {
   const clustered = doc.models.some((m) => m.se_clustered !== undefined);
   const columns: Column[] = [
     { label: 'Model' },
@@ -48,7 +55,7 @@ export function modelsTable(doc: ModelsDocument, models: readonly ModelEntry[] =
       return {
         attrs: html` data-model="${m.model}" data-own="${String(m.own)}" data-rank="${m.rank === null ? '' : String(m.rank)}" data-letters="${letters}"`,
         cells: [
-          html`<th scope="row">${breakable(m.model)}${m.own ? html` <span class="state axis-own">own</span>` : ''}${m.base ? html` <span class="note">base</span>` : ''}</th>`,
+          html`<th scope="row">${breakable(m.model)}${m.own ? html` <span class="state axis-own">own</span>` : ''}${m.base ? html` <span class="note">base</span>` : ''}${cardLine?.(m.model) ?? ''}</th>`,
           numCell(m.rank),
           html`<td data-value="${(m.tie_groups ?? []).join(',')}"><strong class="axis-letters">${letters || '—'}</strong></td>`,
           html`<td data-value="${m.not_separated === null ? '' : JSON.stringify(m.not_separated)}">${rangesText(m.not_separated) || '—'}</td>`,

@@ -98,6 +98,27 @@ export interface AxisCell {
   p_holm: number | null;
 }
 
+/**
+ * One model of an axis page's accuracy-against-cost plot (issue 40): a model with a cost and an
+ * accuracy, as `/api/cost?axis=` gives them.
+ */
+export interface AxisCostPoint {
+  model: string;
+  own: boolean;
+  rank: number | null;
+  accuracy: number;
+  lo: number;
+  hi: number;
+  /** Cost per item (USD) and its 95% interval (null below two units). */
+  cost: number;
+  costLo: number | null;
+  costHi: number | null;
+  /** true: dominated; false: not; null: not compared. */
+  dominated: boolean | null;
+  /** The first few models that dominate it (the table and /api/cost name them all). */
+  by: string[];
+}
+
 /** An axis page (`/dashboard/axes/<slug>`): its forest plot and its pairwise matrix. */
 export interface AxisIsland {
   tab: 'axis';
@@ -106,6 +127,8 @@ export interface AxisIsland {
   /** Models with rows but no parsed response: no interval to draw. */
   noParsed: { model: string; rows: number }[];
   cells: AxisCell[];
+  /** The accuracy-against-cost plot's points (absent when no plotted model has a cost). */
+  cost?: AxisCostPoint[];
 }
 
 export type DashboardIsland = MeasuredIsland | RegulatorsIsland | ProvenanceIsland | ComputeIsland | AxisIsland;

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { before, describe, it } from 'node:test';
-import { browserMissing, DESKTOP, openPage, PHONE } from '../helpers/browser.js';
+import { browserMissing, DESKTOP, openPage, PHONE, screenshot } from '../helpers/browser.js';
 import { dashboardApp } from './dashboard-app.js';
 import { clippedTexts } from './dashboard-marks.js';
 import {
@@ -21,12 +21,17 @@ import {
   widePlots,
 } from './page-audit.js';
 import { cardsCorpus } from './cards-corpus.js';
+import { pricedCorpus } from './priced-corpus.js';
 
 // The demo with model cards (cards-corpus.ts), so the Models tab shows cards, a filter and markup.
 const { app } = dashboardApp({ corpus: cardsCorpus() });
 /* eslint-disable @typescript-eslint/no-explicit-any -- served JSON */
 const board = JSON.parse((await app.inject('/api/gspc')).body) as { axes: { axis: string; kind: string }[] };
 const axes = board.axes.filter((a) => a.kind === 'model-comparison').map((a) => a.axis);
+// The demo with prices and token counts (priced-corpus.ts): an axis page with the accuracy-against-cost
+// plot (governance), and one whose models have prices but no token counts (safety).
+const { app: priced } = dashboardApp({ corpus: pricedCorpus() });
+const PRICED_PAGES = ['/dashboard/axes/governance', '/dashboard/axes/safety'];
 
 /** Every page of src/pages/page-routes.ts, with the query each one takes. */
 const PAGES = [
@@ -65,18 +70,24 @@ const WIDTHS = [
 
 describe('every page in headless Chromium: axe-core and tables that fit', { skip: browserMissing() }, () => {
   let base = '';
+  let pricedBase = '';
   before(async () => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    await priced.listen({ port: 0, host: '127.0.0.1' });
+    pricedBase = `http://127.0.0.1:${(priced.server.address() as AddressInfo).port}`;
   });
 
   it('the demo has model-comparison axes to visit', () => assert.ok(axes.length > 0));
 
-  for (const path of PAGES)
+  for (const [path, corpus] of [
+    ...PAGES.map((p) => [p, 'demo'] as const),
+    ...PRICED_PAGES.map((p) => [p, 'priced'] as const),
+  ])
     for (const [viewport, width] of WIDTHS)
-      it(`${path} at ${width} px: no serious or critical axe violation, every table fits`, async () => {
+      it(`${path}${corpus === 'priced' ? ' (with prices)' : ''} at ${width} px: no serious or critical axe violation, every table fits`, async () => {
         const { page } = await openPage(viewport);
-        await page.goto(base + path);
+        await page.goto((corpus === 'priced' ? pricedBase : base) + path);
         if (path.endsWith('#check-every-card')) {
           await page.waitForSelector('body[data-verify-ready="true"]');
           await page.click('#verify-served');
@@ -91,6 +102,12 @@ describe('every page in headless Chromium: axe-core and tables that fit', { skip
           ),
           'every plot is drawn',
         );
+        if (corpus === 'priced') await screenshot(page, `axis-priced-${path.split('/').pop()}-${width}`);
+        if (corpus === 'priced' && path.endsWith('/governance'))
+          assert.ok(
+            await page.evaluate(`document.querySelectorAll('#plot-axis-cost svg .axis-cost-names text').length > 0`),
+            'the accuracy-against-cost plot is drawn, with names',
+          );
         // Both checks are reported together, so one failure does not hide the other.
         const problems = [
           ...(await axeViolations(page)),

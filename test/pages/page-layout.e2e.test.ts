@@ -10,7 +10,8 @@ import type { Page } from 'playwright-core';
 import { browserMissing, openPage, PHONE } from '../helpers/browser.js';
 import { dashboardApp } from './dashboard-app.js';
 import { clippedTexts } from './dashboard-marks.js';
-import { pollUntil } from './page-audit.js';
+import { overlappingTexts, pollUntil } from './page-audit.js';
+import { pricedCorpus } from './priced-corpus.js';
 
 const LANDSCAPE = { width: 844, height: 390 } as const;
 
@@ -71,6 +72,39 @@ describe('plots redraw when the screen changes width', { skip: browserMissing() 
       assert.deepEqual(await clippedTexts(page), [], 'no text of any plot is cut');
       assert.deepEqual(errors, []);
     });
+});
+
+describe('the accuracy-against-cost plot redraws when the screen changes width', { skip: browserMissing() }, () => {
+  const { app } = dashboardApp({ corpus: pricedCorpus() });
+  const figure = 'figure[data-plot="plot-axis-cost"]';
+  it('drawn at 844 px, then at 390 px after the turn: inside its box, its names inside the frame, nothing cut', async () => {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const { page, errors } = await openPage(LANDSCAPE);
+    await page.goto(`${base}/dashboard/axes/governance`);
+    await page.waitForSelector(`${figure}[data-drawn="true"] svg`);
+    const wide = await plotFit(page, figure);
+    await page.setViewportSize(PHONE);
+    await pollUntil(
+      page,
+      `(() => { const c = document.querySelector('${figure} .dash-canvas'); const s = c.querySelector(':scope > svg'); return s && s.getBoundingClientRect().width <= c.clientWidth; })()`,
+    );
+    const narrow = await plotFit(page, figure);
+    assert.ok(wide.svg > narrow.box, `drawn wider than a phone's box first (${wide.svg} px)`);
+    assert.ok(narrow.svg <= narrow.box, `svg ${narrow.svg} px in a ${narrow.box} px box after the turn`);
+    // Every name stays inside the plot's frame (right of the y axis, above the x axis).
+    const outside = (await page.evaluate(`(() => {
+      const svg = document.querySelector('${figure} svg');
+      const s = svg.getBoundingClientRect();
+      const names = [...svg.querySelectorAll('.axis-cost-names text')];
+      return { count: names.length, out: names.filter((t) => { const r = t.getBoundingClientRect(); return r.left < s.left + 48 || r.right > s.right || r.bottom > s.bottom - 40; }).map((t) => t.textContent) };
+    })()`)) as { count: number; out: string[] };
+    assert.ok(outside.count > 0, 'names are drawn at 390 px');
+    assert.deepEqual(outside.out, [], 'every name inside the frame');
+    assert.deepEqual(await clippedTexts(page), [], 'no text of any plot is cut');
+    assert.deepEqual(await overlappingTexts(page), [], 'no two texts of a plot overlap');
+    assert.deepEqual(errors, []);
+  });
 });
 
 describe('the axis page heading', () => {

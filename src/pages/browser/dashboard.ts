@@ -20,6 +20,7 @@ import {
 } from '../dashboard-islands.js';
 
 import { axisForest } from './plots/axis.js';
+import { axisCost } from './plots/cost.js';
 import { axisMatrix } from './plots/heat-map.js';
 import { boldPixels, forestFrame, LABEL_OFFSET, NARROW, NARROW_MARGIN, nameMargin, rowNames } from './plots/rows.js';
 
@@ -297,6 +298,7 @@ function barPlot(
 function draw(d: DashboardIsland, plotId: string, width: number): SVGSVGElement | HTMLElement {
   switch (d.tab) {
     case 'axis':
+      if (plotId === 'plot-axis-cost') return axisCost(d as AxisIsland, width);
       return plotId === 'plot-axis-pairs' ? axisMatrix(d as AxisIsland, width) : axisForest(d as AxisIsland, width);
     case 'measured':
       return measuredPlot(d, width);
