@@ -14,7 +14,8 @@ import { describe, it } from 'node:test';
 import type { CostDocument } from '../../src/core/board/cost-document.js';
 import type { AxisIsland } from '../../src/pages/dashboard-islands.js';
 import { demoApp } from '../helpers/app.js';
-import { handCorpus } from '../helpers/cost-corpus.js';
+import { type CostRow, handCorpus, writeCorpus } from '../helpers/cost-corpus.js';
+import { PLOT_MODELS } from '../../src/pages/dashboard-axis-view.js';
 import { htmlView } from './dashboard-view.js';
 import { MARKUP_MODEL, pricedCorpus } from './priced-corpus.js';
 import { MARKUP_ORG } from './cards-corpus.js';
@@ -211,6 +212,14 @@ describe('the cost view and the card line on the demo with prices, cards and mar
     assert.equal(paragraph(body, 'axis-cards-none'), undefined);
   });
 
+  it('under the model filter, the cost table shows the kept models only', async () => {
+    const r = htmlView((await app.inject('/dashboard/axes/governance?min_params=10B')).body);
+    assert.deepEqual(
+      r.tables['axis-cost']!.map((x) => x.data['model']),
+      ['demo/atlas-70b', 'demo/borealis-34b'],
+    );
+  });
+
   it('an axis with prices but no token counts says so in one line', async () => {
     const safety = (await app.inject('/dashboard/axes/safety')).body;
     assert.match(
@@ -246,5 +255,43 @@ describe('the demo, which has no prices and no cards', async () => {
   it('the card note says once that every card field is unknown', async () => {
     const body = (await app.inject('/dashboard/axes/governance')).body;
     assert.match(paragraph(body, 'axis-cards-none')!, /^No model of this release has a card/);
+  });
+});
+
+describe('past PLOT_MODELS models the plot shows the first by rank, the table every tabled model', async () => {
+  const models = Array.from({ length: PLOT_MODELS + 5 }, (_, k) => `s/m${String(k).padStart(2, '0')}`);
+  const rows: CostRow[] = [];
+  for (let i = 0; i < 40; i++)
+    models.forEach((model, k) =>
+      rows.push({
+        item: `i${i}`,
+        model,
+        gold: 'A',
+        label: (i * 7 + k * 3) % 40 < 40 - k ? 'A' : 'B',
+        input_tokens: 500,
+        output_tokens: 10 * (k + 1),
+      }),
+    );
+  const prices = models.map((model, k) => ({
+    model,
+    input_usd_per_mtok: 1 + k,
+    output_usd_per_mtok: 2,
+    read_on: '2026-10-01',
+    source: 'list',
+  }));
+  const { app } = demoApp(writeCorpus(rows, prices));
+  const cost = (await app.inject('/api/cost?axis=quiz')).json() as CostDocument;
+  const body = (await app.inject('/dashboard/axes/quiz')).body;
+
+  it('island and table', () => {
+    assert.equal(cost.models.length, PLOT_MODELS + 5);
+    assert.deepEqual(
+      islandOf(body).cost!.map((p) => p.model),
+      cost.models.slice(0, PLOT_MODELS).map((m) => m.model),
+    );
+    assert.deepEqual(
+      htmlView(body).tables['axis-cost']!.map((r) => r.data['model']),
+      cost.models.map((m) => m.model),
+    );
   });
 });

@@ -48,15 +48,17 @@ function logTicks(lo: number, hi: number): number[] {
   return out;
 }
 
-/** Keeps ticks whose labels stand at least a label's width plus 12 px apart. */
+/**
+ * The ticks whose labels stand at least a label's width plus 12 px from every other: powers of
+ * ten first, then the 2× and 5× ticks where there is room, so a narrow axis keeps $0.001, not $0.0005.
+ */
 function spaced(ticks: number[], px: (t: number) => number): number[] {
+  const decade = (t: number) => (Math.abs(Math.log10(t) - Math.round(Math.log10(t))) < 1e-9 ? 0 : 1);
   const kept: number[] = [];
-  for (const t of ticks) {
-    const prev = kept[kept.length - 1];
-    if (prev === undefined || px(t) - px(prev) >= labelPixels(Math.max(usd(t).length, usd(prev).length)) + 12)
+  for (const t of [...ticks].sort((a, b) => decade(a) - decade(b)))
+    if (kept.every((k) => Math.abs(px(t) - px(k)) >= labelPixels(Math.max(usd(t).length, usd(k).length)) + 12))
       kept.push(t);
-  }
-  return kept;
+  return kept.sort((a, b) => a - b);
 }
 
 interface Box {
