@@ -295,3 +295,46 @@ describe('past PLOT_MODELS models the plot shows the first by rank, the table ev
     );
   });
 });
+
+describe('a refused one-label bank: costs in the table, nothing placed, no cheapest', async () => {
+  const rows: CostRow[] = [];
+  for (let i = 0; i < 20; i++)
+    for (const [k, model] of ['b/one', 'b/two'].entries())
+      rows.push({
+        item: `i${i}`,
+        model,
+        gold: 'A',
+        label: i % (k + 2) === 0 ? null : 'A',
+        input_tokens: 100,
+        output_tokens: 10,
+      });
+  const prices = ['b/one', 'b/two'].map((model) => ({
+    model,
+    input_usd_per_mtok: 1,
+    output_usd_per_mtok: 1,
+    read_on: '2026-10-01',
+    source: 'list',
+  }));
+  const dir = writeCorpus(rows, prices);
+  const axisFile = join(dir, 'axes', 'quiz.json');
+  writeFileSync(axisFile, JSON.stringify({ ...JSON.parse(readFileSync(axisFile, 'utf8')), labels: ['A'] }));
+  const { app } = demoApp(dir);
+  const cost = (await app.inject('/api/cost?axis=quiz')).json() as CostDocument;
+  const body = (await app.inject('/dashboard/axes/quiz')).body;
+
+  it('says so', () => {
+    assert.equal(cost.bank_state, 'REFUSED_ONE_LABEL_MENU');
+    assert.equal(cost.costed, 2);
+    assert.ok(!body.includes('id="plot-axis-cost"'));
+    assert.match(paragraph(body, 'axis-cost-noplot')!, /^No plot: no model shown here has both a cost and an accuracy/);
+    assert.equal(
+      paragraph(body, 'axis-cost-cheapest'),
+      `No cheapest model not separated from the leader: ${cost.cheapest_reason}.`,
+    );
+    const table = htmlView(body).tables['axis-cost']!;
+    assert.deepEqual(
+      table.map((r) => [r.cells[3]!.value, r.cells[5]!.text.startsWith('not compared')]),
+      cost.models.map((m) => [String(m.cost!.per_item_usd), true]),
+    );
+  });
+});
