@@ -20,6 +20,7 @@ import {
   orderedCard,
   type ModelCard,
   type ModelCardField,
+  type ModelCardsFile,
   type RecordedCard,
 } from '../core/board/model-card.js';
 import { formatProblem, GspcError } from '../core/errors.js';
@@ -107,8 +108,9 @@ export function modelCardsFile(path: string, recorded: readonly Recorded[]): Mod
   const models = [...cards.values()]
     .map((c) => orderedCard(c as unknown as ModelCard))
     .sort((a, b) => byCodeUnit(a.model, b.model));
+  const file: ModelCardsFile = { schema: MODEL_CARDS_FILE_SCHEMA, models };
   return {
-    text: `${JSON.stringify({ schema: MODEL_CARDS_FILE_SCHEMA, models }, null, 2)}\n`,
+    text: `${JSON.stringify(file, null, 2)}\n`,
     created: existing === null,
     filled: [...filled].map(([m, f]) => `${m}: ${MODEL_CARD_FIELDS.filter((x) => f.has(x)).join(', ')}`),
     notes,
