@@ -10,6 +10,7 @@
  */
 import type { CostDocument, CostModel, GroupEntry } from '../core/board/cost-document.js';
 import type { CostFigure } from '../core/board/cost.js';
+import { plural } from '../core/board/lead-sentence.js';
 import { breakable, cardTable, type Column } from './card-table.js';
 import { GROUP_NAMES } from './dashboard-axis-view.js';
 import { pct, plotFigure } from './dashboard-format.js';
@@ -51,6 +52,18 @@ export function costPoints(doc: CostDocument, plotted: readonly string[]): AxisC
   });
 }
 
+/** `a, b and 2 more have`: up to GROUP_NAMES models named, with the verb that agrees. */
+function names(models: readonly string[], one: string, many: string): string {
+  const named = models.slice(0, GROUP_NAMES);
+  const list =
+    models.length > named.length
+      ? `${named.join(', ')} and ${models.length - named.length} more`
+      : named.length > 1
+        ? `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`
+        : named[0]!;
+  return `${list} ${models.length === 1 ? one : many}`;
+}
+
 /** `h/near, $0.002 per item (TIE)`: a member of the leader's group named with its cost. */
 function member(g: GroupEntry): string {
   const cost = g.cost ? `${usd(g.cost.per_item_usd)} per item${coverage(g)}` : `no cost (${g.cost_reason ?? 'none'})`;
@@ -81,12 +94,21 @@ function groupWords(doc: CostDocument): SafeHtml {
     const lead =
       c.group === 1
         ? `The cheapest model not separated from the leader is the leader itself, the only one: ${c.model},`
-        : `The cheapest of the ${c.group} models not separated from the leader, by cost per item: ${c.with_leader === 'leader' ? `the leader itself, ${c.model}` : c.model},`;
+        : `The cheapest of the ${c.group} models not separated from the leader, by cost per item, among the leader and the models tested level with it whose cost covers every one of their rows: ${c.with_leader === 'leader' ? `the leader itself, ${c.model}` : c.model},`;
     cheapest = `${lead} ${usd(c.cost.per_item_usd)} per item${interval(c.cost.per_item_interval)}${coverage(c)}${c.cost.per_correct_usd === null ? '' : `, ${usd(c.cost.per_correct_usd)} per correct answer`}, accuracy ${c.accuracy === null ? '—' : pct(c.accuracy)}.`;
-    if (c.with_leader === 'UNTESTED')
-      cheapest += ` It was never compared with the leader (UNTESTED${c.untested_reason ? `: ${c.untested_reason}` : ''}): not separated, but not shown level either.`;
-    if (c.without_cost.length > 0)
-      cheapest += ` ${c.without_cost.length === 1 ? `${c.without_cost[0]} has` : `${c.without_cost.slice(0, GROUP_NAMES).join(', ')}${c.without_cost.length > GROUP_NAMES ? ` and ${c.without_cost.length - GROUP_NAMES} more` : ''} have`} no cost and may be cheaper.`;
+    if (c.without_cost.length > 0) cheapest += ` ${names(c.without_cost, 'has', 'have')} no cost and may be cheaper.`;
+    if (c.partial_cost.length > 0)
+      cheapest += ` ${names(c.partial_cost, 'has a cost over only part of its rows', 'have a cost over only part of their rows')}, which is not compared: ${c.partial_cost.length === 1 ? 'it' : 'any'} may be cheaper.`;
+  }
+  // Never chosen (decision CO11), but a reader looking for the cheapest must see them.
+  if (doc.cheaper_untested.length > 0) {
+    const byModel = new Map(doc.leader_group.map((g) => [g.model, g]));
+    const priced = doc.cheaper_untested.slice(0, GROUP_NAMES).map((m) => {
+      const g = byModel.get(m);
+      return g?.cost ? `${m} (${usd(g.cost.per_item_usd)} per item)` : m;
+    });
+    const rest = doc.cheaper_untested.length - priced.length;
+    cheapest += ` Cheaper${c === null ? ' models with a cost' : ''}, but never compared with the leader (UNTESTED, which is no evidence of a tie, so not named the cheapest): ${priced.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}.`;
   }
   return html`${group ? html`<p class="note" id="axis-cost-group" data-count="${String(others.length)}">${group}</p>` : ''}
 <p class="callout" id="axis-cost-cheapest" data-model="${c?.model ?? ''}">${cheapest}</p>`;
@@ -163,7 +185,7 @@ function noCost(doc: CostDocument): string {
   if (doc.models.length === 0) return `The axis is ${doc.status}: no model is compared, so none has a cost.`;
   if (doc.prices === null)
     return 'No cost: this release has no price list (prices.json), so no model has a cost and no accuracy-against-cost view is drawn (a missing price is never a cost of 0).';
-  return `No model of ${doc.axis} has a cost (${doc.priced} of ${doc.models.length} have a price that applies; a cost also needs rows that carry both token counts): nothing is drawn rather than a zero.`;
+  return `No model of ${doc.axis} has a cost (${doc.priced} of ${doc.models.length} ${doc.priced === 1 ? 'has' : 'have'} a price that applies; a cost also needs rows that carry both token counts): nothing is drawn rather than a zero.`;
 }
 
 const legend = (points: readonly AxisCostPoint[]) => html`<ul class="dash-legend" aria-label="Cost plot legend">
@@ -199,7 +221,7 @@ export function costSection(
       ? ''
       : html`<p class="note" id="axis-cost-unplotted" data-count="${String(beside.length)}">Not in the plot: ${beside.slice(0, GROUP_NAMES).map((m, i) => html`${i > 0 ? '; ' : ''}${breakable(m.model)} (${why(m)})`)}${beside.length > GROUP_NAMES ? `; and ${beside.length - GROUP_NAMES} more` : ''}.</p>`;
   return html`${heading}
-<p class="note">Cost is the operator's dated price list times each response's token counts, in US dollars, never invented: read from ${source} (<code>${doc.schema}</code>), prices as of ${doc.as_of.slice(0, 10)}; the formulas: <a href="/methodology#11-cost-get-apicostaxisslug">methodology §11</a>. A model is <strong>dominated</strong> when another public model is separated from it on accuracy (Holm, the pairs below), is the better, and costs no more per item. ${doc.costed} of ${doc.models.length} models have a cost, ${doc.dominated} ${doc.dominated === 1 ? 'is' : 'are'} dominated.</p>
+<p class="note">Cost is the operator's dated price list times each response's token counts, in US dollars, never invented: read from ${source} (<code>${doc.schema}</code>), prices as of ${doc.as_of.slice(0, 10)}; the formulas: <a href="/methodology#11-cost-get-apicostaxisslug">methodology §11</a>. A model is <strong>dominated</strong> when another public model is separated from it on accuracy (Holm, the pairs below), is the better, and costs no more per item; only a cost over every row of its model is compared (models may answer different items). ${doc.costed} of ${plural(doc.models.length, 'model')} ${doc.costed === 1 ? 'has' : 'have'} a cost, ${doc.dominated} ${doc.dominated === 1 ? 'is' : 'are'} dominated.</p>
 ${groupWords(doc)}
 ${
   points.length > 0

@@ -54,7 +54,7 @@ export function costNotices(corpus: Corpus): CorpusProblem[] {
           out.push({
             file: `peritem/${a.axis}.jsonl`,
             field: 'input_tokens, output_tokens',
-            reason: `model '${model}': ${a.withTokens} of ${a.rows} rows carry both; /api/cost gives its cost over those ${a.withTokens}, the other ${a.rows - a.withTokens} are not costed (not 0)`,
+            reason: `model '${model}': ${a.withTokens} of ${a.rows} rows carry both; /api/cost gives its cost over those ${a.withTokens}, the other ${a.rows - a.withTokens} are not costed (not 0), and compares that cost with no other model (decision CO10)`,
           });
   }
   return out;

@@ -9,6 +9,8 @@
  * the worked example of §11, no price → no cost, and the board unchanged.
  */
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { demoApp } from '../helpers/app.js';
 import { type CostRow, handCorpus, randomCostCorpus, writeCorpus } from '../helpers/cost-corpus.js';
@@ -34,6 +36,8 @@ describe('/api/cost re-derived from the rows, the price list and /api/models', (
         'partial coverage: some costs are over fewer rows than the model has',
       );
       for (const m of doc.models) seen.add(`dominated:${String(m.dominated)}`);
+      if (doc.models.some((m: any) => m.separated_above_partial_cost)) seen.add('separated above with a partial cost');
+      if (doc.cheapest_not_separated?.partial_cost.length > 0) seen.add('cheapest beside a member with a partial cost');
       if (doc.cheapest_not_separated !== null) seen.add('cheapest');
       if (doc.cheapest_not_separated?.without_cost.length > 0) seen.add('cheapest beside a member without cost');
       if (doc.models.some((m: any) => m.price === null && m.prices_listed > 0)) seen.add('only later prices');
@@ -44,11 +48,13 @@ describe('/api/cost re-derived from the rows, the price list and /api/models', (
     assert.deepEqual([...seen].sort(), [
       'a choice among prices',
       'cheapest',
+      'cheapest beside a member with a partial cost',
       'cheapest beside a member without cost',
       'dominated:false',
       'dominated:null',
       'dominated:true',
       'only later prices',
+      'separated above with a partial cost',
     ]);
   });
 
@@ -70,30 +76,38 @@ describe('/api/cost re-derived from the rows, the price list and /api/models', (
     close(m('h/near').cost.per_item_usd, 0.002, 'near');
     assert.deepEqual([m('h/near').rows, m('h/near').rows_with_tokens, m('h/near').cost.correct], [60, 50, 48]);
     close(m('h/near').cost.per_correct_usd, (50 * 0.002) / 48, 'near per correct: 50 rows costed, 48 of them correct');
-    assert.equal(doc.cheapest_not_separated.model, 'h/near');
+    // h/near's $0.002 is over 50 of its 60 rows: not compared (decision CO10), on either side.
+    assert.equal(doc.cheapest_not_separated.model, 'h/top', 'the leader: h/near has a cost over part of its rows');
+    assert.equal(doc.cheapest_not_separated.with_leader, 'leader');
     assert.deepEqual(doc.cheapest_not_separated.without_cost, []);
+    assert.deepEqual(doc.cheapest_not_separated.partial_cost, ['h/near']);
+    assert.deepEqual(doc.cheaper_untested, []);
     assert.equal(doc.cheapest_not_separated.group, 2);
     assert.deepEqual(
       doc.models.map((x: any) => [x.model, x.dominated, x.dominated_by]),
       [
         ['h/top', false, []],
         ['h/own', null, []],
-        ['h/near', false, []],
-        ['h/mid', true, ['h/near']],
+        ['h/near', null, []],
+        ['h/mid', null, []],
         ['h/unpriced', null, []],
-        ['h/low', true, ['h/top', 'h/near', 'h/mid']],
+        ['h/low', true, ['h/top', 'h/mid']],
         ['h/thrifty', null, []],
       ],
     );
+    assert.match(m('h/near').dominance_reason, /covers only part of its rows/);
+    assert.deepEqual(m('h/mid').separated_above_partial_cost, ['h/near']);
+    assert.equal(m('h/mid').separated_above_without_cost, undefined);
     assert.deepEqual(m('h/thrifty').separated_above_without_cost, ['h/unpriced']);
-    assert.match(m('h/thrifty').dominance_reason, /whether they are cheaper is unknown/);
+    assert.deepEqual(m('h/thrifty').separated_above_partial_cost, ['h/near']);
+    assert.match(m('h/thrifty').dominance_reason, /whether it is dominated is unknown/);
     assert.equal(m('h/unpriced').price, null);
     assert.match(
       m('h/unpriced').price_reason,
       /read after the release's day \(2026-11-01\); the earliest on 2026-11-15/,
     );
     assert.match(m('h/own').dominance_reason, /own model/);
-    assert.equal(doc.dominated, 2);
+    assert.equal(doc.dominated, 1);
     close(m('h/thrifty').cost.per_item_usd, 0.001, 'thrifty: 1000·1/10⁶');
   });
 
@@ -122,7 +136,7 @@ describe('/api/cost re-derived from the rows, the price list and /api/models', (
     assert.deepEqual([worse.dominated, worse.dominated_by], [true, ['e/better']]);
   });
 
-  it('a model never paired with the leader is in its group as UNTESTED, not as a tie, and can be the cheapest (said)', async () => {
+  it('a model never paired with the leader is in its group as UNTESTED, not as a tie, and is never the cheapest: named as cheaper but never compared', async () => {
     const rows: CostRow[] = [];
     for (let i = 0; i < 30; i++) {
       rows.push({ item: `q${i}`, model: 'u/lead', gold: 'A', label: 'A', input_tokens: 100, output_tokens: 50 });
@@ -163,8 +177,90 @@ describe('/api/cost re-derived from the rows, the price list and /api/models', (
     const apart = doc.leader_group.find((g: any) => g.model === 'u/apart');
     assert.equal(apart.with_leader, 'UNTESTED');
     assert.equal(typeof apart.untested_reason, 'string');
-    assert.equal(doc.cheapest_not_separated.model, 'u/apart');
-    assert.equal(doc.cheapest_not_separated.with_leader, 'UNTESTED');
+    assert.equal(doc.cheapest_not_separated.model, 'u/lead', 'chosen among the members compared with the leader');
+    assert.deepEqual(doc.cheaper_untested, ['u/apart']);
+  });
+
+  /** 100 items, gold A; each model right on its first k; `tokens` the rows (by index) carrying counts. */
+  const threeModels = (spec: { model: string; k: number; tokens: (i: number) => boolean; out: number }[]) =>
+    Array.from({ length: 100 }, (_, i) =>
+      spec.map(
+        (s): CostRow => ({
+          item: `q${String(i).padStart(3, '0')}`,
+          model: s.model,
+          gold: 'A',
+          label: i < s.k ? 'A' : 'B',
+          ...(s.tokens(i) && { input_tokens: 100, output_tokens: s.out }),
+        }),
+      ),
+    ).flat();
+  const onePrice = (models: string[]) =>
+    models.map((model) => ({
+      model,
+      input_usd_per_mtok: 1,
+      output_usd_per_mtok: 1,
+      read_on: '2026-10-01',
+      source: 'price page',
+    }));
+
+  it('a cost over part of its rows dominates nothing and is not dominated; no cheapest is named from it (CO10)', async () => {
+    // Review: x/strong's $0.000001 was over 1 of its 100 rows, and x/mid read "dominated by x/strong".
+    const rows = threeModels([
+      { model: 'x/strong', k: 90, tokens: (i) => i === 0, out: 0 },
+      { model: 'x/mid', k: 70, tokens: () => true, out: 10 },
+      { model: 'x/weak', k: 40, tokens: () => true, out: 10 },
+    ]);
+    const { app } = demoApp(writeCorpus(rows, onePrice(['x/strong', 'x/mid', 'x/weak'])));
+    const doc = await rederive(app);
+    const m = (n: string) => doc.models.find((x: any) => x.model === n);
+    assert.deepEqual([m('x/strong').rows_with_tokens, m('x/strong').rows], [1, 100]);
+    assert.equal(m('x/strong').cost.per_item_usd, 1e-4, '100 input tokens at $1 per Mtok, on its one row');
+    assert.deepEqual([m('x/mid').dominated, m('x/mid').dominated_by], [null, []]);
+    assert.deepEqual(m('x/mid').separated_above_partial_cost, ['x/strong']);
+    assert.match(m('x/mid').dominance_reason, /a cost over part of their rows only/);
+    assert.deepEqual([m('x/strong').dominated, m('x/strong').dominated_by], [null, []]);
+    assert.match(m('x/strong').dominance_reason, /covers only part of its rows/);
+    // x/mid, with a full cost, still dominates x/weak (same cost, separated above it).
+    assert.deepEqual([m('x/weak').dominated, m('x/weak').dominated_by], [true, ['x/mid']]);
+    assert.deepEqual(
+      doc.leader_group.map((g: any) => g.model),
+      ['x/strong'],
+    );
+    assert.equal(doc.cheapest_not_separated, null, 'the only member has a cost over 1 of its 100 rows');
+    assert.match(
+      doc.cheapest_reason,
+      /over every one of its rows \(with a cost over part of their rows only: x\/strong\)/,
+    );
+  });
+
+  it('a model below a cheaper-or-equal model it was never compared with (UNTESTED: runs not like for like) is not compared, and is never the cheapest (CO11)', async () => {
+    const rows = threeModels([
+      { model: 'x/strong', k: 90, tokens: () => true, out: 50 },
+      { model: 'x/mid', k: 70, tokens: () => true, out: 10 },
+      { model: 'x/weak', k: 40, tokens: () => true, out: 10 },
+    ]);
+    const dir = writeCorpus(rows, onePrice(['x/strong', 'x/mid', 'x/weak']));
+    const runs = [
+      { model: 'x/strong', axis: 'quiz', shots: 0 },
+      { model: 'x/mid', axis: 'quiz', shots: 0 },
+      { model: 'x/weak', axis: 'quiz', shots: 5 },
+    ];
+    writeFileSync(join(dir, 'runs.json'), JSON.stringify({ schema: 'svc.gspc-corpus-runs/1', runs }));
+    const { app } = demoApp(dir);
+    const doc = await rederive(app);
+    const m = (n: string) => doc.models.find((x: any) => x.model === n);
+    assert.deepEqual(
+      doc.leader_group.map((g: any) => [g.model, g.with_leader]),
+      [
+        ['x/strong', 'leader'],
+        ['x/weak', 'UNTESTED'],
+      ],
+    );
+    assert.deepEqual([m('x/weak').dominated, m('x/weak').untested_above], [null, ['x/mid']]);
+    assert.match(m('x/weak').dominance_reason, /never compared with it \(UNTESTED\)/);
+    assert.deepEqual([m('x/mid').dominated, m('x/mid').dominated_by], [false, []], 'x/strong costs more');
+    assert.equal(doc.cheapest_not_separated.model, 'x/strong');
+    assert.deepEqual(doc.cheaper_untested, ['x/weak']);
   });
 
   it('a worked example: docs/methodology.md §11', async () => {

@@ -178,7 +178,7 @@ describe('gspc validate says which models /api/cost will give no cost, or a cost
       "prices.json read_on: model 'h/unpriced': every price was read after the release's day (2026-11-01): /api/cost gives it no cost",
       "prices.json prices: model 'p/no-price': its rows carry token counts but the price list has no price for it: /api/cost gives it no cost (never 0)",
       "prices.json prices: model 'p/no-tokens': it has a price but none of its rows carries both input_tokens and output_tokens: /api/cost gives it no cost (never 0)",
-      "peritem/quiz.jsonl input_tokens, output_tokens: model 'h/near': 50 of 60 rows carry both; /api/cost gives its cost over those 50, the other 10 are not costed (not 0)",
+      "peritem/quiz.jsonl input_tokens, output_tokens: model 'h/near': 50 of 60 rows carry both; /api/cost gives its cost over those 50, the other 10 are not costed (not 0), and compares that cost with no other model (decision CO10)",
     ])
       assert.ok(r.stderr.includes(expected), `missing notice: ${expected}\n${r.stderr}`);
     assert.ok(!/model 'h\/top'/.test(r.stderr), 'a model priced and fully covered is not named');

@@ -134,7 +134,8 @@ export function handCorpus(): string {
 
 /**
  * A random corpus: 6 models on 120 items (some rows missing, some unparsed), tokens and latency
- * on most rows (each count absent or null on about a tenth, and on no row of one model), several
+ * on most rows (each count absent or null on about a tenth of r/beta's and r/gamma's rows, so
+ * their costs cover part of their rows; on every row of the others but one, which has none), several
  * dated prices per model (some read after the release's day, one model without any), clusters
  * of four items on odd seeds. Skills differ enough that some pairs separate and some do not.
  */
@@ -152,7 +153,8 @@ export function randomCostCorpus(seed: number): string {
       const label = next() < 0.05 ? null : next() < skill[k]! ? gold : gold === 'A' ? 'B' : 'A';
       const row: CostRow = { item, model, gold, label };
       if (seed % 2 === 1) row.cluster = `p${Math.floor(i / 4)}`;
-      const drop = () => (next() < 0.1 ? (next() < 0.5 ? 'absent' : 'null') : 'keep');
+      const partial = model === 'r/beta' || model === 'r/gamma';
+      const drop = () => (next() < 0.1 && partial ? (next() < 0.5 ? 'absent' : 'null') : 'keep');
       const inDrop = drop();
       const outDrop = drop();
       const out = Math.floor(next() * 200 * (k + 1));

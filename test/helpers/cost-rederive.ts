@@ -48,7 +48,7 @@ export async function getJson(app: FastifyInstance, url: string): Promise<any> {
 /** Re-derives every figure of /api/cost?axis=quiz and returns the served document. */
 export async function rederive(app: FastifyInstance): Promise<any> {
   const doc = await getJson(app, '/api/cost?axis=quiz');
-  assert.equal(doc.schema, 'svc.gspc-cost/0.1');
+  assert.equal(doc.schema, 'svc.gspc-cost/0.2');
   assert.equal(doc.as_of, AS_OF);
   const models = await getJson(app, '/api/models?axis=quiz');
   const rowsText = (await app.inject({ url: '/peritem/quiz.jsonl' })).body;
@@ -67,6 +67,8 @@ export async function rederive(app: FastifyInstance): Promise<any> {
   );
   const day = AS_OF.slice(0, 10);
   const perItem = new Map<string, number | null>();
+  /** Whether a model's cost covers every one of its rows: only such a cost is compared. */
+  const whole = new Map<string, boolean>();
   for (const mm of models.models) {
     const m = doc.models.find((x: any) => x.model === mm.model);
     const what = mm.model;
@@ -90,6 +92,8 @@ export async function rederive(app: FastifyInstance): Promise<any> {
     const own = rows.filter((r) => r.model === mm.model);
     const costed = own.filter((r) => typeof r.input_tokens === 'number' && typeof r.output_tokens === 'number');
     assert.equal(m.rows_with_tokens, costed.length, `${what} rows with tokens`);
+    assert.equal(m.rows, own.length, `${what} rows`);
+    whole.set(mm.model, costed.length === own.length);
     if (price === null || costed.length === 0) {
       assert.equal(m.cost, null, `${what}: no price or no tokens is no cost, never 0`);
       assert.ok(typeof m.cost_reason === 'string' && m.cost_reason.length > 0, `${what}: says why`);
@@ -126,26 +130,41 @@ export async function rederive(app: FastifyInstance): Promise<any> {
     closePair(c.per_correct_interval, correct?.interval ?? null, `${what} per correct interval`);
     perItem.set(mm.model, c.per_item_usd);
   }
-  // Dominance: separated (Holm, the public pairs of /api/models), better, and no more expensive.
+  // Dominance: separated (Holm, the public pairs of /api/models), better, and no more expensive,
+  // each cost over every row of its model; unknown when a model above might dominate.
   const rankOf = new Map<string, number>(models.models.map((m: any) => [m.model, m.rank]));
+  const full = (x: string) => (perItem.get(x) != null && whole.get(x) === true ? perItem.get(x)! : null);
+  const byRank = (a: string, b: string) => rankOf.get(a)! - rankOf.get(b)!;
   for (const mm of models.models) {
     const m = doc.models.find((x: any) => x.model === mm.model);
-    const cost = perItem.get(mm.model) ?? null;
+    const cost = full(mm.model);
     if (mm.own || mm.rank === null || cost === null) {
       assert.equal(m.dominated, null, `${mm.model}: not compared`);
       assert.deepEqual(m.dominated_by, []);
+      if (!mm.own && mm.rank !== null && perItem.get(mm.model) != null)
+        assert.match(m.dominance_reason, /covers only part of its rows/, `${mm.model}: partial`);
       continue;
     }
-    const above = models.pairs
-      .filter((p: any) => !p.own && p.state === 'SEPARATED' && (p.first === mm.model || p.second === mm.model))
-      .filter((p: any) => p.better !== mm.model)
+    const mine = models.pairs.filter((p: any) => !p.own && (p.first === mm.model || p.second === mm.model));
+    const other = (p: any) => (p.first === mm.model ? p.second : p.first);
+    const above = mine
+      .filter((p: any) => p.state === 'SEPARATED' && p.better !== mm.model)
       .map((p: any) => p.better as string);
-    const by = above
-      .filter((b: string) => perItem.get(b) !== null && perItem.get(b)! <= cost)
-      .sort((a: string, b: string) => rankOf.get(a)! - rankOf.get(b)!);
-    const unknown = above.filter((b: string) => perItem.get(b) === null);
+    const by = above.filter((b: string) => full(b) !== null && full(b)! <= cost).sort(byRank);
+    const noCost = above.filter((b: string) => perItem.get(b) == null).sort(byRank);
+    const partial = above.filter((b: string) => perItem.get(b) != null && whole.get(b) !== true).sort(byRank);
+    const untested = mine
+      .filter((p: any) => p.state === 'UNTESTED' && rankOf.get(other(p))! < mm.rank)
+      .map(other)
+      .filter((b: string) => full(b) === null || full(b)! <= cost)
+      .sort(byRank);
     assert.deepEqual(m.dominated_by, by, `${mm.model} dominated by`);
-    assert.equal(m.dominated, by.length > 0 ? true : unknown.length > 0 ? null : false, `${mm.model} dominated`);
+    const unknown = noCost.length + partial.length + untested.length > 0;
+    assert.equal(m.dominated, by.length > 0 ? true : unknown ? null : false, `${mm.model} dominated`);
+    const unknownLists = by.length === 0 && unknown;
+    assert.deepEqual(m.separated_above_without_cost, unknownLists && noCost.length ? noCost : undefined);
+    assert.deepEqual(m.separated_above_partial_cost, unknownLists && partial.length ? partial : undefined);
+    assert.deepEqual(m.untested_above, unknownLists && untested.length ? untested : undefined);
   }
   assert.equal(doc.dominated, doc.models.filter((m: any) => m.dominated === true).length);
   assert.equal(doc.costed, [...perItem.values()].filter((v) => v !== null).length);
@@ -167,17 +186,28 @@ export async function rederive(app: FastifyInstance): Promise<any> {
     assert.equal(g.with_leader, g.model === leader ? 'leader' : pair.state, `${g.model} with the leader`);
     assert.equal(g.untested_reason, pair?.state === 'UNTESTED' ? pair.reason : undefined);
   }
-  const priced = models.leader_group.filter((x: string) => perItem.get(x) !== null);
-  const cheapest = priced.reduce(
-    (a: string | null, x: string) => (a === null || perItem.get(x)! < perItem.get(a)! ? x : a),
-    null,
-  );
+  // The cheapest: among the leader and its TIEs, each with a cost over every one of its rows.
+  const stateWith = (x: string) => doc.leader_group.find((g: any) => g.model === x).with_leader;
+  const compared = models.leader_group.filter((x: string) => stateWith(x) !== 'UNTESTED' && full(x) !== null);
+  const cheapest = compared.reduce((a: string | null, x: string) => (a === null || full(x)! < full(a)! ? x : a), null);
   assert.equal(doc.cheapest_not_separated?.model ?? null, cheapest, 'the cheapest not separated from the leader');
-  if (cheapest !== null)
+  if (cheapest !== null) {
     assert.deepEqual(
       doc.cheapest_not_separated.without_cost,
-      models.leader_group.filter((x: string) => perItem.get(x) === null),
+      models.leader_group.filter((x: string) => perItem.get(x) == null),
     );
-  else assert.ok(typeof doc.cheapest_reason === 'string');
+    assert.deepEqual(
+      doc.cheapest_not_separated.partial_cost,
+      models.leader_group.filter((x: string) => perItem.get(x) != null && whole.get(x) !== true),
+    );
+  } else assert.ok(typeof doc.cheapest_reason === 'string');
+  assert.deepEqual(
+    doc.cheaper_untested,
+    models.leader_group.filter(
+      (x: string) =>
+        stateWith(x) === 'UNTESTED' && full(x) !== null && (cheapest === null || full(x)! < full(cheapest)!),
+    ),
+    'cheaper, but never compared with the leader',
+  );
   return doc;
 }

@@ -90,13 +90,17 @@ describe('the accuracy-against-cost view of an axis page', async () => {
 
   it('dominated, not dominated and not compared, as the worked example says', () => {
     const cell = (model: string) => rows.find((r) => r.data['model'] === model)!.cells[5]!.text;
-    assert.equal(cell('h/mid'), 'dominated by h/near');
-    assert.equal(cell('h/low'), 'dominated by h/top, h/near, h/mid');
+    // h/near's cost is over 50 of its 60 rows: it is compared with nothing (decision CO10).
+    assert.match(
+      cell('h/mid'),
+      /^not compared \(no model with a full cost dominates it, but models SEPARATED above it have a cost over part of their rows only/,
+    );
+    assert.equal(cell('h/low'), 'dominated by h/top, h/mid');
     assert.equal(cell('h/top'), 'not dominated');
-    assert.equal(cell('h/near'), 'not dominated');
+    assert.match(cell('h/near'), /^not compared \(its cost covers only part of its rows/);
     assert.match(
       cell('h/thrifty'),
-      /^not compared \(no model with a cost dominates it, but models SEPARATED above it have no cost/,
+      /^not compared \(no model with a full cost dominates it, but models SEPARATED above it have no cost; models SEPARATED above it have a cost over part of their rows only/,
     );
     assert.match(cell('h/own'), /^not compared \(own model/);
   });
@@ -121,9 +125,9 @@ describe('the accuracy-against-cost view of an axis page', async () => {
     );
     assert.equal(
       paragraph(body, 'axis-cost-cheapest'),
-      'The cheapest of the 2 models not separated from the leader, by cost per item: h/near, $0.002 per item ($0.002 to $0.002) over 50 of 60 rows, $0.00208 per correct answer, accuracy 96.7%.',
+      'The cheapest of the 2 models not separated from the leader, by cost per item, among the leader and the models tested level with it whose cost covers every one of their rows: the leader itself, h/top, $0.0105 per item ($0.0105 to $0.0105), $0.0105 per correct answer, accuracy 100.0%. h/near has a cost over only part of its rows, which is not compared: it may be cheaper.',
     );
-    assert.equal(cost.cheapest_not_separated!.model, 'h/near');
+    assert.equal(cost.cheapest_not_separated!.model, 'h/top');
   });
 
   it('the plot: each model with a cost and an accuracy, its values exactly; dominated ones marked', () => {
@@ -153,10 +157,11 @@ describe('a model UNTESTED with the leader is named as not compared, never as ti
   const cost = (await app.inject('/api/cost?axis=quiz')).json() as CostDocument;
   const body = (await app.inject('/dashboard/axes/quiz')).body;
 
-  it('the group and the cheapest say it was never compared', () => {
+  it('the group says it was never compared; it is not the cheapest, but named as cheaper and never compared', () => {
     const apart = cost.leader_group.find((g) => g.model === 'h/apart')!;
     assert.equal(apart.with_leader, 'UNTESTED', 'the corpus gives an UNTESTED member');
-    assert.equal(cost.cheapest_not_separated!.model, 'h/apart');
+    assert.equal(cost.cheapest_not_separated!.model, 'h/top');
+    assert.deepEqual(cost.cheaper_untested, ['h/apart']);
     const group = paragraph(body, 'axis-cost-group')!;
     assert.match(
       group,
@@ -165,7 +170,7 @@ describe('a model UNTESTED with the leader is named as not compared, never as ti
     assert.doesNotMatch(group, /h\/apart[^;]*TIE/);
     assert.match(
       paragraph(body, 'axis-cost-cheapest')!,
-      /^The cheapest of the 3 models not separated from the leader, by cost per item: h\/apart, \$0\.0005 per item.* It was never compared with the leader \(UNTESTED: [^)]+\): not separated, but not shown level either\.$/,
+      /^The cheapest of the 3 models not separated from the leader, by cost per item, .*: the leader itself, h\/top, .* Cheaper, but never compared with the leader \(UNTESTED, which is no evidence of a tie, so not named the cheapest\): h\/apart \(\$0\.0005 per item\)\.$/,
     );
   });
 });
@@ -224,7 +229,7 @@ describe('the cost view and the card line on the demo with prices, cards and mar
     const safety = (await app.inject('/dashboard/axes/safety')).body;
     assert.match(
       paragraph(safety, 'axis-cost-none')!,
-      /^No model of safety has a cost \(\d+ of \d+ have a price that applies;/,
+      /^No model of safety has a cost \(\d+ of \d+ (has|have) a price that applies;/,
     );
   });
 });
@@ -293,6 +298,27 @@ describe('past PLOT_MODELS models the plot shows the first by rank, the table ev
       htmlView(body).tables['axis-cost']!.map((r) => r.data['model']),
       cost.models.map((m) => m.model),
     );
+  });
+});
+
+describe('one model with a cost: the counts agree with their verbs', async () => {
+  const rows: CostRow[] = Array.from({ length: 4 }, (_, i) => ({
+    item: `i${i}`,
+    model: 'o/only',
+    gold: 'A',
+    label: 'A',
+    input_tokens: 100,
+    output_tokens: 10,
+  }));
+  const prices = [
+    { model: 'o/only', input_usd_per_mtok: 1, output_usd_per_mtok: 1, read_on: '2026-10-01', source: 'list' },
+  ];
+  const { app } = demoApp(writeCorpus(rows, prices));
+  const body = text((await app.inject('/dashboard/axes/quiz')).body);
+
+  it('"1 of 1 model has a cost, 0 are dominated"', () => {
+    assert.match(body, /1 of 1 model has a cost, 0 are dominated\./);
+    assert.doesNotMatch(body, /1 of 1 model have/);
   });
 });
 

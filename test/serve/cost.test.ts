@@ -1,5 +1,5 @@
 /**
- * `GET /api/cost?axis=` (`svc.gspc-cost/0.1`, issue 40 item 4) as a registry document: keyless,
+ * `GET /api/cost?axis=` (`svc.gspc-cost/0.2`, issue 40 item 4) as a registry document: keyless,
  * prepared bytes with an ETag (304), the same bytes in-process, its query checked, an unknown or
  * facts axis 404 `unknown_axis`; described in OpenAPI; `prices.json` published and listed in the
  * manifest (role `prices`); a release with prices verifies as gspc verify checks it; gspc export
@@ -43,7 +43,7 @@ describe('GET /api/cost', () => {
     assert.equal(r.statusCode, 200);
     assert.equal(r.headers['content-type'], 'application/json; charset=utf-8');
     assert.equal(r.headers['access-control-allow-origin'], '*');
-    assert.equal(r.json().schema, 'svc.gspc-cost/0.1');
+    assert.equal(r.json().schema, 'svc.gspc-cost/0.2');
     const again = await hand.app.inject({ url: '/api/cost?axis=quiz', headers: { 'if-none-match': r.headers.etag } });
     assert.equal(again.statusCode, 304);
     const got = await hand.read.documents.readPath('/api/cost?axis=quiz');

@@ -1,11 +1,11 @@
 /**
- * `GET /api/cost?axis=<slug>` (`svc.gspc-cost/0.1`, issue 40 item 4): per model of one
+ * `GET /api/cost?axis=<slug>` (`svc.gspc-cost/0.2`, issue 40 item 4): per model of one
  * model-comparison axis, the price that applies (price-list.ts), what its responses cost
  * (cost.ts), and whether it is dominated; the models not separated from the leader with their
  * cost; and the cheapest of them. Accuracy, ranks, the leader's group and which pairs are
  * SEPARATED are read from the every-model document `/api/models?axis=` serves (passed in whole,
  * never derived again here), so the two documents cannot disagree. Rules: docs/methodology.md
- * §11; decisions CO1-CO9. Beside the board, which does not change.
+ * §11; decisions CO1-CO13. Beside the board, which does not change.
  */
 import { type CostFigure, costFigure, rowsWithTokens } from './cost.js';
 import { dominance, type Dominance } from './cost-dominance.js';
@@ -14,7 +14,7 @@ import type { ModelComparisonAxis } from './model.js';
 import type { ModelsDocument, PairEntry } from './models-document.js';
 import { choosePrice, type ModelPrice, orderedPrice } from './price-list.js';
 
-export const COST_SCHEMA = 'svc.gspc-cost/0.1';
+export const COST_SCHEMA = 'svc.gspc-cost/0.2';
 
 /** A price as a document gives it (the model is the entry's). */
 export type PriceEntry = Omit<ModelPrice, 'model'>;
@@ -61,9 +61,12 @@ export interface GroupEntry {
 
 export interface Cheapest extends GroupEntry {
   cost: CostFigure;
+  with_leader: 'leader' | 'TIE';
   /** The leader's group: how many models it holds, and which of them have no cost (either may be cheaper). */
   group: number;
   without_cost: string[];
+  /** Members whose cost covers only part of their rows: not compared (decision CO10), any may be cheaper. */
+  partial_cost: string[];
 }
 
 export interface CostDocument {
@@ -89,9 +92,18 @@ export interface CostDocument {
   leader: string | null;
   /** The models not separated from the leader (`leader_group` of /api/models), in rank order, each with its cost. */
   leader_group: GroupEntry[];
-  /** The cheapest of them by cost per item, among those with a cost; null with `cheapest_reason`. */
+  /**
+   * The cheapest of them by cost per item, among those compared with the leader (the leader or a
+   * TIE) whose cost covers every one of their rows (decisions CO10, CO11); null with `cheapest_reason`.
+   */
   cheapest_not_separated: Cheapest | null;
   cheapest_reason?: string;
+  /**
+   * Members of the leader's group whose pair with the leader is UNTESTED and whose full cost is
+   * lower than the cheapest's (every such member with a full cost when there is no cheapest): cheaper,
+   * but never compared with the leader (decision CO11). In rank order.
+   */
+  cheaper_untested: string[];
   /** Every model of /api/models, in its order. */
   models: CostModel[];
 }
@@ -106,11 +118,11 @@ const METHOD: Record<string, string> = {
   per_correct:
     'per_correct_usd = total / correct over the same rows (what one correct answer cost, failures included); SE = √(Σ_g (Σ_{i∈g}(xᵢ − R·cᵢ))²) / correct; null without a correct row and on a refused one-label bank',
   dominance:
-    "a public model is dominated when another public model is SEPARATED from it on /api/models (Holm), better, and no more expensive: its per_item_usd is at most this one's (point estimates; the intervals are for reading). null when the model has no cost, is an own model, has no rank, or when no priced model dominates it but a model separated above it has no cost",
+    "a public model is dominated when another public model is SEPARATED from it on /api/models (Holm), better, and no more expensive: its per_item_usd is at most this one's (point estimates; the intervals are for reading). A cost counts, on either side, only when it covers every row of its model (rows_with_tokens = rows): models may answer different items, and a mean over part of a model's rows is not compared. null when the model has no cost, a cost over part of its rows, is an own model or has no rank, or when no model dominates it but one might: a model SEPARATED above it without a cost or with a partial one, or a better-ranked model never compared with it (UNTESTED) that is not known to cost more",
   leader_group:
     "the models not separated from the leader are /api/models' leader_group, each named with its cost; with_leader says whether its pair with the leader is a TIE or UNTESTED (not compared: not separated, but not shown tied)",
   cheapest:
-    "cheapest_not_separated: the model of the leader's group with the lowest per_item_usd among those with a cost (the better rank on equal cost); without_cost names the members that have none, any of which may be cheaper",
+    "cheapest_not_separated: of the leader's group, among the leader and the members whose pair with it is a TIE (tested) and whose cost covers every one of their rows, the one with the lowest per_item_usd (the better rank on equal cost); without_cost names the members that have no cost and partial_cost those whose cost covers part of their rows only (not compared: any may be cheaper); cheaper_untested names the members cheaper than it but never compared with the leader (UNTESTED)",
 };
 
 export function costDocument(
@@ -148,7 +160,15 @@ export function costDocument(
       ...(cost === null && { cost_reason: reasons.join('; ') }),
     };
   });
-  const dominanceOf = dominance(models, new Map(entries.map((e) => [e.model, e.cost?.per_item_usd ?? null])));
+  const dominanceOf = dominance(
+    models,
+    new Map(
+      entries.map((e) => [
+        e.model,
+        e.cost === null ? null : { per_item: e.cost.per_item_usd, full: e.rows_with_tokens === e.rows },
+      ]),
+    ),
+  );
   const out: CostModel[] = entries.map((e) => ({ ...e, ...dominanceOf.get(e.model)! }));
   const byModel = new Map(out.map((e) => [e.model, e]));
   const leader = models.leader_group[0];
@@ -172,11 +192,35 @@ export function costDocument(
       ...(e.cost_reason !== undefined && { cost_reason: e.cost_reason }),
     };
   });
+  // Only a cost over every row of its model is compared (CO10), and only with a member the test
+  // placed with the leader (CO11): an UNTESTED member cheaper than the choice is named apart.
+  const fullCost = (g: GroupEntry) => g.cost !== null && g.rows_with_tokens === g.rows;
   let cheapest: GroupEntry | undefined;
   for (const g of group)
-    if (g.cost !== null && (cheapest === undefined || g.cost.per_item_usd < cheapest.cost!.per_item_usd)) cheapest = g;
-  // The group is in rank order (/api/models gives it so), and so is this list.
+    if (
+      g.with_leader !== 'UNTESTED' &&
+      fullCost(g) &&
+      (cheapest === undefined || g.cost!.per_item_usd < cheapest.cost!.per_item_usd)
+    )
+      cheapest = g;
+  // The group is in rank order (/api/models gives it so), and so are these lists.
   const withoutCost = group.filter((g) => g.cost === null).map((g) => g.model);
+  const partialCost = group.filter((g) => g.cost !== null && !fullCost(g)).map((g) => g.model);
+  const cheaperUntested = group
+    .filter(
+      (g) =>
+        g.with_leader === 'UNTESTED' &&
+        fullCost(g) &&
+        (cheapest === undefined || g.cost!.per_item_usd < cheapest.cost!.per_item_usd),
+    )
+    .map((g) => g.model);
+  const notCompared = [
+    ...(withoutCost.length > 0 ? [`without a cost: ${withoutCost.join(', ')}`] : []),
+    ...(partialCost.length > 0 ? [`with a cost over part of their rows only: ${partialCost.join(', ')}`] : []),
+    ...(cheaperUntested.length > 0
+      ? [`with a cost but never compared with the leader (UNTESTED): ${cheaperUntested.join(', ')}`]
+      : []),
+  ];
   const cheapestReason =
     def.status !== 'MEASURED'
       ? `the axis is ${def.status}: no model is compared`
@@ -184,9 +228,11 @@ export function costDocument(
         ? 'a refused one-label bank has no leader (bank_state)'
         : group.length === 0
           ? 'no public model has a parsed response: there is no leader'
-          : cheapest === undefined
+          : cheapest === undefined && partialCost.length === 0 && cheaperUntested.length === 0
             ? `no model of the leader's group has a cost (${withoutCost.join(', ')}): without a price and token counts there is nothing to compare`
-            : undefined;
+            : cheapest === undefined
+              ? `no model of the leader's group compared with the leader (the leader itself or a TIE) has a cost over every one of its rows (${notCompared.join('; ')})`
+              : undefined;
   return {
     schema: COST_SCHEMA,
     axis: def.axis,
@@ -207,8 +253,16 @@ export function costDocument(
     cheapest_not_separated:
       cheapest === undefined
         ? null
-        : { ...cheapest, cost: cheapest.cost!, group: group.length, without_cost: withoutCost },
+        : {
+            ...cheapest,
+            cost: cheapest.cost!,
+            with_leader: cheapest.with_leader as 'leader' | 'TIE',
+            group: group.length,
+            without_cost: withoutCost,
+            partial_cost: partialCost,
+          },
     ...(cheapestReason !== undefined && { cheapest_reason: cheapestReason }),
+    cheaper_untested: cheaperUntested,
     models: out,
   };
 }

@@ -1,5 +1,5 @@
 /**
- * `GET /api/cost?axis=<slug>` (`svc.gspc-cost/0.1`, src/core/board/cost-document.ts; issue 40
+ * `GET /api/cost?axis=<slug>` (`svc.gspc-cost/0.2`, src/core/board/cost-document.ts; issue 40
  * item 4): per model the price that applies and what its responses cost, with 95% intervals;
  * which models are dominated; the models not separated from the leader with their cost, and the
  * cheapest of them. Accuracy, ranks and the SEPARATED pairs are read from the same per-release

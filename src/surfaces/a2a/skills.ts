@@ -62,7 +62,7 @@ const SPECS: Record<SkillId, Omit<SkillSpec, 'id'>> = {
   'cost-lookup': {
     name: 'Cost and the cheapest model not separated from the leader',
     description:
-      'What the models of one model-comparison axis cost, as GET /api/cost?axis=<slug> serves it: from the operator\'s dated price list (USD per million input and output tokens) and the rows\' token counts, per model cost per item and per correct answer with 95% intervals and whether it is dominated (separated below another model after Holm that costs no more per item); the models not separated from the leader with their cost, and the cheapest of them. No price or no token counts is no cost, never 0. Give the axis slug in metadata "axis" or in the text.',
+      'What the models of one model-comparison axis cost, as GET /api/cost?axis=<slug> serves it: from the operator\'s dated price list (USD per million input and output tokens) and the rows\' token counts, per model cost per item and per correct answer with 95% intervals and whether it is dominated (separated below another model after Holm that costs no more per item); the models not separated from the leader with their cost, and the cheapest of those compared with the leader whose cost covers every one of their rows (cheaper ones never compared with it are named apart). No price or no token counts is no cost, never 0. Give the axis slug in metadata "axis" or in the text.',
     tags: ['cost', 'price', 'tokens', 'read-only'],
     examples: (v) => [
       `cheapest model not separated from the leader on ${v.comparisonAxis}`,

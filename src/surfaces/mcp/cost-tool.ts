@@ -1,6 +1,6 @@
 /**
  * `gspc_cost` (issue 40 item 4): what the models of one axis cost and the cheapest model not
- * separated from the leader, read in-process from `GET /api/cost?axis=` (svc.gspc-cost/0.1) as
+ * separated from the leader, read in-process from `GET /api/cost?axis=` (svc.gspc-cost/0.2) as
  * the route serves it, never derived again. Within 64 kB at any number of models: past that the
  * document's longest lists are cut to their first entries (the models in rank order first), the
  * text says which, `_meta["gspc/cut"]` lists them, and each is whole at the route.
@@ -16,7 +16,7 @@ export const COST_TOOL = tool({
   name: 'gspc_cost',
   title: 'Cost of the models on one axis',
   description:
-    "What the models of one model-comparison axis cost, from the operator's dated price list (USD per million input and output tokens) and the token counts of the rows: per model the price that applies, cost per item and per correct answer with 95% intervals, and whether it is dominated (another model is separated above it after Holm and costs no more per item); the models not separated from the leader with their cost; and the cheapest of them. No price or no token counts is no cost, never 0. Same JSON as GET /api/cost?axis=<slug> (cut to 64 kB on very large axes, and said).",
+    "What the models of one model-comparison axis cost, from the operator's dated price list (USD per million input and output tokens) and the token counts of the rows: per model the price that applies, cost per item and per correct answer with 95% intervals, and whether it is dominated (another model is separated above it after Holm and costs no more per item); the models not separated from the leader with their cost; and the cheapest of those compared with the leader whose cost covers every one of their rows (cheaper ones never compared with it are named apart). No price or no token counts is no cost, never 0. Same JSON as GET /api/cost?axis=<slug> (cut to 64 kB on very large axes, and said).",
   input: z
     .object({
       axis: z
