@@ -12,17 +12,13 @@ import { MODEL_CARDS_FILE_SCHEMA, orderedCard, type ModelCard } from '../core/bo
 import type { AxisDefinition } from '../core/board/model.js';
 import type { CorpusProblem } from '../core/errors.js';
 import { lineAt, parseJsonFile } from './json-file.js';
+import { displayText } from './display-text.js';
 import { modelIdSchema } from './model-id.js';
 
 export const MODEL_CARDS_PATH = 'models.json';
 
-const text = (max: number) =>
-  z
-    .string()
-    .min(1, 'must be a non-empty string')
-    .max(max, `must be at most ${max} characters`)
-    .refine((s) => s.trim() === s, 'must not start or end with white space')
-    .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'must not contain control characters');
+// Control, bidirectional and invisible characters refused (display-text.ts, decision MC8).
+const text = displayText;
 
 /** `YYYY-MM-DD` naming a day that exists (2025-02-30 is refused, never rolled over to March). */
 const isRealDay = (s: string) => {

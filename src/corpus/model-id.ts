@@ -8,9 +8,11 @@
  * where a 201-character id was also refused as "without spaces").
  */
 import { z } from 'zod';
+import { HIDDEN_CHARS } from './display-text.js';
 
 export const MODEL_ID_MAX = 200;
-const FORBIDDEN = /[\s\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
+/** Display text's hidden characters (display-text.ts) and any white space. */
+const FORBIDDEN = new RegExp(`[\\s${HIDDEN_CHARS}]`);
 
 /** Why `v` is not a model id, or undefined when it is one. */
 export function modelIdProblem(v: unknown): string | undefined {

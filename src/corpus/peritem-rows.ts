@@ -9,11 +9,21 @@ import type { ModelComparisonAxis, PerItemRow } from '../core/board/model.js';
 import { forEachJsonlValue } from './jsonl-lines.js';
 import type { CorpusProblem } from '../core/errors.js';
 import { modelIdProblem } from './model-id.js';
+import { noteRow, type RowsRecord } from './rows-record.js';
 
 const MAX_ID = 512;
 const HEX64 = /^[0-9a-f]{64}$/;
 const MAX_PROBLEMS = 50;
-const TOKENS_RULE = 'must be a whole number of tokens, 0 or more (or absent: unknown)';
+/**
+ * The most a usage field may say on one row (decision TU11): a billion tokens, or a billion
+ * milliseconds (11.6 days) for one response. A sum over a million rows then stays below 2^53
+ * (10^15 < 9.007 × 10^15), so token totals stay exact and no total or interval overflows to
+ * infinity: `latency_ms: 1e308` on 100 rows was accepted and /api/usage gave a total of null.
+ */
+export const USAGE_MAX = 1e9;
+const TOKENS_RULE = 'must be a whole number of tokens from 0 to 1,000,000,000 (or absent: unknown)';
+const LATENCY_RULE = 'must be a finite number of milliseconds from 0 to 1,000,000,000 (11.6 days) (or absent: unknown)';
+const isTokens = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= USAGE_MAX;
 
 function checkRow(v: unknown): { row: PerItemRow } | { field: string; reason: string } {
   if (v === null || typeof v !== 'object' || Array.isArray(v))
@@ -38,14 +48,13 @@ function checkRow(v: unknown): { row: PerItemRow } | { field: string; reason: st
     return { field: 'cluster', reason: `must be a non-empty string of at most ${MAX_ID} characters` };
   // Usage (issue 40): absent or null is unknown, never 0 (docs/formats.md §1).
   const inTok = r.input_tokens;
-  if (inTok !== undefined && inTok !== null && !(Number.isSafeInteger(inTok) && (inTok as number) >= 0))
-    return { field: 'input_tokens', reason: TOKENS_RULE };
+  if (inTok !== undefined && inTok !== null && !isTokens(inTok)) return { field: 'input_tokens', reason: TOKENS_RULE };
   const outTok = r.output_tokens;
-  if (outTok !== undefined && outTok !== null && !(Number.isSafeInteger(outTok) && (outTok as number) >= 0))
+  if (outTok !== undefined && outTok !== null && !isTokens(outTok))
     return { field: 'output_tokens', reason: TOKENS_RULE };
   const ms = r.latency_ms;
-  if (ms !== undefined && ms !== null && !(typeof ms === 'number' && Number.isFinite(ms) && ms >= 0))
-    return { field: 'latency_ms', reason: 'must be a finite number of milliseconds, 0 or more (or absent: unknown)' };
+  if (ms !== undefined && ms !== null && !(typeof ms === 'number' && ms >= 0 && ms <= USAGE_MAX))
+    return { field: 'latency_ms', reason: LATENCY_RULE };
   const row: PerItemRow = {
     item: r.item,
     model: r.model as string,
@@ -68,8 +77,10 @@ export function readPerItemRows(
   file: string,
   bytes: Buffer,
   def: ModelComparisonAxis,
-): { table: ItemTable; problems: CorpusProblem[] } {
+): { table: ItemTable; problems: CorpusProblem[]; recorded: Map<string, RowsRecord> } {
   const table = new ItemTable();
+  // What each model's rows say about their run, to check runs.json against (rows-record.ts).
+  const recorded = new Map<string, RowsRecord>();
   const problems: CorpusProblem[] = [];
   const menu = def.labels ? new Set(def.labels) : undefined;
   const report = (p: CorpusProblem) => {
@@ -89,6 +100,7 @@ export function readPerItemRows(
     }
     const clash = table.add(checked.row, line);
     if (clash) report({ file, line, ...clash });
+    else noteRow(recorded, checked.row.model, value as Record<string, unknown>, line);
     return problems.length < MAX_PROBLEMS;
   });
   if (lines === 0) report({ file, field: '', reason: 'the per-item file is empty' });
@@ -100,5 +112,5 @@ export function readPerItemRows(
       field: 'cluster',
       reason: `${c.with} of ${c.with + c.without} rows carry a cluster and this one does not (first with one: line ${c.firstWith}): all rows of an axis carry one, or none`,
     });
-  return { table, problems };
+  return { table, problems, recorded };
 }

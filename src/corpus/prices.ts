@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { type ModelPrice, orderedPrice, PRICES_FILE_SCHEMA } from '../core/board/price-list.js';
 import type { CorpusProblem } from '../core/errors.js';
 import { lineAt, parseJsonFile } from './json-file.js';
+import { displayText } from './display-text.js';
 import { modelIdSchema } from './model-id.js';
 
 export const PRICES_PATH = 'prices.json';
@@ -31,12 +32,8 @@ const isoDay = z.string().superRefine((s, ctx) => {
   else if (!isRealDay(s)) ctx.addIssue({ code: 'custom', message: 'is not a real date' });
 });
 
-const sourceText = z
-  .string()
-  .min(1, 'must be a non-empty string')
-  .max(500, 'must be at most 500 characters')
-  .refine((s) => s.trim() === s, 'must not start or end with white space')
-  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'must not contain control characters');
+// Control, bidirectional and invisible characters refused (display-text.ts, decision MC8).
+const sourceText = displayText(500);
 
 const httpsUrl = z
   .string()

@@ -12,6 +12,7 @@ import type { EvidenceFile } from '../core/board/facts-row.js';
 import { GspcError, type CorpusProblem } from '../core/errors.js';
 import { parseJsonFile } from './json-file.js';
 import { readPerItemRows } from './peritem-rows.js';
+import type { RowsRecord } from './rows-record.js';
 import { axisFileSchema, boardFileSchema, laneFileSchema, obligationsFileSchema } from './schemas.js';
 import { checkAxisRules } from './axis-rules.js';
 import { encodingProblem } from './text-encoding.js';
@@ -95,6 +96,8 @@ export function readCorpus(root: string): Corpus {
 
   const definitions: AxisDefinition[] = [];
   const tables = new Map<string, ItemTable>();
+  // What each axis's rows say about their runs, per model: runs.json is checked against it (RS10).
+  const rowsRecords = new Map<string, Map<string, RowsRecord>>();
   const evidence = new Map<string, EvidenceFile>();
   const listed = new Set(b.axes);
   for (const stray of listDir(root, 'axes')) {
@@ -127,9 +130,12 @@ export function readCorpus(root: string): Corpus {
     const rowsPath = `peritem/${slug}.jsonl`;
     const hasRows = existsSync(join(root, rowsPath));
     if (def.kind === 'model-comparison' && hasRows) {
-      const { table, problems: rowProblems } = readPerItemRows(rowsPath, load(rowsPath).bytes, def);
+      const { table, problems: rowProblems, recorded } = readPerItemRows(rowsPath, load(rowsPath).bytes, def);
       problems.push(...rowProblems);
-      if (rowProblems.length === 0) tables.set(slug, table);
+      if (rowProblems.length === 0) {
+        tables.set(slug, table);
+        rowsRecords.set(slug, recorded);
+      }
     } else if (hasRows) {
       problems.push({
         file: rowsPath,
@@ -188,7 +194,10 @@ export function readCorpus(root: string): Corpus {
   let runSettings: RunEntry[] = [];
   if (existsSync(join(root, RUNS_PATH))) {
     // Which (model, axis) has rows is known only when the axes read cleanly.
-    const read = readRunSettings(utf8(load(RUNS_PATH)), problems.length > 0 ? null : tables);
+    const read = readRunSettings(
+      utf8(load(RUNS_PATH)),
+      problems.length > 0 ? null : { tables, recorded: rowsRecords, asOf: b.as_of },
+    );
     runSettings = read.runs;
     problems.push(...read.problems);
   }

@@ -17,18 +17,15 @@ import {
 } from '../core/board/run-settings.js';
 import type { CorpusProblem } from '../core/errors.js';
 import { lineAt, parseJsonFile } from './json-file.js';
+import { displayText } from './display-text.js';
 import { modelIdSchema } from './model-id.js';
+import { mostRowsPerTask, type RowsRecord } from './rows-record.js';
 import { isoUtc, SLUG } from './schemas.js';
 
 export { RUNS_PATH };
 
-const text = (max: number) =>
-  z
-    .string()
-    .min(1, 'must be a non-empty string')
-    .max(max, `must be at most ${max} characters`)
-    .refine((s) => s.trim() === s, 'must not start or end with white space')
-    .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'must not contain control characters');
+// Control, bidirectional and invisible characters refused (display-text.ts, decision MC8).
+const text = displayText;
 
 /** A value as the harness wrote it: JSON data, at most 4 kB once written (a prompt template fits). */
 const settingValue: z.ZodType<SettingValue> = z.lazy(() =>
@@ -81,13 +78,58 @@ export const runsFileSchema = z.strictObject({
   runs: z.array(runEntrySchema),
 });
 
+/** What an entry is checked against once the axes read cleanly (read-corpus.ts). */
+export interface RunsContext {
+  tables: ReadonlyMap<string, ItemTable>;
+  /** Per axis, per model: what the rows record about their run (rows-record.ts). */
+  recorded: ReadonlyMap<string, ReadonlyMap<string, RowsRecord>>;
+  /** board.json's `as_of`: no run is dated after the corpus it is in. */
+  asOf: string;
+}
+
 /**
- * Reads `runs.json`'s text; every entry must name a model with rows on its axis (`tables`: null
- * when the axes themselves have problems and their rows are not known yet).
+ * Where an entry contradicts its own rows or the corpus (decision RS10): a harness or version
+ * other than the rows record, a `limit` below the items the model answered on one task, a date
+ * after `as_of`. Settings the rows do not record (shots, generation, template, a limit given as
+ * a share) cannot be checked: they are the operator's word.
+ */
+function contradictions(run: RunEntry, ctx: RunsContext, rowsFile: string): { field: string; reason: string }[] {
+  const out: { field: string; reason: string }[] = [];
+  const rec = ctx.recorded.get(run.axis)?.get(run.model);
+  for (const f of ['harness', 'harness_version'] as const) {
+    const said = run[f];
+    if (said === undefined || rec === undefined) continue;
+    const other = [...rec[f]].find(([v]) => v !== said);
+    if (other !== undefined)
+      out.push({
+        field: f,
+        reason: `is '${said}' but ${rowsFile}:${other[1]} records ${f} '${other[0]}' for '${run.model}': settings must agree with the rows they describe`,
+      });
+  }
+  // lm-eval reads a limit below 1 as a share of the task's items, which the rows cannot check.
+  if (run.limit !== undefined && run.limit >= 1 && rec !== undefined) {
+    const most = mostRowsPerTask(rec);
+    if (most.rows > run.limit)
+      out.push({
+        field: 'limit',
+        reason: `is ${run.limit} but '${run.model}' has ${most.rows} rows on '${run.axis}'${most.task === '' ? '' : ` of task '${most.task}'`}: a cap on items cannot be below the items answered`,
+      });
+  }
+  if (run.date !== undefined && Date.parse(run.date) > Date.parse(ctx.asOf))
+    out.push({
+      field: 'date',
+      reason: `is ${run.date}, after the corpus's as_of ${ctx.asOf} (board.json): a run cannot postdate the board it is on`,
+    });
+  return out;
+}
+
+/**
+ * Reads `runs.json`'s text; every entry must name a model with rows on its axis and agree with
+ * them (`context`: null when the axes themselves have problems and their rows are not known yet).
  */
 export function readRunSettings(
   text: string,
-  tables: ReadonlyMap<string, ItemTable> | null,
+  context: RunsContext | null,
 ): { runs: RunEntry[]; problems: CorpusProblem[] } {
   const parsed = parseJsonFile(RUNS_PATH, text, runsFileSchema);
   if (!parsed.ok) return { runs: [], problems: parsed.problems };
@@ -95,9 +137,10 @@ export function readRunSettings(
   const problems: CorpusProblem[] = [];
   const first = new Map<string, number>();
   parsed.value.runs.forEach((run, i) => {
-    const at = (reason: string): CorpusProblem => {
-      const node = tree ? findNodeAtLocation(tree, ['runs', i, 'model']) : undefined;
-      return { file: RUNS_PATH, ...(node && { line: lineAt(text, node.offset) }), field: `runs.${i}`, reason };
+    const at = (reason: string, field = 'model'): CorpusProblem => {
+      const node = tree ? findNodeAtLocation(tree, ['runs', i, field]) : undefined;
+      const where = field === 'model' ? `runs.${i}` : `runs.${i}.${field}`;
+      return { file: RUNS_PATH, ...(node && { line: lineAt(text, node.offset) }), field: where, reason };
     };
     const key = `${run.model}\0${run.axis}`;
     const earlier = first.get(key);
@@ -106,10 +149,14 @@ export function readRunSettings(
         at(`'${run.model}' on '${run.axis}' has settings already (runs.${earlier}): one entry per model and axis`),
       );
     else first.set(key, i);
-    if (tables !== null && tables.get(run.axis)?.columns.has(run.model) !== true)
+    if (context === null) return;
+    if (context.tables.get(run.axis)?.columns.has(run.model) !== true)
       problems.push(
         at(`'${run.model}' has no per-item rows on '${run.axis}': settings are for a model's rows on an axis`),
       );
+    else
+      for (const c of contradictions(run as RunEntry, context, `peritem/${run.axis}.jsonl`))
+        problems.push(at(c.reason, c.field));
   });
   if (problems.length > 0) return { runs: [], problems };
   return { runs: parsed.value.runs.map((r) => orderedRun(r as RunEntry, { model: r.model, axis: r.axis })), problems };

@@ -52,3 +52,13 @@ export function boardFile(path: string, axes: readonly string[], asOf: string | 
   const next = { ...board, as_of: asOfNow, axes: [...listed, ...added] };
   return { text: `${JSON.stringify(next, null, 2)}\n`, created: false };
 }
+
+/** The corpus's `as_of` once `update` is written (its text, or board.json as it is), if it has one. */
+export function asOfAfter(path: string, update: BoardUpdate): string | undefined {
+  try {
+    const board = JSON.parse(update.text ?? readFileSync(path, 'utf8')) as { as_of?: unknown };
+    return typeof board.as_of === 'string' ? board.as_of : undefined;
+  } catch {
+    return undefined; // boardFile refused an unreadable board.json already
+  }
+}

@@ -4,6 +4,7 @@
  * order is fixed so the same run always gives the same bytes.
  */
 import { GspcError } from '../core/errors.js';
+import { USAGE_MAX } from '../corpus/peritem-rows.js';
 import type { ImportedRow } from './imported.js';
 
 const MAX_ID = 512;
@@ -41,17 +42,22 @@ export function gradedRow(row: ImportedRow): GradedRow {
   return { gold, label: label === '' ? null : label };
 }
 
+const MAX_TEXT = USAGE_MAX.toLocaleString('en');
+
 /** The corpus reader's rules for tokens and latency (docs/formats.md §1), checked at the source line. */
 function checkUsage(row: ImportedRow): void {
   const u = row.usage!;
   for (const f of ['input_tokens', 'output_tokens'] as const) {
     const v = u[f];
-    if (v !== undefined && !(Number.isSafeInteger(v) && v >= 0))
-      refuseRow(row, `${f} ${String(v)} as the harness recorded it is not a whole number of tokens, 0 or more`);
+    if (v !== undefined && !(Number.isSafeInteger(v) && v >= 0 && v <= USAGE_MAX))
+      refuseRow(
+        row,
+        `${f} ${String(v)} as the harness recorded it is not a whole number of tokens from 0 to ${MAX_TEXT}`,
+      );
   }
   const ms = u.latency_ms;
-  if (ms !== undefined && !(Number.isFinite(ms) && ms >= 0))
-    refuseRow(row, `latency ${String(ms)} ms as the harness recorded it is not a finite number, 0 or more`);
+  if (ms !== undefined && !(ms >= 0 && ms <= USAGE_MAX))
+    refuseRow(row, `latency ${String(ms)} ms as the harness recorded it is not a finite number from 0 to ${MAX_TEXT}`);
 }
 
 function refuseRow(row: ImportedRow, why: string): never {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { GspcError } from '../core/errors.js';
 import { SLUG } from '../corpus/schemas.js';
 import { axisDefinition, readAxisFile } from './axis-file.js';
-import { boardFile } from './board-file.js';
+import { asOfAfter, boardFile } from './board-file.js';
 import { corpusLine, gradedRow } from './corpus-row.js';
 import type { ImportedRow, ImportedRun } from './imported.js';
 import { mergePeritem, type Merged } from './merge-peritem.js';
@@ -207,6 +207,7 @@ export async function importRuns(
     const settings = runsFile(
       join(corpusDir, 'runs.json'),
       summaries.flatMap(({ run, axis }) => (run.settings ? [{ model: run.model, axis, ...run.settings }] : [])),
+      asOfAfter(join(corpusDir, 'board.json'), board),
     );
     if (settings.text !== null) {
       const f = new StagedFile(corpusDir, 'runs.json');

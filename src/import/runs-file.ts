@@ -115,7 +115,12 @@ function checked(r: RecordedRun, notes: string[]): RunSettings {
   return out as RunSettings;
 }
 
-export function runsFile(path: string, recorded: readonly RecordedRun[]): RunsUpdate {
+/**
+ * `asOf`: the corpus's `as_of` after the import. A run dated after it (an operator's `--as-of`
+ * earlier than the run) is kept without its date, with a note: the corpus refuses a run that
+ * postdates its board (decision RS10), and the rest of what the harness recorded still holds.
+ */
+export function runsFile(path: string, recorded: readonly RecordedRun[], asOf?: string): RunsUpdate {
   const existing = existingRuns(path);
   const key = (model: string, axis: string) => `${model}\0${axis}`;
   const entries = new Map<string, RunEntry>((existing ?? []).map((e) => [key(e.model, e.axis), e]));
@@ -134,7 +139,12 @@ export function runsFile(path: string, recorded: readonly RecordedRun[]): RunsUp
         cast(v, settings, RUNS_PATH, notes, who);
       }
     }
-    cast(v, checked(r, notes), r.source, notes, who);
+    const fields = checked(r, notes);
+    if (asOf !== undefined && fields.date !== undefined && Date.parse(fields.date) > Date.parse(asOf)) {
+      notes.push(`${r.source}: date ${fields.date} left out of ${who}: after the corpus's as_of ${asOf}`);
+      delete fields.date;
+    }
+    cast(v, fields, r.source, notes, who);
   }
   const filled: string[] = [];
   for (const [k, v] of votes) {

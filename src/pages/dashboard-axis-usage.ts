@@ -2,7 +2,7 @@
  * Tokens and latency beside the accuracies of an axis page (issue 40, item 3): for the models the
  * page tables, the mean input and output tokens and latency per response with their 95%
  * intervals and coverage, and the output tokens per correct answer, from `GET /api/usage?axis=`.
- * A model whose rows record nothing shows "not recorded", never 0; a model with partial coverage
+ * Means below 100 show one decimal (1.5, not 2). A model whose rows record nothing shows "not recorded", never 0; a model with partial coverage
  * shows its figures with "over k of n rows". An axis none of whose rows records usage says so in
  * one line instead of a table of dashes.
  */
@@ -26,7 +26,10 @@ function figureCell(f: UsageFigure | null, rows: number, perCorrect = false): Sa
   const value = perCorrect ? f.per_correct : f.mean;
   const iv = perCorrect ? f.per_correct_interval : f.mean_interval;
   if (value === null) return html`<td class="num" data-value="">— <span class="note">(no correct answer)</span></td>`;
-  const n = (x: number) => Math.round(x).toLocaleString('en');
+  // Below 100 a whole number hides the difference read (1.5 read as 2): one decimal there, the
+  // interval alike so it reads in the same unit (decision PG9); data-value stays exact.
+  const digits = Math.abs(value) < 100 ? 1 : 0;
+  const n = (x: number) => x.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
   const coverage = f.rows < rows ? html` <span class="note">over ${f.rows} of ${rows} rows</span>` : '';
   return html`<td class="num" data-value="${String(value)}">${n(value)}${iv ? html` <span class="note">(${n(iv[0])} to ${n(iv[1])})</span>` : ''}${coverage}</td>`;
 }

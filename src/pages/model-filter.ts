@@ -27,7 +27,10 @@ const SCALE: Record<string, number> = { '': 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 }
 function parameterCount(key: string, v: string): number {
   const m = SIZE.exec(v.trim());
   if (!m) throw new GspcError('bad_query', `${key}: expected a parameter count such as 7B, 350M or 7000000000`);
-  return Math.round(Number(m[1]) * SCALE[m[2]!.toUpperCase()]!);
+  const n = Number(m[1]) * SCALE[m[2]!.toUpperCase()]!;
+  // Rounding 0.5 up to 1 would filter on a count nobody asked for (decision PG8).
+  if (n < 1) throw new GspcError('bad_query', `${key}: a parameter count is at least 1 (${v} is below)`);
+  return Math.round(n);
 }
 
 /** The filter a query gives (keys absent or empty are no filter). */
@@ -107,10 +110,12 @@ export function filterWords(f: ModelFilter): string {
   if (f.open_weights === 'yes') parts.push('open weights');
   if (f.open_weights === 'no') parts.push('weights not open');
   if (f.open_weights === 'unknown') parts.push('open weights unknown');
+  // "1 parameter", never "1 parameters": the noun follows the count it ends on.
+  const noun = (n: number) => (n === 1 ? 'parameter' : 'parameters');
   if (f.min_params !== undefined && f.max_params !== undefined)
-    parts.push(`${parametersText(f.min_params)} to ${parametersText(f.max_params)} parameters`);
-  else if (f.min_params !== undefined) parts.push(`at least ${parametersText(f.min_params)} parameters`);
-  else if (f.max_params !== undefined) parts.push(`at most ${parametersText(f.max_params)} parameters`);
+    parts.push(`${parametersText(f.min_params)} to ${parametersText(f.max_params)} ${noun(f.max_params)}`);
+  else if (f.min_params !== undefined) parts.push(`at least ${parametersText(f.min_params)} ${noun(f.min_params)}`);
+  else if (f.max_params !== undefined) parts.push(`at most ${parametersText(f.max_params)} ${noun(f.max_params)}`);
   if (f.org !== undefined) parts.push(`organisation ${f.org}`);
   return parts.join(', ');
 }

@@ -53,7 +53,7 @@ describe('runs.json', () => {
       harness_version: '0.4.13',
       date: '2026-10-01T23:15:14Z',
       shots: 5,
-      limit: 20,
+      limit: 400,
       generation: { temperature: 0, until: ['\n'], do_sample: false },
       template: { description: 'Answer with a letter.', nested: { a: [1, null] } },
     });

@@ -11,6 +11,8 @@ import { describe, it } from 'node:test';
 import { GspcError, type CorpusProblem } from '../../src/core/errors.js';
 import { usageAt } from '../../src/core/board/item-table.js';
 import { readCorpus } from '../../src/corpus/read-corpus.js';
+import type { UsageDocument } from '../../src/core/board/usage.js';
+import { demoApp } from '../helpers/app.js';
 import { demoCopy, demoCorpus } from '../helpers/tmp.js';
 
 function problemsOf(dir: string): CorpusProblem[] {
@@ -66,10 +68,44 @@ describe('per-item usage fields', () => {
       assert.match(p.file, /peritem\/safety\.jsonl$/);
       assert.match(
         p.reason,
-        field === 'latency_ms' ? /finite number of milliseconds, 0 or more/ : /whole number of tokens/,
+        field === 'latency_ms' ? /finite number of milliseconds from 0 to/ : /whole number of tokens/,
       );
     }
     assert.equal(problems.length, bad.length + 1);
+  });
+
+  it('refuses a value past a billion (1e308 milliseconds on every row overflowed /api/usage to null), accepts a billion, and sums stay finite', async () => {
+    const huge = problemsOf(editedSafety((row) => Object.assign(row, { latency_ms: 1e308 })));
+    assert.ok(huge.length > 0 && huge.every((p) => p.field === 'latency_ms'));
+    assert.match(huge[0]!.reason, /milliseconds from 0 to 1,000,000,000/);
+    assert.equal(huge[0]!.line, 1);
+    const over = problemsOf(
+      editedSafety((row, i) => {
+        if (i === 0) row.input_tokens = 1e9 + 1;
+        if (i === 1) row.output_tokens = 2e9;
+        if (i === 2) row.latency_ms = 1e9 + 0.5;
+      }),
+    );
+    assert.deepEqual(
+      over.map((p) => [p.line, p.field]),
+      [
+        [1, 'input_tokens'],
+        [2, 'output_tokens'],
+        [3, 'latency_ms'],
+      ],
+    );
+    // The cap itself on every row: read, and every figure of /api/usage is a finite number.
+    const dir = editedSafety((row) => Object.assign(row, { input_tokens: 1e9, output_tokens: 1e9, latency_ms: 1e9 }));
+    const { app } = demoApp(dir);
+    const doc = (await app.inject('/api/usage?axis=safety')).json() as UsageDocument;
+    assert.ok(doc.models.length > 0);
+    for (const m of doc.models)
+      for (const f of [m.input_tokens, m.output_tokens, m.latency_ms]) {
+        assert.ok(f !== null, `${m.model} has the field`);
+        assert.equal(f.mean, 1e9);
+        for (const v of [f.total, ...(f.mean_interval ?? [null, null])])
+          assert.ok(typeof v === 'number' && Number.isFinite(v), `${m.model}: ${JSON.stringify(f)}`);
+      }
   });
 
   it('reads null and absence as unknown, 0 as 0, and each field on its own', () => {

@@ -158,6 +158,18 @@ describe('model cards from Every Eval Ever and HELM', () => {
     assert.equal((cardsOf(closed).models as Record<string, unknown>[])[0]!.open_weights, false);
   });
 
+  it('a developer with a direction-reversing or invisible character is left out with a note, as one with an escape is (decision MC8)', async () => {
+    for (const developer of ['Evil\u202eoC', 'Open\u200bAI', 'Evil\u001b[31mCo']) {
+      const into = join(tempDir(), 'c');
+      const { out } = await importQuiet('eee', [eeeCopy((i) => (i.developer = developer))], { into, asOf: AS_OF });
+      assert.match(
+        out,
+        /organisation .* left out of demo-org\/demo-model's card: must not contain control, bidirectional or invisible characters/,
+      );
+      assert.deepEqual(cardsOf(into).models, [{ model: 'demo-org/demo-model', open_weights: true }]);
+    }
+  });
+
   it('no developer and availability unknown record nothing; a gspc export gives no organisation (its developer is a split id)', async () => {
     const into = join(tempDir(), 'c');
     await importQuiet(

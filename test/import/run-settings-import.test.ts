@@ -55,6 +55,19 @@ describe('run settings from lm-eval', () => {
     assert.equal(again.result.settings.state, 'unchanged');
   });
 
+  it('--as-of before the run: the date is left out with a note, so the corpus still reads (decision RS10)', async () => {
+    const into = join(tempDir(), 'c');
+    const { out } = await importQuiet('lm-eval', [lmEval(SSH)], { into, asOf: '2026-01-01' });
+    const [entry] = runsOf(into).runs;
+    assert.equal(entry!.date, undefined);
+    assert.deepEqual(Object.keys(entry!), ['model', 'axis', 'harness', 'harness_version', 'limit']);
+    assert.match(
+      out,
+      /date 2026-10-02T\S+ left out of sshleifer\/tiny-gpt2 on copa: after the corpus's as_of 2026-01-01T00:00:00Z/,
+    );
+    assert.equal(readCorpus(into).runSettings.length, 1);
+  });
+
   it('a real full results file (lm-eval, MMLU abstract algebra) gives its shots and prompt template; no limit or generation was given', () => {
     const file = fixturePath('lm-eval', 'mmlu-abstract-algebra-results', 'results_2025-01-21T00-40-03.356274.json');
     assert.deepEqual(readResults(file).settings('mmlu_abstract_algebra'), {

@@ -181,13 +181,20 @@ describe('a recorded value the corpus would refuse', () => {
     const corpus = join(tempDir(), 'c');
     await assert.rejects(
       importQuiet('inspect', [file], { into: corpus, asOf: '2026-01-01', allowIncomplete: true }),
-      /popularity\/2: latency slow ms as the harness recorded it is not a finite number, 0 or more/,
+      /popularity\/2: latency slow ms as the harness recorded it is not a finite number from 0 to 1,000,000,000/,
+    );
+    // Finite but past the corpus's cap (decision TU11): 1e300 seconds is refused, never written.
+    log.samples[1].working_time = 1e300;
+    writeFileSync(file, JSON.stringify(log));
+    await assert.rejects(
+      importQuiet('inspect', [file], { into: corpus, asOf: '2026-01-01', allowIncomplete: true }),
+      /popularity\/2: latency 1e\+303 ms as the harness recorded it is not a finite number from 0 to 1,000,000,000/,
     );
     log.samples[1].working_time = 1.5;
     writeFileSync(file, JSON.stringify(log));
     await assert.rejects(
       importQuiet('inspect', [file], { into: corpus, asOf: '2026-01-01', allowIncomplete: true }),
-      /popularity\/3: input_tokens -1 as the harness recorded it is not a whole number of tokens, 0 or more/,
+      /popularity\/3: input_tokens -1 as the harness recorded it is not a whole number of tokens from 0 to 1,000,000,000/,
     );
     assert.throws(() => readdirSync(corpus), /ENOENT/);
   });

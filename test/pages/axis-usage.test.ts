@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { UsageDocument } from '../../src/core/board/usage.js';
+import type { UsageDocument, UsageFigure } from '../../src/core/board/usage.js';
+import { usageSection } from '../../src/pages/dashboard-axis-usage.js';
 import { demoApp } from '../helpers/app.js';
 import { demoCopy } from '../helpers/tmp.js';
 import { htmlView } from './dashboard-view.js';
@@ -54,6 +55,46 @@ describe('an axis page shows tokens and latency beside the accuracies', async ()
     const b = usage.models.find((x) => x.model === 'demo/borealis-34b')!;
     assert.ok(b.input_tokens!.rows < b.rows, 'borealis: partial coverage');
     assert.match(borealis.cells[1]!.text, new RegExp(`over ${b.input_tokens!.rows} of ${b.rows} rows`));
+  });
+
+  it('a mean below 100 shows one decimal, its interval alike (1.5, never 2); 100 and above whole; data-value exact', () => {
+    const figure = (mean: number, lo: number, hi: number): UsageFigure => ({
+      rows: 4,
+      total: mean * 4,
+      mean,
+      mean_interval: [lo, hi],
+      correct: 2,
+      per_correct: mean * 2,
+      per_correct_interval: [lo * 2, hi * 2],
+      units: 4,
+    });
+    const doc = {
+      schema: 'svc.gspc-usage/0.1',
+      axis: 'demo',
+      models: [
+        {
+          model: 'p/one',
+          own: false,
+          rows: 4,
+          parsed: 4,
+          correct: 2,
+          coverage: { input_tokens: 4, output_tokens: 4, latency_ms: 4 },
+          input_tokens: figure(1234.4, 1200.2, 1268.6),
+          output_tokens: figure(1.5, 1, 2),
+          latency_ms: figure(99.96, 12.34, 187.58),
+        },
+      ],
+    } as unknown as UsageDocument;
+    const view = htmlView(`<main>${String(usageSection(doc, ['p/one']))}</main>`);
+    const cells = view.tables['axis-usage']![0]!.cells.slice(1);
+    assert.deepEqual(
+      cells.map((c) => c.text),
+      ['1,234 (1,200 to 1,269)', '1.5 (1.0 to 2.0)', '3.0 (2.0 to 4.0)', '100.0 (12.3 to 187.6)'],
+    );
+    assert.deepEqual(
+      cells.map((c) => c.value),
+      ['1234.4', '1.5', '3', '99.96'],
+    );
   });
 
   it('an axis whose rows record no usage says so in one line, no table', async () => {

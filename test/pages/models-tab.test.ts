@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ModelsDocument } from '../../src/core/board/models-document.js';
+import { filterWords } from '../../src/pages/model-filter.js';
 import { demoApp } from '../helpers/app.js';
 import { cardsCorpus, MARKUP_ORG } from './cards-corpus.js';
 import { htmlView } from './dashboard-view.js';
@@ -76,12 +77,24 @@ describe('the Models tab and the model filter', async () => {
     assert.deepEqual((await shown(`&org=${encodeURIComponent(MARKUP_ORG)}`)).models, ['demo/borealis-34b']);
   });
 
+  it('filterWords: "1 parameter", never "1 parameters"', () => {
+    assert.equal(filterWords({ min_params: 1 }), 'at least 1 parameter');
+    assert.equal(filterWords({ max_params: 1 }), 'at most 1 parameter');
+    assert.equal(filterWords({ min_params: 1, max_params: 2 }), '1 to 2 parameters');
+    assert.equal(filterWords({ min_params: 2 }), 'at least 2 parameters');
+    assert.equal(filterWords({ min_params: 7e9 }), 'at least 7B parameters');
+  });
+
   it('a form sent with blank fields is no filter; a bad filter is a 400 naming the parameter', async () => {
     assert.equal((await shown('&open_weights=&min_params=&max_params=&org=')).models.length, 5);
     for (const [q, what] of [
       ['&min_params=lots', /min_params: expected a parameter count/],
       ['&open_weights=maybe', /open_weights: expected yes, no or unknown/],
       ['&min_params=10B&max_params=1B', /min_params is above max_params/],
+      // Read as "at least 1" before (decision PG8): a count below 1 is refused.
+      ['&min_params=0.5', /min_params: a parameter count is at least 1 \(0\.5 is below\)/],
+      ['&max_params=0', /max_params: a parameter count is at least 1/],
+      ['&max_params=0.0000000001B', /max_params: a parameter count is at least 1/],
       ['&org=a&org=b', /given more than once/],
     ] as const) {
       const r = await get(`/dashboard?tab=models${q}`);
