@@ -13,6 +13,7 @@ import type { AxisDefinition } from '../core/board/model.js';
 import type { CorpusProblem } from '../core/errors.js';
 import { lineAt, parseJsonFile } from './json-file.js';
 import { displayText } from './display-text.js';
+import { dated, httpsUrl, isoDay } from './field-schemas.js';
 import { modelIdSchema } from './model-id.js';
 
 export const MODEL_CARDS_PATH = 'models.json';
@@ -20,33 +21,7 @@ export const MODEL_CARDS_PATH = 'models.json';
 // Control, bidirectional and invisible characters refused (display-text.ts, decision MC8).
 const text = displayText;
 
-/** `YYYY-MM-DD` naming a day that exists (2025-02-30 is refused, never rolled over to March). */
-const isRealDay = (s: string) => {
-  const t = Date.parse(`${s}T00:00:00Z`);
-  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s;
-};
-/** One problem per value: the form first, then whether the day exists. */
-const dated = (form: RegExp, formReason: string) =>
-  z.string().superRefine((s, ctx) => {
-    if (!form.test(s)) ctx.addIssue({ code: 'custom', message: formReason });
-    else if (!isRealDay(s.length === 7 ? `${s}-01` : s))
-      ctx.addIssue({ code: 'custom', message: 'is not a real date' });
-  });
-const isoDay = dated(/^\d{4}-\d{2}-\d{2}$/, 'must be an ISO 8601 date, YYYY-MM-DD');
 const isoDayOrMonth = dated(/^\d{4}-\d{2}(-\d{2})?$/, 'must be an ISO 8601 date (YYYY-MM-DD) or month (YYYY-MM)');
-
-const httpsUrl = z
-  .string()
-  .max(2048, 'must be at most 2048 characters')
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      // No user or password: a card is public, and an address with credentials is a leak.
-      return u.protocol === 'https:' && u.username === '' && u.password === '' && u.hostname !== '';
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute https:// URL without user or password');
 
 /** One value, or the distinct values several runs recorded (decision MC4). */
 const runValue = (one: z.ZodType<string>) =>

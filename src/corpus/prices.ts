@@ -13,6 +13,7 @@ import { type ModelPrice, orderedPrice, PRICES_FILE_SCHEMA } from '../core/board
 import type { CorpusProblem } from '../core/errors.js';
 import { lineAt, parseJsonFile } from './json-file.js';
 import { displayText } from './display-text.js';
+import { httpsUrl, isoDay } from './field-schemas.js';
 import { modelIdSchema } from './model-id.js';
 
 export const PRICES_PATH = 'prices.json';
@@ -23,30 +24,8 @@ const usdPerMtok = z
   .min(0, 'must be at least 0')
   .max(1_000_000, 'must be at most 1,000,000 dollars per million tokens (is it per token, or in cents?)');
 
-const isRealDay = (s: string) => {
-  const t = Date.parse(`${s}T00:00:00Z`);
-  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s;
-};
-const isoDay = z.string().superRefine((s, ctx) => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date, YYYY-MM-DD' });
-  else if (!isRealDay(s)) ctx.addIssue({ code: 'custom', message: 'is not a real date' });
-});
-
 // Control, bidirectional and invisible characters refused (display-text.ts, decision MC8).
 const sourceText = displayText(500);
-
-const httpsUrl = z
-  .string()
-  .max(2048, 'must be at most 2048 characters')
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      // No user or password: the list is published, and an address with credentials is a leak.
-      return u.protocol === 'https:' && u.username === '' && u.password === '' && u.hostname !== '';
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute https:// URL without user or password');
 
 export const modelPriceSchema = z
   .strictObject({

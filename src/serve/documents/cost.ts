@@ -14,7 +14,7 @@ import { JSON_TYPE } from '../headers.js';
 import { CACHE_CONTROL, prepare, type Prepared } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
 import { prepared, type DocumentEntry } from './document.js';
-import { comparisonAxes, modelsDocumentOf } from './models.js';
+import { comparisonAxes, modelsDocumentOf, requiredAxis } from './models.js';
 
 /**
  * Per axis: the bytes once built, or the build under way (readers of one axis share it). Kept per
@@ -76,12 +76,8 @@ export const costDocumentEntry: DocumentEntry<CostDocument> = {
   cache: { kind: 'release', cacheControl: CACHE_CONTROL },
   paths: (p) => comparisonAxes(p).map((a) => `/api/cost?axis=${a}`),
   read: (ctx, req) => {
-    const axis = req.query.get('axis');
     const current = ctx.state.current();
-    if (axis === undefined)
-      throw new GspcError('bad_query', 'axis: required (a model-comparison axis slug)', {
-        known: comparisonAxes(current),
-      });
+    const axis = requiredAxis(req.query, current);
     const bytes = bytesFor(current, axis);
     return bytes instanceof Promise ? bytes.then(prepared) : prepared(bytes);
   },

@@ -21,6 +21,16 @@ import { knownParsed, perRelease, prepared, type DocumentEntry } from './documen
 export const comparisonAxes = (p: PreparedRelease) =>
   p.release.corpus.definitions.filter((d) => d.kind === 'model-comparison').map((d) => d.axis);
 
+/** The `axis` a per-axis document (`/api/models`, `/api/usage`, `/api/cost`) requires, or 400 naming the known ones. */
+export function requiredAxis(query: ReadonlyMap<string, string>, current: PreparedRelease): string {
+  const axis = query.get('axis');
+  if (axis === undefined)
+    throw new GspcError('bad_query', 'axis: required (a model-comparison axis slug)', {
+      known: comparisonAxes(current),
+    });
+  return axis;
+}
+
 interface Built {
   doc: ModelsDocument;
   bytes: Prepared;
@@ -255,12 +265,8 @@ export const modelsDocumentEntry: DocumentEntry = {
   cache: { kind: 'release', cacheControl: CACHE_CONTROL },
   paths: (p) => comparisonAxes(p).map((a) => `/api/models?axis=${a}`),
   read: (ctx, req) => {
-    const axis = req.query.get('axis');
     const current = ctx.state.current();
-    if (axis === undefined)
-      throw new GspcError('bad_query', 'axis: required (a model-comparison axis slug)', {
-        known: comparisonAxes(current),
-      });
+    const axis = requiredAxis(req.query, current);
     // Built: answered synchronously (so the fast path may replay it); else when the build ends.
     const built = buildingFor(current, axis).built;
     return built ? prepared(built.bytes) : whenBuilt(current, axis).then((b) => prepared(b.bytes));

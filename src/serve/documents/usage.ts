@@ -9,7 +9,7 @@ import { GspcError } from '../../core/errors.js';
 import { CACHE_CONTROL, prepare, type Prepared } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
 import { perRelease, prepared, type DocumentEntry } from './document.js';
-import { comparisonAxes } from './models.js';
+import { comparisonAxes, requiredAxis } from './models.js';
 
 const perAxis = perRelease(() => new Map<string, Prepared>());
 
@@ -35,12 +35,8 @@ export const usageDocumentEntry: DocumentEntry = {
   cache: { kind: 'release', cacheControl: CACHE_CONTROL },
   paths: (p) => comparisonAxes(p).map((a) => `/api/usage?axis=${a}`),
   read: (ctx, req) => {
-    const axis = req.query.get('axis');
     const current = ctx.state.current();
-    if (axis === undefined)
-      throw new GspcError('bad_query', 'axis: required (a model-comparison axis slug)', {
-        known: comparisonAxes(current),
-      });
+    const axis = requiredAxis(req.query, current);
     return prepared(bytesFor(current, axis));
   },
 };
