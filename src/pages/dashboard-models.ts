@@ -23,6 +23,9 @@ interface CardsDocument {
 
 const UNKNOWN = html`<span class="note">unknown</span>`;
 
+/** Rows of the table (at 1,000 models every row was 824 kB of page). */
+export const TAB_MODELS = 200;
+
 const textOr = (v: string | undefined) => (v === undefined ? UNKNOWN : breakable(v));
 
 /** A run field: one value, or several (the model was measured at more than one). */
@@ -73,7 +76,8 @@ export async function modelsTab(ctx: PageContext, f: ModelFilter): Promise<{ bod
   if (f.org !== undefined && !orgs.includes(f.org)) orgs.push(f.org);
   const kept = doc.models.filter((m) => filterOut(f, m.card) === null);
   const unknown = doc.models.filter((m) => filterOut(f, m.card) === 'unknown').length;
-  const rows = kept.map((m) => {
+  // The page stays light however many models there are: the first TAB_MODELS kept, then a note.
+  const rows = kept.slice(0, TAB_MODELS).map((m) => {
     const c = m.card;
     const pages = m.axes.filter((a) => comparison.has(a));
     return {
@@ -102,6 +106,7 @@ export async function modelsTab(ctx: PageContext, f: ModelFilter): Promise<{ bod
 <p class="note">Who each model is, as the corpus's <code>models.json</code> states it (<a href="/api/model-cards">/api/model-cards</a>, <code>${doc.schema}</code>): ${doc.rule}</p>
 ${filterForm(f, orgs)}
 ${note}
-${cardTable('dash-models', `Measured models${isFiltered(f) ? ` (${filterWords(f)})` : ''}: each card field as stated, "unknown" where the corpus says nothing`, COLUMNS, rows)}`;
+${cardTable('dash-models', `Measured models${isFiltered(f) ? ` (${filterWords(f)})` : ''}: each card field as stated, "unknown" where the corpus says nothing`, COLUMNS, rows)}
+${kept.length > TAB_MODELS ? html`<p class="note" id="models-cut" data-shown="${String(TAB_MODELS)}">The table shows the first ${TAB_MODELS} of these ${kept.length.toLocaleString('en')} models, in id order: narrow the filter, or read every card in <a href="/api/model-cards">/api/model-cards</a>.</p>` : ''}`;
   return { body, island: null };
 }

@@ -12,6 +12,7 @@ import { describe, it } from 'node:test';
 import { MANY_AXIS, writeManyModelsCorpus } from '../../bench/many-models.js';
 import type { ModelsDocument } from '../../src/core/board/models-document.js';
 import { PLOT_MODELS, TABLE_MODELS } from '../../src/pages/dashboard-axis-view.js';
+import { TAB_MODELS } from '../../src/pages/dashboard-models.js';
 import { demoApp } from '../helpers/app.js';
 import { tempDir } from '../helpers/tmp.js';
 import { htmlView } from './dashboard-view.js';
@@ -97,6 +98,19 @@ describe(`the axis page at ${MODELS} models`, async () => {
     if (row) assert.equal(row.data['letters'], many.tie_groups!.join(' '));
     for (const m of island.models)
       assert.equal(m.letters, (doc.models.find((x) => x.model === m.model)!.tie_groups ?? []).join(' '));
+  });
+
+  it(`the Models tab at ${MODELS + 1} models: the first ${TAB_MODELS} rows and a note linking every card`, async () => {
+    const tab = (await app.inject({ url: '/dashboard?tab=models' })).body;
+    const rows = htmlView(tab).tables['dash-models']!;
+    assert.equal(rows.length, TAB_MODELS);
+    assert.match(
+      tab,
+      new RegExp(
+        `id="models-cut" data-shown="${TAB_MODELS}">The table shows the first ${TAB_MODELS} of these ${MODELS + 1} models`,
+      ),
+    );
+    assert.ok(Buffer.byteLength(tab) <= PAGE_MAX_BYTES, `${Buffer.byteLength(tab)} bytes`);
   });
 
   it("the tie groups satisfy their defining property: two public models share a label, and each lies in the other's not_separated ranks, exactly when their pair is not SEPARATED", () => {
