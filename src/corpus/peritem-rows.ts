@@ -9,6 +9,7 @@ import type { ModelComparisonAxis, PerItemRow } from '../core/board/model.js';
 import { forEachJsonlValue } from './jsonl-lines.js';
 import type { CorpusProblem } from '../core/errors.js';
 import { modelIdProblem } from './model-id.js';
+import { itemDateProblem, tagsProblem } from './item-facet-fields.js';
 import { noteRow, type RowsRecord } from './rows-record.js';
 
 const MAX_ID = 512;
@@ -46,6 +47,10 @@ function checkRow(v: unknown): { row: PerItemRow } | { field: string; reason: st
     return { field: 'item_hash', reason: 'must be 64 lower-case hex characters' };
   if (r.cluster !== undefined && (typeof r.cluster !== 'string' || r.cluster.length === 0 || r.cluster.length > MAX_ID))
     return { field: 'cluster', reason: `must be a non-empty string of at most ${MAX_ID} characters` };
+  const tagsWrong = r.tags === undefined ? undefined : tagsProblem(r.tags);
+  if (tagsWrong !== undefined) return { field: 'tags', reason: tagsWrong };
+  const dateWrong = r.item_date === undefined ? undefined : itemDateProblem(r.item_date);
+  if (dateWrong !== undefined) return { field: 'item_date', reason: dateWrong };
   // Usage (issue 40): absent or null is unknown, never 0 (docs/formats.md §1).
   const inTok = r.input_tokens;
   if (inTok !== undefined && inTok !== null && !isTokens(inTok)) return { field: 'input_tokens', reason: TOKENS_RULE };
@@ -63,6 +68,8 @@ function checkRow(v: unknown): { row: PerItemRow } | { field: string; reason: st
   };
   if (r.item_hash !== undefined) row.item_hash = r.item_hash as string;
   if (r.cluster !== undefined) row.cluster = r.cluster as string;
+  if (r.tags !== undefined) row.tags = r.tags as string[];
+  if (r.item_date !== undefined) row.item_date = r.item_date as string;
   if (typeof inTok === 'number') row.input_tokens = inTok;
   if (typeof outTok === 'number') row.output_tokens = outTok;
   if (typeof ms === 'number') row.latency_ms = ms;

@@ -3,6 +3,7 @@
  * over interned item ids. Built row by row while a JSONL file is read, so a corpus of millions
  * of rows is held as small typed arrays rather than millions of objects.
  */
+import { ItemFacets } from './item-facets.js';
 import type { PerItemRow } from './model.js';
 import type { RunSettings } from './run-settings.js';
 
@@ -88,6 +89,8 @@ export class ItemTable {
   readonly cluster: (string | undefined)[] = [];
   /** How many rows carry a cluster and how many do not, with the first line of each. */
   readonly clusterRows = { with: 0, without: 0, firstWith: 0, firstWithout: 0 };
+  /** Each item's tags and date (issue 41), allocated only once a row carries them. */
+  readonly facets = new ItemFacets();
   /**
    * Items whose content hash differs between some two models. Only a candidate: a pair is refused
    * on such an item when its own two models' hashes differ ({@link hashesDiffer}).
@@ -117,6 +120,7 @@ export class ItemTable {
       this.cluster.push(row.cluster);
       this.firstLine = grow(this.firstLine, idx + 1);
       this.firstLine[idx] = line;
+      if (row.tags !== undefined || row.item_date !== undefined) this.facets.note(idx, true, row.tags, row.item_date);
     } else {
       if (this.gold[idx] !== goldKey) {
         return {
@@ -129,6 +133,16 @@ export class ItemTable {
           field: 'cluster',
           reason: `cluster differs from line ${this.firstLine[idx]} for the same item '${row.item}'`,
         };
+      // Rows without tags or a date skip this unless some row of the axis carries one.
+      const f = this.facets;
+      if (row.tags !== undefined || row.item_date !== undefined || f.tagged || f.dated) {
+        const differs = f.note(idx, false, row.tags, row.item_date);
+        if (differs !== undefined)
+          return {
+            field: differs,
+            reason: `${differs === 'tags' ? 'tags differ' : 'item_date differs'} from line ${this.firstLine[idx]} for the same item '${row.item}' (the same on every row of an item, or absent on every one)`,
+          };
+      }
       if (this.cluster[idx] === undefined) this.cluster[idx] = row.cluster;
       const known = this.itemHash[idx];
       if (row.item_hash !== undefined && known !== undefined && known !== row.item_hash) this.hashConflicts.add(idx);

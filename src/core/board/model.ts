@@ -153,6 +153,13 @@ export interface PerItemRow {
    * the clustered standard error of /api/models reads it. All rows of an axis carry one, or none.
    */
   cluster?: string;
+  /**
+   * What the item is about (a subject, language or difficulty), as the harness recorded it;
+   * distinct, in any order, the same set on every row of an item (issue 41). Read, not yet used.
+   */
+  tags?: string[];
+  /** When the item was written or first published, `YYYY-MM-DD` or `YYYY-MM`; the same on every row of an item. */
+  item_date?: string;
   /** Tokens the model read for this response, as the harness counted them; absent: unknown (never 0). */
   input_tokens?: number;
   /** Tokens the model wrote for this response; absent: unknown. */

@@ -1,0 +1,46 @@
+/**
+ * The rules of the per-item fields `tags` and `item_date` (issue 41 item 1, docs/formats.md §1),
+ * checked by hand like the rest of a row (peritem-rows.ts) and shared with `gspc import`, which
+ * refuses a bad value at the harness's record rather than writing a corpus the reader refuses.
+ */
+import { isRealDay } from './field-schemas.js';
+import { HIDDEN_TEXT_REASON, hasHiddenChars } from './display-text.js';
+
+/** The most tags an item may carry (decision IT2). */
+export const MAX_TAGS = 32;
+/** The longest tag, in characters (code points, so a tag in any script counts what a reader sees). */
+export const MAX_TAG_CHARS = 100;
+
+const DATE_FORM = /^\d{4}-\d{2}(-\d{2})?$/;
+
+/** Why `v` is not a valid tag, or undefined when it is one. */
+export function tagProblem(v: unknown): string | undefined {
+  if (typeof v !== 'string' || v.length === 0) return 'must be a non-empty string';
+  // Code points: a string of more than 2 × MAX_TAG_CHARS UTF-16 units is too long either way.
+  if (v.length > MAX_TAG_CHARS && (v.length > 2 * MAX_TAG_CHARS || [...v].length > MAX_TAG_CHARS))
+    return `must be at most ${MAX_TAG_CHARS} characters`;
+  if (v.trim() !== v) return 'must not start or end with white space';
+  if (hasHiddenChars(v)) return HIDDEN_TEXT_REASON;
+  return undefined;
+}
+
+/** Why `v` is not a valid `tags` value, or undefined when it is one. */
+export function tagsProblem(v: unknown): string | undefined {
+  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_TAGS)
+    return `must be a list of 1 to ${MAX_TAGS} tags (or absent: none)`;
+  const seen = new Set<string>();
+  for (let i = 0; i < v.length; i++) {
+    const wrong = tagProblem(v[i]);
+    if (wrong !== undefined) return `tag ${i + 1} ${wrong}`;
+    if (seen.has(v[i] as string)) return `tag ${i + 1} ${JSON.stringify(v[i])} is listed twice: tags are distinct`;
+    seen.add(v[i] as string);
+  }
+  return undefined;
+}
+
+/** Why `v` is not a valid `item_date`, or undefined when it is one. */
+export function itemDateProblem(v: unknown): string | undefined {
+  if (typeof v !== 'string' || !DATE_FORM.test(v)) return 'must be a date, YYYY-MM-DD or YYYY-MM (or absent: unknown)';
+  if (!isRealDay(v.length === 7 ? `${v}-01` : v)) return `${v} is not a real date`;
+  return undefined;
+}
