@@ -25,6 +25,7 @@ import { feedDocument } from './feed.js';
 import { modelsDocumentEntry } from './models.js';
 import { usageDocumentEntry } from './usage.js';
 import { costDocumentEntry } from './cost.js';
+import { itemsDocumentEntry } from './items.js';
 import { modelCardsDocumentEntry } from './model-cards.js';
 import { cardV0SchemaDocument } from './schemas.js';
 import { xrplDocument } from './xrpl.js';
@@ -42,6 +43,7 @@ export function documentRegistry(opts: RegistryOptions): readonly DocumentEntry[
     modelsDocumentEntry,
     usageDocumentEntry,
     costDocumentEntry,
+    itemsDocumentEntry,
     modelCardsDocumentEntry,
     peritemFiles,
     evidenceFiles,

@@ -1,0 +1,95 @@
+/**
+ * The `response` text of per-item rows, for the item explorer (`/api/items`, issue 41 item 4).
+ * The ItemTable keeps no response (decision IX2): holding every response as a string would
+ * multiply a large axis's memory. The published JSONL bytes of the axis are already held for
+ * `/peritem/<axis>.jsonl`, so on the first explorer read of an axis one pass records where each
+ * (model, item) row starts in those bytes (4 bytes a row, like the table's label column); a page
+ * then parses only its own rows' lines. A response longer than {@link RESPONSE_CHARS} is cut
+ * and says so, so a page stays bounded whatever a harness recorded.
+ */
+import type { ItemTable } from '../../core/board/item-table.js';
+import type { PreparedRelease } from '../prepared.js';
+
+/** The longest response given whole; longer ones are cut there, with `response_truncated`. */
+export const RESPONSE_CHARS = 2000;
+
+export interface ResponseText {
+  /** The row's `response` when it is a string; null when the row carries none (or not text). */
+  response: string | null;
+  response_truncated?: true;
+}
+
+interface Index {
+  bytes: Buffer;
+  /** Per model: 1 + the byte offset of its row's line per item index; 0 where it has no row. */
+  starts: Map<string, Uint32Array>;
+  /** Rows that carry a `response` string. */
+  withResponse: number;
+}
+
+const byCorpus = new WeakMap<object, Map<string, Index | null>>();
+
+function lineAt(bytes: Buffer, start: number): string {
+  let end = bytes.indexOf(10, start);
+  if (end === -1) end = bytes.length;
+  if (end > start && bytes[end - 1] === 13) end--;
+  return bytes.toString('utf8', start, end);
+}
+
+/** The axis's published rows file, or undefined (an aggregate-only axis publishes none). */
+function rowsFile(p: PreparedRelease, axis: string): Buffer | undefined {
+  return p.release.corpus.files.find((f) => f.path === `peritem/${axis}.jsonl`)?.bytes;
+}
+
+function build(bytes: Buffer, table: ItemTable): Index {
+  const itemIndex = new Map<string, number>();
+  table.items.forEach((id, i) => itemIndex.set(id, i));
+  const starts = new Map<string, Uint32Array>();
+  let withResponse = 0;
+  let start = 0;
+  // The corpus reader accepted every line already (one JSON object per line): no checks again.
+  while (start < bytes.length) {
+    let end = bytes.indexOf(10, start);
+    if (end === -1) end = bytes.length;
+    const row = JSON.parse(lineAt(bytes, start)) as { item: string; model: string; response?: unknown };
+    const idx = itemIndex.get(row.item);
+    if (idx !== undefined) {
+      let s = starts.get(row.model);
+      if (s === undefined) starts.set(row.model, (s = new Uint32Array(table.items.length)));
+      s[idx] = start + 1;
+    }
+    if (typeof row.response === 'string') withResponse++;
+    start = end + 1;
+  }
+  return { bytes, starts, withResponse };
+}
+
+/**
+ * The axis's response index, built on first use and kept per corpus (a swap for key health
+ * keeps it); null when the axis has no rows file or no row carries a `response`.
+ */
+export function responseIndex(p: PreparedRelease, axis: string, table: ItemTable): Index | null {
+  let m = byCorpus.get(p.release.corpus);
+  if (m === undefined) byCorpus.set(p.release.corpus, (m = new Map()));
+  let ix = m.get(axis);
+  if (ix === undefined) {
+    const bytes = rowsFile(p, axis);
+    // Node buffers stay under 4 GiB on 64-bit, so a Uint32 offset (+1) always fits.
+    const built = bytes === undefined ? null : build(bytes, table);
+    ix = built === null || built.withResponse === 0 ? null : built;
+    m.set(axis, ix);
+  }
+  return ix;
+}
+
+/** The response of one model's row of an item (null when the row carries none). */
+export function responseOf(ix: Index, model: string, idx: number): ResponseText {
+  const start = ix.starts.get(model)?.[idx] ?? 0;
+  if (start === 0) return { response: null };
+  const row = JSON.parse(lineAt(ix.bytes, start - 1)) as { response?: unknown };
+  if (typeof row.response !== 'string') return { response: null };
+  if (row.response.length <= RESPONSE_CHARS) return { response: row.response };
+  // Never cut between the two halves of a surrogate pair (the text would not be valid UTF-16).
+  const cut = /[\uD800-\uDBFF]/.test(row.response[RESPONSE_CHARS - 1]!) ? RESPONSE_CHARS - 1 : RESPONSE_CHARS;
+  return { response: row.response.slice(0, cut), response_truncated: true };
+}
