@@ -7,14 +7,14 @@ import { isRealDay } from './field-schemas.js';
 import { HIDDEN_TEXT_REASON, hasHiddenChars } from './display-text.js';
 
 /** The most tags an item may carry (decision IT2). */
-export const MAX_TAGS = 32;
+const MAX_TAGS = 32;
 /** The longest tag, in characters (code points, so a tag in any script counts what a reader sees). */
-export const MAX_TAG_CHARS = 100;
+const MAX_TAG_CHARS = 100;
 
 const DATE_FORM = /^\d{4}-\d{2}(-\d{2})?$/;
 
 /** Why `v` is not a valid tag, or undefined when it is one. */
-export function tagProblem(v: unknown): string | undefined {
+function tagProblem(v: unknown): string | undefined {
   if (typeof v !== 'string' || v.length === 0) return 'must be a non-empty string';
   // Code points: a string of more than 2 × MAX_TAG_CHARS UTF-16 units is too long either way.
   if (v.length > MAX_TAG_CHARS && (v.length > 2 * MAX_TAG_CHARS || [...v].length > MAX_TAG_CHARS))

@@ -5,6 +5,7 @@
  */
 import { GspcError } from '../core/errors.js';
 import { USAGE_MAX } from '../corpus/peritem-rows.js';
+import { itemDateProblem, tagsProblem } from '../corpus/item-facet-fields.js';
 import type { ImportedRow } from './imported.js';
 
 const MAX_ID = 512;
@@ -36,6 +37,14 @@ export function gradedRow(row: ImportedRow): GradedRow {
     if (gold === '') refuseRow(row, 'empty gold (after the scorer normalisation)');
   }
   if (row.usage !== undefined) checkUsage(row);
+  if (row.tags !== undefined) {
+    const wrong = tagsProblem(row.tags);
+    if (wrong !== undefined) refuseRow(row, `tags ${JSON.stringify(row.tags).slice(0, 200)}: ${wrong}`);
+  }
+  if (row.item_date !== undefined) {
+    const wrong = itemDateProblem(row.item_date);
+    if (wrong !== undefined) refuseRow(row, `item_date ${JSON.stringify(row.item_date)}: ${wrong}`);
+  }
   // An answer that normalises to nothing is no label at all: unparsed, never an empty label.
   let label = row.label;
   if (label !== null && norm) label = norm(label);
@@ -86,6 +95,8 @@ export function corpusLine(row: ImportedRow, g: GradedRow): string {
   const out: Record<string, unknown> = { item: row.item, model: row.model, gold: g.gold, label: g.label };
   if (row.item_hash !== undefined) out.item_hash = row.item_hash;
   if (row.cluster !== undefined) out.cluster = row.cluster;
+  if (row.tags !== undefined) out.tags = row.tags;
+  if (row.item_date !== undefined) out.item_date = row.item_date;
   const u = row.usage;
   if (u !== undefined) {
     if (u.input_tokens !== undefined) out.input_tokens = u.input_tokens;

@@ -71,6 +71,13 @@ export interface ImportedRow {
   item_hash?: string;
   /** The item's cluster, read with `--cluster` from the harness's record of it. */
   cluster?: string;
+  /**
+   * What the harness records the item is about (issue 41: lm-eval's groups of the task, a field
+   * the operator names); absent when it records nothing, never guessed.
+   */
+  tags?: string[];
+  /** When the item was written, from a field the operator names (`YYYY-MM-DD` or `YYYY-MM`). */
+  item_date?: string;
   /** Tokens and latency as the harness recorded them for this response (issue 40). */
   usage?: RowUsage;
   provenance: Provenance;

@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { GspcError } from '../core/errors.js';
 import { goldKey, goldText } from './corpus-row.js';
+import { facetKey, facetText } from './facet-key.js';
 import { LineFile } from './jsonl-lines.js';
 import type { RowSpool } from './row-spool.js';
 import { StagedFile } from './staged-file.js';
@@ -66,7 +67,14 @@ export function mergePeritem(corpusDir: string, axis: string, target: string, sp
     const rel = `peritem/${axis}.jsonl`;
     for (const { line, text } of new LineFile(target).lines()) {
       if (text === '') continue; // a final newline; readCorpus refuses any other blank line
-      let r: { item?: unknown; model?: unknown; gold?: unknown; cluster?: unknown };
+      let r: {
+        item?: unknown;
+        model?: unknown;
+        gold?: unknown;
+        cluster?: unknown;
+        tags?: unknown;
+        item_date?: unknown;
+      };
       try {
         r = JSON.parse(text) as typeof r;
       } catch {
@@ -90,6 +98,13 @@ export function mergePeritem(corpusDir: string, axis: string, target: string, sp
             `${rel}:${line} ${item}: the corpus has gold ${JSON.stringify(r.gold)} for this item (model ${String(r.model)}), the import has ${goldText(theirs)}: rows of one item must agree on the gold`,
           );
         checkCluster(r.cluster, spool, item, `${rel}:${line}`);
+        const facets = spool.facetOf(item);
+        const ours = facets === undefined ? undefined : facetKey(r.tags, r.item_date);
+        if (ours !== undefined && ours !== facets)
+          throw new GspcError(
+            'import_refused',
+            `${rel}:${line} ${item}: the corpus has ${facetText(ours)} for this item (model ${String(r.model)}), the import has ${facetText(facets!)}: rows of one item must agree on both (issue 41)`,
+          );
         for (const g of Array.isArray(r.gold) ? r.gold : [r.gold]) if (typeof g === 'string') existingGolds.add(g);
         out.write(`${text}\n`);
       }

@@ -17,6 +17,7 @@ function grown<T extends Int32Array | Float64Array>(a: T, need: number): T {
 }
 import { GspcError } from '../core/errors.js';
 import { goldKey, goldText } from './corpus-row.js';
+import { facetKey, facetText } from './facet-key.js';
 import type { ImportedRow } from './imported.js';
 import { StagedFile } from './staged-file.js';
 
@@ -35,6 +36,8 @@ export class RowSpool {
   readonly golds = new Set<string>();
   /** Item number → its cluster (`--cluster`); empty when the import gives none. */
   private readonly itemCluster: string[] = [];
+  /** Item number → its tags and date as a `facetKey`; unset for an item whose rows carry neither. */
+  private readonly itemFacet: string[] = [];
   /** Whether this import's rows carry a cluster (all of them or none: one reader, one option). */
   clustered = false;
   rows = 0;
@@ -58,6 +61,7 @@ export class RowSpool {
       else for (const g of gold) this.golds.add(g);
     }
     let item = this.items.get(row.item);
+    const first = item === undefined;
     if (item === undefined) {
       item = this.items.size;
       this.items.set(row.item, item);
@@ -79,6 +83,14 @@ export class RowSpool {
           `${row.at} ${row.item}: cluster ${JSON.stringify(row.cluster)} differs from the cluster ${JSON.stringify(theirs)} another row of this import gives the same item`,
         );
     }
+    const facet = row.tags === undefined && row.item_date === undefined ? '' : facetKey(row.tags, row.item_date);
+    if (first) {
+      if (facet !== '') this.itemFacet[item] = facet;
+    } else if ((this.itemFacet[item] ?? '') !== facet)
+      throw new GspcError(
+        'import_refused',
+        `${row.at} ${row.item}: ${facetText(facet)} differ from the ${facetText(this.itemFacet[item] ?? '')} another row of this import gives the same item: rows of one item must agree on both`,
+      );
     let rowsOfModel = this.byModel.get(row.model) ?? new Int32Array(1024);
     if (rowsOfModel[item] !== undefined && rowsOfModel[item] !== 0)
       throw new GspcError(
@@ -111,6 +123,12 @@ export class RowSpool {
   clusterOf(item: string): string | undefined {
     const i = this.items.get(item);
     return i === undefined ? undefined : this.itemCluster[i];
+  }
+
+  /** The tags and date this import gives the item, as a `facetKey` ('' for neither), if it has the item. */
+  facetOf(item: string): string | undefined {
+    const i = this.items.get(item);
+    return i === undefined ? undefined : (this.itemFacet[i] ?? '');
   }
 
   /** Row `n`'s line, newline included, read back from the staged file. */

@@ -33,6 +33,8 @@ function modelOf(f: SamplesFile, results: LmEvalResults | null, opts: ReadOption
 function openRun(f: SamplesFile, opts: ReadOptions): ImportedRun {
   const resultsPath = siblingResults(f, (p) => readResults(p).tasks[f.task] !== undefined);
   const results = resultsPath === null ? null : readResults(resultsPath);
+  // One array for every row of the run: the rows of a task share their tags (group-tags.ts).
+  const tags = results?.tags(f.task);
   const model = modelOf(f, results, opts);
   const sha256 = sha256File(f.path);
   const file = new LineFile(f.path);
@@ -106,6 +108,7 @@ function openRun(f: SamplesFile, opts: ReadOptions): ImportedRun {
       };
       if (typeof s.doc_hash === 'string' && /^[0-9a-f]{64}$/.test(s.doc_hash)) row.item_hash = s.doc_hash;
       if (opts.cluster) row.cluster = opts.cluster.of(s, at); // the sample line: doc.<field>, doc_id, …
+      if (tags !== undefined) row.tags = tags;
       yield row;
     }
     const filters = [...seen.keys()];

@@ -11,6 +11,7 @@ import type { RecordedCard } from '../../core/board/model-card.js';
 import { lmEvalCard } from './model-card.js';
 import type { RunSettings } from '../../core/board/run-settings.js';
 import { lmEvalSettings } from './run-settings.js';
+import { groupTags } from './group-tags.js';
 
 export interface LmEvalResults {
   path: string;
@@ -24,6 +25,8 @@ export interface LmEvalResults {
   card: RecordedCard;
   /** How it ran a task (run-settings.ts): shots, limit, generation and template settings, version, date. */
   settings: (task: string) => RunSettings;
+  /** The task and the groups above it in `group_subtasks`, when the run was of a group (group-tags.ts). */
+  tags: (task: string) => string[] | undefined;
 }
 
 function modelFromArgs(args: unknown): string | null {
@@ -58,6 +61,7 @@ export function readResults(path: string): LmEvalResults {
     tasks: (j.results ?? {}) as Record<string, Record<string, unknown>>,
     card: lmEvalCard(j.config),
     settings: (task) => lmEvalSettings(j, task, version, date),
+    tags: (task) => groupTags(j.group_subtasks, task),
   };
 }
 
