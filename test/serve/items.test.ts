@@ -41,7 +41,7 @@ const MARKUP_RESPONSE = '<img src=x onerror="alert(1)"> </textarea>\u2028 &lt; o
 /**
  * One axis `quiz`, 300 items, labels MARKUP_GOLD and `no`, gold MARKUP_GOLD: m/one right on items
  * i % 3 !== 0, m/two on even items, MARKUP_MODEL on the first 150 (unparsed on item 299), m/late
- * has rows on the first 10 items only. Every response is 1,500 characters (item 7's 2,500:
+ * has rows on the first 10 items only; m/one's row of q/298 spells its `response` key with an escape. Every response is 1,500 characters (item 7's 2,500:
  * cut), so a side's discordant items take several 64 kB pages.
  */
 function explorerCorpus(): string {
@@ -85,6 +85,8 @@ function explorerCorpus(): string {
         }),
       );
     row('m/one', i % 3 !== 0);
+    // The key spelt with an escape, as JSON allows: still read as the row's response.
+    if (i === 298) rows[rows.length - 1] = rows.at(-1)!.replace('"response":', '"\\u0072esponse":');
     row('m/two', i % 2 === 0);
     row(MARKUP_MODEL, i === 299 ? null : i < 150);
     if (i < 10) row('m/late', true);
@@ -224,6 +226,8 @@ describe('GET /api/items with responses and markup', () => {
     );
     assert.ok(doc.models[2].response.includes(MARKUP_RESPONSE));
     assert.deepEqual(doc.responses, { available: true, max_chars: 2000 });
+    const escaped = (await hand.app.inject({ url: q({ axis: 'quiz', item: 'q/298' }) })).json();
+    assert.ok(escaped.models[0].response.startsWith(`${MARKUP_RESPONSE} m/one q/298`), 'an escaped key is a key');
   });
 
   it('refuses with stable codes: bad combinations 400, unknown axis, model or item 404', async () => {

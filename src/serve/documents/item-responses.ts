@@ -19,7 +19,7 @@ export interface ResponseText {
   response_truncated?: true;
 }
 
-interface Index {
+export interface Index {
   bytes: Buffer;
   /** Per model: 1 + the byte offset of its row's line per item index; 0 where it has no row. */
   starts: Map<string, Uint32Array>;
@@ -27,7 +27,7 @@ interface Index {
   withResponse: number;
 }
 
-const byCorpus = new WeakMap<object, Map<string, Index | null>>();
+const byCorpus = new WeakMap<object, Map<string, Index | null | Promise<Index | null>>>();
 
 function lineAt(bytes: Buffer, start: number): string {
   let end = bytes.indexOf(10, start);
@@ -41,12 +41,18 @@ function rowsFile(p: PreparedRelease, axis: string): Buffer | undefined {
   return p.release.corpus.files.find((f) => f.path === `peritem/${axis}.jsonl`)?.bytes;
 }
 
-function build(bytes: Buffer, table: ItemTable): Index {
+/** Lines indexed between two looks at the clock. */
+const LINES_PER_STEP = 2048;
+/** How long one slice of a build may hold the event loop before other requests run. */
+const SLICE_MS = 10;
+
+function* buildSteps(bytes: Buffer, table: ItemTable): Generator<void, Index | null, void> {
   const itemIndex = new Map<string, number>();
   table.items.forEach((id, i) => itemIndex.set(id, i));
   const starts = new Map<string, Uint32Array>();
   let withResponse = 0;
   let start = 0;
+  let lines = 0;
   // The corpus reader accepted every line already (one JSON object per line): no checks again.
   while (start < bytes.length) {
     let end = bytes.indexOf(10, start);
@@ -60,26 +66,77 @@ function build(bytes: Buffer, table: ItemTable): Index {
     }
     if (typeof row.response === 'string') withResponse++;
     start = end + 1;
+    if (++lines % LINES_PER_STEP === 0) yield;
   }
-  return { bytes, starts, withResponse };
+  return withResponse === 0 ? null : { bytes, starts, withResponse };
 }
 
 /**
- * The axis's response index, built on first use and kept per corpus (a swap for key health
- * keeps it); null when the axis has no rows file or no row carries a `response`.
+ * Drives a build in slices of at most {@link SLICE_MS}, between which the event loop serves
+ * other requests: at a million rows the pass takes about 0.9 s (decision IX2), which must not
+ * hold every other reader.
  */
-export function responseIndex(p: PreparedRelease, axis: string, table: ItemTable): Index | null {
+function inSlices(steps: Generator<void, Index | null, void>): Promise<Index | null> {
+  return new Promise((resolve, reject) => {
+    const slice = () => {
+      try {
+        const until = performance.now() + SLICE_MS;
+        for (;;) {
+          const r = steps.next();
+          if (r.done) return resolve(r.value);
+          if (performance.now() >= until) return void setImmediate(slice);
+        }
+      } catch (e) {
+        reject(e);
+      }
+    };
+    slice();
+  });
+}
+
+/**
+ * Whether some row might carry a `response` key: its name as written, or some `\u` escape
+ * (a key may be spelt `"\u0072esponse"` in the file). A scan of the bytes, so an axis without responses
+ * (the demo's) never pays the parse of every line.
+ */
+function mayCarryResponses(bytes: Buffer): boolean {
+  return bytes.includes('"response"') || bytes.includes('\\u');
+}
+
+/**
+ * The axis's response index: null when the axis has no rows file or no row carries a `response`
+ * string; a promise while it is being built (readers of one axis share one build). Kept per
+ * corpus, so a swap for key health or witness evidence keeps it; a build that fails is dropped,
+ * so the next reader starts again.
+ */
+export function responseIndex(
+  p: PreparedRelease,
+  axis: string,
+  table: ItemTable,
+): Index | null | Promise<Index | null> {
   let m = byCorpus.get(p.release.corpus);
   if (m === undefined) byCorpus.set(p.release.corpus, (m = new Map()));
-  let ix = m.get(axis);
-  if (ix === undefined) {
-    const bytes = rowsFile(p, axis);
-    // Node buffers stay under 4 GiB on 64-bit, so a Uint32 offset (+1) always fits.
-    const built = bytes === undefined ? null : build(bytes, table);
-    ix = built === null || built.withResponse === 0 ? null : built;
-    m.set(axis, ix);
+  const known = m.get(axis);
+  if (known !== undefined) return known;
+  const bytes = rowsFile(p, axis);
+  // Node buffers stay under 4 GiB on 64-bit, so a Uint32 offset (+1) always fits.
+  if (bytes === undefined || !mayCarryResponses(bytes)) {
+    m.set(axis, null);
+    return null;
   }
-  return ix;
+  const cache = m;
+  const building = inSlices(buildSteps(bytes, table)).then(
+    (ix) => {
+      cache.set(axis, ix);
+      return ix;
+    },
+    (e: unknown) => {
+      cache.delete(axis);
+      throw e;
+    },
+  );
+  cache.set(axis, building);
+  return building;
 }
 
 /** The response of one model's row of an item (null when the row carries none). */

@@ -25,7 +25,7 @@ import { GspcError } from '../../core/errors.js';
 import { CACHE_CONTROL } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
 import { built, type DocumentEntry } from './document.js';
-import { RESPONSE_CHARS, responseIndex, responseOf } from './item-responses.js';
+import { type Index, RESPONSE_CHARS, responseIndex, responseOf } from './item-responses.js';
 import { requiredAxis } from './models.js';
 
 export const ITEMS_SCHEMA = 'svc.gspc-items/0.1';
@@ -114,13 +114,19 @@ function paged(
   return { ...head, [listName]: entries, page };
 }
 
-function responsesNote(ix: ReturnType<typeof responseIndex>) {
+function responsesNote(ix: Index | null) {
   return ix === null
     ? { available: false, reason: "no row of this axis carries a 'response' text: labels only" }
     : { available: true, max_chars: RESPONSE_CHARS };
 }
 
-function pairDocument(p: PreparedRelease, axis: string, table: ItemTable, q: ReadonlyMap<string, string>) {
+function pairDocument(
+  p: PreparedRelease,
+  axis: string,
+  table: ItemTable,
+  q: ReadonlyMap<string, string>,
+  ix: Index | null,
+) {
   const first = q.get('first');
   const second = q.get('second');
   if (first === undefined || second === undefined)
@@ -140,7 +146,6 @@ function pairDocument(p: PreparedRelease, axis: string, table: ItemTable, q: Rea
     if (win[i] === OUTCOME_CORRECT && lose[i] === OUTCOME_WRONG) found.push(i);
   const scope = scopeOf(p, [axis, first, second, side]);
   const offset = offsetOf(q.get('cursor'), scope, side, found.length);
-  const ix = responseIndex(p, axis, table);
   const labelled = (col: typeof x, idx: number) => ({
     label: table.labelOf(col, idx),
     ...(ix !== null && responseOf(ix, col.model, idx)),
@@ -175,7 +180,14 @@ const OUTCOME_WORD: Record<number, string> = {
   [OUTCOME_UNPARSED]: 'unparsed',
 };
 
-function itemDocument(p: PreparedRelease, axis: string, table: ItemTable, item: string, cursor: string | undefined) {
+function itemDocument(
+  p: PreparedRelease,
+  axis: string,
+  table: ItemTable,
+  item: string,
+  cursor: string | undefined,
+  ix: Index | null,
+) {
   const idx = table.items.indexOf(item);
   if (idx === -1) throw new GspcError('not_found', 'item: no such item on this axis', { axis });
   const cols = [...table.columns.values()]
@@ -183,7 +195,6 @@ function itemDocument(p: PreparedRelease, axis: string, table: ItemTable, item: 
     .sort((u, v) => (u.model < v.model ? -1 : u.model > v.model ? 1 : 0));
   const scope = scopeOf(p, [axis, '\u0000item', item]);
   const offset = offsetOf(cursor, scope, 'models', cols.length);
-  const ix = responseIndex(p, axis, table);
   const head = {
     schema: ITEMS_SCHEMA,
     axis,
@@ -245,8 +256,17 @@ export const itemsDocumentEntry: DocumentEntry = {
       const extra = ['first', 'second', 'side'].filter((k) => q.has(k));
       if (extra.length > 0)
         throw new GspcError('bad_query', `item: not with ${extra.join(', ')} (one item, every model)`);
-      return built(itemDocument(current, axis, table, item, q.get('cursor')), CACHE_CONTROL);
     }
-    return built(pairDocument(current, axis, table, q), CACHE_CONTROL);
+    const answer = (ix: Index | null) =>
+      built(
+        item !== undefined
+          ? itemDocument(current, axis, table, item, q.get('cursor'), ix)
+          : pairDocument(current, axis, table, q, ix),
+        CACHE_CONTROL,
+      );
+    // The first read of an axis builds its response index in slices (item-responses.ts); every
+    // later read is answered synchronously. A query refused then is refused by the promise.
+    const ix = responseIndex(current, axis, table);
+    return ix instanceof Promise ? ix.then(answer) : answer(ix);
   },
 };
