@@ -173,6 +173,16 @@ describe('GET /api/items on the demo', () => {
         ['demo/dune-8b-ft', 'correct', 'escalate'],
       ],
     );
+    // The operator's own model is flagged, as /api/models flags it.
+    const own = (await demo.app.inject({ url: q({ axis: 'conformance', item: 'conformance/0001' }) })).json();
+    assert.deepEqual(
+      own.models.filter((m: any) => m.own).map((m: any) => m.model),
+      ['svc/sentinel-1'],
+    );
+    const ownPair = await demo.app.inject({
+      url: q({ axis: 'conformance', first: 'svc/sentinel-1', second: 'demo/atlas-70b' }),
+    });
+    assert.equal(ownPair.json().own, true);
     const openapi = (await demo.app.inject({ url: '/openapi.json' })).json();
     assert.ok(openapi.paths['/api/items'], '/api/items is described');
   });

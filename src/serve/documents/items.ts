@@ -114,6 +114,8 @@ function paged(
   return { ...head, [listName]: entries, page };
 }
 
+const own = (p: PreparedRelease, model: string) => p.release.corpus.meta.own_models.includes(model);
+
 function responsesNote(ix: Index | null) {
   return ix === null
     ? { available: false, reason: "no row of this axis carries a 'response' text: labels only" }
@@ -155,6 +157,8 @@ function pairDocument(
     axis,
     first,
     second,
+    // As /api/models's pair: an own model is in it (never ranked, outside the Holm family).
+    own: own(p, first) || own(p, second),
     side,
     counts: { n_pairs: o.paired, a: o.both, b: o.b, c: o.c, d: o.paired - o.both - o.b - o.c, conflicts: o.conflicts },
     responses: responsesNote(ix),
@@ -212,6 +216,7 @@ function itemDocument(
       const c = cols[k]!;
       return {
         model: c.model,
+        own: own(p, c.model),
         outcome: OUTCOME_WORD[c.outcome[idx]!],
         label: table.labelOf(c, idx),
         ...(ix !== null && responseOf(ix, c.model, idx)),
