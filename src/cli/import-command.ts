@@ -10,6 +10,7 @@ import { isIsoUtcInstant } from '../core/iso-instant.js';
 import { GspcError } from '../core/errors.js';
 import { FORMATS, type ImportedRun, isFormat, type ReadOptions } from '../import/imported.js';
 import { clusterField } from '../import/cluster-field.js';
+import { facetFields } from '../import/facet-fields.js';
 import type { ImportResult } from '../import/import-runs.js';
 import { terminalText } from './terminal-text.js';
 
@@ -24,6 +25,8 @@ export interface ImportCommandOptions {
   acceptDisagreement?: boolean;
   asOf?: string;
   cluster?: string;
+  tagField?: string;
+  dateField?: string;
 }
 
 export interface ImportOutput {
@@ -119,6 +122,8 @@ export async function runImport(
     ...(o.allowIncomplete === true && { allowIncomplete: true }),
     ...(o.cluster !== undefined && { cluster: clusterField(o.cluster) }),
   };
+  const facets = facetFields(o.tagField, o.dateField);
+  if (facets !== undefined) read.facets = facets;
   // Loaded here, not at the top: the readers (ZIP, zstd, four formats) and the merge are most of
   // this module's weight, and every other command starts without them.
   const [{ READERS }, { importRuns }, { perItemRows, readCorpus }] = await Promise.all([
@@ -169,6 +174,14 @@ export function registerImportCommand(program: Command, run: CliRun): void {
     .option(
       '--cluster <path>',
       "the field of each item's record in the harness output that names its cluster (shared passage, document or template), e.g. metadata.passage_id: the clustered standard errors of /api/models (docs/import.md)",
+    )
+    .option(
+      '--tag-field <path>',
+      "the field of each item's record in the harness output that gives its tags (a string or a list: subject, language, difficulty), e.g. metadata.subject (docs/import.md)",
+    )
+    .option(
+      '--date-field <path>',
+      "the field of each item's record that gives its date, YYYY-MM-DD or YYYY-MM, e.g. metadata.date (docs/import.md)",
     )
     .option(
       '--accept-disagreement',

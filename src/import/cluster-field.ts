@@ -23,24 +23,35 @@ export interface ClusterField {
   of(record: unknown, at: string): string;
 }
 
-export function clusterField(path: string): ClusterField {
+/** The keys of a path an operator names (`--cluster`, `--tag-field`, `--date-field`); refuses a malformed one. */
+export function pathKeys(option: string, path: string, example: string): string[] {
   const keys = path.split('.');
   if (keys.length > 16 || !keys.every((k) => SEGMENT.test(k)))
     throw new GspcError(
       'import_refused',
-      `--cluster ${JSON.stringify(path)}: a path of 1 to 16 dot-separated keys (e.g. metadata.passage_id)`,
+      `${option} ${JSON.stringify(path)}: a path of 1 to 16 dot-separated keys (e.g. ${example})`,
     );
+  return keys;
+}
+
+/** The value at `keys` in a harness record (a key of digits indexes an array), or undefined. */
+export function valueAt(keys: readonly string[], record: unknown): unknown {
+  let v: unknown = record;
+  for (const k of keys) {
+    if (Array.isArray(v) && /^\d+$/.test(k)) v = v[Number(k)];
+    else if (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.hasOwn(v, k))
+      v = (v as Record<string, unknown>)[k];
+    else return undefined;
+  }
+  return v;
+}
+
+export function clusterField(path: string): ClusterField {
+  const keys = pathKeys('--cluster', path, 'metadata.passage_id');
   return {
     path,
     of(record: unknown, at: string): string {
-      let v: unknown = record;
-      for (const k of keys) {
-        if (Array.isArray(v) && /^\d+$/.test(k)) v = v[Number(k)];
-        else if (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.hasOwn(v, k))
-          v = (v as Record<string, unknown>)[k];
-        else v = undefined;
-        if (v === undefined) break;
-      }
+      const v = valueAt(keys, record);
       const value = typeof v === 'number' && Number.isFinite(v) ? String(v) : v;
       if (typeof value !== 'string' || value.length === 0 || value.length > MAX_CLUSTER)
         throw new GspcError(

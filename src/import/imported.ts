@@ -7,6 +7,7 @@
  */
 
 import type { ClusterField } from './cluster-field.js';
+import type { FacetFields } from './facet-fields.js';
 import type { RecordedCard } from '../core/board/model-card.js';
 import type { RunSettings } from '../core/board/run-settings.js';
 
@@ -148,6 +149,8 @@ export interface ReadOptions {
   measured?: boolean;
   /** `--cluster`: the field of each item's record that names its cluster (cluster-field.ts). */
   cluster?: ClusterField;
+  /** `--tag-field`, `--date-field`: the fields of each item's record that give its tags and date (facet-fields.ts). */
+  facets?: FacetFields;
 }
 
 /** A reader: the runs in the given files (a directory may hold several). Refusals are thrown as GspcError('import_refused', reason). */

@@ -11,6 +11,7 @@
 import { GspcError } from '../../core/errors.js';
 import type { HarnessReader, ImportedRow, ImportedRun, ReadOptions } from '../imported.js';
 import type { ClusterField } from '../cluster-field.js';
+import { type FacetFields, withFacets } from '../facet-fields.js';
 import { checkDescribes, refuseJudgedResult, reportedOf, resultFor } from './eee-aggregate.js';
 import { eeeInputs, type EeeInputs } from './eee-files.js';
 import type { EeeInstance } from './eee-records.js';
@@ -93,11 +94,16 @@ async function* rowsOf(
   key: string,
   sha256: string,
   cluster: ClusterField | undefined,
+  facets: FacetFields | undefined,
 ): AsyncGenerator<ImportedRow> {
   let now = '';
   for await (const { value, line } of jsonlLines(file, (h) => (now = h))) {
     const r = value as EeeInstance;
-    if (groupKey(r) === key) yield eeeRow(r, `${file}:${line}`, sha256, cluster);
+    if (groupKey(r) === key) {
+      const row = eeeRow(r, `${file}:${line}`, sha256, cluster);
+      withFacets(row, facets, r, row.at);
+      yield row;
+    }
   }
   if (now !== sha256)
     throw new GspcError('import_refused', `${file}: changed while it was being imported (its SHA-256 differs)`);
@@ -145,7 +151,7 @@ function runOf(file: string, g: Group, key: string, sha256: string, inputs: EeeI
     labels: g.choices.length > 0 ? g.choices : null,
     reported,
     notes,
-    rows: rowsOf(file, key, sha256, opts.cluster),
+    rows: rowsOf(file, key, sha256, opts.cluster, opts.facets),
     ...(agg !== undefined && { card: { fields: eeeCard(agg.record), source: `${agg.file} model_info` } }),
     ...(settings !== undefined && { settings }),
   };

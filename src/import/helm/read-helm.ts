@@ -11,6 +11,7 @@
 import { join } from 'node:path';
 import { GspcError } from '../../core/errors.js';
 import type { HarnessReader, ImportedRow, ImportedRun, ReadOptions } from '../imported.js';
+import { withFacets } from '../facet-fields.js';
 import { type HelmRequestState, type HelmRun, helmRunDirs, readHelmRun } from './helm-files.js';
 import { helmNormaliser, type HelmMatchMetric } from './helm-normalise.js';
 import { chooseSplit, perInstanceUsage, perInstanceVerdicts, reportedAggregate, verdictMetric } from './helm-stats.js';
@@ -137,6 +138,7 @@ function runOf(run: HelmRun, opts: ReadOptions): ImportedRun {
       at,
     };
     if (opts.cluster) row.cluster = opts.cluster.of(r, at); // the request state: instance.<field>, …
+    withFacets(row, opts.facets, r, at);
     const usage = usages.get(`${r.instance.id}\u0000${r.train_trial_index}`);
     if (usage !== undefined) row.usage = usage;
     if (value !== undefined)

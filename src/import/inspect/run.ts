@@ -5,6 +5,7 @@
  */
 import { GspcError } from '../../core/errors.js';
 import type { ImportedRow, ImportedRun, ReadOptions, ReportedAggregate } from '../imported.js';
+import { withFacets } from '../facet-fields.js';
 import { EpochReducer } from './epochs.js';
 import { type Grading, gradingFor } from './grading.js';
 import { judgeOf } from './judge.js';
@@ -186,6 +187,7 @@ async function* rows(
       at,
     };
     if (opts.cluster) row.cluster = opts.cluster.of(sample.record, at); // the sample: metadata.<field>, …
+    withFacets(row, opts.facets, sample.record, at);
     const usage = sampleUsage(sample.record, header.model);
     if (usage !== undefined) row.usage = usage;
     const reduced = reducer.add(row);

@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 import { GspcError } from '../../core/errors.js';
 import type { HarnessReader, ImportedRow, ImportedRun, ReadOptions } from '../imported.js';
+import { withFacets } from '../facet-fields.js';
 import { isBlank, LineFile, sha256File } from '../jsonl-lines.js';
 import { fileTimeAsIso, findSamplesFiles, siblingResults, type SamplesFile } from './files.js';
 import { readResults, reportedAggregate, type LmEvalResults } from './results-file.js';
@@ -109,6 +110,7 @@ function openRun(f: SamplesFile, opts: ReadOptions): ImportedRun {
       if (typeof s.doc_hash === 'string' && /^[0-9a-f]{64}$/.test(s.doc_hash)) row.item_hash = s.doc_hash;
       if (opts.cluster) row.cluster = opts.cluster.of(s, at); // the sample line: doc.<field>, doc_id, …
       if (tags !== undefined) row.tags = tags;
+      withFacets(row, opts.facets, s, at);
       yield row;
     }
     const filters = [...seen.keys()];
