@@ -43,16 +43,19 @@ describe('gspc import --tag-field and --date-field', () => {
     assert.deepEqual(new Set(names), subjects);
   });
 
-  it('HELM: instance.split of each request state', async () => {
+  it("HELM: the scenario's subject is every item's tag; --tag-field instance.split adds the split", async () => {
+    const plain = join(tempDir(), 'helm-plain');
+    await importQuiet('helm', [fixturePath('helm', 'mmlu-philosophy-gpt2')], { into: plain, asOf: '2026-01-01' });
     const corpus = join(tempDir(), 'helm');
     await importQuiet('helm', [fixturePath('helm', 'mmlu-philosophy-gpt2')], {
       into: corpus,
       asOf: '2026-01-01',
       tagField: 'instance.split',
     });
-    const rows = rowsOf(corpus);
-    assert.ok(rows.length > 0);
-    for (const r of rows) assert.deepEqual(r.tags, ['test']);
+    const [before, rows] = [rowsOf(plain), rowsOf(corpus)];
+    assert.ok(rows.length > 0 && rows.length === before.length);
+    for (const r of before) assert.deepEqual(r.tags, ['philosophy'], 'run_spec.json scenario_spec.args.subject');
+    for (const r of rows) assert.deepEqual(r.tags, ['philosophy', 'test']);
   });
 
   it('lm-eval: a date field gives item_date, and the tag field its tags; the corpus reads both', async () => {

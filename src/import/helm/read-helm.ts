@@ -33,6 +33,15 @@ function taskOf(run: HelmRun): string {
   return parts.length > 0 ? `${run.scenario.name}:${parts.join(',')}` : run.scenario.name;
 }
 
+/**
+ * The tags HELM records for a run's items (decision IT8): the `subject` argument of its scenario
+ * (`mmlu:subject=philosophy` → `["philosophy"]`), as written; none for a scenario without one.
+ */
+function subjectTags(run: HelmRun): string[] | undefined {
+  const subject = run.runSpec.scenario_spec?.args?.subject;
+  return typeof subject === 'string' && subject !== '' ? [subject] : undefined;
+}
+
 /** HELM scores the completion with the highest log-probability (a stable sort, as Python's). */
 function topCompletion(r: HelmRequestState): string | null {
   const completions = r.result?.completions ?? [];
@@ -113,6 +122,7 @@ function runOf(run: HelmRun, opts: ReadOptions): ImportedRun {
   if (aggregate.note !== undefined) notes.push(aggregate.note);
 
   const task = taskOf(run);
+  const tags = subjectTags(run);
   const seen = new Set<string>();
   const rows: ImportedRow[] = chosen.map(({ r, i }) => {
     const at = `${stateFile} request_states[${i}]`;
@@ -138,6 +148,7 @@ function runOf(run: HelmRun, opts: ReadOptions): ImportedRun {
       at,
     };
     if (opts.cluster) row.cluster = opts.cluster.of(r, at); // the request state: instance.<field>, …
+    if (tags !== undefined) row.tags = tags;
     withFacets(row, opts.facets, r, at);
     const usage = usages.get(`${r.instance.id}\u0000${r.train_trial_index}`);
     if (usage !== undefined) row.usage = usage;
