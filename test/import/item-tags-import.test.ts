@@ -11,7 +11,9 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import type { ImportedRow } from '../../src/import/imported.js';
 import { groupTags } from '../../src/import/lm-eval/group-tags.js';
+import { RowSpool } from '../../src/import/row-spool.js';
 import { readCorpus } from '../../src/corpus/read-corpus.js';
 import { fixturePath } from '../helpers/repo.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -117,5 +119,43 @@ describe('gspc import: item tags from what the harness records', () => {
       }),
       /tag 2 must not contain control, bidirectional or invisible characters/,
     );
+  });
+});
+
+describe('one import: rows of an item agree on tags and date', () => {
+  const row = (model: string, tags?: string[], date?: string): ImportedRow => ({
+    item: 'copa/7',
+    model,
+    gold: '0',
+    label: '0',
+    ...(tags !== undefined && { tags }),
+    ...(date !== undefined && { item_date: date }),
+    provenance: {
+      harness: 'lm-eval',
+      harness_version: null,
+      task: 'copa',
+      sample_id: 7,
+      response: null,
+      source_sha256: '0'.repeat(64),
+    },
+    at: `run-${model}.jsonl:3`,
+  });
+
+  it('takes the same set in any order, and refuses other tags, a missing date or a second precision at the row', () => {
+    const spool = new RowSpool(tempDir(), 'copa');
+    spool.add(row('a', ['x', 'y'], '2024-01'), '0', '{}');
+    spool.add(row('b', ['y', 'x'], '2024-01'), '0', '{}');
+    assert.equal(spool.facetOf('copa/7'), JSON.stringify([['x', 'y'], '2024-01']));
+    const refused: [ImportedRow, RegExp][] = [
+      [
+        row('c', ['x'], '2024-01'),
+        /run-c\.jsonl:3 copa\/7: tags \["x"\] and item_date "2024-01" differ from the tags \["x","y"\]/,
+      ],
+      [row('d', ['x', 'y']), /run-d\.jsonl:3 copa\/7: tags \["x","y"\] and item_date null differ/],
+      [row('e', ['x', 'y'], '2024-01-01'), /run-e\.jsonl:3 .*item_date "2024-01-01" differ/],
+      [row('f'), /run-f\.jsonl:3 copa\/7: no tags and no item_date differ/],
+    ];
+    for (const [r, re] of refused) assert.throws(() => spool.add(r, '0', '{}'), re);
+    spool.file.discard();
   });
 });
