@@ -45,22 +45,36 @@ export class ItemFacets {
    * differs too: the same on every row of an item).
    */
   note(idx: number, first: boolean, tags: readonly string[] | undefined, date: string | undefined): string | undefined {
-    const setId = tags === undefined ? 0 : this.internSet(tags);
-    const dateId = date === undefined ? 0 : this.internDate(date);
-    if (first) {
-      if (setId !== 0) {
-        this.itemTagSet = grow(this.itemTagSet ?? new Int32Array(0), idx + 1);
-        this.itemTagSet[idx] = setId;
-      }
-      if (dateId !== 0) {
-        this.itemDate = grow(this.itemDate ?? new Int32Array(0), idx + 1);
-        this.itemDate[idx] = dateId;
-      }
+    if (!first) {
+      // Compared without interning: a later row of an item only has to match the first.
+      if (!this.sameTags(at(this.itemTagSet, idx), tags)) return 'tags';
+      const known = at(this.itemDate, idx);
+      if ((known === 0 ? undefined : this.dates[known - 1]) !== date) return 'item_date';
       return undefined;
     }
-    if (setId !== at(this.itemTagSet, idx)) return 'tags';
-    if (dateId !== at(this.itemDate, idx)) return 'item_date';
+    const setId = tags === undefined ? 0 : this.internSet(tags);
+    const dateId = date === undefined ? 0 : this.internDate(date);
+    if (setId !== 0) {
+      this.itemTagSet = grow(this.itemTagSet ?? new Int32Array(0), idx + 1);
+      this.itemTagSet[idx] = setId;
+    }
+    if (dateId !== 0) {
+      this.itemDate = grow(this.itemDate ?? new Int32Array(0), idx + 1);
+      this.itemDate[idx] = dateId;
+    }
     return undefined;
+  }
+
+  /** Whether `tags` (distinct, as the reader checks) is tag set `setId` (0: none), in any order. */
+  private sameTags(setId: number, tags: readonly string[] | undefined): boolean {
+    if (setId === 0 || tags === undefined) return setId === 0 && tags === undefined;
+    const set = this.tagSets[setId - 1]!;
+    if (set.length !== tags.length) return false;
+    for (const t of tags) {
+      const id = this.tagIndex.get(t);
+      if (id === undefined || !set.includes(id)) return false;
+    }
+    return true;
   }
 
   /** The tags of item `idx`, sorted, or undefined when its rows carry none. */
