@@ -29,6 +29,9 @@ export class ItemFacets {
   /** Per item: its date id, 0 when its rows carry none. Absent until a row carries a date. */
   private itemDate: Int32Array | undefined;
 
+  /** Whether any row of the axis carries tags or a date: a plain field, read on every row of the axis. */
+  used = false;
+
   /** Whether any row of the axis carries tags. */
   get tagged(): boolean {
     return this.itemTagSet !== undefined;
@@ -54,6 +57,7 @@ export class ItemFacets {
     }
     const setId = tags === undefined ? 0 : this.internSet(tags);
     const dateId = date === undefined ? 0 : this.internDate(date);
+    if (setId !== 0 || dateId !== 0) this.used = true;
     if (setId !== 0) {
       this.itemTagSet = grow(this.itemTagSet ?? new Int32Array(0), idx + 1);
       this.itemTagSet[idx] = setId;

@@ -135,7 +135,7 @@ export class ItemTable {
         };
       // Rows without tags or a date skip this unless some row of the axis carries one.
       const f = this.facets;
-      if (row.tags !== undefined || row.item_date !== undefined || f.tagged || f.dated) {
+      if (f.used || row.tags !== undefined || row.item_date !== undefined) {
         const differs = f.note(idx, false, row.tags, row.item_date);
         if (differs !== undefined)
           return {
