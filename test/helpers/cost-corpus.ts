@@ -4,10 +4,10 @@
  * random ones with tokens, latency, clusters and dated prices. Both are written from scratch:
  * one model-comparison axis `quiz`, nothing else.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prng } from '../../demo/generate.js';
-import { tempDir } from './tmp.js';
+import { writeQuizCorpus } from './quiz-corpus.js';
 
 export const AS_OF = '2026-11-01T00:00:00Z';
 
@@ -33,32 +33,12 @@ export interface PriceRow {
 
 /** Writes a one-axis corpus: `quiz` over labels A and B; `prices` as prices.json when given. */
 export function writeCorpus(rows: readonly CostRow[], prices?: readonly PriceRow[], own: string[] = []): string {
-  const dir = join(tempDir(), 'corpus');
-  mkdirSync(join(dir, 'axes'), { recursive: true });
-  mkdirSync(join(dir, 'peritem'));
-  const board = {
-    schema: 'svc.gspc-corpus/1',
+  const dir = writeQuizCorpus({
+    rows: rows.map((r) => JSON.stringify(r)),
     issuer: 'Cost test issuer (registry 1)',
-    doi: '10.0000/cost-test',
-    as_of: AS_OF,
-    measured_on: { model: 'rows', date: 'November 2026', grading: 'exact label' },
-    own_models: own,
-    axes: ['quiz'],
-    limitations: [],
-  };
-  writeFileSync(join(dir, 'board.json'), JSON.stringify(board));
-  const axis = {
-    axis: 'quiz',
-    family: 'test',
-    kind: 'model-comparison',
-    status: 'MEASURED',
-    bench: 'quiz',
-    task: 'a quiz',
-    dataset: 'quiz',
-    labels: ['A', 'B'],
-  };
-  writeFileSync(join(dir, 'axes', 'quiz.json'), JSON.stringify(axis));
-  writeFileSync(join(dir, 'peritem', 'quiz.jsonl'), `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    asOf: AS_OF,
+    own,
+  });
   if (prices !== undefined)
     writeFileSync(
       join(dir, 'prices.json'),

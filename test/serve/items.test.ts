@@ -7,8 +7,6 @@
  * codes; described in OpenAPI; read in-process with the bytes the route sends.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildApp, composeService } from '../../src/app.js';
 import { readRailConfig } from '../../src/config.js';
@@ -19,6 +17,7 @@ import { PAGE_BYTES } from '../../src/serve/documents/items.js';
 import { ServedState } from '../../src/serve/served-state.js';
 import { liveSigning, testSigning } from '../helpers/app.js';
 import { demoCorpus, tempDir } from '../helpers/tmp.js';
+import { writeQuizCorpus } from '../helpers/quiz-corpus.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- served JSON */
 
@@ -45,31 +44,6 @@ const MARKUP_RESPONSE = '<img src=x onerror="alert(1)"> </textarea>\u2028 &lt; o
  * cut), so a side's discordant items take several 64 kB pages.
  */
 function explorerCorpus(): string {
-  const dir = join(tempDir(), 'corpus');
-  mkdirSync(join(dir, 'axes'), { recursive: true });
-  mkdirSync(join(dir, 'peritem'));
-  const board = {
-    schema: 'svc.gspc-corpus/1',
-    issuer: 'Items test issuer (registry 1)',
-    doi: '10.0000/items-test',
-    as_of: '2026-11-01T00:00:00Z',
-    measured_on: { model: 'rows', date: 'November 2026', grading: 'exact label' },
-    own_models: [],
-    axes: ['quiz'],
-    limitations: [],
-  };
-  writeFileSync(join(dir, 'board.json'), JSON.stringify(board));
-  const axis = {
-    axis: 'quiz',
-    family: 'test',
-    kind: 'model-comparison',
-    status: 'MEASURED',
-    bench: 'quiz',
-    task: 'a quiz',
-    dataset: 'quiz',
-    labels: [MARKUP_GOLD, 'no'],
-  };
-  writeFileSync(join(dir, 'axes', 'quiz.json'), JSON.stringify(axis));
   const rows: string[] = [];
   for (let i = 0; i < 300; i++) {
     const item = `q/${String(i).padStart(3, '0')}`;
@@ -91,8 +65,7 @@ function explorerCorpus(): string {
     row(MARKUP_MODEL, i === 299 ? null : i < 150);
     if (i < 10) row('m/late', true);
   }
-  writeFileSync(join(dir, 'peritem', 'quiz.jsonl'), `${rows.join('\n')}\n`);
-  return dir;
+  return writeQuizCorpus({ rows, issuer: 'Items test issuer (registry 1)', labels: [MARKUP_GOLD, 'no'] });
 }
 
 const q = (params: Record<string, string>) => `/api/items?${new URLSearchParams(params)}`;

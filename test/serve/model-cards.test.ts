@@ -5,7 +5,7 @@
  * full of markup carried as JSON text, and the board's rows unchanged by a card.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildApp, composeService } from '../../src/app.js';
@@ -19,6 +19,7 @@ import { bodyBytes } from '../../src/serve/documents/document.js';
 import { ServedState } from '../../src/serve/served-state.js';
 import { liveSigning, testSigning } from '../helpers/app.js';
 import { demoCorpus, tempDir } from '../helpers/tmp.js';
+import { writeQuizCorpus } from '../helpers/quiz-corpus.js';
 
 /** Markup, quotes, an ampersand, a backslash and a non-ASCII letter: no white space, so a valid id. */
 const MARKUP = `<script>alert("x")</script><img/src=x/onerror=alert('y')>&amp;\\é`;
@@ -26,37 +27,12 @@ const PLAIN = 'lab/plain-7b';
 
 /** A two-model corpus of three items; with `cards`, a models.json holding them. */
 function corpus(cards?: unknown[]): string {
-  const dir = join(tempDir(), 'corpus');
-  mkdirSync(join(dir, 'axes'), { recursive: true });
-  mkdirSync(join(dir, 'peritem'));
-  const board = {
-    schema: 'svc.gspc-corpus/1',
-    issuer: 'Test issuer (registry 1)',
-    doi: '10.0000/test',
-    as_of: '2026-11-01T00:00:00Z',
-    measured_on: { model: 'rows', date: 'November 2026', grading: 'exact label' },
-    own_models: [],
-    axes: ['quiz'],
-    limitations: [],
-  };
-  writeFileSync(join(dir, 'board.json'), JSON.stringify(board));
-  const axis = {
-    axis: 'quiz',
-    family: 'test',
-    kind: 'model-comparison',
-    status: 'MEASURED',
-    bench: 'quiz',
-    task: 'a quiz',
-    dataset: 'quiz',
-    labels: ['A', 'B'],
-  };
-  writeFileSync(join(dir, 'axes', 'quiz.json'), JSON.stringify(axis));
   const rows = ['1', '2', '3'].flatMap((item) =>
     [PLAIN, MARKUP].map((model, i) =>
       JSON.stringify({ item, model, gold: 'A', label: i === 0 || item === '1' ? 'A' : 'B' }),
     ),
   );
-  writeFileSync(join(dir, 'peritem', 'quiz.jsonl'), `${rows.join('\n')}\n`);
+  const dir = writeQuizCorpus({ rows });
   if (cards)
     writeFileSync(
       join(dir, 'models.json'),
