@@ -44,8 +44,18 @@ export class PairCounter {
     this.anyConflict = table.hashConflicts.size > 0;
   }
 
-  /** The 2×2 table of `first` against `second` on the items both parsed. */
-  count(first: string, second: string): PairedOutcomes {
+  /** Items of the axis: the length a mask of {@link count} and {@link tally} is built for. */
+  get items(): number {
+    return this.table.items.length;
+  }
+
+  /**
+   * The 2×2 table of `first` against `second` on the items both parsed; with `mask` (a bitset of
+   * {@link items} bits, as {@link itemMask} builds), on those of them the mask holds only
+   * (issue 41: a contamination window). The unmasked pass is unchanged: the mask is a second loop.
+   */
+  count(first: string, second: string, mask?: Uint32Array): PairedOutcomes {
+    if (mask !== undefined) return this.countMasked(first, second, mask);
     const px = this.parsed.get(first)!;
     const py = this.parsed.get(second)!;
     const cx = this.correct.get(first)!;
@@ -77,4 +87,57 @@ export class PairCounter {
     }
     return { paired, b, c, both, conflicts };
   }
+
+  /** {@link count} restricted to the items `mask` holds: the same words ANDed with the mask first. */
+  private countMasked(first: string, second: string, mask: Uint32Array): PairedOutcomes {
+    const px = this.parsed.get(first)!;
+    const py = this.parsed.get(second)!;
+    const cx = this.correct.get(first)!;
+    const cy = this.correct.get(second)!;
+    const h = this.conflicts;
+    let paired = 0;
+    let b = 0;
+    let c = 0;
+    let both = 0;
+    let conflicts = 0;
+    for (let w = 0; w < this.words; w++) {
+      const p = px[w]! & py[w]! & mask[w]!;
+      if (p === 0) continue;
+      paired += popcount(p);
+      const x = cx[w]! & p;
+      const y = cy[w]! & p;
+      b += popcount(x & ~y);
+      c += popcount(y & ~x);
+      both += popcount(x & y);
+      let m = this.anyConflict ? p & h[w]! : 0;
+      while (m !== 0) {
+        const low = m & -m;
+        if (this.table.hashesDiffer((w << 5) + 31 - Math.clz32(low), first, second)) conflicts++;
+        m ^= low;
+      }
+    }
+    return { paired, b, c, both, conflicts };
+  }
+
+  /** One model's parsed and correct items among those `mask` holds (its accuracy on a window). */
+  tally(model: string, mask: Uint32Array): { parsed: number; correct: number } {
+    const p = this.parsed.get(model)!;
+    const c = this.correct.get(model)!;
+    let parsed = 0;
+    let correct = 0;
+    for (let w = 0; w < this.words; w++) {
+      const m = p[w]! & mask[w]!;
+      if (m === 0) continue;
+      parsed += popcount(m);
+      correct += popcount(c[w]! & m);
+    }
+    return { parsed, correct };
+  }
+}
+
+/** A bitset of `n` items holding item i exactly when `holds(i)`: a mask for {@link PairCounter.count}. */
+export function itemMask(n: number, holds: (i: number) => boolean): Uint32Array {
+  const mask = new Uint32Array((n + 31) >>> 5);
+  for (let i = 0; i < n; i++) if (holds(i)) mask[i >>> 5]! |= 1 << (i & 31);
+  return mask;
 }
