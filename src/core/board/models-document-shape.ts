@@ -76,6 +76,10 @@ export interface PairEntry {
   p?: number;
   /** Holm-adjusted over the public tested pairs; null for a pair with an own model. */
   p_holm?: number | null;
+  /** Slice documents only (issue 41): the Holm adjustment within the slice alone, shown, driving nothing. */
+  p_holm_slice?: number | null;
+  /** Slice documents only: whether the pair is in the family across slices (b + c ≥ 6, decision SL2). */
+  in_family?: boolean;
   /** The model with more wins among the discordant items, when SEPARATED. */
   better?: string;
   /** d = (b − c)/n_pairs: first minus second, on the items both parsed. */

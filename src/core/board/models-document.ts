@@ -9,7 +9,6 @@
  * worked example: docs/methodology.md §9.
  */
 import { holmAdjust } from '../stats/holm.js';
-import { compactLetters, notSeparatedRanges } from '../stats/letters.js';
 import { pairedDifference } from '../stats/paired-difference.js';
 import { pairedPower } from '../stats/power.js';
 import { mcnemarExact, SEPARATION_ALPHA, wilsonInterval } from '../stats/index.js';
@@ -17,6 +16,7 @@ import { OUTCOME_CORRECT, OUTCOME_WRONG, type ItemTable } from './item-table.js'
 import type { ModelComparisonAxis } from './model.js';
 import { axisRoles, compareTallies, tallyResults, tallyTable, type ModelTally } from './model-tally.js';
 import { PairCounter } from './paired-bitsets.js';
+import { separationOf } from './models-separation.js';
 import { compareRuns, notLikeForLike, type RunSettings } from './run-settings.js';
 import {
   MAX_TIE_GROUPS,
@@ -28,8 +28,6 @@ import {
 
 export { MAX_TIE_GROUPS, MODELS_SCHEMA };
 export type { ModelEntry, ModelsDocument, PairEntry };
-
-const TOO_MANY_GROUPS = `the separations need more than ${MAX_TIE_GROUPS} tie groups (maximal sets of public models no two of which are separated, labels a to zz): too many for a letter display; each model's not_separated gives the ranks it is not separated from, and leader_group the models not separated from the leader`;
 
 /** What a refused one-label bank means, in the document and on the page. */
 export const REFUSED_BANK_REASON =
@@ -156,40 +154,19 @@ export function* modelsDocumentSteps(
       }
     }
 
-  // Which public pairs are SEPARATED, by rank index (a matrix: 499,500 pairs at 1,000 models).
-  const count = publicRanked.length;
-  const indexOf = new Map(publicRanked.map((t, i) => [t.model, i]));
-  const separated = new Uint8Array(count * count);
-  for (const p of pairs)
-    if (!p.own && p.state === 'SEPARATED') {
-      const [i, j] = [indexOf.get(p.first)!, indexOf.get(p.second)!];
-      separated[i * count + j] = separated[j * count + i] = 1;
-    }
   yield;
-  const publicPairs = pairs.filter((p) => !p.own);
-  const untestedPairs = publicPairs.filter((p) => p.state === 'UNTESTED').length;
   // With two or more public models and not one pair tested, letters and ranges would only say
   // that nothing was compared ("tie group a" for all): none is given, and the reason says why.
+  const count = publicRanked.length;
   const nothingTested = !refused && count >= 2 && family.length === 0;
-  const letters = refused
-    ? publicRanked.map(() => [])
-    : nothingTested
-      ? null
-      : compactLetters(count, (i, j) => separated[i * count + j] === 1, MAX_TIE_GROUPS);
-  const letterOf = new Map(publicRanked.map((t, i) => [t.model, letters?.[i] ?? null]));
-  const groups = letters === null ? null : new Set(letters.flat()).size;
-  const ranges = refused || nothingTested ? [] : notSeparatedRanges(count, (i, j) => separated[i * count + j] === 1);
-  const rangesOf = new Map(publicRanked.map((t, i) => [t.model, ranges[i] ?? null]));
-  // The models the data cannot tell apart from the leader: always given, letters or not.
-  const leaderGroup =
-    refused || count === 0 ? [] : publicRanked.filter((_, i) => i === 0 || separated[i] !== 1).map((t) => t.model);
-  const leader = leaderGroup[0];
-  const untestedWithLeader = new Set(
-    publicPairs
-      .filter((p) => p.state === 'UNTESTED' && (p.first === leader || p.second === leader))
-      .map((p) => (p.first === leader ? p.second : p.first)),
+  const sep = separationOf(
+    publicRanked.map((t) => t.model),
+    pairs,
+    refused,
+    nothingTested ? nothingTestedReason(pairs.filter((p) => !p.own)) : undefined,
   );
-  const leaderUntested = leaderGroup.filter((m) => untestedWithLeader.has(m));
+  const letterOf = new Map(publicRanked.map((t, i) => [t.model, sep.letters?.[i] ?? null]));
+  const rangesOf = new Map(publicRanked.map((t, i) => [t.model, sep.ranges[i] ?? null]));
 
   // A refused bank's accuracy is 100% by construction: no figure of it is given as a result.
   const result = (t: ModelTally) => t.parsed > 0 && !refused;
@@ -205,7 +182,7 @@ export function* modelsDocumentSteps(
     accuracy: result(t) ? t.correct / t.parsed : null,
     interval: result(t) ? wilsonInterval(t.correct, t.parsed) : null,
     rank: refused ? null : (rankOf.get(t.model) ?? null),
-    tie_groups: letters === null ? null : letterOf.has(t.model) ? letterOf.get(t.model)! : [],
+    tie_groups: sep.letters === null ? null : letterOf.has(t.model) ? letterOf.get(t.model)! : [],
     not_separated: rangesOf.get(t.model) ?? null,
     ...(clustered && standardErrors(table!, t)),
     settings: settingsOf(t.model) ?? null,
@@ -218,13 +195,11 @@ export function* modelsDocumentSteps(
     ...(refused && { bank_state: 'REFUSED_ONE_LABEL_MENU' as const, bank_reason: REFUSED_BANK_REASON }),
     method: METHOD,
     m: family.length,
-    groups,
-    ...(groups === null && {
-      groups_reason: nothingTested ? nothingTestedReason(publicPairs) : TOO_MANY_GROUPS,
-    }),
-    leader_group: leaderGroup,
-    leader_untested: leaderUntested,
-    untested_pairs: untestedPairs,
+    groups: sep.groups,
+    ...(sep.groups_reason !== undefined && { groups_reason: sep.groups_reason }),
+    leader_group: sep.leader_group,
+    leader_untested: sep.leader_untested,
+    untested_pairs: sep.untested_pairs,
     models,
     pairs,
   };
