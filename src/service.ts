@@ -21,7 +21,7 @@ import { releaseDirDid, requireOrigin } from './release/release-origin.js';
 import { isReplica, requireReleaseKeys } from './release/release-keys.js';
 import { didHostBase } from './core/verify/key-source.js';
 import { readWitnesses } from './release/witness-store.js';
-import { warmModelsDocuments } from './serve/documents/models.js';
+import { warmAxisDocuments } from './serve/documents/slices.js';
 import { ServedState } from './serve/served-state.js';
 import type { SigningLive } from './serve/signed-board.js';
 import { FabricObserver } from './status/fabric-observer.js';
@@ -259,7 +259,7 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
       signing = releaseSigning;
       state.swap(release, liveOf(signing));
       stopWarm();
-      stopWarm = warmModelsDocuments(state.current()).stop;
+      stopWarm = warmAxisDocuments(state.current()).stop;
       servedDir = next;
       lastWitnesses = witnessState();
       app.log.info({ release: state.current().release.id }, 'serving newly published release');
@@ -298,7 +298,7 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
   const baseUrl = config.baseUrlExplicit ? config.baseUrl : `http://localhost:${port}`;
   if (!config.baseUrlExplicit && port !== config.port) fabric.retarget(baseUrl);
   fabric.start();
-  stopWarm = warmModelsDocuments(state.current()).stop;
+  stopWarm = warmAxisDocuments(state.current()).stop;
   app.log.info(
     { release: state.current().release.id, board: `${baseUrl}/api/gspc`, did: signing.did },
     'gspc board serving',

@@ -1,0 +1,188 @@
+/**
+ * An axis's slices (issue 41 item 2): `GET /api/models?axis=&slice=<tag>` (the every-model
+ * document of the tag's items, src/core/board/slice-family.ts) and `GET /api/slices?axis=` (every
+ * tag with its leader and letters, `svc.gspc-slices/0.1`). Every slice of an axis shares one Holm
+ * family, so the slices are built together: once per corpus and axis, after the axis's whole
+ * document (whose model order the list follows), in steps of at most {@link SLICE_MS} between
+ * which other requests are served, ahead of the first request (warmAxisDocuments) or on it. Each
+ * document is then held only as prepared bytes (the fast path), never as objects: 1,000 slices'
+ * objects would hold several times their bytes. Not mirrored by the static export (SL8).
+ */
+import { type SlicedAxis, slicedAxisSteps } from '../../core/board/slice-family.js';
+import { SLICES_SCHEMA } from '../../core/board/slices-document-shape.js';
+import { GspcError } from '../../core/errors.js';
+import { JSON_TYPE } from '../headers.js';
+import { CACHE_CONTROL, prepare, type Prepared } from '../prepared-bytes.js';
+import type { PreparedRelease } from '../prepared.js';
+import { prepared, type DocumentEntry } from './document.js';
+import { comparisonAxes, modelsDocumentEntry, modelsDocumentOf, requiredAxis, warmModelsDocuments } from './models.js';
+
+/** Tags named in a `not_found` answer (the rest are counted). */
+const KNOWN_NAMED = 50;
+/** How long one step of a build may hold the event loop. */
+const SLICE_MS = 10;
+
+export interface SlicesBuilt {
+  list: Prepared;
+  documents: Map<string, Prepared>;
+}
+
+const byCorpus = new WeakMap<object, Map<string, SlicesBuilt | Promise<SlicesBuilt>>>();
+function perAxis(p: PreparedRelease): Map<string, SlicesBuilt | Promise<SlicesBuilt>> {
+  let m = byCorpus.get(p.release.corpus);
+  if (m === undefined) byCorpus.set(p.release.corpus, (m = new Map()));
+  return m;
+}
+
+const json = (v: unknown) => prepare(Buffer.from(JSON.stringify(v)), JSON_TYPE);
+
+/**
+ * The slices, then their bytes, one slice document per step (each is dropped as objects once
+ * serialised), then the list.
+ */
+function* bytesSteps(steps: Generator<void, SlicedAxis, void>): Generator<void, SlicesBuilt, void> {
+  const sliced = yield* steps;
+  const documents = new Map<string, Prepared>();
+  for (const [tag, doc] of sliced.documents) {
+    documents.set(tag, json(doc));
+    sliced.documents.delete(tag);
+    yield;
+  }
+  return { list: json(sliced.list), documents };
+}
+
+/** Runs `steps` to its end in turns of at most SLICE_MS, between which other requests are served. */
+function drive(steps: Generator<void, SlicesBuilt, void>): Promise<SlicesBuilt> {
+  return new Promise((resolve, reject) => {
+    const turn = () => {
+      try {
+        const until = performance.now() + SLICE_MS;
+        for (;;) {
+          const r = steps.next();
+          if (r.done) return resolve(r.value);
+          if (performance.now() >= until) break;
+        }
+        setImmediate(turn);
+      } catch (e) {
+        reject(e);
+      }
+    };
+    turn();
+  });
+}
+
+/** The axis's definition and table, or the error a reader gets: unknown axis, no rows, no tags. */
+function axisOf(p: PreparedRelease, axis: string) {
+  const def = p.release.corpus.definitions.find((d) => d.axis === axis);
+  if (def?.kind !== 'model-comparison')
+    throw new GspcError('unknown_axis', 'unknown axis', { known: comparisonAxes(p) });
+  const table = p.release.corpus.tables.get(axis);
+  if (table === undefined || !table.facets.tagged)
+    throw new GspcError(
+      'not_found',
+      `axis '${axis}' has no slices: ${table === undefined ? 'it publishes no per-item rows (aggregate results only)' : 'no row of it carries tags'} (docs/formats.md §1, tags)`,
+      { axis, known: [], known_total: 0 },
+    );
+  return { def, table };
+}
+
+/** The axis's slices: at once when built, else when the build (and the whole axis's document) ends. */
+export function slicesOf(p: PreparedRelease, axis: string): SlicesBuilt | Promise<SlicesBuilt> {
+  const { def, table } = axisOf(p, axis);
+  const cache = perAxis(p);
+  const had = cache.get(axis);
+  if (had !== undefined) return had;
+  const pending = modelsDocumentOf(p, axis)
+    .then((whole) => drive(bytesSteps(slicedAxisSteps(def, table, p.release.corpus.meta.own_models, whole))))
+    .then(
+      (b) => {
+        cache.set(axis, b);
+        return b;
+      },
+      (e: unknown) => {
+        cache.delete(axis); // a failed build is tried again by the next reader
+        throw e;
+      },
+    );
+  cache.set(axis, pending);
+  return pending;
+}
+
+/** One slice's document, or 404 `not_found` naming the axis's tags (at most 50, with the count). */
+function sliceDocumentBytes(built: SlicesBuilt, tag: string): Prepared {
+  const doc = built.documents.get(tag);
+  if (doc !== undefined) return doc;
+  const all = [...built.documents.keys()];
+  throw new GspcError('not_found', `slice: no item of this axis carries the tag '${tag}'`, {
+    known: all.slice(0, KNOWN_NAMED),
+    known_total: all.length,
+  });
+}
+
+/**
+ * Warms every axis's whole document (warmModelsDocuments), then every tagged axis's slices one
+ * after another, so the first reader of a slice does not wait for 1,000 of them. `stop` ends it;
+ * a slice build already under way finishes (it yields between steps and is shared by readers).
+ */
+export function warmAxisDocuments(p: PreparedRelease): { stop: () => void; done: Promise<number> } {
+  const models = warmModelsDocuments(p);
+  let stopped = false;
+  const done = models.done.then(async () => {
+    let built = 0;
+    for (const axis of comparisonAxes(p)) {
+      if (stopped) break;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (stopped || !p.release.corpus.tables.get(axis)?.facets.tagged) continue;
+      if (
+        await Promise.resolve()
+          .then(() => slicesOf(p, axis))
+          .then(
+            () => true,
+            () => false,
+          )
+      )
+        built++;
+    }
+    return built;
+  });
+  return {
+    stop: () => {
+      stopped = true;
+      models.stop();
+    },
+    done,
+  };
+}
+
+export const slicesDocumentEntry: DocumentEntry = {
+  id: 'slices',
+  route: '/api/slices',
+  query: ['axis'],
+  schema: SLICES_SCHEMA,
+  cache: { kind: 'release', cacheControl: CACHE_CONTROL },
+  // Not mirrored (SL8): the list links to slice documents a static tree does not hold.
+  paths: () => [],
+  read: (ctx, req) => {
+    const current = ctx.state.current();
+    const built = slicesOf(current, requiredAxis(req.query, current));
+    return built instanceof Promise ? built.then((b) => prepared(b.list)) : prepared(built.list);
+  },
+};
+
+/**
+ * `/api/models` with `slice`: the whole axis's entry (models.ts) answers without it; with it, the
+ * slice's document. Registered in its place (registry.ts), so models.ts need not import this file.
+ */
+export const modelsWithSlicesEntry: DocumentEntry = {
+  ...modelsDocumentEntry,
+  query: ['axis', 'slice'],
+  read: (ctx, req) => {
+    const tag = req.query.get('slice');
+    if (tag === undefined) return modelsDocumentEntry.read(ctx, req);
+    const current = ctx.state.current();
+    const built = slicesOf(current, requiredAxis(req.query, current));
+    return built instanceof Promise
+      ? built.then((b) => prepared(sliceDocumentBytes(b, tag)))
+      : prepared(sliceDocumentBytes(built, tag));
+  },
+};

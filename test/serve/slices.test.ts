@@ -1,0 +1,129 @@
+/**
+ * `GET /api/models?axis=&slice=` and `GET /api/slices?axis=` served through the app (issue 41
+ * item 2, decisions SL1-SL8): a slice document is exactly the core's, from prepared bytes (ETag,
+ * 304, answered synchronously once built); the list names every tag with its n, leader, letters,
+ * too-small state and link; an unknown tag is a 404 naming the known tags (at most 50, with the
+ * count); an axis whose rows carry no tags says so; the whole axis's document is unchanged by a
+ * `slice` it does not carry.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { buildApp, composeService } from '../../src/app.js';
+import { readRailConfig } from '../../src/config.js';
+import { modelsDocument } from '../../src/core/board/models-document.js';
+import type { SliceDocument, SlicesDocument } from '../../src/core/board/slices-document-shape.js';
+import { slicedAxisSteps } from '../../src/core/board/slice-family.js';
+import type { ModelComparisonAxis } from '../../src/core/board/model.js';
+import { loadRelease } from '../../src/release/load.js';
+import { publishRelease } from '../../src/release/publish.js';
+import { slicesDocumentEntry, slicesOf } from '../../src/serve/documents/slices.js';
+import { ServedState } from '../../src/serve/served-state.js';
+import { liveSigning, testSigning } from '../helpers/app.js';
+import { writeQuizCorpus } from '../helpers/quiz-corpus.js';
+import { tempDir } from '../helpers/tmp.js';
+
+function serve(dir: string) {
+  const signing = testSigning();
+  const release = publishRelease(dir, tempDir(), signing.inputs).dir;
+  const state = new ServedState(loadRelease(release), liveSigning(signing));
+  const options = { state, logLevel: 'silent', products: { rail: readRailConfig({}) } } as const;
+  const app = buildApp(options);
+  after(() => app.close());
+  const { read, service } = composeService(options);
+  after(() => service.fabric.stop());
+  return { app, read, state };
+}
+
+/** 3 models × 130 items; 60 tags `t/00`…`t/59` (two items each, too small), `big <b>` on 10 items of each 13. */
+function rows(tagged: boolean): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < 130; i++) {
+    const tags = i % 13 < 10 ? ['big <b>'] : [];
+    if (i < 120) tags.push(`t/${String(i >> 1).padStart(2, '0')}`);
+    const gold = i % 2 === 0 ? 'A' : 'B';
+    const right = { 'm/one': i % 5 !== 0, 'm/two': i % 3 !== 0, 'm/three': i % 2 === 0 };
+    for (const [model, ok] of Object.entries(right))
+      out.push(
+        JSON.stringify({
+          item: `q${i}`,
+          model,
+          gold,
+          label: ok ? gold : gold === 'A' ? 'B' : 'A',
+          ...(tagged && tags.length > 0 && { tags }),
+        }),
+      );
+  }
+  return out;
+}
+
+describe('slices served', async () => {
+  const { app, read, state } = serve(writeQuizCorpus({ rows: rows(true) }));
+  const { app: plain } = serve(writeQuizCorpus({ rows: rows(false) }));
+  const list = (await app.inject('/api/slices?axis=quiz')).json() as SlicesDocument;
+
+  it('the list: every tag, n per model, leader, letters, too small and a link, in one family', () => {
+    assert.equal(list.schema, 'svc.gspc-slices/0.1');
+    assert.equal(list.slices.length, 61);
+    assert.deepEqual(list.slices.map((s) => s.tag).slice(0, 2), ['big <b>', 't/00']);
+    assert.equal(list.tagged_items, 127, 'q127, q128 and q129 carry no tag');
+    const big = list.slices[0]!;
+    assert.deepEqual(big.n, [100, 100, 100]);
+    assert.equal(big.document, '/api/models?axis=quiz&slice=big%20%3Cb%3E');
+    assert.equal(big.too_small, false);
+    const t = list.slices[1]!;
+    assert.deepEqual([t.items, t.too_small, t.tie_groups, t.m_slice_family], [2, true, null, 0]);
+    assert.equal(list.family.slices, 61);
+    assert.equal(list.family.m, big.m_slice_family);
+    assert.ok(list.family.m > 0);
+  });
+
+  it("a slice's document is the core's, from prepared bytes with an ETag and 304", async () => {
+    const r = await app.inject(big());
+    assert.equal(r.statusCode, 200);
+    const doc = r.json() as SliceDocument;
+    const current = state.current();
+    const def = current.release.corpus.definitions.find((d) => d.axis === 'quiz') as ModelComparisonAxis;
+    const table = current.release.corpus.tables.get('quiz')!;
+    const steps = slicedAxisSteps(def, table, [], modelsDocument(def, table, []));
+    let s = steps.next();
+    while (!s.done) s = steps.next();
+    assert.equal(r.body, JSON.stringify(s.value.documents.get('big <b>')));
+    assert.equal(doc.schema, 'svc.gspc-models/0.4');
+    assert.deepEqual(doc.slice, { tag: 'big <b>', items: 100 });
+    assert.equal(doc.n, 100);
+    const etag = r.headers.etag as string;
+    assert.match(etag, /^"[0-9a-f]{32}"$/);
+    assert.equal((await app.inject({ url: big(), headers: { 'if-none-match': etag } })).statusCode, 304);
+    // Built: the entry answers synchronously with prepared bytes (what the fast path replays).
+    assert.ok(!(slicesOf(current, 'quiz') instanceof Promise));
+    const body = slicesDocumentEntry.read({ state } as never, { query: new Map([['axis', 'quiz']]) } as never);
+    assert.ok(!(body instanceof Promise) && body.kind === 'prepared');
+    const got = await read.documents.readPath(big());
+    assert.ok(got.ok && (got.value as unknown as SliceDocument).slice.tag === 'big <b>');
+  });
+
+  it('the whole document is unchanged beside it', async () => {
+    const whole = (await app.inject('/api/models?axis=quiz')).body;
+    assert.equal(whole, (await plain.inject('/api/models?axis=quiz')).body);
+  });
+
+  it('errors: an unknown tag names the known ones (capped), an axis without tags says so', async () => {
+    const r = await app.inject('/api/models?axis=quiz&slice=nope');
+    assert.equal(r.statusCode, 404);
+    const e = r.json();
+    assert.equal(e.code, 'not_found');
+    assert.equal(e.known.length, 50);
+    assert.equal(e.known_total, 61);
+    assert.equal(e.known[0], 'big <b>');
+    for (const url of ['/api/models?axis=quiz&slice=x', '/api/slices?axis=quiz']) {
+      const u = await plain.inject(url);
+      assert.equal(u.statusCode, 404, url);
+      assert.match(u.json().error, /axis 'quiz' has no slices: no row of it carries tags/);
+    }
+    assert.equal((await app.inject('/api/slices?axis=nope')).json().code, 'unknown_axis');
+    assert.equal((await app.inject('/api/slices')).json().code, 'bad_query');
+    assert.equal((await app.inject('/api/slices?axis=quiz&slice=x')).json().code, 'bad_query');
+  });
+});
+
+const big = () => `/api/models?axis=quiz&slice=${encodeURIComponent('big <b>')}`;
