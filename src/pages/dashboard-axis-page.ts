@@ -20,6 +20,7 @@ import { axisPagePath } from './axis-path.js';
 import { costPoints, costSection } from './dashboard-axis-cost.js';
 import { modelsTable, pairsTable } from './dashboard-axis-tables.js';
 import { usageSection } from './dashboard-axis-usage.js';
+import { axisWindows } from './dashboard-axis-windows.js';
 import { type AxisView, axisView, GROUP_NAMES, PLOT_MODELS, TABLE_MODELS } from './dashboard-axis-view.js';
 import { type AxisIsland, ISLAND_ID } from './dashboard-islands.js';
 import { plotFigure, readJson, stateSpan, unread } from './dashboard-format.js';
@@ -309,6 +310,7 @@ export function registerAxisPage(app: FastifyInstance, ctx: PageContext): void {
     const keep = isFiltered(filter) ? (m: ModelEntry) => filterOut(filter, cards.card(m.model)) === null : undefined;
     const usage = await readJson<UsageDocument>(ctx, `/api/usage?axis=${row.axis}`);
     const cost = await readJson<CostDocument>(ctx, `/api/cost?axis=${row.axis}`);
+    const windows = await axisWindows(ctx, row.axis, ctx.state.current().release.corpus.tables.has(row.axis));
     const body = read.ok
       ? axisSection(row, read.value, filter, keep, usage.ok ? usage.value : undefined, {
           cards,
@@ -326,6 +328,7 @@ ${row.title ? html`<p class="axis-subtitle" id="axis-title">${row.title}</p>` : 
 <p class="note" id="axis-slogan">Measurement, not certification; a TIE is not a win.</p>
 <section class="dash-tab" id="tab-axis" data-tab="axis">
 ${body}
+${windows}
 </section>`,
       }),
     );

@@ -1,11 +1,11 @@
 /**
  * `gspc import` fills the per-item `tags` (issue 41 item 1) only from what the harness records:
  * lm-eval's `group_subtasks` of a group run tags each subtask's items with the subtask and the
- * groups above it (decision IT6). No real lm-eval group output with samples is in
- * test/fixtures (the MMLU results fixture is a run of one subject alone, under no group), so the
- * group case uses a copy of the real COPA run whose results file is given the `group_subtasks`
- * lm-eval writes for its `super-glue-lm-eval-v1` group; the real files are checked to give no
- * tags. Rows of one item that disagree (within an import or with the corpus) are refused.
+ * groups above it (decision IT6). The real group run (negotiationtom, bytes unchanged) is
+ * real-group-import.test.ts; here the MMLU results fixture is a run of one subject alone, under
+ * no group, and the merge cases use a copy of the real COPA run whose results file is given the
+ * `group_subtasks` lm-eval writes for its `super-glue-lm-eval-v1` group; the real files are
+ * checked to give no tags. Rows of one item that disagree (within an import or with the corpus) are refused.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -33,3 +33,28 @@ export function groupTags(groupSubtasks: unknown, task: string): string[] | unde
       }
   return out;
 }
+
+/**
+ * The leaf tasks under the given groups in `group_subtasks`: the tasks that write samples (a
+ * subgroup such as `mmlu_stem` writes none; its subjects do). The reader names the ones an import
+ * lacks (decision MG3), so a group's tag that covers part of the group is said, not hidden.
+ */
+export function groupLeaves(groupSubtasks: unknown, groups: readonly string[]): string[] {
+  if (groupSubtasks === null || typeof groupSubtasks !== 'object' || Array.isArray(groupSubtasks)) return [];
+  const tree = groupSubtasks as Record<string, unknown>;
+  const kids = (g: string): string[] => {
+    const subs = tree[g];
+    return Array.isArray(subs) ? subs.filter((s): s is string => typeof s === 'string' && s !== g) : [];
+  };
+  const leaves: string[] = [];
+  const seen = new Set<string>();
+  const walk = (t: string) => {
+    if (seen.has(t)) return;
+    seen.add(t);
+    const sub = kids(t);
+    if (sub.length === 0) leaves.push(t);
+    for (const s of sub) walk(s);
+  };
+  for (const g of groups) for (const s of kids(g)) walk(s);
+  return leaves;
+}

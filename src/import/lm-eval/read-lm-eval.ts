@@ -31,7 +31,8 @@ function modelOf(f: SamplesFile, results: LmEvalResults | null, opts: ReadOption
   return model;
 }
 
-function openRun(f: SamplesFile, opts: ReadOptions): ImportedRun {
+/** The tasks of the import's samples files, so a run of part of a group can say so (decision MG3). */
+function openRun(f: SamplesFile, opts: ReadOptions, imported: ReadonlySet<string>): ImportedRun {
   const resultsPath = siblingResults(f, (p) => readResults(p).tasks[f.task] !== undefined);
   const results = resultsPath === null ? null : readResults(resultsPath);
   // One array for every row of the run: the rows of a task share their tags (group-tags.ts).
@@ -61,6 +62,14 @@ function openRun(f: SamplesFile, opts: ReadOptions): ImportedRun {
     }),
   };
   if (results === null) run.notes.push(`${name}: no results file beside it: no reported aggregate to check against`);
+  if (results !== null && tags !== undefined) {
+    const missing = results.leaves(tags.slice(1)).filter((t) => !imported.has(t));
+    if (missing.length > 0)
+      run.notes.push(
+        `${basename(results.path)}: group ${tags.at(-1)} lists ${missing.length} subtask${missing.length === 1 ? '' : 's'} with no samples in this import ` +
+          `(${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}): its tags name part of the group`,
+      );
+  }
   if (results === null || results.as_of === null)
     run.notes.push(`${name}: as_of taken from the file name's time (zone not stated)`);
 
@@ -137,5 +146,7 @@ function openRun(f: SamplesFile, opts: ReadOptions): ImportedRun {
 }
 
 export const readLmEval: HarnessReader = async function* (paths, opts) {
-  for (const f of findSamplesFiles(paths)) yield openRun(f, opts);
+  const files = findSamplesFiles(paths);
+  const imported = new Set(files.map((f) => f.task));
+  for (const f of files) yield openRun(f, opts, imported);
 };

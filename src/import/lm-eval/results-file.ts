@@ -11,7 +11,7 @@ import type { RecordedCard } from '../../core/board/model-card.js';
 import { lmEvalCard } from './model-card.js';
 import type { RunSettings } from '../../core/board/run-settings.js';
 import { lmEvalSettings } from './run-settings.js';
-import { groupTags } from './group-tags.js';
+import { groupLeaves, groupTags } from './group-tags.js';
 
 export interface LmEvalResults {
   path: string;
@@ -27,6 +27,8 @@ export interface LmEvalResults {
   settings: (task: string) => RunSettings;
   /** The task and the groups above it in `group_subtasks`, when the run was of a group (group-tags.ts). */
   tags: (task: string) => string[] | undefined;
+  /** The leaf tasks under these groups in `group_subtasks` (group-tags.ts). */
+  leaves: (groups: readonly string[]) => string[];
 }
 
 function modelFromArgs(args: unknown): string | null {
@@ -62,6 +64,7 @@ export function readResults(path: string): LmEvalResults {
     card: lmEvalCard(j.config),
     settings: (task) => lmEvalSettings(j, task, version, date),
     tags: (task) => groupTags(j.group_subtasks, task),
+    leaves: (groups) => groupLeaves(j.group_subtasks, groups),
   };
 }
 

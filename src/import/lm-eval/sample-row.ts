@@ -3,7 +3,8 @@
  * `process_results`):
  * - multiple choice (`acc`): `filtered_resps` is one `[log-likelihood, is_greedy]` pair per
  *   choice; the model's answer is the first arg-max (numpy's), the gold is the index of `target`
- *   among the choices (an integer target is already that index, a list gives several golds).
+ *   among the choices (an integer target, or its decimal text as lm-eval ≥ 0.4.3 writes it, is
+ *   already that index; a list gives several golds).
  *   Label and gold are written as choice indices ("0", "1", …): that is what `acc` compares, and
  *   two choices with the same text stay distinct.
  * - generation (`exact_match`): the label is the filtered response, the gold is `target`;
@@ -36,23 +37,40 @@ function continuations(args: unknown): string[] | null {
   return out;
 }
 
-/** The choice index of one target: an integer is the index, a string is found among the continuations. */
-function choiceIndex(t: unknown, conts: string[] | null, n: number): string | null {
-  if (typeof t === 'number') return Number.isInteger(t) && t >= 0 && t < n ? String(t) : null;
-  if (typeof t !== 'string' || conts === null) return null;
+/** An integer target is the choice index itself. */
+const indexOf = (t: number, n: number): string | null => (Number.isInteger(t) && t >= 0 && t < n ? String(t) : null);
+
+/**
+ * The choice index of one target: an integer is the index; a string is the bare text of one
+ * continuation, or else the decimal text of an index. lm-eval ≥ 0.4.3 writes every sample's
+ * target as `str(target)` (lm_eval/loggers/evaluation_tracker.py), so MMLU's integer answer 3
+ * reaches the file as "3" beside the continuations " A" … " D" (decision MG2). When the two
+ * readings name different choices (choices "1" … "4" and target "2"), the line cannot say which
+ * lm-eval scored: refused, never guessed.
+ */
+function choiceIndex(t: unknown, conts: string[] | null, n: number, at: string): string | null {
+  if (typeof t === 'number') return indexOf(t, n);
+  if (typeof t !== 'string') return null;
+  let byText: string | null = null;
   // lm-eval writes each continuation as target_delimiter + choice; the target is the bare choice.
-  for (let i = 0; i < conts.length; i++) {
+  for (let i = 0; conts !== null && i < conts.length && byText === null; i++) {
     const c = conts[i]!;
-    if (c.endsWith(t) && c.slice(0, c.length - t.length).trim() === '') return String(i);
+    if (c.endsWith(t) && c.slice(0, c.length - t.length).trim() === '') byText = String(i);
   }
-  return null;
+  const byIndex = /^(0|[1-9][0-9]*)$/.test(t) ? indexOf(Number(t), n) : null;
+  if (byText !== null && byIndex !== null && byText !== byIndex)
+    return refuse(
+      at,
+      `target ${JSON.stringify(t)} is choice ${byText}'s text and, as lm-eval writes an integer target, choice index ${byIndex}: ambiguous`,
+    );
+  return byText ?? byIndex;
 }
 
-function goldIndex(target: unknown, conts: string[] | null, n: number): string | string[] | null {
-  if (!Array.isArray(target)) return choiceIndex(target, conts, n);
+function goldIndex(target: unknown, conts: string[] | null, n: number, at: string): string | string[] | null {
+  if (!Array.isArray(target)) return choiceIndex(target, conts, n, at);
   const all: string[] = [];
   for (const t of target) {
-    const i = choiceIndex(t, conts, n);
+    const i = choiceIndex(t, conts, n, at);
     if (i === null) return null;
     all.push(i);
   }
@@ -82,7 +100,7 @@ export function readSample(s: Record<string, unknown>, at: string): SampleReadin
     for (const p of resps as [string, string][]) ll.push(Number(p[0]));
     let best = 0;
     for (let i = 1; i < ll.length; i++) if (ll[i]! > ll[best]!) best = i; // first arg-max, like numpy
-    const gold = goldIndex(s.target, continuations(s.arguments), ll.length);
+    const gold = goldIndex(s.target, continuations(s.arguments), ll.length, at);
     if (gold === null)
       return refuse(at, `target ${JSON.stringify(s.target)} is not one of the ${ll.length} choices in arguments`);
     return {

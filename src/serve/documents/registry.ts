@@ -25,6 +25,7 @@ import { feedDocument } from './feed.js';
 import { modelsDocumentEntry } from './models.js';
 import { usageDocumentEntry } from './usage.js';
 import { costDocumentEntry } from './cost.js';
+import { windowsDocumentEntry } from './windows.js';
 import { itemsDocumentEntry } from './items.js';
 import { modelCardsDocumentEntry } from './model-cards.js';
 import { cardV0SchemaDocument } from './schemas.js';
@@ -43,6 +44,7 @@ export function documentRegistry(opts: RegistryOptions): readonly DocumentEntry[
     modelsDocumentEntry,
     usageDocumentEntry,
     costDocumentEntry,
+    windowsDocumentEntry,
     itemsDocumentEntry,
     modelCardsDocumentEntry,
     peritemFiles,
