@@ -1,0 +1,138 @@
+/**
+ * `GET /api/windows?axis=` (`svc.gspc-windows/0.1`, issue 41 item 3) through the app: the worked
+ * example's figures (docs/methodology.md §13), keyless prepared bytes with an ETag (304) and the
+ * same bytes in-process, its query checked, an unknown or facts axis 404 `unknown_axis`, an
+ * aggregate-only axis 404 `not_found`; described in OpenAPI, mirrored by gspc export static. The
+ * demo (no dates, no cards) tests nothing and says why on every axis; its board is unchanged.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { buildApp, composeService } from '../../src/app.js';
+import { readRailConfig } from '../../src/config.js';
+import { NO_DATES } from '../../src/core/board/windows-document.js';
+import { mirrorDocuments } from '../../src/mirror.js';
+import { loadRelease } from '../../src/release/load.js';
+import { publishRelease } from '../../src/release/publish.js';
+import { bodyBytes } from '../../src/serve/documents/document.js';
+import { ServedState } from '../../src/serve/served-state.js';
+import { liveSigning, testSigning } from '../helpers/app.js';
+import { demoCorpus, tempDir } from '../helpers/tmp.js';
+import { windowsCorpus } from '../helpers/windows-corpus.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- served JSON */
+
+function serve(dir: string) {
+  const signing = testSigning();
+  const release = publishRelease(dir, tempDir(), signing.inputs).dir;
+  const state = new ServedState(loadRelease(release), liveSigning(signing));
+  const options = { state, logLevel: 'silent', products: { rail: readRailConfig({}) } } as const;
+  const app = buildApp(options);
+  after(() => app.close());
+  const { read, service } = composeService(options);
+  after(() => service.fabric.stop());
+  return { app, read, release, options };
+}
+
+describe('GET /api/windows', () => {
+  const worked = serve(windowsCorpus());
+
+  it("gives the worked example's figures, read beside /api/models", async () => {
+    const r = await worked.app.inject({ url: '/api/windows?axis=quiz' });
+    assert.equal(r.statusCode, 200);
+    const doc = r.json();
+    assert.equal(doc.schema, 'svc.gspc-windows/0.1');
+    assert.deepEqual(doc.sources, { models: '/api/models?axis=quiz', cards: '/peritem/models.json' });
+    const ab = doc.pairs.find((p: any) => p.first === 'w/a' && p.second === 'w/b');
+    assert.deepEqual(
+      [ab.state, ab.later_cutoff, ab.n_pairs, ab.a, ab.b, ab.c, ab.p, ab.p_holm],
+      ['SEPARATED', '2024-05-15', 16, 6, 8, 0, 2 / 256, 2 / 256],
+    );
+    const models = (await worked.app.inject({ url: '/api/models?axis=quiz' })).json();
+    assert.deepEqual(
+      doc.pairs.map((p: any) => [p.first, p.second]),
+      models.pairs.map((p: any) => [p.first, p.second]),
+    );
+    const lead = doc.lead[0];
+    const full = models.pairs.find((p: any) => p.first === 'w/a' && p.second === 'w/b');
+    assert.deepEqual([lead.full.difference, lead.full.n_pairs], [full.difference, full.n_pairs]);
+    assert.equal(doc.models.find((m: any) => m.model === 'w/c').after_cutoff, null);
+    assert.match(doc.summary, /on the 16 items dated after both knowledge cutoffs/);
+  });
+
+  it('is a keyless release document: ETag and 304, CORS open, the same bytes in-process', async () => {
+    const r = await worked.app.inject({ url: '/api/windows?axis=quiz' });
+    assert.equal(r.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(r.headers['access-control-allow-origin'], '*');
+    const again = await worked.app.inject({
+      url: '/api/windows?axis=quiz',
+      headers: { 'if-none-match': r.headers.etag },
+    });
+    assert.equal(again.statusCode, 304);
+    const got = await worked.read.documents.readPath('/api/windows?axis=quiz');
+    assert.ok(got.ok);
+    assert.ok(bodyBytes(got.body).equals(r.rawPayload));
+  });
+
+  it('refuses a missing axis (400 bad_query), an unknown one (404 unknown_axis), another parameter', async () => {
+    const none = await worked.app.inject({ url: '/api/windows' });
+    assert.deepEqual([none.statusCode, none.json().code, none.json().known], [400, 'bad_query', ['quiz']]);
+    const unknown = await worked.app.inject({ url: '/api/windows?axis=nope' });
+    assert.deepEqual([unknown.statusCode, unknown.json().code, unknown.json().known], [404, 'unknown_axis', ['quiz']]);
+    assert.equal((await worked.app.inject({ url: '/api/windows?axis=quiz&slice=x' })).json().code, 'bad_query');
+  });
+
+  it('is in OpenAPI and mirrored by gspc export static, byte for byte', async () => {
+    const openapi = (await worked.app.inject({ url: '/openapi.json' })).json();
+    assert.ok(openapi.paths['/api/windows'], '/api/windows is described');
+    const docs = await mirrorDocuments(worked.options);
+    const mirrored = docs.find((d) => d.path === '/api/windows?axis=quiz');
+    assert.ok(mirrored, '/api/windows?axis=quiz is mirrored');
+    assert.ok(mirrored.body.equals((await worked.app.inject({ url: '/api/windows?axis=quiz' })).rawPayload));
+  });
+
+  it('without dates or without cards, tests no pair and says why', async () => {
+    const undated = serve(windowsCorpus({ dates: false }));
+    const d = (await undated.app.inject({ url: '/api/windows?axis=quiz' })).json();
+    assert.deepEqual([d.dated_items, d.dates_reason, d.m], [0, NO_DATES, 0]);
+    assert.ok(d.pairs.every((p: any) => p.state === 'UNTESTED' && p.n_pairs === undefined));
+    const uncarded = serve(windowsCorpus({ cards: null }));
+    const c = (await uncarded.app.inject({ url: '/api/windows?axis=quiz' })).json();
+    assert.equal(c.sources.cards, null);
+    assert.ok(c.pairs.every((p: any) => p.state === 'UNTESTED' && /^no knowledge cutoff for /.test(p.reason)));
+    assert.match(c.summary, /^No knowledge cutoff for w\/a \(the leader\)/);
+  });
+});
+
+describe('the demo release (no item dates, no model cards)', () => {
+  const demo = serve(demoCorpus);
+
+  it('answers every comparison axis with rows, tests nothing, and refuses aggregate-only and facts axes', async () => {
+    const board = (await demo.app.inject({ url: '/api/gspc' })).json();
+    const comparison = board.axes.filter((a: any) => a.kind === 'model-comparison');
+    let answered = 0;
+    const refused: string[] = [];
+    for (const row of comparison) {
+      const r = await demo.app.inject({ url: `/api/windows?axis=${row.axis}` });
+      const rows = (await demo.app.inject({ url: `/peritem/${row.axis}.jsonl` })).statusCode === 200;
+      if (!rows) {
+        // No per-item rows (aggregate results only, or not measured): nothing to date or pair.
+        assert.deepEqual([r.statusCode, r.json().code], [404, 'not_found'], row.axis);
+        assert.match(r.json().error, /no per-item rows: no item to date or pair/);
+        assert.ok(!r.json().known.includes(row.axis));
+        refused.push(row.axis);
+        continue;
+      }
+      answered++;
+      const doc = r.json();
+      assert.equal(r.statusCode, 200, row.axis);
+      assert.equal(doc.dates_reason, NO_DATES);
+      assert.equal(doc.m, 0);
+      assert.ok(doc.pairs.every((p: any) => p.state === 'UNTESTED'));
+      assert.doesNotMatch(doc.summary, /points/);
+    }
+    assert.ok(answered >= 3);
+    assert.ok(refused.includes('continuity'), 'the aggregate-only axis is refused');
+    const facts = board.axes.find((a: any) => a.kind === 'deterministic-facts');
+    assert.equal((await demo.app.inject({ url: `/api/windows?axis=${facts.axis}` })).json().code, 'unknown_axis');
+  });
+});
