@@ -16,11 +16,12 @@ import { groupsText } from '../core/stats/letters.js';
 import { GspcError } from '../core/errors.js';
 import { readQuery } from '../serve/query.js';
 import { type AxisCards, axisCards, type CardsDocument } from './axis-model-cards.js';
-import { axisPagePath } from './axis-path.js';
+import { axisPagePath, itemsPagePath } from './axis-path.js';
 import { costPoints, costSection } from './dashboard-axis-cost.js';
 import { modelsTable, pairsTable } from './dashboard-axis-tables.js';
 import { usageSection } from './dashboard-axis-usage.js';
 import { axisWindows } from './dashboard-axis-windows.js';
+import { axisSlices } from './dashboard-axis-slices.js';
 import { type AxisView, axisView, GROUP_NAMES, PLOT_MODELS, TABLE_MODELS } from './dashboard-axis-view.js';
 import { type AxisIsland, ISLAND_ID } from './dashboard-islands.js';
 import { plotFigure, readJson, stateSpan, unread } from './dashboard-format.js';
@@ -115,7 +116,7 @@ function matrixLegend(pairs: readonly PairEntry[]): SafeHtml {
   const untested = pairs.some((p) => p.state === 'UNTESTED');
   const own = pairs.some((p) => p.own);
   return html`<ul class="dash-legend" aria-label="Matrix legend">
-<li><span>Each cell is shaded by its Holm-adjusted p, darker for smaller, and shows it when the cell is large enough; <strong>S</strong>: the pair is SEPARATED (p_holm &lt; 0.05).</span></li>
+<li><span>Each cell is shaded by its Holm-adjusted p, darker for smaller, and shows it when the cell is large enough; <strong>S</strong>: the pair is SEPARATED (p_holm &lt; 0.05). Where the axis has per-item rows a cell opens the items that differ, as each row of the pairs table does.</span></li>
 ${untested ? html`<li><span><strong>U</strong>: UNTESTED: ${untestedReasons(pairs)}.</span></li>` : ''}
 ${own ? html`<li><span><strong>own</strong>, grey: a pair with an own model, its p unadjusted and outside the Holm family.</span></li>` : ''}
 </ul>`;
@@ -231,7 +232,7 @@ ${
         )
       : html`<p class="note">Fewer than two models: no pair to test.</p>`
 }
-${doc.bank_state ? '' : pairsTable(doc, view.pairs)}`;
+${doc.bank_state ? '' : pairsTable(doc, view.pairs, extra.itemsHref)}`;
 }
 
 /** A refused bank's pairs: every one UNTESTED for the one reason, said once instead of per pair. */
@@ -252,6 +253,8 @@ interface AxisExtra {
   /** Why /api/cost could not be read (said on the page, never silently left out). */
   costUnread?: string;
   cards?: AxisCards;
+  /** The item explorer of a pair (issue 41 item 4), where the axis has per-item rows. */
+  itemsHref?: (p: PairEntry) => string;
 }
 
 /** The axis's figures, tables and the island the plots read, all from one document. */
@@ -311,10 +314,14 @@ export function registerAxisPage(app: FastifyInstance, ctx: PageContext): void {
     const usage = await readJson<UsageDocument>(ctx, `/api/usage?axis=${row.axis}`);
     const cost = await readJson<CostDocument>(ctx, `/api/cost?axis=${row.axis}`);
     const windows = await axisWindows(ctx, row.axis, ctx.state.current().release.corpus.tables.has(row.axis));
+    const slices = await axisSlices(ctx, row.axis);
     const body = read.ok
       ? axisSection(row, read.value, filter, keep, usage.ok ? usage.value : undefined, {
           cards,
           ...(cost.ok ? { cost: cost.value } : { costUnread: cost.reason }),
+          ...(ctx.state.current().release.corpus.tables.has(row.axis) && {
+            itemsHref: (p: PairEntry) => itemsPagePath(row.axis, { first: p.first, second: p.second }),
+          }),
         })
       : unread('The every-model document', read.reason);
     return reply.headers(PAGE_HEADERS).send(
@@ -329,6 +336,7 @@ ${row.title ? html`<p class="axis-subtitle" id="axis-title">${row.title}</p>` : 
 <section class="dash-tab" id="tab-axis" data-tab="axis">
 ${body}
 ${windows}
+${slices}
 </section>`,
       }),
     );

@@ -116,8 +116,16 @@ function pairState(p: PairEntry): SafeHtml {
   return html`${stateSpan(p.state)}${p.own ? html` <span class="note">(own: unadjusted)</span>` : ''}${by}${settingsNote(p)}`;
 }
 
-/** The pairs table: `pairs` (all of the document's, or those among the models a page plots). */
-export function pairsTable(doc: ModelsDocument, pairs: readonly PairEntry[] = doc.pairs): SafeHtml {
+/**
+ * The pairs table: `pairs` (all of the document's, or those among the models a page plots);
+ * `itemsHref`, where the axis has per-item rows, the item explorer of a pair (issue 41 item 4),
+ * linked from its row and read from there by the heat map's cells (decision XP2).
+ */
+export function pairsTable(
+  doc: ModelsDocument,
+  pairs: readonly PairEntry[] = doc.pairs,
+  itemsHref?: (p: PairEntry) => string,
+): SafeHtml {
   return cardTable(
     'axis-pairs',
     `${pairs.length < doc.pairs.length ? `${pairs.length} of the ${doc.pairs.length} pairs (those among the models plotted)` : `Every pair of ${doc.axis}'s models`}: exact McNemar on the items both parsed, Holm-adjusted over the ${doc.m} public tested pairs; the difference first − second with its interval; the minimum detectable difference (80% power, normal approximation)`,
@@ -125,7 +133,7 @@ export function pairsTable(doc: ModelsDocument, pairs: readonly PairEntry[] = do
     pairs.map((p) => ({
       attrs: html` data-first="${p.first}" data-second="${p.second}" data-state="${p.state}" data-own="${String(p.own)}" data-like="${String(p.like_for_like)}"`,
       cells: [
-        html`<th scope="row">${breakable(p.first)} <span class="note">vs</span> ${breakable(p.second)}</th>`,
+        html`<th scope="row">${breakable(p.first)} <span class="note">vs</span> ${breakable(p.second)}${itemsHref ? html`<br><a class="axis-pair-items" href="${itemsHref(p)}">the items that differ</a>` : ''}</th>`,
         html`<td>${pairState(p)}</td>`,
         numCell(p.n_pairs),
         p.b === undefined

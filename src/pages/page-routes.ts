@@ -10,6 +10,7 @@ import { registerMethodologyPage } from './methodology-page.js';
 import { registerPricingPage } from './pricing-page.js';
 import { registerDashboardPage } from './dashboard-page.js';
 import { registerAxisPage } from './dashboard-axis-page.js';
+import { registerItemExplorerPage } from './item-explorer-page.js';
 import { registerVerifyPage } from './verify-page.js';
 
 export function registerPageRoutes(app: FastifyInstance, ctx: PageContext): void {
@@ -18,5 +19,6 @@ export function registerPageRoutes(app: FastifyInstance, ctx: PageContext): void
   registerPricingPage(app, ctx);
   registerDashboardPage(app, ctx);
   registerAxisPage(app, ctx);
+  registerItemExplorerPage(app, ctx);
   registerVerifyPage(app, ctx);
 }

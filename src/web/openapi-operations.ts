@@ -64,6 +64,28 @@ export const OPERATIONS: Readonly<Record<string, Json>> = {
       '4XX': html('an axis the board has no model comparison for (404) or a query (400): a page listing the axes'),
     },
   },
+  'GET /dashboard/axes/{axis}/items': {
+    summary:
+      "The item explorer of an axis: a pair's 2×2 counts and discordant items with gold, labels and responses, or one item's every model (from GET /api/items)",
+    parameters: [
+      {
+        in: 'path',
+        name: 'axis',
+        required: true,
+        description: 'a model-comparison axis slug of the board with per-item rows',
+        schema: { type: 'string' },
+      },
+      queryParam('first', 'model A of the pair (with second)'),
+      queryParam('second', 'model B of the pair (with first)'),
+      queryParam('side', 'first (A right, B wrong; the default) or second (the reverse)'),
+      queryParam('item', 'one item id: every model on it (not with first, second or side)'),
+      queryParam('cursor', "a GET /api/items cursor naming the page's first entry"),
+    ],
+    responses: {
+      200: html('the page'),
+      '4XX': html('a query /api/items refuses (400), or an unknown axis, model or item (404): a page saying why'),
+    },
+  },
   'GET /methodology': {
     summary: 'The methodology page: how every board number is made',
     responses: { 200: html('the page'), '4XX': error('a query string (the page takes none)') },

@@ -22,6 +22,7 @@ import {
 import { axisForest } from './plots/axis.js';
 import { axisCost } from './plots/cost.js';
 import { axisMatrix } from './plots/heat-map.js';
+import { pairLinks } from './plots/pair-links.js';
 import { boldPixels, forestFrame, LABEL_OFFSET, NARROW, NARROW_MARGIN, nameMargin, rowNames } from './plots/rows.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -299,7 +300,9 @@ function draw(d: DashboardIsland, plotId: string, width: number): SVGSVGElement 
   switch (d.tab) {
     case 'axis':
       if (plotId === 'plot-axis-cost') return axisCost(d as AxisIsland, width);
-      return plotId === 'plot-axis-pairs' ? axisMatrix(d as AxisIsland, width) : axisForest(d as AxisIsland, width);
+      return plotId === 'plot-axis-pairs'
+        ? axisMatrix(d as AxisIsland, width, pairLinks())
+        : axisForest(d as AxisIsland, width);
     case 'measured':
       return measuredPlot(d, width);
     case 'regulators':

@@ -62,6 +62,20 @@ function scopeOf(p: PreparedRelease, parts: readonly string[]): string {
     .slice(0, 8);
 }
 
+/** A pair's side, or one item: what a cursor's scope and list are taken from. */
+export type ItemsView = { first: string; second: string; side: 'first' | 'second' } | { item: string };
+
+const scopeParts = (axis: string, v: ItemsView) =>
+  'item' in v ? [axis, '\u0000item', v.item] : [axis, v.first, v.second, v.side];
+
+/**
+ * The cursor naming `offset` in a view's list, as `page.next_cursor` names it: the explorer page
+ * (src/pages) links pages of a fixed number of entries with it (decision XP3), one rule for both.
+ */
+export function itemsCursor(p: PreparedRelease, axis: string, v: ItemsView, offset: number): string {
+  return `${scopeOf(p, scopeParts(axis, v))}.${'item' in v ? 'models' : v.side}:${offset}`;
+}
+
 /** The offset a cursor names in `list` (of `length` entries), or a 400 saying why not. */
 function offsetOf(cursor: string | undefined, scope: string, list: string, length: number): number {
   if (cursor === undefined) return 0;
@@ -146,7 +160,7 @@ function pairDocument(
   const found: number[] = [];
   for (let i = 0; i < table.items.length; i++)
     if (win[i] === OUTCOME_CORRECT && lose[i] === OUTCOME_WRONG) found.push(i);
-  const scope = scopeOf(p, [axis, first, second, side]);
+  const scope = scopeOf(p, scopeParts(axis, { first, second, side }));
   const offset = offsetOf(q.get('cursor'), scope, side, found.length);
   const labelled = (col: typeof x, idx: number) => ({
     label: table.labelOf(col, idx),
@@ -197,7 +211,7 @@ function itemDocument(
   const cols = [...table.columns.values()]
     .filter((c) => idx < c.outcome.length && c.outcome[idx] !== OUTCOME_MISSING)
     .sort((u, v) => (u.model < v.model ? -1 : u.model > v.model ? 1 : 0));
-  const scope = scopeOf(p, [axis, '\u0000item', item]);
+  const scope = scopeOf(p, scopeParts(axis, { item }));
   const offset = offsetOf(cursor, scope, 'models', cols.length);
   const head = {
     schema: ITEMS_SCHEMA,

@@ -86,7 +86,16 @@ function layout(order: readonly string[], width: number): Layout {
   };
 }
 
-export function axisMatrix(d: AxisIsland, width: number): SVGSVGElement | HTMLElement {
+/**
+ * `hrefOf`: the item explorer of a cell's pair (pair-links.ts); a cell with one is a link. The
+ * links are for a pointer: out of the tab order (`tabindex="-1"`), since a keyboard and a screen
+ * reader reach the same pages through the pairs table's rows (decision XP2).
+ */
+export function axisMatrix(
+  d: AxisIsland,
+  width: number,
+  hrefOf?: (first: string, second: string) => string | undefined,
+): SVGSVGElement | HTMLElement {
   const order = [...d.models.map((m) => m.model), ...d.noParsed.map((m) => m.model)];
   // Both orientations, so each row reads a model against every other.
   const cells = d.cells.flatMap((c) => [c, { ...c, first: c.second, second: c.first }]);
@@ -102,7 +111,8 @@ export function axisMatrix(d: AxisIsland, width: number): SVGSVGElement | HTMLEl
   const rows = order.filter((_, i) => i % l.rowStep === 0);
   const cols = order.filter((_, i) => i % l.colStep === 0);
   const big = l.size >= PRINT_P;
-  return Plot.plot({
+  const href = hrefOf && { href: (c: AxisCell) => hrefOf(c.first, c.second) };
+  const plot = Plot.plot({
     width: l.left + l.size * order.length + l.right,
     height: l.top + l.size * order.length + 12,
     marginLeft: l.left,
@@ -118,6 +128,7 @@ export function axisMatrix(d: AxisIsland, width: number): SVGSVGElement | HTMLEl
         fill: (c: AxisCell) => css(shadeOf(c)),
         inset: 0.5,
         className: 'axis-cell axis-cell-public',
+        ...href,
         ariaLabel: cellLabel,
         title: cellLabel,
       }),
@@ -127,6 +138,7 @@ export function axisMatrix(d: AxisIsland, width: number): SVGSVGElement | HTMLEl
         fill: '#e4e4e4',
         inset: 0.5,
         className: 'axis-cell axis-cell-own',
+        ...href,
         ariaLabel: cellLabel,
         title: cellLabel,
       }),
@@ -137,6 +149,7 @@ export function axisMatrix(d: AxisIsland, width: number): SVGSVGElement | HTMLEl
         stroke: '#c8c8c8',
         inset: 1,
         className: 'axis-cell axis-cell-untested',
+        ...href,
         ariaLabel: cellLabel,
         title: cellLabel,
       }),
@@ -211,4 +224,6 @@ export function axisMatrix(d: AxisIsland, width: number): SVGSVGElement | HTMLEl
       }),
     ],
   });
+  for (const a of plot.querySelectorAll('a')) a.setAttribute('tabindex', '-1');
+  return plot;
 }
