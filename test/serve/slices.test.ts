@@ -19,7 +19,7 @@ import { publishRelease } from '../../src/release/publish.js';
 import { slicesDocumentEntry, slicesOf } from '../../src/serve/documents/slices.js';
 import { ServedState } from '../../src/serve/served-state.js';
 import { liveSigning, testSigning } from '../helpers/app.js';
-import { writeQuizCorpus } from '../helpers/quiz-corpus.js';
+import { BIG_TAG, slicesCorpus } from '../helpers/slices-corpus.js';
 import { tempDir } from '../helpers/tmp.js';
 
 function serve(dir: string) {
@@ -34,41 +34,19 @@ function serve(dir: string) {
   return { app, read, state };
 }
 
-/** 3 models × 130 items; 60 tags `t/00`…`t/59` (two items each, too small), `big <b>` on 10 items of each 13. */
-function rows(tagged: boolean): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < 130; i++) {
-    const tags = i % 13 < 10 ? ['big <b>'] : [];
-    if (i < 120) tags.push(`t/${String(i >> 1).padStart(2, '0')}`);
-    const gold = i % 2 === 0 ? 'A' : 'B';
-    const right = { 'm/one': i % 5 !== 0, 'm/two': i % 3 !== 0, 'm/three': i % 2 === 0 };
-    for (const [model, ok] of Object.entries(right))
-      out.push(
-        JSON.stringify({
-          item: `q${i}`,
-          model,
-          gold,
-          label: ok ? gold : gold === 'A' ? 'B' : 'A',
-          ...(tagged && tags.length > 0 && { tags }),
-        }),
-      );
-  }
-  return out;
-}
-
 describe('slices served', async () => {
-  const { app, read, state } = serve(writeQuizCorpus({ rows: rows(true) }));
-  const { app: plain } = serve(writeQuizCorpus({ rows: rows(false) }));
+  const { app, read, state } = serve(slicesCorpus(true));
+  const { app: plain } = serve(slicesCorpus(false));
   const list = (await app.inject('/api/slices?axis=quiz')).json() as SlicesDocument;
 
   it('the list: every tag, n per model, leader, letters, too small and a link, in one family', () => {
     assert.equal(list.schema, 'svc.gspc-slices/0.1');
     assert.equal(list.slices.length, 61);
-    assert.deepEqual(list.slices.map((s) => s.tag).slice(0, 2), ['big <b>', 't/00']);
+    assert.deepEqual(list.slices.map((s) => s.tag).slice(0, 2), [BIG_TAG, 't/00']);
     assert.equal(list.tagged_items, 127, 'q127, q128 and q129 carry no tag');
     const big = list.slices[0]!;
     assert.deepEqual(big.n, [100, 100, 100]);
-    assert.equal(big.document, '/api/models?axis=quiz&slice=big%20%3Cb%3E');
+    assert.equal(big.document, `/api/models?axis=quiz&slice=${encodeURIComponent(BIG_TAG)}`);
     assert.equal(big.too_small, false);
     const t = list.slices[1]!;
     assert.deepEqual([t.items, t.too_small, t.tie_groups, t.m_slice_family], [2, true, null, 0]);
@@ -87,9 +65,9 @@ describe('slices served', async () => {
     const steps = slicedAxisSteps(def, table, [], modelsDocument(def, table, []));
     let s = steps.next();
     while (!s.done) s = steps.next();
-    assert.equal(r.body, JSON.stringify(s.value.documents.get('big <b>')));
+    assert.equal(r.body, JSON.stringify(s.value.documents.get(BIG_TAG)));
     assert.equal(doc.schema, 'svc.gspc-models/0.4');
-    assert.deepEqual(doc.slice, { tag: 'big <b>', items: 100 });
+    assert.deepEqual(doc.slice, { tag: BIG_TAG, items: 100 });
     assert.equal(doc.n, 100);
     const etag = r.headers.etag as string;
     assert.match(etag, /^"[0-9a-f]{32}"$/);
@@ -99,7 +77,7 @@ describe('slices served', async () => {
     const body = slicesDocumentEntry.read({ state } as never, { query: new Map([['axis', 'quiz']]) } as never);
     assert.ok(!(body instanceof Promise) && body.kind === 'prepared');
     const got = await read.documents.readPath(big());
-    assert.ok(got.ok && (got.value as unknown as SliceDocument).slice.tag === 'big <b>');
+    assert.ok(got.ok && (got.value as unknown as SliceDocument).slice.tag === BIG_TAG);
   });
 
   it('the whole document is unchanged beside it', async () => {
@@ -114,7 +92,7 @@ describe('slices served', async () => {
     assert.equal(e.code, 'not_found');
     assert.equal(e.known.length, 50);
     assert.equal(e.known_total, 61);
-    assert.equal(e.known[0], 'big <b>');
+    assert.equal(e.known[0], BIG_TAG);
     for (const url of ['/api/models?axis=quiz&slice=x', '/api/slices?axis=quiz']) {
       const u = await plain.inject(url);
       assert.equal(u.statusCode, 404, url);
@@ -126,4 +104,4 @@ describe('slices served', async () => {
   });
 });
 
-const big = () => `/api/models?axis=quiz&slice=${encodeURIComponent('big <b>')}`;
+const big = () => `/api/models?axis=quiz&slice=${encodeURIComponent(BIG_TAG)}`;

@@ -1,0 +1,70 @@
+/**
+ * Slices on an axis page (issue 41 item 2), from `GET /api/slices?axis=`: each tag with its
+ * items, its leader, the models not separated from the leader, and whether it is too small to
+ * separate anything, with a link to the slice's own document. Every state comes from the ONE
+ * Holm family across the axis's slices (decision SL2), which the section says, so no row reads as
+ * a separation found by looking at one slice alone. At most {@link SLICE_ROWS} rows; the list has
+ * every slice. An axis whose rows carry no tags has no section (nothing to show, SL9). Every
+ * operator string (tags, model ids) is escaped (html).
+ */
+import { plural } from '../core/board/lead-sentence.js';
+import type { SliceSummary, SlicesDocument } from '../core/board/slices-document-shape.js';
+import { breakable, cardTable, type Column } from './card-table.js';
+import { readJson, unread } from './dashboard-format.js';
+import { html, type SafeHtml } from './html.js';
+import type { PageContext } from './page-context.js';
+
+/** Slices in the table; the list (`/api/slices`) has every one. */
+export const SLICE_ROWS = 50;
+/** Models of a leader group named; the rest are counted. */
+const NAMED = 4;
+
+const COLUMNS: Column[] = [
+  { label: 'Slice' },
+  { label: 'Items', num: true },
+  { label: 'Leader' },
+  { label: 'Not separated from the leader' },
+  { label: 'Too small' },
+  { label: 'Document' },
+];
+
+function groupCell(s: SliceSummary): SafeHtml {
+  const others = s.leader_group.slice(1);
+  if (s.leader === null) return html`<td>—</td>`;
+  if (others.length === 0) return html`<td data-value="0">none: every other model is separated</td>`;
+  const named = others.slice(0, NAMED);
+  const rest = others.length - named.length;
+  return html`<td data-value="${String(others.length)}">${named.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}</td>`;
+}
+
+function row(s: SliceSummary) {
+  return {
+    attrs: html` data-slice="${s.tag}"${s.too_small ? html` data-too-small=""` : ''}`,
+    cells: [
+      html`<th scope="row">${breakable(s.tag)}</th>`,
+      html`<td class="num" data-value="${String(s.items)}">${s.items.toLocaleString('en')}</td>`,
+      html`<td>${s.leader === null ? '—' : breakable(s.leader)}</td>`,
+      groupCell(s),
+      html`<td>${s.too_small ? `yes: ${s.too_small_reason ?? ''}` : 'no'}</td>`,
+      html`<td><a href="${s.document}">document</a></td>`,
+    ],
+  };
+}
+
+export function slicesSection(doc: SlicesDocument): SafeHtml {
+  const src = `/api/slices?axis=${doc.axis}`;
+  const shown = doc.slices.slice(0, SLICE_ROWS);
+  const more = doc.slices.length - shown.length;
+  const small = doc.slices.filter((s) => s.too_small).length;
+  return html`<h2 id="axis-slices-heading">Slices</h2>
+<p class="note" id="axis-slices-family" data-m="${String(doc.family.m)}">The axis restricted to the items carrying each tag. Every pair of every slice is adjusted in one Holm family across all ${plural(doc.family.slices, 'slice')} (m = ${doc.family.m.toLocaleString('en')}; ${plural(doc.family.excluded, 'test')} with fewer than 6 discordant items, which cannot reject, left out), so a slice shows no separation found by looking at it alone. ${small > 0 ? `${plural(small, 'slice')} ${small === 1 ? 'is' : 'are'} too small to separate anything. ` : ''}Read from <a href="${src}">${src}</a> (<code>${doc.schema}</code>); the rule: <a href="/methodology">methodology, "Slices"</a>.</p>
+${cardTable('axis-slices', `${plural(doc.slices.length, 'slice')} of ${doc.axis}: leader and the models not separated from it on each`, COLUMNS, shown.map(row))}
+${more > 0 ? html`<p class="note" id="axis-slices-more">${plural(more, 'more slice')} in <a href="${src}">the list</a>.</p>` : ''}`;
+}
+
+/** The section of an axis page, read in-process: nothing for an axis without tags, unread when the list fails. */
+export async function axisSlices(ctx: PageContext, axis: string): Promise<SafeHtml> {
+  if (ctx.state.current().release.corpus.tables.get(axis)?.facets.tagged !== true) return html``;
+  const read = await readJson<SlicesDocument>(ctx, `/api/slices?axis=${axis}`);
+  return read.ok ? slicesSection(read.value) : unread('The slice list', read.reason);
+}
