@@ -22,7 +22,7 @@ import { regulationDocument } from './regulation.js';
 import { reportedDocument } from './reported.js';
 import { changesDocument } from './changes.js';
 import { feedDocument } from './feed.js';
-import { modelsDocumentEntry } from './models.js';
+import { modelsWithSlicesEntry, slicesDocumentEntry } from './slices.js';
 import { usageDocumentEntry } from './usage.js';
 import { costDocumentEntry } from './cost.js';
 import { windowsDocumentEntry } from './windows.js';
@@ -41,7 +41,8 @@ export interface RegistryOptions {
 export function documentRegistry(opts: RegistryOptions): readonly DocumentEntry[] {
   const entries: DocumentEntry[] = [
     boardDocument,
-    modelsDocumentEntry,
+    modelsWithSlicesEntry,
+    slicesDocumentEntry,
     usageDocumentEntry,
     costDocumentEntry,
     windowsDocumentEntry,
