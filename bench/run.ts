@@ -35,6 +35,9 @@
  *      page's HTML bytes and its drawing time in headless Chromium, the /api/models document's
  *      first read, and the agent answers' bytes (goal at 1,000 models: page ≤ 1 MB, drawn < 2 s,
  *      every answer ≤ 64 kB); BENCH_AXIS_ITEMS items (default 400).
+ *  17. Slices at scale (slices.ts, issue 41): 10 models × BENCH_SLICE_ITEMS items (default 100,000,
+ *      1,000,000 rows) with 1,000 tags: every slice document and the list as gspc serve builds them,
+ *      against a per-slice popcount anchor, the longest event-loop gap, bytes, memory and a read.
  *
  * Goals are reported (PASS / BELOW GOAL), never enforced: timings vary by machine. The process
  * fails only when a measurement is invalid (a wrong response, a row count that does not match).
@@ -55,7 +58,7 @@
  * (payments sent to every replica at once to check exactly-once, default 1000),
  * BENCH_PAIR_ITEMS (items of §13's axis, default 100000),
  * BENCH_ONLY (comma-separated sections to run: throughput, derivation, evidence, trees,
- * payments, fabric, mcp, browser-verify, import, replicas, board-speed, pairs, token, stall, axis-pages; default all; a partial run rewrites only its own subsections of the results),
+ * payments, fabric, mcp, browser-verify, import, replicas, board-speed, pairs, token, stall, axis-pages, slices; default all; a partial run rewrites only its own subsections of the results),
  * BENCH_WRITE_DOCS=0 to leave docs/performance.md untouched.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -92,6 +95,7 @@ import { measureReplicas, REPLICAS_TITLE, replicasSection } from './replicas.js'
 import { BOARD_SPEED_TITLE, boardSpeedSection } from './board-speed-report.js';
 import { measureBoardSpeed } from './board-speed.js';
 import { measurePairs, MODELS_READ_PATH, modelsReadSection, PAIRS_TITLE, pairsSection } from './pairs.js';
+import { measureSlices, SLICES_TITLE, slicesSection } from './slices.js';
 import { measureTokenSigning, TOKEN_TITLE, tokenSection } from './token-signing.js';
 import { measureStall, STALL_TITLE, stallSection } from './stall.js';
 import { AXIS_PAGE_TITLE, axisPageSection, measureAxisPages } from './axis-page.js';
@@ -126,6 +130,7 @@ const SECTIONS = [
   'token',
   'stall',
   'axis-pages',
+  'slices',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -288,6 +293,12 @@ async function main(tmp: string, children: BenchChild[]): Promise<number> {
   if (only.has('stall')) {
     log('15. One abusive client: GET /api/gspc while one client verifies 1,000 ids at the full verify rate');
     sections.push([STALL_TITLE, stallSection(await measureStall(tmp, setting('BENCH_STALL_SECONDS', 20, 300), log))]);
+  }
+
+  if (only.has('slices')) {
+    log('17. Slices at scale: 1,000,000 rows, 1,000 tags, every slice document and the list');
+    const f = await measureSlices(10, setting('BENCH_SLICE_ITEMS', 100_000, 1_000_000), 1_000, log);
+    sections.push([SLICES_TITLE, slicesSection(f)]);
   }
 
   if (only.has('axis-pages')) {

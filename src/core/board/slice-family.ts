@@ -73,40 +73,55 @@ export function* slicedAxisSteps(
     yield;
   }
   // The two families over every slice, in tag order then pair order (Holm's result does not
-  // depend on the order).
-  const publicFamily: PairEntry[] = [];
-  const ownFamily: PairEntry[] = [];
+  // depend on the order). Read into typed arrays, and each slice's pairs written anew when it is
+  // restated: setting new fields on 45,000 pair objects already in the old generation held the
+  // event loop for 370 ms at 1,000 slices (bench §17), as in issue 39.
+  const adjusted = new Map<string, Adjusted>();
+  const publicP: number[] = [];
+  const ownP: number[] = [];
+  const publicAt: Array<[Float64Array, number]> = [];
+  const ownAt: Array<[Float64Array, number]> = [];
   let excluded = 0;
-  for (const doc of docs.values())
-    for (const p of doc.pairs) {
-      if (!tested(p)) continue;
-      const slice = p.p_holm;
-      const inFamily = canReject(p.b! + p.c!, SEPARATION_ALPHA);
-      Object.assign(p, { p_holm: null, p_holm_slice: slice, in_family: inFamily });
-      if (!inFamily) {
+  for (const [tag, doc] of docs) {
+    const a: Adjusted = {
+      across: new Float64Array(doc.pairs.length).fill(Number.NaN),
+      inFamily: new Uint8Array(doc.pairs.length),
+    };
+    adjusted.set(tag, a);
+    doc.pairs.forEach((p, k) => {
+      if (!tested(p)) return;
+      if (!canReject(p.b! + p.c!, SEPARATION_ALPHA)) {
         if (!p.own) excluded++;
-        continue;
+        return;
       }
-      (p.own ? ownFamily : publicFamily).push(p);
-    }
-  for (const family of [publicFamily, ownFamily])
-    holmAdjust(family.map((p) => p.p!)).forEach((h, k) => {
-      family[k]!.p_holm = h;
+      a.inFamily[k] = 1;
+      (p.own ? ownP : publicP).push(p.p!);
+      (p.own ? ownAt : publicAt).push([a.across, k]);
+    });
+    if (adjusted.size % 64 === 0) yield;
+  }
+  for (const [ps, at] of [
+    [publicP, publicAt],
+    [ownP, ownAt],
+  ] as const)
+    holmAdjust(ps).forEach((h, k) => {
+      const [arr, i] = at[k]!;
+      arr[i] = h;
     });
   yield;
   const family: SliceFamily = {
     scope: 'across slices',
     alpha: SEPARATION_ALPHA,
-    m: publicFamily.length,
+    m: publicP.length,
     excluded,
-    m_own: ownFamily.length,
+    m_own: ownP.length,
     slices: docs.size,
     rule: RULE,
   };
   const documents = new Map<string, SliceDocument>();
   const summaries: SliceSummary[] = [];
   for (const [tag, doc] of docs) {
-    const sliced = restate(doc, tag, byTag.get(tag)!.length, family);
+    const sliced = restate(doc, adjusted.get(tag)!, tag, byTag.get(tag)!.length, family);
     documents.set(tag, sliced);
     summaries.push(summaryOf(sliced, whole.models, def.axis));
     yield;
@@ -136,28 +151,42 @@ export function* slicedAxisSteps(
   };
 }
 
+/** Each pair of a slice: its p adjusted in the family across slices (NaN: not in it), and whether it is in it. */
+interface Adjusted {
+  across: Float64Array;
+  inFamily: Uint8Array;
+}
+
 /** A slice's document with each pair's state from the family across slices, and what follows from it. */
-function restate(doc: ModelsDocument, tag: string, items: number, family: SliceFamily): SliceDocument {
-  const mSlice = doc.pairs.filter((p) => !p.own && tested(p)).length;
+function restate(doc: ModelsDocument, a: Adjusted, tag: string, items: number, family: SliceFamily): SliceDocument {
+  let mSlice = 0;
   let mSliceFamily = 0;
   let widest = 0;
-  for (const p of doc.pairs) {
-    if (!tested(p)) continue;
-    if (!p.own) widest = Math.max(widest, p.b! + p.c!);
-    if (!p.own && p.in_family === true) mSliceFamily++;
-    delete p.better;
-    p.state = 'TIE';
-    if (p.p_holm !== null && p.p_holm !== undefined && p.p_holm < SEPARATION_ALPHA && p.b !== p.c) {
-      p.state = 'SEPARATED';
-      p.better = p.b! > p.c! ? p.first : p.second;
+  const pairs = doc.pairs.map((p, k): PairEntry => {
+    if (!tested(p)) return p;
+    if (!p.own) {
+      mSlice++;
+      widest = Math.max(widest, p.b! + p.c!);
+      if (a.inFamily[k] === 1) mSliceFamily++;
     }
-  }
+    const { better: _, ...rest } = p;
+    const h = a.across[k]!;
+    const separated = !Number.isNaN(h) && h < SEPARATION_ALPHA && p.b !== p.c;
+    return {
+      ...rest,
+      state: separated ? 'SEPARATED' : 'TIE',
+      p_holm: Number.isNaN(h) ? null : h,
+      p_holm_slice: p.own ? null : (p.p_holm ?? null),
+      in_family: a.inFamily[k] === 1,
+      ...(separated && { better: p.b! > p.c! ? p.first : p.second }),
+    };
+  });
   const ranked = doc.models.filter((m) => m.rank !== null).sort((a, b) => a.rank! - b.rank!);
   const refused = doc.bank_state !== undefined;
   const tooSmallReason = refused ? undefined : tooSmall(ranked.length, mSlice, mSliceFamily, widest);
   const sep = separationOf(
     ranked.map((m) => m.model),
-    doc.pairs,
+    pairs,
     refused,
     tooSmallReason === undefined ? undefined : `too small to separate anything: ${tooSmallReason}`,
   );
@@ -167,7 +196,7 @@ function restate(doc: ModelsDocument, tag: string, items: number, family: SliceF
     m.tie_groups = sep.letters === null ? null : i === undefined ? [] : sep.letters[i]!;
     m.not_separated = i === undefined ? null : (sep.ranges[i] ?? null);
   }
-  const { pairs, models, groups_reason: _, ...head } = doc;
+  const { pairs: _pairs, models, groups_reason: _reason, ...head } = doc;
   return {
     ...head,
     slice: { tag, items },
