@@ -146,7 +146,7 @@ export function pairBody(h: PairHead, items: readonly PairItem[], p: Paging): Sa
     ...(responses ? [{ label: 'B response' }] : []),
   ];
   const answer = (a: Answer, who: string, item: string) => [
-    html`<td>${labelText(a.label)}</td>`,
+    html`<td class="xp-label">${labelText(a.label)}</td>`,
     ...(responses
       ? [html`<td class="xp-response-cell">${responseBox(a, `${who}'s response on ${shownText(item)}`)}</td>`]
       : []),
@@ -175,7 +175,7 @@ ${
           attrs: html` data-item="${it.item}"`,
           cells: [
             html`<th scope="row"><a href="${itemsPagePath(h.axis, { item: it.item })}"><bdi>${inertWord(it.item)}</bdi></a></th>`,
-            html`<td>${gold(it.gold)}</td>`,
+            html`<td class="xp-label">${gold(it.gold)}</td>`,
             ...answer(it.first, 'A', it.item),
             ...answer(it.second, 'B', it.item),
           ],
