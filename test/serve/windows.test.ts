@@ -63,6 +63,8 @@ describe('GET /api/windows', () => {
     const r = await worked.app.inject({ url: '/api/windows?axis=quiz' });
     assert.equal(r.headers['content-type'], 'application/json; charset=utf-8');
     assert.equal(r.headers['access-control-allow-origin'], '*');
+    // Serialised a chunk of pairs at a time: exactly what JSON.stringify writes.
+    assert.equal(r.body, JSON.stringify(r.json()));
     const again = await worked.app.inject({
       url: '/api/windows?axis=quiz',
       headers: { 'if-none-match': r.headers.etag },
