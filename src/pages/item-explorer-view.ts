@@ -213,7 +213,7 @@ ${cardTable(
     cells: [
       html`<th scope="row">${breakable(m.model)}${ownMark(m.own)}</th>`,
       html`<td><span class="state state-${OUTCOME_CLASS[m.outcome]}">${m.outcome}</span></td>`,
-      html`<td>${labelText(m.label)}</td>`,
+      html`<td class="xp-label">${labelText(m.label)}</td>`,
       ...(responses
         ? [html`<td class="xp-response-cell">${responseBox(m, `${m.model}'s response on ${shownText(h.item)}`)}</td>`]
         : []),
