@@ -232,3 +232,42 @@ describe('the item explorer page, plain HTML', () => {
       assertInert(r.body);
     });
 });
+
+describe('the item explorer on the demo', () => {
+  const { app: demo } = dashboardApp();
+
+  it("every pairs-table link of every axis page opens that pair's 2×2 counts, /api/models's a, b, c; labels only", async () => {
+    const board = JSON.parse((await demo.inject('/api/gspc')).body);
+    let linked = 0;
+    for (const row of board.axes.filter((r: any) => r.kind === 'model-comparison')) {
+      const body = (await demo.inject(`/dashboard/axes/${row.axis}`)).body;
+      const models = JSON.parse((await demo.inject(`/api/models?axis=${row.axis}`)).body);
+      const links = [...body.matchAll(/<a class="axis-pair-items" href="([^"]+)">/g)].map((m) => decode(m[1]!));
+      if (row.axis === 'continuity') {
+        assert.deepEqual(links, [], 'an aggregate-only axis has no items to link');
+        continue;
+      }
+      if (models.bank_state) continue;
+      assert.equal(links.length, models.pairs.length, row.axis);
+      for (const [k, href] of links.entries()) {
+        const p = models.pairs[k];
+        const r = await demo.inject(href);
+        assert.equal(r.statusCode, 200, href);
+        const counts = htmlView(r.body).tables['xp-counts']!.map((tr) => tr.cells.slice(1).map((c) => Number(c.value)));
+        if (p.n_pairs !== undefined)
+          assert.deepEqual(
+            counts,
+            [
+              [p.a, p.b],
+              [p.c, p.n_pairs - p.a - p.b - p.c],
+            ],
+            `${row.axis} ${p.first} vs ${p.second}`,
+          );
+        assert.ok(r.body.includes('id="xp-no-responses"'), 'the demo rows carry no response: said once');
+        assert.ok(!r.body.includes('class="xp-response"'));
+        linked++;
+      }
+    }
+    assert.ok(linked >= 10, `${linked} pairs followed`);
+  });
+});
