@@ -13,6 +13,7 @@ import { shownText } from '../../src/pages/inert-text.js';
 import { PAGE_ENTRIES } from '../../src/pages/item-explorer-page.js';
 import { dashboardApp } from './dashboard-app.js';
 import { htmlView } from './dashboard-view.js';
+import { writeQuizCorpus } from '../helpers/quiz-corpus.js';
 import { explorerCorpus, GOLD, itemId, LONG_ITEM, MODEL_A, MODEL_B, MODEL_C, responseOf } from './explorer-corpus.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- served JSON */
@@ -269,5 +270,33 @@ describe('the item explorer on the demo', () => {
       }
     }
     assert.ok(linked >= 10, `${linked} pairs followed`);
+  });
+});
+
+describe("one item's models, paged", () => {
+  // 45 models on one item (and a second item, so the axis has two): three pages of 20, 20 and 5.
+  const models = Array.from({ length: 45 }, (_, i) => `m/${String(i).padStart(2, '0')}`);
+  const rows = ['q/1', 'q/2'].flatMap((item) =>
+    models.map((model, i) => JSON.stringify({ item, model, gold: 'A', label: i % 2 === 0 ? 'A' : 'B' })),
+  );
+  const { app: many } = dashboardApp({ corpus: writeQuizCorpus({ rows }) });
+
+  it('next and previous read every model once, in model-id order, and come back', async () => {
+    const seen: string[] = [];
+    const pages: string[] = [];
+    let url: string | null = explorer({ item: 'q/1' });
+    while (url !== null) {
+      const r: { statusCode: number; body: string } = await many.inject(url);
+      assert.equal(r.statusCode, 200, url);
+      pages.push(url);
+      const rowsShown = htmlView(r.body).tables['xp-models']!;
+      seen.push(...rowsShown.map((row) => row.data['model']!));
+      for (const row of rowsShown)
+        assert.equal(row.data['outcome'], Number(row.data['model']!.slice(2)) % 2 === 0 ? 'correct' : 'wrong');
+      assert.equal(rel(r.body, 'prev'), pages.length === 1 ? null : pages.at(-2));
+      url = rel(r.body, 'next');
+    }
+    assert.deepEqual(seen, models);
+    assert.equal(pages.length, 3);
   });
 });
