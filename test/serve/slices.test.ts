@@ -16,7 +16,7 @@ import { slicedAxisSteps } from '../../src/core/board/slice-family.js';
 import type { ModelComparisonAxis } from '../../src/core/board/model.js';
 import { loadRelease } from '../../src/release/load.js';
 import { publishRelease } from '../../src/release/publish.js';
-import { slicesDocumentEntry, slicesOf } from '../../src/serve/documents/slices.js';
+import { slicesDocumentEntry, slicesOf, warmAxisDocuments } from '../../src/serve/documents/slices.js';
 import { ServedState } from '../../src/serve/served-state.js';
 import { liveSigning, testSigning } from '../helpers/app.js';
 import { BIG_TAG, slicesCorpus } from '../helpers/slices-corpus.js';
@@ -83,6 +83,16 @@ describe('slices served', async () => {
   it('the whole document is unchanged beside it', async () => {
     const whole = (await app.inject('/api/models?axis=quiz')).body;
     assert.equal(whole, (await plain.inject('/api/models?axis=quiz')).body);
+  });
+
+  it("warmAxisDocuments builds the whole documents, then every tagged axis's slices, before any reader", async () => {
+    const fresh = serve(slicesCorpus(true));
+    const p = fresh.state.current();
+    assert.ok(slicesOf(p, 'quiz') instanceof Promise, 'not built before the warm-up');
+    const again = serve(slicesCorpus(true)).state.current();
+    assert.equal(await warmAxisDocuments(again).done, 1);
+    assert.ok(!(slicesOf(again, 'quiz') instanceof Promise), 'built by the warm-up');
+    assert.equal(await warmAxisDocuments(serve(slicesCorpus(false)).state.current()).done, 0);
   });
 
   it('errors: an unknown tag names the known ones (capped), an axis without tags says so', async () => {
