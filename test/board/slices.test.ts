@@ -219,3 +219,18 @@ describe('one Holm family across slices', () => {
     assert.equal(solo.models.length, 1);
   });
 });
+
+describe('content hashes on a slice', () => {
+  it("a pair is refused on a slice only where its own two models' hashes differ on the slice's items", () => {
+    const t = tableOf(wholeRows((i) => [i < 120 ? 'first' : 'second']));
+    const { documents } = sliced(def(), t);
+    // Item q5 (in `first`) carries another hash for m/2 only: m/2's pairs are refused there alone.
+    const pair = (tag: string, x: string, y: string) =>
+      documents.get(tag)!.pairs.find((p) => p.first === x && p.second === y) ??
+      documents.get(tag)!.pairs.find((p) => p.first === y && p.second === x)!;
+    assert.equal(pair('first', 'm/0', 'm/2').state, 'UNTESTED');
+    assert.match(pair('first', 'm/0', 'm/2').reason!, /^item content hashes differ on 1 paired item/);
+    assert.notEqual(pair('second', 'm/0', 'm/2').state, 'UNTESTED');
+    assert.notEqual(pair('first', 'm/0', 'm/1').state, 'UNTESTED');
+  });
+});
