@@ -86,16 +86,42 @@ function layout(order: readonly string[], width: number): Layout {
   };
 }
 
+type Href = (first: string, second: string) => string | undefined;
+
 /**
- * `hrefOf`: the item explorer of a cell's pair (pair-links.ts); a cell with one is a link. The
- * links are for a pointer: out of the tab order (`tabindex="-1"`), since a keyboard and a screen
- * reader reach the same pages through the pairs table's rows (decision XP2).
+ * A render transform that gives each cell's rect its pair's item explorer in `data-href`
+ * (the rects are drawn in the order of the index).
  */
-export function axisMatrix(
-  d: AxisIsland,
-  width: number,
-  hrefOf?: (first: string, second: string) => string | undefined,
-): SVGSVGElement | HTMLElement {
+function linked(cells: readonly AxisCell[], hrefOf: Href | undefined) {
+  if (hrefOf === undefined) return {};
+  const render: Plot.RenderFunction = (index, scales, values, dimensions, context, next) => {
+    const g = next!(index, scales, values, dimensions, context)!;
+    const rects = [...g.children];
+    index.forEach((i, k) => {
+      const href = hrefOf(cells[i]!.first, cells[i]!.second);
+      if (href !== undefined) rects[k]?.setAttribute('data-href', href);
+    });
+    return g;
+  };
+  return { render };
+}
+
+/** A click on a cell opens its `data-href` (with a modifier key or the middle button, in a new tab). */
+function follow(event: Event): void {
+  const e = event as MouseEvent;
+  const href = (e.target as Element).closest('[data-href]')?.getAttribute('data-href');
+  if (!href || e.button > 1) return;
+  if (e.button === 1 || e.ctrlKey || e.metaKey || e.shiftKey) window.open(href, '_blank', 'noopener');
+  else window.location.assign(href);
+}
+
+/**
+ * `hrefOf`: the item explorer of a cell's pair (pair-links.ts); a cell with one opens it when
+ * clicked. Not an `<a>`: the svg is one image (`role="img"`), and links inside an image are
+ * interactive content a screen reader never reaches (axe-core: nested-interactive); a keyboard
+ * and a screen reader reach the same pages through the pairs table's rows (decision XP2).
+ */
+export function axisMatrix(d: AxisIsland, width: number, hrefOf?: Href): SVGSVGElement | HTMLElement {
   const order = [...d.models.map((m) => m.model), ...d.noParsed.map((m) => m.model)];
   // Both orientations, so each row reads a model against every other.
   const cells = d.cells.flatMap((c) => [c, { ...c, first: c.second, second: c.first }]);
@@ -111,7 +137,6 @@ export function axisMatrix(
   const rows = order.filter((_, i) => i % l.rowStep === 0);
   const cols = order.filter((_, i) => i % l.colStep === 0);
   const big = l.size >= PRINT_P;
-  const href = hrefOf && { href: (c: AxisCell) => hrefOf(c.first, c.second) };
   const plot = Plot.plot({
     width: l.left + l.size * order.length + l.right,
     height: l.top + l.size * order.length + 12,
@@ -128,7 +153,7 @@ export function axisMatrix(
         fill: (c: AxisCell) => css(shadeOf(c)),
         inset: 0.5,
         className: 'axis-cell axis-cell-public',
-        ...href,
+        ...linked(publicTested, hrefOf),
         ariaLabel: cellLabel,
         title: cellLabel,
       }),
@@ -138,7 +163,7 @@ export function axisMatrix(
         fill: '#e4e4e4',
         inset: 0.5,
         className: 'axis-cell axis-cell-own',
-        ...href,
+        ...linked(ownTested, hrefOf),
         ariaLabel: cellLabel,
         title: cellLabel,
       }),
@@ -149,7 +174,7 @@ export function axisMatrix(
         stroke: '#c8c8c8',
         inset: 1,
         className: 'axis-cell axis-cell-untested',
-        ...href,
+        ...linked(untested, hrefOf),
         ariaLabel: cellLabel,
         title: cellLabel,
       }),
@@ -224,6 +249,9 @@ export function axisMatrix(
       }),
     ],
   });
-  for (const a of plot.querySelectorAll('a')) a.setAttribute('tabindex', '-1');
+  if (hrefOf !== undefined) {
+    plot.addEventListener('click', follow);
+    plot.addEventListener('auxclick', follow);
+  }
   return plot;
 }
