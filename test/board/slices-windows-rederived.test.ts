@@ -411,6 +411,11 @@ async function rederive(app: FastifyInstance, spec: Spec, seen = new Set<string>
     const url = `/api/models?axis=quiz&slice=${encodeURIComponent(tag)}`;
     const doc = await getJson(app, url);
     matchModelsDoc(doc, expected, counts, url);
+    assert.deepEqual(
+      Object.keys(doc.method).sort(),
+      [...new Set([...Object.keys(full.method), 'slice', 'pairs', 'own_pairs', 'too_small', 'bank'])].sort(),
+      `${url}: method keeps §9's entries and adds or replaces slice, pairs, own_pairs, too_small, bank`,
+    );
     for (const p of doc.pairs) if (p.reason) seen.add(`slice UNTESTED: ${p.reason.slice(0, 17)}`);
     if (doc.models.some((m: any) => m.parsed === 0)) seen.add('a slice model without a parsed response');
   }
@@ -474,10 +479,15 @@ function randomSpec(seed: number): Spec {
     if (next() < 0.45) tags.add('algebra');
     if (next() < 0.3) tags.add('geometry');
     if (next() < 0.25) tags.add('lang:es');
-    if (next() < 0.15) tags.add('hard & long');
+    if (next() < 0.15) tags.add('hard & long +100%');
     if (next() < 0.12) tags.add('ñandú/β');
     if (i % 50 === 7) tags.add('tiny');
     if (i === 3) tags.add('one item');
+    // q005 alone carries 'solo', answered by r/alpha and the own model only: one public model.
+    if (i === 5) tags.add('solo');
+    // q011 alone carries 'apart', answered by r/alpha and r/beta only, whose hashes differ on it
+    // in even seeds: two public models and no pair tested.
+    if (i === 11) tags.add('apart');
     // Dates: by day or by month, 2023-01 to 2025-06, some on a cutoff's own month; some undated.
     const y = 2023 + Math.floor(next() * 3);
     const mo = y === 2025 ? 1 + Math.floor(next() * 6) : 1 + Math.floor(next() * 12);
@@ -488,6 +498,8 @@ function randomSpec(seed: number): Spec {
     const dated = !noDates && next() < 0.85;
     for (const [k, model] of models.entries()) {
       if (model === 'r/zeta' && next() < 0.5) continue;
+      if (i === 5 && model !== 'r/alpha' && model !== 'r/own') continue;
+      if (i === 11 && model !== 'r/alpha' && model !== 'r/beta') continue;
       if (next() < 0.04) continue;
       const right = next() < skill.get(model)!;
       const label =
@@ -536,6 +548,10 @@ describe('slices and windows re-derived from the rows, on random corpora', () =>
       assert.ok(figures.compared - before > 500, `seed ${seed}: ${figures.compared - before} figures compared`);
       for (const s of list.slices as any[]) {
         seen.add(s.too_small ? 'a slice too small' : 'a slice with letters');
+        if (s.too_small)
+          seen.add(
+            `too small: ${/public model/.test(s.too_small_reason) ? 'models' : /6 or more/.test(s.too_small_reason) ? 'b + c' : /was tested/.test(s.too_small_reason) ? 'nothing tested' : s.too_small_reason}`,
+          );
         if (s.separated > 0) seen.add('a slice with a separation');
         if (s.n.includes(0)) seen.add('a model absent from a slice');
       }
@@ -552,9 +568,36 @@ describe('slices and windows re-derived from the rows, on random corpora', () =>
       for (const m of windows.models) if (m.after_cutoff?.parsed === 0) seen.add('none parsed after a cutoff');
     });
 
+  it('a tag no item carries, and an axis without tags: 404 not_found (docs/formats.md)', async () => {
+    const spec = randomSpec(1);
+    const { app } = demoApp(write(spec));
+    const r = await app.inject({ url: '/api/models?axis=quiz&slice=nope' });
+    assert.equal(r.statusCode, 404);
+    const tags = [...new Set(spec.rows.flatMap((x) => x.tags ?? []))].sort();
+    assert.deepEqual([r.json().code, r.json().known, r.json().known_total], ['not_found', tags, tags.length]);
+    const { app: plain } = demoApp(write(stripped(spec)));
+    for (const url of ['/api/slices?axis=quiz', '/api/models?axis=quiz&slice=all']) {
+      const q = await plain.inject({ url });
+      assert.equal(q.statusCode, 404, url);
+      assert.deepEqual([q.json().code, q.json().known], ['not_found', []], url);
+    }
+    const w = await getJson(plain, '/api/windows?axis=quiz');
+    assert.ok(
+      w.pairs.every((p: any) => p.state === 'UNTESTED' && /^untested on the whole axis|^no item dates/.test(p.reason)),
+    );
+  });
+
+  it('every figure compared, counted', (t) => {
+    t.diagnostic(`${figures.compared} served figures compared with their re-derivation`);
+    assert.ok(figures.compared > 20000, `${figures.compared}`);
+  });
+
   it('the random corpora exercised every rule', () => {
     for (const want of [
       'a slice too small',
+      'too small: models',
+      'too small: b + c',
+      'too small: nothing tested',
       'a slice with letters',
       'a slice with a separation',
       'a model absent from a slice',
