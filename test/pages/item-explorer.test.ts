@@ -193,6 +193,17 @@ describe('the item explorer page, plain HTML', () => {
     }
   });
 
+  it('is described in /openapi.json with its query', async () => {
+    const doc = JSON.parse((await app.inject('/openapi.json')).body);
+    const op = doc.paths['/dashboard/axes/{axis}/items']?.get;
+    assert.ok(op, 'the operation');
+    assert.deepEqual(
+      op.parameters.map((p: any) => p.name),
+      ['axis', 'first', 'second', 'side', 'item', 'cursor'],
+    );
+    assert.deepEqual(Object.keys(op.responses), ['200', '4XX']);
+  });
+
   for (const [what, url, status, words] of [
     ['an unknown axis', '/dashboard/axes/nope/items?first=a&second=b', 404, "no model-comparison axis 'nope'"],
     ['an unknown model', explorer({ first: MODEL_A, second: 'm/none' }), 404, "second: no model 'm/none'"],
