@@ -111,9 +111,12 @@ export function registerItemExplorerPage(app: FastifyInstance, ctx: PageContext)
         : { first: q.get('first')!, second: q.get('second')!, side: q.get('side') === 'second' ? 'second' : 'first' };
     const { from, of } = read;
     const to = from + read.entries.length;
-    // The first page has no cursor, so its address is the one the axis page links.
+    // Cursors of the release just read (one swapped in while the page was read makes the next
+    // click a 400 "start again", never a position in another release). The first page has no
+    // cursor, so its address is the one the axis page links.
+    const served = ctx.state.current();
     const at = (offset: number) =>
-      itemsPagePath(axis, { ...view, ...(offset > 0 && { cursor: itemsCursor(current, axis, view, offset) }) });
+      itemsPagePath(axis, { ...view, ...(offset > 0 && { cursor: itemsCursor(served, axis, view, offset) }) });
     const paging: Paging = {
       from,
       to,
