@@ -11,13 +11,15 @@
  * and cutoffs.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { prng } from '../../demo/generate.js';
 import { demoApp, testSigning } from '../helpers/app.js';
 import { writeQuizCorpus } from '../helpers/quiz-corpus.js';
+import { slicesCorpus } from '../helpers/slices-corpus.js';
+import { windowsCorpus } from '../helpers/windows-corpus.js';
 import {
   ALPHA,
   ANY_TEXT,
@@ -873,4 +875,38 @@ describe('the board does not change by a byte (issue 41 item 6)', () => {
         strings.reduce((text, x) => text.split(`"${x}"`).join('""'), body);
       assert.equal(blank(a.board, ma), blank(b.board, mb), 'the board, byte for byte, but the hash and its signature');
     });
+});
+
+// ---------------------------------------------------------------- the docs' own corpora
+
+/** A one-axis `quiz` corpus directory read back as rows, own models, cards and runs. */
+function specOf(dir: string): Spec {
+  const rows = readFileSync(join(dir, 'peritem', 'quiz.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Row);
+  const board = JSON.parse(readFileSync(join(dir, 'board.json'), 'utf8')) as { own_models: string[] };
+  const cardsFile = join(dir, 'models.json');
+  const cards = existsSync(cardsFile) ? (JSON.parse(readFileSync(cardsFile, 'utf8')).models as Card[]) : null;
+  return { rows, own: board.own_models, cards, runs: new Map() };
+}
+
+describe('the corpora the documents are tested on, re-derived', () => {
+  it('docs/methodology.md §13 worked example (test/helpers/windows-corpus.ts)', async () => {
+    const dir = windowsCorpus();
+    const { app } = demoApp(dir);
+    const { windows } = await rederive(app, specOf(dir));
+    assert.match(windows.summary, /^w\/a against w\/b \(rank 2\) on the 16 items .*\+50\.0 points/);
+  });
+  it('the same without dates, and with a markup model id', async () => {
+    const dir = windowsCorpus({ dates: false, third: '<b>w/"c"</b>' });
+    const { app } = demoApp(dir);
+    await rederive(app, specOf(dir));
+  });
+  it('the tagged corpus of the slice tests (test/helpers/slices-corpus.ts): 61 tags, 60 of them too small', async () => {
+    const dir = slicesCorpus(true);
+    const { app } = demoApp(dir);
+    const { list } = await rederive(app, specOf(dir));
+    assert.equal(list.slices.filter((x: any) => x.too_small).length, 60);
+  });
 });
