@@ -471,12 +471,16 @@ function randomSpec(seed: number): Spec {
     'r/zeta',
     'r/own',
     ...(seed === 2 ? ['r/mute'] : []),
+    // Seed 7: ten more models of closely spaced skill, so tie groups overlap (models in two letters).
+    ...(seed === 7 ? Array.from({ length: 10 }, (_, k) => `r/m${k}`) : []),
   ];
   // Skills spread so that some pairs separate and some do not; r/zeta answers about half the items.
-  const skill = new Map(models.map((m, i) => [m, ([0.92, 0.88, 0.7, 0.68, 0.45, 0.6, 0.8][i] ?? 0) - next() * 0.1]));
+  const base = (i: number) =>
+    [0.92, 0.88, 0.7, 0.68, 0.45, 0.6, 0.8][i] ?? (i >= 8 || seed === 7 ? 0.35 + 0.055 * (i - 7) : 0);
+  const skill = new Map(models.map((m, i) => [m, base(i) - next() * 0.1]));
   const rows: Row[] = [];
   const noDates = seed === 4;
-  const nItems = 140 + Math.floor(next() * 60);
+  const nItems = seed === 7 ? 400 : 140 + Math.floor(next() * 60);
   for (let i = 0; i < nItems; i++) {
     const item = `q${String(i).padStart(3, '0')}`;
     const gold = pick(['A', 'B', 'C']);
@@ -546,6 +550,9 @@ function randomSpec(seed: number): Spec {
     { model: 'r/zeta', knowledge_cutoff: pick(cutoffs) },
     { model: 'r/own', knowledge_cutoff: '2023-12' },
     ...(seed === 2 ? [{ model: 'r/mute', knowledge_cutoff: '2024-02-29' }] : []),
+    ...models
+      .filter((m, k) => m.startsWith('r/m') && k % 2 === 0)
+      .map((model) => ({ model, knowledge_cutoff: pick(cutoffs) })),
   ];
   const runs = new Map<string, Settings>();
   if (seed % 3 === 1)
@@ -556,7 +563,7 @@ function randomSpec(seed: number): Spec {
 
 describe('slices and windows re-derived from the rows, on random corpora', () => {
   const seen = new Set<string>();
-  for (const seed of [1, 2, 3, 4, 5, 6])
+  for (const seed of [1, 2, 3, 4, 5, 6, 7])
     it(`seed ${seed}`, async () => {
       const spec = randomSpec(seed);
       const { app } = demoApp(write(spec));
@@ -571,6 +578,8 @@ describe('slices and windows re-derived from the rows, on random corpora', () =>
           );
         if (s.separated > 0) seen.add('a slice with a separation');
         if (s.n.includes(0)) seen.add('a model absent from a slice');
+        if (s.tie_groups?.some((g: string[] | null) => g !== null && g.length > 1))
+          seen.add('a model in two tie groups');
       }
       if (list.family.excluded > 0) seen.add('pairs left out of the family');
       if (list.family.m_own > 0) seen.add('an own family');
@@ -617,6 +626,7 @@ describe('slices and windows re-derived from the rows, on random corpora', () =>
       'too small: nothing tested',
       'a slice with letters',
       'a slice with a separation',
+      'a model in two tie groups',
       'a model absent from a slice',
       'pairs left out of the family',
       'an own family',
