@@ -6,6 +6,8 @@
  * demo (no dates, no cards) tests nothing and says why on every axis; its board is unchanged.
  */
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildApp, composeService } from '../../src/app.js';
 import { readRailConfig } from '../../src/config.js';
@@ -13,9 +15,12 @@ import { NO_DATES } from '../../src/core/board/windows-document.js';
 import { mirrorDocuments } from '../../src/mirror.js';
 import { loadRelease } from '../../src/release/load.js';
 import { publishRelease } from '../../src/release/publish.js';
-import { bodyBytes } from '../../src/serve/documents/document.js';
+import type { ServiceContext } from '../../src/serve/context.js';
+import { bodyBytes, type DocumentRequest } from '../../src/serve/documents/document.js';
+import { windowsDocumentEntry } from '../../src/serve/documents/windows.js';
 import { ServedState } from '../../src/serve/served-state.js';
 import { liveSigning, testSigning } from '../helpers/app.js';
+import { writeQuizCorpus } from '../helpers/quiz-corpus.js';
 import { demoCorpus, tempDir } from '../helpers/tmp.js';
 import { windowsCorpus } from '../helpers/windows-corpus.js';
 
@@ -102,6 +107,63 @@ describe('GET /api/windows', () => {
     assert.equal(c.sources.cards, null);
     assert.ok(c.pairs.every((p: any) => p.state === 'UNTESTED' && /^no knowledge cutoff for /.test(p.reason)));
     assert.match(c.summary, /^No knowledge cutoff for w\/a \(the leader\)/);
+  });
+});
+
+/** 40 models × 2,000 dated items, every model with a cutoff: 780 pairs, a build of many slices. */
+function largerCorpus(): string {
+  const rows: string[] = [];
+  let seed = 7;
+  const next = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 4294967296;
+  };
+  for (let i = 0; i < 2000; i++)
+    for (let m = 0; m < 40; m++)
+      rows.push(
+        JSON.stringify({
+          item: `i${i}`,
+          model: `l/m${m}`,
+          gold: 'A',
+          label: next() < 0.5 + m / 100 ? 'A' : 'B',
+          item_date: `2024-${String((i % 12) + 1).padStart(2, '0')}`,
+        }),
+      );
+  const dir = writeQuizCorpus({ rows });
+  const models = Array.from({ length: 40 }, (_, m) => ({ model: `l/m${m}`, knowledge_cutoff: `2024-0${(m % 6) + 1}` }));
+  writeFileSync(join(dir, 'models.json'), JSON.stringify({ schema: 'svc.gspc-corpus-models/1', models }));
+  return dir;
+}
+
+describe('built off the request path', () => {
+  const large = serve(largerCorpus());
+  const req = (axis: string): DocumentRequest => ({
+    params: {},
+    query: new Map([['axis', axis]]),
+    path: '/api/windows',
+    log: { warn: () => undefined, error: () => undefined },
+  });
+
+  it('a first read waits for a build in slices while other requests are answered; once built, a read is synchronous', async () => {
+    const ctx = { state: large.options.state } as unknown as ServiceContext;
+    const first = windowsDocumentEntry.read(ctx, req('quiz'));
+    assert.ok(first instanceof Promise, 'not built yet: the read waits for the build');
+    let windowsDone = false;
+    void first.then(() => {
+      windowsDone = true;
+    });
+    // The board is answered while the windows (and the /api/models document under them) build.
+    const board = await large.app.inject({ url: '/api/gspc' });
+    assert.equal(board.statusCode, 200);
+    assert.equal(windowsDone, false, 'the board was answered before the windows build ended');
+    const body = await first;
+    const again = windowsDocumentEntry.read(ctx, req('quiz'));
+    assert.ok(!(again instanceof Promise), 'built: answered synchronously, as the fast path replays it');
+    assert.equal(again.kind, 'prepared');
+    assert.ok(bodyBytes(again).equals(bodyBytes(body)));
+    const doc = JSON.parse(bodyBytes(body).toString('utf8'));
+    assert.equal(doc.pairs.length, 780);
+    assert.ok(doc.m > 0);
   });
 });
 

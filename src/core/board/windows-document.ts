@@ -92,8 +92,10 @@ export function windowsDocument(
 }
 
 /**
- * The document in steps: it yields after each mask and every {@link PAIRS_PER_STEP} pairs, so a
- * server builds a large axis between requests (as /api/models). Same result as one call.
+ * The document in steps: it yields after every {@link WORDS_PER_STEP} words of counting (a model's
+ * tally, a pair's popcounts and test, a mask) and every {@link ADJUSTED_PER_STEP} pairs restated
+ * after Holm, so a server builds a large axis between requests (as /api/models; decision CW6).
+ * Same result as one call.
  */
 export function* windowsDocumentSteps(
   def: ModelComparisonAxis,
