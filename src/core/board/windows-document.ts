@@ -52,7 +52,7 @@ const METHOD = {
   after:
     "an item is after a knowledge cutoff when its earliest possible day (the day given, or the first of the month given) is later than the cutoff's latest possible day (the day given, or the last of the month given); an item without item_date is after no cutoff",
   window:
-    "a pair's window is the items dated after both models' cutoffs, i.e. after the later of the two (later_cutoff, compared by latest possible day); the pair is tested on the window's items both models parsed (n_pairs)",
+    "a pair's window is the items dated after both models' cutoffs, i.e. after the later of the two (later_cutoff: the one with the later latest possible day, the first model's when the two days are equal); the pair is tested on the window's items both models parsed (n_pairs)",
   pairs:
     'exact McNemar, two-sided, on the window (a = both right, b = first right and second wrong, c = the reverse); d = (b − c) / n_pairs with its Newcombe (1998) method 10 95% interval, as /api/models',
   holm: "Holm-Bonferroni over the m public pairs tested in their windows, a family of its own (separate from /api/models's): SEPARATED when p_holm < 0.05 and b ≠ c; a pair with an own model reads its unadjusted p",
