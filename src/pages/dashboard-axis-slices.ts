@@ -28,23 +28,28 @@ const COLUMNS: Column[] = [
   { label: 'Document' },
 ];
 
-function groupCell(s: SliceSummary): SafeHtml {
+function groupCell(s: SliceSummary, absent: number): SafeHtml {
+  // Too small: nothing on the slice can be told apart, so no lead is claimed and no one is
+  // "separated" (one model alone was compared with nothing: decision R1-1).
+  if (s.leader === null || s.too_small) return html`<td data-value="">—</td>`;
   const others = s.leader_group.slice(1);
-  if (s.leader === null) return html`<td>—</td>`;
-  if (others.length === 0) return html`<td data-value="0">none: every other model is separated</td>`;
-  const named = others.slice(0, NAMED);
+  if (others.length === 0)
+    return html`<td data-value="0">none: every other model ranked on the slice is separated from it${absent > 0 ? ` (${plural(absent, 'model')} of the axis ${absent === 1 ? 'has' : 'have'} no parsed response on it: not compared)` : ''}</td>`;
+  const untested = new Set(s.leader_untested);
+  const named = others.slice(0, NAMED).map((m) => (untested.has(m) ? `${m} (UNTESTED)` : m));
   const rest = others.length - named.length;
-  return html`<td data-value="${String(others.length)}">${named.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}</td>`;
+  return html`<td data-value="${String(others.length)}">${named.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}${untested.size > 0 ? ` (UNTESTED: never compared with the leader, which is no evidence of a tie${rest > 0 ? `; ${plural(untested.size, 'model')} in all` : ''})` : ''}</td>`;
 }
 
 function row(s: SliceSummary) {
+  const absent = s.n.filter((n) => n === 0).length;
   return {
     attrs: html` data-slice="${s.tag}"${s.too_small ? html` data-too-small=""` : ''}`,
     cells: [
       html`<th scope="row">${breakable(s.tag)}</th>`,
       html`<td class="num" data-value="${String(s.items)}">${s.items.toLocaleString('en')}</td>`,
-      html`<td>${s.leader === null ? '—' : breakable(s.leader)}</td>`,
-      groupCell(s),
+      html`<td>${s.leader === null ? '—' : s.too_small ? 'none: too small' : breakable(s.leader)}</td>`,
+      groupCell(s, absent),
       html`<td>${s.too_small ? `yes: ${s.too_small_reason ?? ''}` : 'no'}</td>`,
       html`<td><a href="${s.document}">document</a></td>`,
     ],

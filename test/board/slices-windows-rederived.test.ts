@@ -197,6 +197,7 @@ function expectSlices(ax: Axis, wholeOrder: string[]) {
       n: wholeOrder.map((m) => byModel.get(m)?.parsed ?? 0),
       leader: pic.leaderGroup[0] ?? null,
       leader_group: pic.leaderGroup,
+      leader_untested: pic.leaderGroup.filter((m) => m !== ranked[0] && untestedWith(m)),
       tie_groups:
         pic.groups === null || ranked.length === 0
           ? null

@@ -236,6 +236,7 @@ function summaryOf(doc: SliceDocument, axisModels: ModelsDocument['models'], axi
     n: axisModels.map((m) => byModel.get(m.model)?.parsed ?? 0),
     leader: doc.leader_group[0] ?? null,
     leader_group: doc.leader_group,
+    leader_untested: doc.leader_untested,
     tie_groups:
       doc.groups === null || ranked.length === 0
         ? null

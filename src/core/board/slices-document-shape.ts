@@ -52,6 +52,8 @@ export interface SliceSummary {
   /** Rank-1 public model of the slice, null when none has a parsed response. */
   leader: string | null;
   leader_group: string[];
+  /** Members of leader_group never compared with the leader (UNTESTED pair): not evidence of a tie (as the slice document's). */
+  leader_untested: string[];
   /** Per model of the list's `models`: its tie-group labels on the slice (null: no rank, or no letters). */
   tie_groups: Array<string[] | null> | null;
   groups: number | null;
