@@ -7,6 +7,7 @@
  * Building costs n − 1 node hashes and ~64 bytes per leaf. Returned hashes are views into the
  * tree's storage: treat them as read-only and copy before mutating.
  */
+import { HASH_SIZE } from './hash.js';
 import { hashAt } from './levels.js';
 import { StoredTree } from './stored-tree.js';
 import { toIndex } from './u64.js';
@@ -26,6 +27,25 @@ export class MerkleTree extends StoredTree {
     const out: Uint8Array[] = [];
     if (oldSize > 0 && oldSize < this.size) this.#subproof(oldSize, 0, this.size, true, out);
     return out;
+  }
+
+  /**
+   * `count` hashes of tree level `level` from index `start`, concatenated (a view, no copy): the
+   * complete subtrees MTH(D[i·2^level : (i+1)·2^level]), what a C2SP tile holds (tiles.ts).
+   * Throws `RangeError` for a hash that is not a complete subtree of this tree (the promoted
+   * last node of a level is not one).
+   */
+  hashes(level: number, start: number, count: number): Uint8Array {
+    toIndex(level, 'level');
+    toIndex(start, 'start');
+    toIndex(count, 'count');
+    const complete = Math.floor(this.size / 2 ** level);
+    if (start + count > complete)
+      throw new RangeError(
+        `hashes ${start}..${start + count} of level ${level}: the tree has ${complete} complete subtrees there`,
+      );
+    if (count === 0) return new Uint8Array(0);
+    return new Uint8Array(this.levels.buffers[level]!, start * HASH_SIZE, count * HASH_SIZE);
   }
 
   /**
