@@ -53,7 +53,7 @@ function missingCutoffs(doc: WindowsDocument): SafeHtml {
 export function windowsSection(doc: WindowsDocument): SafeHtml {
   const src = `/api/windows?axis=${doc.axis}`;
   const heading = html`<h2 id="axis-windows-heading">Contamination windows</h2>
-<p class="note">Each pair tested again on the items dated after both models' knowledge cutoffs. A cutoff is what the operator or the vendor states (models.json); a date is what the item states (item_date): neither is checked. Read from <a href="${src}">${src}</a> (<code>${doc.schema}</code>); the rule: <a href="/methodology">methodology, "Contamination windows"</a>.</p>`;
+<p class="note">Each pair tested again on the items dated after both models' knowledge cutoffs. A cutoff is what the operator or the vendor states (models.json); a date is what the item states (item_date): neither is checked. The window pairs are one Holm family, apart from the whole axis's (and the slices', on an axis with tags): a claim taken from any of them has up to two (three) times the 0.05 chance of being false. Read from <a href="${src}">${src}</a> (<code>${doc.schema}</code>); the rule: <a href="/methodology">methodology, "Contamination windows"</a>.</p>`;
   if (doc.dates_reason !== undefined)
     return html`${heading}<p class="callout" id="axis-windows-summary" data-state="no-dates">No item dates on this axis: no lead is tested on items after the models' knowledge cutoffs, and none is called clean.</p>`;
   const rows = doc.lead.slice(0, WINDOW_ROWS).map((r) => ({

@@ -76,4 +76,13 @@ describe('the slices section claims no more than the list holds', async () => {
       /none: every other model ranked on the slice is separated from it \(1 model of the axis has no parsed response on it: not compared\)/,
     );
   });
+
+  it('the slices and windows notes say that the whole axis, the windows and the slices are three families', () => {
+    assert.match(
+      body,
+      /id="axis-slices-family"[^>]*>[^<]*a claim taken from any of the three has up to three times the 0\.05 chance/,
+    );
+    const windows = body.slice(body.indexOf('id="axis-windows-heading"'));
+    assert.match(windows, /apart from the whole axis's \(and the slices', on an axis with tags\)/);
+  });
 });
