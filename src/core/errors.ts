@@ -22,6 +22,7 @@ export type GspcErrorCode =
   | 'unknown_axis'
   | 'bad_query'
   | 'not_found'
+  | 'tile_not_found'
   | 'method_not_allowed'
   | 'config_invalid'
   | 'witness_invalid'

@@ -25,6 +25,7 @@ export const STATUS_BY_CODE: Record<GspcErrorCode, number> = {
   unknown_axis: 404,
   bad_query: 400,
   not_found: 404,
+  tile_not_found: 404,
   method_not_allowed: 405,
   config_invalid: 500,
   witness_invalid: 422,

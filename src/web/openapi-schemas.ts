@@ -29,6 +29,8 @@ const FILE_CONTENT = {
   'application/schema+json': { schema: { type: 'object' } },
   'text/plain': { schema: { type: 'string' } },
   'application/atom+xml': { schema: { type: 'string' } },
+  // The log's tiles and entry bundles (c2sp.org/tlog-tiles).
+  'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
 };
 
 /** The route schema of a registry document: its query, and what it answers. */

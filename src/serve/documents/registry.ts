@@ -13,6 +13,7 @@ import { correctionEntryDocument, correctionsLedgerDocument } from './correction
 import type { DocumentEntry } from './document.js';
 import { eastWestDocument } from './east-west.js';
 import { cardDocument, evidenceDocuments, logConsistencyDocument } from './evidence.js';
+import { logTileDocument } from './log-tiles.js';
 import { fabricDocumentEntry } from './fabric.js';
 import { dashboardStatsDoc, hubCardsDoc } from './aggregates.js';
 import { healthDocument } from './health.js';
@@ -53,6 +54,7 @@ export function documentRegistry(opts: RegistryOptions): readonly DocumentEntry[
     ...evidenceDocuments,
     cardDocument,
     logConsistencyDocument,
+    logTileDocument,
     fabricDocumentEntry,
     hubCardsDoc,
     dashboardStatsDoc,

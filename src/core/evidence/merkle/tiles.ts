@@ -64,6 +64,25 @@ export function treeTiles(size: number): Tile[] {
   return out;
 }
 
+/**
+ * The hash tiles a log of `size` publishes: every tile of that size, and the partial tiles of
+ * its earlier checkpoints (`earlierSizes`) whose tile has not filled since. The spec requires
+ * the partial tiles of every size a checkpoint was made for, and allows dropping one once its
+ * full tile is served; a partial tile is a prefix of the wider one, so it costs no hashing.
+ * Sorted by level, index, then width.
+ */
+export function publishedTiles(size: number, earlierSizes: readonly number[]): Tile[] {
+  const out = new Map<string, Tile>();
+  for (const t of treeTiles(size)) out.set(`${t.level}/${t.index}/${t.width}`, t);
+  for (const s of earlierSizes) {
+    if (s > size) throw new RangeError(`an earlier checkpoint's size ${s} is above the log's size ${size}`);
+    for (const t of treeTiles(s))
+      if (t.width < TILE_WIDTH && tileWidth(size, t.level, t.index) < TILE_WIDTH)
+        out.set(`${t.level}/${t.index}/${t.width}`, t);
+  }
+  return [...out.values()].sort((a, b) => a.level - b.level || a.index - b.index || a.width - b.width);
+}
+
 /** Every entry bundle of a tree of `size` (the level-0 tiles, as bundles). */
 export function treeBundles(size: number): Tile[] {
   return treeTiles(size).filter((t) => t.level === 0);
