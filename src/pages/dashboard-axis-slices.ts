@@ -13,6 +13,7 @@ import { breakable, cardTable, type Column } from './card-table.js';
 import { readJson, unread } from './dashboard-format.js';
 import { html, type SafeHtml } from './html.js';
 import type { PageContext } from './page-context.js';
+import { slicesTooLarge } from '../serve/documents/slices.js';
 
 /** Slices in the table; the list (`/api/slices`) has every one. */
 export const SLICE_ROWS = 50;
@@ -69,7 +70,11 @@ ${more > 0 ? html`<p class="note" id="axis-slices-more">${plural(more, 'more sli
 
 /** The section of an axis page, read in-process: nothing for an axis without tags, unread when the list fails. */
 export async function axisSlices(ctx: PageContext, axis: string): Promise<SafeHtml> {
-  if (ctx.state.current().release.corpus.tables.get(axis)?.facets.tagged !== true) return html``;
+  const table = ctx.state.current().release.corpus.tables.get(axis);
+  if (table?.facets.tagged !== true) return html``;
+  // Too large to build (R1-3): said in the list's own words, not as a bare HTTP status.
+  const tooLarge = slicesTooLarge(table);
+  if (tooLarge !== undefined) return unread('The slice list', `no slices are served for this axis: ${tooLarge.reason}`);
   const read = await readJson<SlicesDocument>(ctx, `/api/slices?axis=${axis}`);
   return read.ok ? slicesSection(read.value) : unread('The slice list', read.reason);
 }

@@ -83,3 +83,24 @@ export function sliceTable(table: ItemTable, items: Int32Array): ItemTable {
     });
   return s;
 }
+
+/**
+ * How many model pairs every slice of an axis holds together: per tag, C(k, 2) for the k models
+ * with a row on the tag's items. Every slice's every pair is an object until the family across
+ * slices is adjusted (slice-family.ts), so this is what the build holds at once; a server checks
+ * it against a budget before building (review R1-3). A model's scan of a tag stops at its first row.
+ */
+export function slicePairCount(table: ItemTable, byTag: ReadonlyMap<string, Int32Array> = itemsByTag(table)): number {
+  let pairs = 0;
+  for (const items of byTag.values()) {
+    let k = 0;
+    for (const col of table.columns.values())
+      for (const i of items)
+        if (i < col.outcome.length && col.outcome[i] !== 0) {
+          k++;
+          break;
+        }
+    pairs += (k * (k - 1)) / 2;
+  }
+  return pairs;
+}

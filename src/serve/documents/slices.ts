@@ -8,6 +8,8 @@
  * document is then held only as prepared bytes (the fast path), never as objects: 1,000 slices'
  * objects would hold several times their bytes. Not mirrored by the static export (SL8).
  */
+import { slicePairCount } from '../../core/board/item-slice.js';
+import type { ItemTable } from '../../core/board/item-table.js';
 import { type SlicedAxis, slicedAxisSteps } from '../../core/board/slice-family.js';
 import { SLICES_SCHEMA } from '../../core/board/slices-document-shape.js';
 import { GspcError } from '../../core/errors.js';
@@ -21,6 +23,17 @@ import { comparisonAxes, modelsDocumentEntry, modelsDocumentOf, requiredAxis, wa
 const KNOWN_NAMED = 50;
 /** How long one step of a build may hold the event loop. */
 const SLICE_MS = 10;
+/**
+ * The most model pairs, over every slice of an axis, a build may hold (review R1-3). Every pair of
+ * every slice is an object until the family across slices is adjusted: about 2.9 kB a pair at its
+ * peak (200 models x 20 one-item tags, 398,000 pairs: 1.16 GB of heap), so 100 one-item tags of 200
+ * models ran the service out of its 4 GB heap and killed it. 300,000 pairs is about 0.9 GB, less
+ * than /api/models at 1,000 models (1.3 GB): 1,000 tags x 10 models (45,000) and 57 subjects x
+ * 100 models (282,150) are built; past it the slices are refused in words, never half built.
+ */
+export const MAX_SLICE_PAIRS = 300_000;
+/** Each table's pair count over its slices, counted once (a pass over the tagged items). */
+const pairCounts = new WeakMap<object, number>();
 
 export interface SlicesBuilt {
   list: Prepared;
@@ -71,6 +84,17 @@ function drive(steps: Generator<void, SlicesBuilt, void>): Promise<SlicesBuilt> 
   });
 }
 
+/** Why an axis's slices are too large to build (more than MAX_SLICE_PAIRS pairs in all), or undefined. */
+export function slicesTooLarge(table: ItemTable): { pairs: number; reason: string } | undefined {
+  let pairs = pairCounts.get(table);
+  if (pairs === undefined) pairCounts.set(table, (pairs = slicePairCount(table)));
+  if (pairs <= MAX_SLICE_PAIRS) return undefined;
+  return {
+    pairs,
+    reason: `its ${table.facets.tagNames.length.toLocaleString('en')} tags hold ${pairs.toLocaleString('en')} model pairs in all, more than the ${MAX_SLICE_PAIRS.toLocaleString('en')} this service builds at once (every slice's pairs are held until the one family across slices is adjusted; docs/formats.md, slices)`,
+  };
+}
+
 /** The axis's definition and table, or the error a reader gets: unknown axis, no rows, no tags. */
 function axisOf(p: PreparedRelease, axis: string) {
   const def = p.release.corpus.definitions.find((d) => d.axis === axis);
@@ -83,6 +107,15 @@ function axisOf(p: PreparedRelease, axis: string) {
       `axis '${axis}' has no slices: ${table === undefined ? 'it publishes no per-item rows (aggregate results only)' : 'no row of it carries tags'} (docs/formats.md §1, tags)`,
       { axis, known: [], known_total: 0 },
     );
+  const tooMany = slicesTooLarge(table);
+  if (tooMany !== undefined)
+    throw new GspcError('not_found', `axis '${axis}' has no slices served: ${tooMany.reason}`, {
+      axis,
+      known: [],
+      known_total: 0,
+      pairs: tooMany.pairs,
+      max_pairs: MAX_SLICE_PAIRS,
+    });
   return { def, table };
 }
 
