@@ -5,6 +5,7 @@
  */
 import { logLeaves, logVerifierKey } from '../core/evidence/card-log.js';
 import { cosignedCheckpoint } from '../core/evidence/log-witness.js';
+import { formatTlogProof } from '../core/evidence/tlog-proof.js';
 import { MerkleTree } from '../core/evidence/merkle/merkle-tree.js';
 import { type LogInclusion, logInclusion } from '../core/evidence/inclusion-proofs.js';
 import type { WitnessEvidence } from '../core/evidence/witness.js';
@@ -21,6 +22,11 @@ export interface PreparedLog {
   files: Map<string, Prepared>;
   /** The log block of a card's proof document, or undefined if the card is not in the log. */
   inclusion(sha256: string): LogInclusion | undefined;
+  /**
+   * The card's C2SP tlog-proof (`/cards/<id>.tlog-proof`) against the checkpoint as served (with
+   * its recorded cosignatures), or undefined when the card is not in the log or the log is unsigned.
+   */
+  tlogProof(sha256: string): Prepared | undefined;
   /** RFC 9162 consistency proof from `from` to the current size. */
   consistency(from: number): { origin: string; old_size: number; new_size: number; root_hash: string; proof: string[] };
   size: number;
@@ -40,6 +46,7 @@ export function prepareLog(
   const logTree = () => (tree ??= new MerkleTree(logLeaves(entries)));
   const indexOf = (sha: string) => (index ??= new Map(entries.map((h, i) => [h, i]))).get(sha);
   const files = new Map<string, Prepared>();
+  let servedCheckpoint: string | undefined;
   if (checkpoint !== undefined) {
     const witnessing = witnesses.find((w) => w.kind === 'transparency-log')?.log;
     const [, size, root] = checkpoint.split('\n');
@@ -48,10 +55,8 @@ export function prepareLog(
       witnessing !== undefined &&
       size === String(witnessing.checkpoint.tree_size) &&
       root === witnessing.checkpoint.root_hash;
-    files.set(
-      '/log/checkpoint',
-      prepare(Buffer.from(cosignedCheckpoint(checkpoint, matches ? witnessing : undefined), 'utf8'), TEXT),
-    );
+    servedCheckpoint = cosignedCheckpoint(checkpoint, matches ? witnessing : undefined);
+    files.set('/log/checkpoint', prepare(Buffer.from(servedCheckpoint, 'utf8'), TEXT));
   }
   if (boardKey) files.set('/log/vkey', prepare(Buffer.from(`${logVerifierKey(origin, boardKey)}\n`, 'utf8'), TEXT));
   const rootHex = () => hex(logTree().root());
@@ -67,6 +72,12 @@ export function prepareLog(
     inclusion(sha) {
       const p = proofOf(sha);
       return p && logInclusion(origin, p.tree_size, rootHex(), p.leaf_index, p.proof);
+    },
+    tlogProof(sha) {
+      const i = indexOf(sha);
+      if (i === undefined || servedCheckpoint === undefined) return undefined;
+      // O(log n) from the tree built once: not kept, so a log of many cards costs no memory here.
+      return prepare(Buffer.from(formatTlogProof(i, logTree().inclusionProof(i), servedCheckpoint), 'utf8'), TEXT);
     },
     consistency(from) {
       return {

@@ -70,9 +70,12 @@ export const evidenceDocuments: DocumentEntry[] = EVIDENCE_PATHS.map((path) => (
   },
 }));
 
-const CARD_FILE = /^([0-9a-f]{16})(\.proof)?\.json$/;
+const CARD_FILE = /^([0-9a-f]{16})(?:(\.proof)?\.json|(\.tlog-proof))$/;
 
-/** `/cards/<id16>.json` (any card of the release, withdrawn ones included) and `/cards/<id16>.proof.json` (active cards). */
+/**
+ * `/cards/<id16>.json` (any card of the release, withdrawn ones included), `/cards/<id16>.proof.json`
+ * (active cards) and `/cards/<id16>.tlog-proof` (every card the signed log holds: C2SP tlog-proof, TP1).
+ */
 export const cardDocument: DocumentEntry = {
   id: 'card',
   route: '/cards/:file',
@@ -83,16 +86,27 @@ export const cardDocument: DocumentEntry = {
     [...current.files.keys()].flatMap((p) => {
       const m = /^\/cards\/([0-9a-f]{16})\.json$/.exec(p);
       if (!m) return [];
-      return current.proofFor(m[1]!) ? [p, `/cards/${m[1]}.proof.json`] : [p];
+      const sha = current.cardById(m[1]!)?.sha256;
+      return [
+        p,
+        ...(current.proofFor(m[1]!) ? [`/cards/${m[1]}.proof.json`] : []),
+        ...(sha !== undefined && current.log.tlogProof(sha) ? [`/cards/${m[1]}.tlog-proof`] : []),
+      ];
     }),
   read: (ctx, req) => {
     const m = CARD_FILE.exec(req.params.file ?? '');
     if (!m)
       throw new GspcError(
         'not_found',
-        'cards are served at /cards/<first 16 hex of sha256>.json and their proofs at /cards/<id>.proof.json',
+        'cards are served at /cards/<first 16 hex of sha256>.json and their proofs at /cards/<id>.proof.json and /cards/<id>.tlog-proof',
       );
     const current = ctx.state.current();
+    if (m[3]) {
+      const sha = current.cardById(m[1]!)?.sha256;
+      const proof = sha === undefined ? undefined : current.log.tlogProof(sha);
+      if (!proof) throw new GspcError('not_found', `no card the signed log holds has id ${m[1]}`);
+      return prepared(proof);
+    }
     if (m[2]) {
       const proof = current.proofFor(m[1]!);
       if (!proof) throw new GspcError('not_found', `no active card under the current root has id ${m[1]}`);
