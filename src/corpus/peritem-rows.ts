@@ -13,6 +13,8 @@ import { itemDateProblem, tagsProblem } from './item-facet-fields.js';
 import { noteRow, type RowsRecord } from './rows-record.js';
 
 const MAX_ID = 512;
+/** The longest item id (and cluster): what `/api/items?item=` must accept (serve/documents/items.ts). */
+export const ITEM_ID_MAX = MAX_ID;
 const HEX64 = /^[0-9a-f]{64}$/;
 const MAX_PROBLEMS = 50;
 /**

@@ -11,7 +11,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { GspcError } from '../core/errors.js';
-import { itemsCursor, type ItemsView } from '../serve/documents/items.js';
+import { ITEMS_QUERY_MAX, itemsCursor, type ItemsView } from '../serve/documents/items.js';
 import { comparisonAxes } from '../serve/documents/models.js';
 import { readQuery } from '../serve/query.js';
 import { axisPagePath, itemsPagePath } from './axis-path.js';
@@ -95,7 +95,7 @@ export function registerItemExplorerPage(app: FastifyInstance, ctx: PageContext)
       });
     let q: Map<string, string>;
     try {
-      q = readQuery(req.url, QUERY);
+      q = readQuery(req.url, QUERY, [], ITEMS_QUERY_MAX);
     } catch (e) {
       if (!(e instanceof GspcError)) throw e;
       return fail(axis, { status: 400, message: `${e.message}.` });

@@ -9,11 +9,14 @@ const MAX_VALUE = 200;
 /**
  * `blankable`: parameters an HTML form sends empty when a field is left blank (the model filter's):
  * an empty one is read as not given. Any other empty parameter is refused.
+ * `longer`: parameters that may exceed {@link MAX_VALUE}, with their own limit: an id the corpus
+ * allows to be longer (an item id, up to 512 characters) must be askable where a page links it.
  */
 export function readQuery(
   url: string,
   allowed: readonly string[],
   blankable: readonly string[] = [],
+  longer: Readonly<Record<string, number>> = {},
 ): Map<string, string> {
   const q = url.indexOf('?');
   const out = new Map<string, string>();
@@ -34,8 +37,9 @@ export function readQuery(
       if (blankable.includes(key)) continue;
       throw new GspcError('bad_query', `query parameter '${key}' is empty`);
     }
-    if (value.length > MAX_VALUE)
-      throw new GspcError('bad_query', `query parameter '${key}' is longer than ${MAX_VALUE} characters`);
+    const max = longer[key] ?? MAX_VALUE;
+    if (value.length > max)
+      throw new GspcError('bad_query', `query parameter '${key}' is longer than ${max} characters`);
     out.set(key, value);
   }
   return out;

@@ -28,7 +28,7 @@ export function registerDocumentRoutes(
     app.get(entry.route, { schema: documentRouteSchema(entry) }, (req, reply) => {
       const q = req.url.indexOf('?');
       const path = q === -1 ? req.url : req.url.slice(0, q);
-      const query = entry.query === null || q === -1 ? NO_QUERY : readQuery(req.url, entry.query);
+      const query = entry.query === null || q === -1 ? NO_QUERY : readQuery(req.url, entry.query, [], entry.queryMax);
       const release = ctx.state.current();
       const body = entry.read(ctx, { params: req.params as Record<string, string>, query, path, log: req.log });
       if (body instanceof Promise) return body.then((b) => send(req, reply, b));

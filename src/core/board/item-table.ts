@@ -188,6 +188,11 @@ export class ItemTable {
     return undefined;
   }
 
+  /** The index of an item id, or -1: a map lookup, not a scan (the explorer's one-item view at a million items). */
+  indexOf(item: string): number {
+    return this.itemIndex.get(item) ?? -1;
+  }
+
   /** Whether two models' rows of an item carry different content hashes (both must carry one). */
   hashesDiffer(idx: number, first: string, second: string): boolean {
     const x = this.columns.get(first)?.hash;

@@ -46,6 +46,8 @@ export interface DocumentEntry<T = unknown> {
    * published: their query is ignored (a cache-busting `?v=` must not break a static file).
    */
   query: readonly string[] | null;
+  /** Parameters of {@link query} allowed past the 200-character cap, with their own (query.ts). */
+  queryMax?: Readonly<Record<string, number>>;
   /** The `schema` string of the document, or null for files served as published (rows, evidence). */
   schema: string | null;
   cache: CacheRule;

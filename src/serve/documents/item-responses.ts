@@ -25,6 +25,11 @@ export interface Index {
   starts: Map<string, Uint32Array>;
   /** Rows that carry a `response` string. */
   withResponse: number;
+  /**
+   * The response of each line over {@link LONG_LINE} bytes, cut when indexed, by the line's entry
+   * in `starts`: a page parses no such line again (review R2, decision R2-2).
+   */
+  long: Map<number, ResponseText>;
 }
 
 const byCorpus = new WeakMap<object, Map<string, Index | null | Promise<Index | null>>>();
@@ -43,16 +48,35 @@ function rowsFile(p: PreparedRelease, axis: string): Buffer | undefined {
 
 /** Lines indexed between two looks at the clock. */
 const LINES_PER_STEP = 2048;
+/**
+ * Bytes parsed between two looks at the clock, whatever the number of lines: 2,048 lines of
+ * 100 kB responses (a reasoning model's) were 200 MB of JSON.parse in one step (decision R2-2).
+ */
+const BYTES_PER_STEP = 1 << 20;
+/** A line longer than this has its response cut once, when indexed (decision R2-2). */
+const LONG_LINE = 64 * 1024;
+
+/** A row's `response` as a page gives it: null when not text, cut past {@link RESPONSE_CHARS}. */
+function shown(response: unknown): ResponseText {
+  if (typeof response !== 'string') return { response: null };
+  if (response.length <= RESPONSE_CHARS) return { response };
+  // Never cut between the two halves of a surrogate pair (the text would not be valid UTF-16).
+  const cut = /[\uD800-\uDBFF]/.test(response[RESPONSE_CHARS - 1]!) ? RESPONSE_CHARS - 1 : RESPONSE_CHARS;
+  return { response: response.slice(0, cut), response_truncated: true };
+}
 /** How long one slice of a build may hold the event loop before other requests run. */
 const SLICE_MS = 10;
 
-function* buildSteps(bytes: Buffer, table: ItemTable): Generator<void, Index | null, void> {
+/** The index built a step at a time: a step is at most {@link LINES_PER_STEP} lines or about {@link BYTES_PER_STEP} bytes. */
+export function* buildSteps(bytes: Buffer, table: ItemTable): Generator<void, Index | null, void> {
   const itemIndex = new Map<string, number>();
   table.items.forEach((id, i) => itemIndex.set(id, i));
   const starts = new Map<string, Uint32Array>();
+  const long = new Map<number, ResponseText>();
   let withResponse = 0;
   let start = 0;
   let lines = 0;
+  let stepStart = 0;
   // The corpus reader accepted every line already (one JSON object per line): no checks again.
   while (start < bytes.length) {
     let end = bytes.indexOf(10, start);
@@ -63,12 +87,16 @@ function* buildSteps(bytes: Buffer, table: ItemTable): Generator<void, Index | n
       let s = starts.get(row.model);
       if (s === undefined) starts.set(row.model, (s = new Uint32Array(table.items.length)));
       s[idx] = start + 1;
+      if (end - start > LONG_LINE) long.set(start + 1, shown(row.response));
     }
     if (typeof row.response === 'string') withResponse++;
     start = end + 1;
-    if (++lines % LINES_PER_STEP === 0) yield;
+    if (++lines % LINES_PER_STEP === 0 || start - stepStart >= BYTES_PER_STEP) {
+      stepStart = start;
+      yield;
+    }
   }
-  return withResponse === 0 ? null : { bytes, starts, withResponse };
+  return withResponse === 0 ? null : { bytes, starts, withResponse, long };
 }
 
 /**
@@ -143,10 +171,7 @@ export function responseIndex(
 export function responseOf(ix: Index, model: string, idx: number): ResponseText {
   const start = ix.starts.get(model)?.[idx] ?? 0;
   if (start === 0) return { response: null };
-  const row = JSON.parse(lineAt(ix.bytes, start - 1)) as { response?: unknown };
-  if (typeof row.response !== 'string') return { response: null };
-  if (row.response.length <= RESPONSE_CHARS) return { response: row.response };
-  // Never cut between the two halves of a surrogate pair (the text would not be valid UTF-16).
-  const cut = /[\uD800-\uDBFF]/.test(row.response[RESPONSE_CHARS - 1]!) ? RESPONSE_CHARS - 1 : RESPONSE_CHARS;
-  return { response: row.response.slice(0, cut), response_truncated: true };
+  const held = ix.long.get(start);
+  if (held !== undefined) return held;
+  return shown((JSON.parse(lineAt(ix.bytes, start - 1)) as { response?: unknown }).response);
 }

@@ -20,10 +20,11 @@ import {
   OUTCOME_WRONG,
   type ItemTable,
 } from '../../core/board/item-table.js';
-import { pairedOutcomes } from '../../core/board/paired-outcomes.js';
 import { GspcError } from '../../core/errors.js';
+import { ITEM_ID_MAX } from '../../corpus/peritem-rows.js';
 import { CACHE_CONTROL } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
+import { discordantList } from './discordant-lists.js';
 import { built, type DocumentEntry } from './document.js';
 import { type Index, RESPONSE_CHARS, responseIndex, responseOf } from './item-responses.js';
 import { requiredAxis } from './models.js';
@@ -35,6 +36,8 @@ export const PAGE_BYTES = 64 * 1024;
 const KNOWN_NAMED = 50;
 
 const QUERY = ['axis', 'first', 'second', 'side', 'item', 'cursor'] as const;
+/** An item id may be up to 512 characters (docs/formats.md §1), past the 200 of other values. */
+export const ITEMS_QUERY_MAX = { item: ITEM_ID_MAX } as const;
 
 function tableOf(p: PreparedRelease, axis: string): ItemTable {
   const def = p.release.corpus.definitions.find((d) => d.axis === axis);
@@ -152,15 +155,12 @@ function pairDocument(
   modelOf(table, 'second', second);
   const side = q.get('side') ?? 'first';
   if (side !== 'first' && side !== 'second') throw new GspcError('bad_query', 'side: first or second');
-  const o = pairedOutcomes(table, first, second);
-  // The discordant items of the side, in item order (the order of the rows file).
   const x = table.columns.get(first)!;
   const y = table.columns.get(second)!;
-  const [win, lose] = side === 'first' ? [x.outcome, y.outcome] : [y.outcome, x.outcome];
-  const found: number[] = [];
-  for (let i = 0; i < table.items.length; i++)
-    if (win[i] === OUTCOME_CORRECT && lose[i] === OUTCOME_WRONG) found.push(i);
   const scope = scopeOf(p, scopeParts(axis, { first, second, side }));
+  // The discordant items of the side, in item order (the order of the rows file), kept between
+  // reads under the scope: a pass over every item is paid once, not once a page (decision R2-1).
+  const { counts: o, items: found } = discordantList(scope, table, first, second, side);
   const offset = offsetOf(q.get('cursor'), scope, side, found.length);
   const labelled = (col: typeof x, idx: number) => ({
     label: table.labelOf(col, idx),
@@ -206,7 +206,7 @@ function itemDocument(
   cursor: string | undefined,
   ix: Index | null,
 ) {
-  const idx = table.items.indexOf(item);
+  const idx = table.indexOf(item);
   if (idx === -1) throw new GspcError('not_found', 'item: no such item on this axis', { axis });
   const cols = [...table.columns.values()]
     .filter((c) => idx < c.outcome.length && c.outcome[idx] !== OUTCOME_MISSING)
@@ -258,6 +258,7 @@ export const itemsDocumentEntry: DocumentEntry = {
   id: 'items',
   route: '/api/items',
   query: QUERY,
+  queryMax: ITEMS_QUERY_MAX,
   schema: ITEMS_SCHEMA,
   // Built per request (a page of a pair or an item), a function of the release and the query.
   cache: { kind: 'request', cacheControl: CACHE_CONTROL },

@@ -81,7 +81,9 @@ export class DocumentReader {
     const source = `GET ${path}${qs ? `?${qs}` : ''}`;
     try {
       const query =
-        entry.query === null ? new Map<string, string>() : readQuery(`${path}${qs ? `?${qs}` : ''}`, entry.query);
+        entry.query === null
+          ? new Map<string, string>()
+          : readQuery(`${path}${qs ? `?${qs}` : ''}`, entry.query, [], entry.queryMax);
       const body = await entry.read(this.ctx, { params: paramsOf(entry.route, path), query, path, log: this.log });
       return { ok: true, status: 200, value: bodyJson<T>(body), body, source };
     } catch (err) {
