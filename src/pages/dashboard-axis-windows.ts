@@ -41,6 +41,17 @@ function windowCell(r: LeadRow): SafeHtml {
   return html`<td class="num" data-value="${String(w.difference)}">${points(w.difference)} points <span class="note">(${points(lo)} to ${points(hi)}; n = ${w.n_pairs!.toLocaleString('en')}, after ${w.later_cutoff ?? ''})</span> ${stateSpan(w.state)}</td>`;
 }
 
+/**
+ * How many of the axis's items carry a date (R1-4): an undated item is in no window, so where
+ * only some are dated a window holds the dated ones only, and the reader is told so.
+ */
+function datedItems(doc: WindowsDocument): SafeHtml {
+  const range = doc.date_range === null ? '' : ` (${doc.date_range[0]} to ${doc.date_range[1]})`;
+  const undated = doc.n - doc.dated_items;
+  return html`<p class="note" id="axis-windows-dated" data-dated="${String(doc.dated_items)}" data-n="${String(doc.n)}">${undated === 0 ? `Every one of the ${plural(doc.n, 'item')} carries a date${range}.` : `${doc.dated_items.toLocaleString('en')} of the ${plural(doc.n, 'item')} carry a date${range}; the other ${undated.toLocaleString('en')} ${undated === 1 ? 'is' : 'are'} in no window, whenever ${undated === 1 ? 'it was' : 'they were'} written.`}</p>
+`;
+}
+
 /** "No knowledge cutoff for X, Y and 3 more models", or nothing when every model states one. */
 function missingCutoffs(doc: WindowsDocument): SafeHtml {
   const missing = doc.models.filter((m) => m.knowledge_cutoff === null).map((m) => m.model);
@@ -67,7 +78,7 @@ export function windowsSection(doc: WindowsDocument): SafeHtml {
   const more = doc.lead.length - rows.length;
   return html`${heading}
 <p class="callout" id="axis-windows-summary" data-field="windows-summary">${doc.summary}</p>
-${missingCutoffs(doc)}
+${datedItems(doc)}${missingCutoffs(doc)}
 ${
   rows.length > 0
     ? html`${cardTable('axis-windows', `The leader ${doc.leader ?? ''} against the next ${plural(rows.length, 'model')}: on the whole axis and on the items dated after both cutoffs (Holm over ${plural(doc.m, 'window pair')})`, COLUMNS, rows)}${more > 0 ? html`<p class="note" id="axis-windows-more">${plural(more, 'more model')} in <a href="${src}">the document</a>.</p>` : ''}`
