@@ -15,6 +15,7 @@ import { keyStates } from '../keys/signing.js';
 import { PACKAGE_VERSION, readConfig, type ConfigOverrides, type ConfigSource } from '../config.js';
 import { CliRun, PROCESS_IO, type CliIo } from './cli-io.js';
 import { runVerify, type TrustFlags, trustOf, withTrustOptions } from './verify.js';
+import { isTlogProofFile, runVerifyTlogProof, type TlogProofFlags } from './verify-tlog-proof.js';
 import { registerValidateCommand } from './validate-command.js';
 import { registerLedgerCommands } from './ledger-commands.js';
 import { runWitness } from './witness.js';
@@ -196,16 +197,36 @@ export function gspcProgram(run: CliRun, configFor: ConfigSource, io: CliIo): Co
         'verify a whole release without trusting the server: signatures, root, proofs, ledgers, manifest, and every number re-derived from the per-item rows',
       )
       .argument(
-        '<base-url|release-dir|data-dir>',
-        'a running service (http://…), a release directory, or a data directory (its current release)',
+        '<base-url|release-dir|data-dir|proof.tlog-proof>',
+        "a running service (http://…), a release directory, a data directory (its current release), or a card's C2SP tlog-proof file (checked offline)",
       )
       .option('--json', 'print the report as JSON')
       .option(
         '--witness-policy <file>',
         'a C2SP tlog-policy (log, witness, group, quorum lines): the checkpoint must carry its quorum of witness cosignatures',
+      )
+      .option('--card <card.json|sha256>', 'for a tlog-proof: the card it proves (a card file, or its 64-hex sha256)')
+      .option(
+        '--log-vkey <vkey>',
+        "for a tlog-proof: the log's C2SP verifier key, as you trust it (repeatable)",
+        (v: string, acc: string[]) => [...acc, v],
+        [] as string[],
+      )
+      .option(
+        '--witness-key <vkey>',
+        'for a tlog-proof: a witness whose cosignature the checkpoint must carry (repeatable)',
+        (v: string, acc: string[]) => [...acc, v],
+        [] as string[],
       ),
-  ).action(async (target: string, o: { json?: boolean; witnessPolicy?: string } & TrustFlags) => {
-    run.exitCode = await runVerify(target, o.json === true, (line) => run.print(line), o.witnessPolicy, trustOf(o));
+  ).action(async (target: string, o: { json?: boolean; witnessPolicy?: string } & TlogProofFlags & TrustFlags) => {
+    const print = (line: string) => run.print(line);
+    if (isTlogProofFile(target)) {
+      run.exitCode = await runVerifyTlogProof(target, o, o.json === true, print, () => new Date());
+      return;
+    }
+    if (o.card !== undefined || o.logVkey.length > 0 || o.witnessKey.length > 0)
+      throw new GspcError('config_invalid', '--card, --log-vkey and --witness-key are for a tlog-proof file');
+    run.exitCode = await runVerify(target, o.json === true, print, o.witnessPolicy, trustOf(o));
   });
 
   program

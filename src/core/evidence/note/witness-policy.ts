@@ -224,16 +224,21 @@ export function evaluateWitnessPolicy(
     if (counts) cosigned.push(name);
     else if (reasons.size > 0) refused.push({ witness: name, reason: [...reasons].join('; ') });
   }
+  return {
+    satisfied: quorumHolds(policy, cosigned),
+    cosigned,
+    refused,
+    logAccepted: policy.logs.length === 0 || policy.logs.some((l) => logVerifies(l.key)),
+  };
+}
+
+/** Whether the policy's quorum holds when exactly the witnesses named in `cosigned` (policy names) cosigned. */
+export function quorumHolds(policy: WitnessPolicy, cosigned: readonly string[]): boolean {
   const signed = new Set(cosigned);
   const holds = (name: string): boolean => {
     if (name === 'none') return true;
     const group = policy.groups.get(name);
     return group === undefined ? signed.has(name) : group.members.filter(holds).length >= group.k;
   };
-  return {
-    satisfied: holds(policy.quorum),
-    cosigned,
-    refused,
-    logAccepted: policy.logs.length === 0 || policy.logs.some((l) => logVerifies(l.key)),
-  };
+  return holds(policy.quorum);
 }
