@@ -64,7 +64,7 @@ describe('the item explorer, review R2', () => {
     assert.match(model.json().error, /'first' is longer than 200/);
   });
 
-  it('keeps a side list under its scope: the pass over every item is made once, not once a page', () => {
+  it('keeps a side list under its key: the pass over every item is made once, not once a page', () => {
     const table = new ItemTable();
     for (let i = 0; i < 1000; i++) {
       table.add({ item: `q/${i}`, model: 'a', gold: 'A', label: i % 3 === 0 ? 'B' : 'A' }, i * 2 + 1);

@@ -5,8 +5,10 @@
  * cost pages × items, and the explorer page, which reads up to 20 document pages for its 20
  * entries when responses are long, paid it up to 20 times a view: one client within the free
  * budget (3,000 a minute) could hold the event loop (review R2, decision R2-1). A side's list is
- * kept under its cursor scope (the release, axis, pair and side), most recently used last, up to
- * {@link MAX_HELD} item indices in all; a list larger than that is built for its read only.
+ * kept under its key (the release id, axis, pair and side in full: not the cursor's 8-hex scope,
+ * whose collisions a reader choosing pairs could find and so poison another pair's list), most
+ * recently used last, up to {@link MAX_HELD} item indices in all; a list larger than that is
+ * built for its read only.
  */
 import { OUTCOME_CORRECT, OUTCOME_WRONG, type ItemTable } from '../../core/board/item-table.js';
 import { pairedOutcomes, type PairedOutcomes } from '../../core/board/paired-outcomes.js';
@@ -34,24 +36,24 @@ function build(table: ItemTable, winner: string, loser: string, counts: PairedOu
   return { counts, items: Int32Array.from(found) };
 }
 
-/** The side's list and the pair's counts, from the store when `scope` was read before. */
+/** The side's list and the pair's counts, from the store when `key` was read before. */
 export function discordantList(
-  scope: string,
+  key: string,
   table: ItemTable,
   first: string,
   second: string,
   side: 'first' | 'second',
 ): SideList {
-  const known = kept.get(scope);
+  const known = kept.get(key);
   if (known !== undefined) {
-    kept.delete(scope);
-    kept.set(scope, known);
+    kept.delete(key);
+    kept.set(key, known);
     return known;
   }
   const counts = pairedOutcomes(table, first, second);
   const list = side === 'first' ? build(table, first, second, counts) : build(table, second, first, counts);
   if (list.items.length > MAX_HELD) return list;
-  kept.set(scope, list);
+  kept.set(key, list);
   held += list.items.length;
   for (const [key, old] of kept) {
     if (held <= MAX_HELD && kept.size <= MAX_LISTS) break;

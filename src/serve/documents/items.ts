@@ -159,8 +159,10 @@ function pairDocument(
   const y = table.columns.get(second)!;
   const scope = scopeOf(p, scopeParts(axis, { first, second, side }));
   // The discordant items of the side, in item order (the order of the rows file), kept between
-  // reads under the scope: a pass over every item is paid once, not once a page (decision R2-1).
-  const { counts: o, items: found } = discordantList(scope, table, first, second, side);
+  // reads: a pass over every item is paid once, not once a page (decision R2-1). Kept under the
+  // query itself, never the 8-hex scope, which a chosen pair could be made to share with another.
+  const key = [p.release.id, axis, first, second, side].join('\n');
+  const { counts: o, items: found } = discordantList(key, table, first, second, side);
   const offset = offsetOf(q.get('cursor'), scope, side, found.length);
   const labelled = (col: typeof x, idx: number) => ({
     label: table.labelOf(col, idx),
