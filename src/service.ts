@@ -297,6 +297,14 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
   // process (the port may only be known now). The first round starts at once, in the background.
   const baseUrl = config.baseUrlExplicit ? config.baseUrl : `http://localhost:${port}`;
   if (!config.baseUrlExplicit && port !== config.port) fabric.retarget(baseUrl);
+  const local = localOriginElsewhere(baseUrl, port);
+  // `--public-url http://localhost:8181` alone listens on 8080: a reader of this machine (and the
+  // fabric's probes) would find nothing at the origin the board names (review R2).
+  if (local !== undefined)
+    app.log.warn(
+      { public_url: baseUrl, port },
+      `the public URL names port ${local} of this machine but the service listens on ${port}: give --port ${local} (or PORT) unless a proxy forwards it`,
+    );
   fabric.start();
   stopWarm = warmAxisDocuments(state.current()).stop;
   app.log.info(
@@ -304,4 +312,12 @@ export async function startService(config: Config, opts: ServeOptions): Promise<
     'gspc board serving',
   );
   return app;
+}
+
+/** The port of a loopback public origin other than `port`, where this machine listens, or undefined. */
+export function localOriginElsewhere(baseUrl: string, port: number): number | undefined {
+  const u = new URL(baseUrl);
+  if (!['localhost', '127.0.0.1', '[::1]'].includes(u.hostname)) return undefined;
+  const named = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+  return named === port ? undefined : named;
 }
