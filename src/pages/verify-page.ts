@@ -84,7 +84,7 @@ function cardParagraph(id: string, card: CardFacts | undefined): SafeHtml {
   const id16 = id.slice(0, 16);
   if (!card)
     return html`<p class="callout" role="alert" data-card="absent">No card with id <code>${id}</code> is published here (<a href="/cards/index.json"><code>/cards/index.json</code></a> lists them).</p>`;
-  return html`<p class="callout" data-card="${id16}">Card <code>${id16}</code>: ${card.surface === 'board.facts' ? 'facts' : card.subject} on <em>${card.axis}</em>, as of ${card.as_of}. Its file is <a href="/cards/${id16}.json"><code>/cards/${id16}.json</code></a> and its inclusion proof <a href="/cards/${id16}.proof.json"><code>/cards/${id16}.proof.json</code></a>.<span class="needs-script"> The script checks it below as soon as it has loaded.</span></p>`;
+  return html`<p class="callout" data-card="${id16}">Card <code>${id16}</code>: ${card.surface === 'board.facts' ? 'facts' : card.subject} on <em>${card.axis}</em>, as of ${card.as_of}. Its file is <a href="/cards/${id16}.json"><code>/cards/${id16}.json</code></a>, its inclusion proof <a href="/cards/${id16}.proof.json"><code>/cards/${id16}.proof.json</code></a> and its C2SP tlog-proof <a href="/cards/${id16}.tlog-proof"><code>/cards/${id16}.tlog-proof</code></a>.<span class="needs-script"> The script checks it below as soon as it has loaded.</span></p>`;
 }
 
 function body(o: {
@@ -140,6 +140,19 @@ ${o.id === undefined || o.error !== undefined ? '' : cardParagraph(o.id, o.card)
 <div class="row"><button type="submit" data-needs-script disabled>Check the JWS</button></div>
 </form>
 <div id="jws-result" aria-live="polite" data-state="idle"></div>
+</section>
+
+<section aria-labelledby="h-tlog">
+<h2 id="h-tlog">Check a card’s tlog-proof</h2>
+<p>Every card the card log holds has a <a href="https://c2sp.org/tlog-proof">C2SP tlog-proof</a> at <code>/cards/&lt;id&gt;.tlog-proof</code>: its index in the log, the inclusion path, and the log’s checkpoint with the witness cosignatures recorded for it. It is checked offline: the script reads no log file, only the keys (the DID document at the DID’s host). The checkpoint must be signed by that document’s board key, never by a key the proof brings, and the path must lead from the card’s leaf to the checkpoint’s root. This page knows no witness keys, so cosignatures are listed, not counted (<code>gspc verify &lt;file&gt; --witness-key</code> counts them).</p>
+<form id="verify-tlog" class="verify-form">
+<label for="tlog-card">The card’s sha256 (all 64 hex characters)</label>
+<div class="row"><input id="tlog-card" name="card" type="text" inputmode="text" autocomplete="off" spellcheck="false" required pattern="[0-9a-f]{64}"></div>
+<label for="tlog-text">The tlog-proof, exactly as served (it ends with a newline)</label>
+<textarea id="tlog-text" name="proof" rows="8" spellcheck="false" autocomplete="off"></textarea>
+<div class="row"><button type="submit" data-needs-script disabled>Check the tlog-proof</button></div>
+</form>
+<div id="tlog-result" aria-live="polite" data-state="idle"></div>
 </section>
 
 <section aria-labelledby="h-what">

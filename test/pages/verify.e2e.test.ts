@@ -306,6 +306,44 @@ describe('/gspc-verify in the browser', { skip: browserMissing() }, () => {
     assert.deepEqual(errors, []);
   });
 
+  it('a card’s tlog-proof (issue 42): VALID under the DID host’s board key; another index, another card or an impostor’s checkpoint INVALID with its code', async () => {
+    const { page, errors } = await ready();
+    const card = firstActive();
+    const proof = (await app.inject({ method: 'GET', url: `/cards/${card.sha256.slice(0, 16)}.tlog-proof` })).body;
+    const check = async (sha: string, text: string) => {
+      await page.fill('#tlog-card', sha);
+      await page.fill('#tlog-text', text);
+      await page.click('#verify-tlog button[type="submit"]');
+      const r = await result(page, '#tlog-result');
+      const code = await page
+        .locator('#tlog-result .verify-tlog-code')
+        .getAttribute('data-code', { timeout: 100 })
+        .catch(() => null);
+      return { ...r, code };
+    };
+    const ok = await check(card.sha256, proof);
+    assert.equal(ok.result, 'VALID', ok.text);
+    assert.match(ok.text, /The card is entry \d+ of localhost:\d+\/log/);
+    const index = Number(/\nindex (\d+)\n/.exec(proof)![1]);
+    const moved = await check(card.sha256, proof.replace(`\nindex ${index}\n`, `\nindex ${index + 1}\n`));
+    assert.equal(moved.result, 'INVALID');
+    assert.equal(moved.code, 'tlog_proof_not_included');
+    const other = cards().find((c) => c.sha256 !== card.sha256)!;
+    assert.equal((await check(other.sha256, proof)).code, 'tlog_proof_not_included');
+    // A checkpoint signed under the origin's name by another key: the proof's own signer is never trusted.
+    const [head, note] = [proof.slice(0, proof.indexOf('\n\n') + 2), proof.slice(proof.indexOf('\n\n') + 2)];
+    const text = note.slice(0, note.indexOf('\n\n') + 1);
+    const { signNote } = await import('../../src/core/evidence/note/signed-note.js');
+    const forged = await check(
+      card.sha256,
+      head + signNote(text, { name: text.split('\n')[0]!, privateKey: Buffer.alloc(32, 9) }),
+    );
+    assert.equal(forged.result, 'INVALID');
+    assert.equal(forged.code, 'tlog_proof_log_signature');
+    assert.equal((await check(card.sha256, `${proof}x`)).code, 'tlog_proof_malformed');
+    assert.deepEqual(errors, []);
+  });
+
   it('at phone width: no page-level horizontal scroll, with a result shown', async () => {
     const { page, errors, offOrigin } = await ready(PHONE);
     const ledger = await json<{ entries: { sha256: string }[] }>('/ledgers/withdrawals.json');

@@ -28,16 +28,16 @@ const fmt = new Intl.NumberFormat('en-US');
 export const count = (n: number) => fmt.format(n);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 
-function state(s: string): HTMLElement {
+export function state(s: string): HTMLElement {
   return el('span', { class: `state state-${s}` }, s);
 }
 
-function passCell(ok: boolean | null): HTMLTableCellElement {
+export function passCell(ok: boolean | null): HTMLTableCellElement {
   if (ok === null) return el('td', { class: 'check-note' }, 'note');
   return el('td', { class: `state state-${ok ? 'VALID' : 'INVALID'}` }, ok ? 'pass' : 'FAIL');
 }
 
-function table(caption: string, head: string[], rows: HTMLTableRowElement[], cls = ''): HTMLElement {
+export function table(caption: string, head: string[], rows: HTMLTableRowElement[], cls = ''): HTMLElement {
   // A table that may scroll sideways on a phone is a region a keyboard can reach and scroll.
   return el(
     'div',
@@ -81,7 +81,7 @@ function contextTable(checks: readonly ContextCheck[]): HTMLElement {
   );
 }
 
-function timing(ms: number, what: string): HTMLElement {
+export function timing(ms: number, what: string): HTMLElement {
   return el(
     'p',
     { class: 'note verify-timing' },
@@ -115,7 +115,7 @@ export function showError(box: HTMLElement, message: string): void {
   delete box.dataset.result;
 }
 
-function finish(box: HTMLElement, result: string, ms: number, ...children: Child[]): void {
+export function finish(box: HTMLElement, result: string, ms: number, ...children: Child[]): void {
   box.replaceChildren(...children.filter((c): c is Node | string => c !== null && c !== undefined && c !== false));
   box.dataset.state = 'done';
   box.dataset.result = result;

@@ -24,6 +24,7 @@ import { keysAtHost, PAGE_HINT } from './verify-keys.js';
 import { primitivesWork, webVerifyCrypto } from '../../core/verify/web-crypto.js';
 import type { VerifyCrypto } from '../../core/crypto/verify-crypto.js';
 import { count, showBundle, showBusy, showCard, showError, showJws } from './verify-render.js';
+import { checkTlogProof } from './verify-tlog.js';
 
 const CARD_ID = /^([0-9a-f]{16}|[0-9a-f]{64})$/;
 /** Cards in flight at once: WebCrypto digests and verifies off the main thread. */
@@ -247,6 +248,14 @@ async function main(): Promise<void> {
   jwsForm.addEventListener('submit', (ev) => {
     ev.preventDefault();
     guarded(jwsBox, () => checkJws(crypto, jwsBox, jwsInput.value));
+  });
+  const tlogBox = document.getElementById('tlog-result') as HTMLElement;
+  const tlogForm = document.getElementById('verify-tlog') as HTMLFormElement;
+  tlogForm.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const card = (document.getElementById('tlog-card') as HTMLInputElement).value.trim();
+    const text = (document.getElementById('tlog-text') as HTMLTextAreaElement).value;
+    guarded(tlogBox, () => checkTlogProof(crypto, files, tlogBox, card, text));
   });
 
   for (const b of document.querySelectorAll<HTMLButtonElement>('[data-needs-script]')) b.disabled = false;
