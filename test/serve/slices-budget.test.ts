@@ -41,7 +41,10 @@ describe('the slices of an axis too large to hold are refused in words, not buil
     const body = r.json() as { code: string; error: string; pairs: number; max_pairs: number };
     assert.equal(body.code, 'not_found');
     assert.deepEqual([body.pairs, body.max_pairs], [318_400, 300_000]);
-    assert.match(body.error, /16 tags hold 318,400 model pairs in all, more than the 300,000/);
+    assert.match(
+      body.error,
+      /16 tags hold 318,400 model pairs in all, and with 3 for each slice's own document that is more than the 300,000/,
+    );
     const s = await app.inject('/api/models?axis=quiz&slice=t0');
     assert.deepEqual([s.statusCode, s.json().pairs], [404, 318_400]);
   });
@@ -55,6 +58,15 @@ describe('the slices of an axis too large to hold are refused in words, not buil
     );
     const whole = await app.inject('/api/models?axis=quiz');
     assert.deepEqual([whole.statusCode, (whole.json() as { pairs: unknown[] }).pairs.length], [200, 19_900]);
+  });
+
+  it('tags without pairs count too: 100,001 one-item tags of one model (no pair) are refused', async () => {
+    const rows = (n: number) =>
+      Array.from({ length: n }, (_, i) => `{"item":"q${i}","model":"m/a","gold":"A","label":"A","tags":["t${i}"]}`);
+    const big = demoApp(writeQuizCorpus({ rows: rows(100_001), labels: ['A', 'B'] })).app;
+    const r = await big.inject('/api/slices?axis=quiz');
+    assert.equal(r.statusCode, 404);
+    assert.deepEqual([r.json().pairs, r.json().slices], [0, 100_001]);
   });
 
   it('slicePairCount counts, per tag, the pairs of the models with a row on it', () => {
