@@ -24,6 +24,7 @@ import {
 import type { CardFile } from '../core/evidence/card.js';
 import { cardIndex, cardMatrix, type IssuedCard } from '../core/evidence/card-matrix.js';
 import { cardInclusionProof, logInclusion } from '../core/evidence/inclusion-proofs.js';
+import { formatTlogProof } from '../core/evidence/tlog-proof.js';
 import { dupInclusionProof } from '../core/evidence/merkle/dup-root.js';
 import { DupTree } from '../core/evidence/merkle/dup-tree.js';
 import { MerkleTree } from '../core/evidence/merkle/merkle-tree.js';
@@ -224,6 +225,10 @@ export async function verifyServedFiles(src: ReleaseSource, rc: ReleaseCards, ad
     const tree = new DupTree(rootLeaves(sorted));
     const logIndex = new Map(entries.map((h, i) => [h, i]));
     const logRoot = hex(logTree.root());
+    // A card's tlog-proof embeds /log/checkpoint as served (its signature is the log_checkpoint
+    // check's); one a server does not serve (an older release or mirror) is not asked for (TP9).
+    const checkpoint = (await src.get('/log/checkpoint'))?.toString('utf8');
+    let tlogProofs = 0;
     for (const [i, sha] of sorted.entries()) {
       const j = logIndex.get(sha);
       const expected = cardInclusionProof(
@@ -235,12 +240,18 @@ export async function verifyServedFiles(src: ReleaseSource, rc: ReleaseCards, ad
       );
       const path = `/cards/${sha.slice(0, 16)}.proof.json`;
       same(path, evidenceJson(expected), await src.get(path));
+      const tlogPath = `/cards/${sha.slice(0, 16)}.tlog-proof`;
+      const tlog = j === undefined || checkpoint === undefined ? undefined : await src.get(tlogPath);
+      if (tlog !== undefined) {
+        tlogProofs++;
+        same(tlogPath, Buffer.from(formatTlogProof(j!, logTree.inclusionProof(j!), checkpoint!), 'utf8'), tlog);
+      }
     }
     add(
       'card_proofs',
       problems.length === 0,
       problems.length === 0
-        ? `${sorted.length} inclusion proofs are the ones the signed root and the log give`
+        ? `${sorted.length} inclusion proofs${tlogProofs > 0 ? ` and ${tlogProofs} C2SP tlog-proofs` : ''} are the ones the signed root and the log give`
         : problems.slice(0, 5).join('; ') + (problems.length > 5 ? `; … ${problems.length - 5} more` : ''),
     );
   }

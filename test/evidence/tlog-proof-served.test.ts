@@ -25,6 +25,10 @@ import { loadRelease } from '../../src/release/load.js';
 import { publishRelease } from '../../src/release/publish.js';
 import { readWitnesses } from '../../src/release/witness-store.js';
 import { nodeVerifyCrypto } from '../../src/verify/node-crypto.js';
+import { urlSource } from '../../src/verify/release-source.js';
+import { verifyRelease } from '../../src/verify/release-verifier.js';
+import type { AddressInfo } from 'node:net';
+import { trusting } from '../helpers/anchor.js';
 import { liveSigning, testSigning } from '../helpers/app.js';
 import { demoCopy, tempDir } from '../helpers/tmp.js';
 
@@ -95,5 +99,32 @@ describe('tlog-proofs as served', () => {
     const paths = cardDocument.paths(state.current());
     const index = (await get('/cards/index.json')).json() as { cards: { sha256: string }[] };
     for (const { sha256 } of index.cards) assert.ok(paths.includes(`/cards/${sha256.slice(0, 16)}.tlog-proof`));
+  });
+
+  it('gspc verify <url> compares every served tlog-proof with the one the log gives; a changed one fails card_proofs (TP9)', async () => {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const source = urlSource(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);
+    const anchor = trusting(state.current().didDocument);
+    const ok = await verifyRelease(source, { anchor });
+    const proofs = ok.checks.find((c) => c.check === 'card_proofs');
+    assert.equal(proofs?.ok, true, proofs?.detail);
+    const n = ((await get('/cards/index.json')).json() as { cards: unknown[] }).cards.length;
+    assert.match(proofs!.detail, new RegExp(`^${n} inclusion proofs and ${n} C2SP tlog-proofs`));
+    // A mirror that serves one proof with another index (its path and checkpoint intact).
+    const first = ((await get('/cards/index.json')).json() as { cards: { sha256: string }[] }).cards[0]!.sha256;
+    const target = `/cards/${first.slice(0, 16)}.tlog-proof`;
+    const tampered = {
+      ...source,
+      get: async (path: string) => {
+        const b = await source.get(path);
+        return path === target && b
+          ? Buffer.from(b.toString('utf8').replace(/\nindex (\d+)\n/, (_, i) => `\nindex ${Number(i) + 1}\n`))
+          : b;
+      },
+    };
+    const bad = await verifyRelease(tampered, { anchor });
+    const failed = bad.checks.find((c) => c.check === 'card_proofs');
+    assert.equal(failed?.ok, false);
+    assert.match(failed!.detail, new RegExp(target.replace(/\./g, '\\.')));
   });
 });
