@@ -51,7 +51,8 @@ function row(s: SliceSummary) {
       html`<td class="num" data-value="${String(s.items)}">${s.items.toLocaleString('en')}</td>`,
       html`<td>${s.leader === null ? '—' : s.too_small ? 'none: too small' : breakable(s.leader)}</td>`,
       groupCell(s, absent),
-      html`<td>${s.too_small ? `yes: ${s.too_small_reason ?? ''}` : 'no'}</td>`,
+      // A refused bank's slice is refused with it (not too small, SL4): said, not shown as "no" (R1-7).
+      html`<td>${s.bank_state !== undefined ? `refused with the axis: ${s.bank_state}` : s.too_small ? `yes: ${s.too_small_reason ?? ''}` : 'no'}</td>`,
       html`<td><a href="${s.document}">document</a></td>`,
     ],
   };

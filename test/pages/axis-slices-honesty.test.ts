@@ -85,4 +85,15 @@ describe('the slices section claims no more than the list holds', async () => {
     const windows = body.slice(body.indexOf('id="axis-windows-heading"'));
     assert.match(windows, /apart from the whole axis's \(and the slices', on an axis with tags\)/);
   });
+
+  it("a refused one-label bank's slice reads refused, not 'Too small: no'", async () => {
+    const rows = ['q0', 'q1', 'q2'].flatMap((item) =>
+      ['m/a', 'm/b'].map((model) => JSON.stringify({ item, model, gold: 'A', label: 'A', tags: ['x'] })),
+    );
+    const refused = demoApp(writeQuizCorpus({ rows, labels: ['A'] })).app;
+    const page = (await refused.inject('/dashboard/axes/quiz')).body;
+    const tr = /<tr data-slice="x"[^>]*>([\s\S]*?)<\/tr>/.exec(page)![1]!;
+    assert.match(tr, /data-label="Too small">refused with the axis: REFUSED_ONE_LABEL_MENU</);
+    assert.match(tr, /data-label="Leader">—</);
+  });
 });
