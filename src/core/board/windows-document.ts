@@ -3,7 +3,7 @@
  * again on the items dated strictly after **both** models' knowledge cutoffs, the items neither
  * could have seen in training if the cutoffs and dates are true. The full-axis document
  * (`/api/models`) is read, never derived again: its pairs fix the order, its UNTESTED pairs stay
- * UNTESTED (a pairing refused on the whole axis is refused on any part of it), and its ranks name
+ * UNTESTED (a pairing refused on the whole axis is refused on every window), and its ranks name
  * the leader. Each pair is counted on its window by a bitset mask, one per distinct later cutoff,
  * built once (PairCounter), tested by the exact McNemar test with Newcombe's interval, and the
  * public pairs tested in windows are Holm-adjusted as their own family (decision CW4). Where a
@@ -57,7 +57,7 @@ const METHOD = {
     'exact McNemar, two-sided, on the window (a = both right, b = first right and second wrong, c = the reverse); d = (b − c) / n_pairs with its Newcombe (1998) method 10 95% interval, as /api/models',
   holm: "Holm-Bonferroni over the m public pairs tested in their windows, a family of its own (separate from /api/models's): SEPARATED when p_holm < 0.05 and b ≠ c; a pair with an own model reads its unadjusted p",
   untested:
-    "UNTESTED, never clean, when: the pair is UNTESTED on the whole axis (the same reason, which applies to any part of it); the axis's items carry no item_date; either model has no knowledge_cutoff in models.json; no item of the window was parsed by both",
+    "UNTESTED, never clean, when: the pair is UNTESTED on the whole axis (the same reason, held for every window, even a window without the items whose hashes differ); the axis's items carry no item_date; either model has no knowledge_cutoff in models.json; no item of the window was parsed by both",
   after_cutoff:
     "per model: k / parsed over the items dated after its own cutoff that it parsed, with the Wilson 95% interval as on the board; items counts the axis's items dated after the cutoff",
   lead: 'the leader is rank 1 of /api/models; each lead row gives the leader against another ranked public model, d oriented leader minus that model, on the whole axis (from /api/models) and on the window',
