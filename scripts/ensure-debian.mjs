@@ -2,11 +2,11 @@
 /**
  * The Debian packages the tests drive, never downloaded builds: `chromium` for the browser tests
  * (issue 7, through playwright-core), `nginx` for the static-mirror and replica tests (issue 17,
- * as the load balancer and the mirror's server) and `softhsm2` for the PKCS#11 signer (issue 30). Run by `npm test` before anything else. For each:
+ * as the load balancer and the mirror's server) and `softhsm2` for the PKCS#11 signer (issue 30), and `golang-go` with `golang-golang-x-mod-dev` for the Go checker of the log's tiles (issue 42). Run by `npm test` before anything else. For each:
  * found → nothing to do; missing and we may install Debian packages (root with apt-get) →
  * installs it (once per machine); otherwise says loudly that the tests needing it will be skipped
  * and why. It never fails the test command itself: a test without its package skips with this
- * reason. GSPC_SKIP_BROWSER_INSTALL=1 / GSPC_SKIP_NGINX_INSTALL=1 / GSPC_SKIP_SOFTHSM_INSTALL=1 install nothing.
+ * reason. GSPC_SKIP_BROWSER_INSTALL=1 / GSPC_SKIP_NGINX_INSTALL=1 / GSPC_SKIP_SOFTHSM_INSTALL=1 / GSPC_SKIP_GO_INSTALL=1 install nothing.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -29,6 +29,19 @@ const PACKAGES = [
     binary: process.env.GSPC_SOFTHSM_MODULE ?? '/usr/lib/softhsm/libsofthsm2.so',
     skip: process.env.GSPC_SKIP_SOFTHSM_INSTALL === '1' ? 'GSPC_SKIP_SOFTHSM_INSTALL=1' : undefined,
     tests: 'the PKCS#11 signer tests (issue 30: keys on a SoftHSM2 token)',
+  },
+  {
+    // Go and Go's own golang.org/x/mod (sumdb/tlog and note) for the log-tiles checker (issue 42).
+    name: 'golang-go',
+    binary: process.env.GSPC_GO ?? '/usr/bin/go',
+    skip: process.env.GSPC_SKIP_GO_INSTALL === '1' ? 'GSPC_SKIP_GO_INSTALL=1' : undefined,
+    tests: 'the Go tlog checker of the log tiles (test/go/tlogcheck.e2e.test.ts)',
+  },
+  {
+    name: 'golang-golang-x-mod-dev',
+    binary: '/usr/share/gocode/src/golang.org/x/mod/sumdb/tlog/tile.go',
+    skip: process.env.GSPC_SKIP_GO_INSTALL === '1' ? 'GSPC_SKIP_GO_INSTALL=1' : undefined,
+    tests: 'the Go tlog checker of the log tiles (test/go/tlogcheck.e2e.test.ts)',
   },
   {
     name: 'wrk',

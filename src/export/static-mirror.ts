@@ -160,6 +160,7 @@ function nginxConfig(entries: readonly Entry[], root: string, opts: MirrorOption
     const { etag: _etag, ...shared } = e.headers;
     groupHeaders.set(e.group, shared);
   }
+  const notFound = (code: string, error: string) => JSON.stringify({ error, code });
   const json = (status: number, code: string, error: string) =>
     `return ${status} '${JSON.stringify({ error, code }).replaceAll("'", '')}\n';`;
   const lines: string[] = [
@@ -187,6 +188,11 @@ function nginxConfig(entries: readonly Entry[], root: string, opts: MirrorOption
     '  default "(no etag)";',
     ...tagged.map((e) => `  ${q(`/_g${e.group}/${e.file}`)} ${q(e.etag!)};`),
     '}',
+    "# What a path nothing answers gets: the service's 404 body, tile_not_found under the log's tiles.",
+    'map $uri $gspc_not_found {',
+    `  default ${q(notFound('not_found', 'not found: this static mirror serves the release documents its mirror.json lists; paid and live routes are answered by the service itself'))};`,
+    `  ~^/log/tile/ ${q(notFound('tile_not_found', "this log publishes no such tile; tiles are /log/tile/<L>/<N>[.p/<W>] and /log/tile/entries/<N>[.p/<W>] (c2sp.org/tlog-tiles) for its checkpoints' sizes"))};`,
+    '}',
     '',
     'server {',
     `  listen ${opts.listen};`,
@@ -199,7 +205,7 @@ function nginxConfig(entries: readonly Entry[], root: string, opts: MirrorOption
     `    if ($request_method !~ ^(GET|HEAD)$) { ${json(405, 'method_not_allowed', 'a static mirror answers GET and HEAD only')} }`,
     '    set $gspc_file $gspc_by_query;',
     '    if ($gspc_file = "") { set $gspc_file $gspc_by_path; }',
-    `    if ($gspc_file = "") { ${json(404, 'not_found', 'not found: this static mirror serves the release documents its mirror.json lists; paid and live routes are answered by the service itself')} }`,
+    '    if ($gspc_file = "") { return 404 "$gspc_not_found\\n"; }',
     '    rewrite ^ $gspc_file last;',
     '  }',
   ];

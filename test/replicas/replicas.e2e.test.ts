@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { currentReleaseDir } from '../../src/release/data-dir.js';
 import { gspc } from '../helpers/cli.js';
+import { goTlogCheck, runTlogCheck } from '../helpers/go-tlogcheck.js';
 import { nginxMissing } from '../helpers/nginx.js';
 import { freePort } from '../helpers/process.js';
 import { demoCopy, tempDir } from '../helpers/tmp.js';
@@ -41,7 +42,16 @@ describe('replicas on PostgreSQL behind nginx', { skip }, () => {
     const v = await gspc(['verify', t.lb]);
     assert.equal(v.status, 0, v.stdout);
     assert.match(v.stdout, /^VALID: every check passes, 36 of 36 cards valid$/m);
-    for (const path of ['/api/gspc', '/api/gspc?axis=jail', '/root.json', '/cards/index.json', '/log/checkpoint']) {
+    for (const path of [
+      '/api/gspc',
+      '/api/gspc?axis=jail',
+      '/root.json',
+      '/cards/index.json',
+      '/log/checkpoint',
+      // The log's C2SP tiles (issue 42): the demo's 36 entries are one partial tile and bundle.
+      '/log/tile/0/000.p/36',
+      '/log/tile/entries/000.p/36',
+    ]) {
       const bodies = await Promise.all(
         t.replicas.map(async (r) => {
           const res = await fetch(`${r.url}${path}`);
@@ -50,6 +60,14 @@ describe('replicas on PostgreSQL behind nginx', { skip }, () => {
       );
       assert.equal(new Set(bodies).size, 1, `${path}: one answer from every replica`);
     }
+  });
+
+  it("the log's tiles through the balancer pass the Go tlog checker (issue 42)", async (c) => {
+    const go = goTlogCheck();
+    if (!go.ok) return c.skip(go.reason);
+    const r = await runTlogCheck(go.bin, `${t.lb}/log`);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.equal((JSON.parse(r.stdout) as { records_proved: number }).records_proved, 36);
   });
 
   it('a roll-out, one replica after another: every response is wholly one release (body, ETag and as_of agree)', async () => {
