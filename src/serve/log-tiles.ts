@@ -38,7 +38,22 @@ export interface LogTiles {
   read(path: string): Prepared | undefined;
 }
 
-const cache = new WeakMap<LoadedRelease['evidence']['log'], LogTiles>();
+type Log = LoadedRelease['evidence']['log'];
+const cache = new WeakMap<Log, LogTiles>();
+const trees = new WeakMap<Log, MerkleTree>();
+
+/**
+ * The RFC 6962 tree of a release's log, built once per loaded release on first use and shared by
+ * the tiles and the log's proofs (prepared-log.ts): 64 bytes a leaf, 2.4 s at 1,000,000 entries.
+ */
+export function logTree(log: Log): MerkleTree {
+  let tree = trees.get(log);
+  if (tree === undefined) {
+    tree = new MerkleTree(logLeaves(log.entries));
+    trees.set(log, tree);
+  }
+  return tree;
+}
 
 /** The tiles of a release's log, made once per loaded release (a key or witness swap keeps them). */
 export function logTiles(release: LoadedRelease): LogTiles {
@@ -46,7 +61,7 @@ export function logTiles(release: LoadedRelease): LogTiles {
   let tiles = cache.get(log);
   if (tiles === undefined) {
     tiles = makeTiles(
-      log.entries,
+      log,
       log.history.map((h) => h.tree_size),
     );
     cache.set(log, tiles);
@@ -56,13 +71,13 @@ export function logTiles(release: LoadedRelease): LogTiles {
 
 const key = (kind: 'hash' | 'entries', t: Tile) => `${kind} ${t.level} ${t.index} ${t.width}`;
 
-function makeTiles(entries: readonly string[], earlierSizes: readonly number[]): LogTiles {
+function makeTiles(log: Log, earlierSizes: readonly number[]): LogTiles {
+  const { entries } = log;
   const published = publishedTiles(entries.length, earlierSizes);
   const exists = new Set([
     ...published.map((t) => key('hash', t)),
     ...published.filter((t) => t.level === 0).map((t) => key('entries', t)),
   ]);
-  let tree: MerkleTree | undefined;
   const prepared = new Map<string, Prepared>();
   const serve = (bytes: Uint8Array, t: Tile): Prepared => {
     const p = prepare(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), OCTETS);
@@ -81,8 +96,7 @@ function makeTiles(entries: readonly string[], earlierSizes: readonly number[]):
       if (p === undefined) {
         const t = address.tile;
         if (address.kind === 'hash') {
-          tree ??= new MerkleTree(logLeaves(entries));
-          p = serve(tileBytes(tree, t), t);
+          p = serve(tileBytes(logTree(log), t), t);
         } else {
           const from = t.index * TILE_WIDTH;
           const raw = entries.slice(from, from + t.width).map((h) => Buffer.from(h, 'hex'));

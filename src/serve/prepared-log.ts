@@ -3,10 +3,10 @@
  * cosignatures, text/plain), `/log/vkey`, `/log/entries.json`, `/log/history.json`, and on
  * demand consistency proofs and per-card inclusion proofs from a tree built once per release.
  */
-import { logLeaves, logVerifierKey } from '../core/evidence/card-log.js';
+import { logVerifierKey } from '../core/evidence/card-log.js';
+import { logTree as sharedLogTree } from './log-tiles.js';
 import { cosignedCheckpoint } from '../core/evidence/log-witness.js';
 import { formatTlogProof } from '../core/evidence/tlog-proof.js';
-import { MerkleTree } from '../core/evidence/merkle/merkle-tree.js';
 import { type LogInclusion, logInclusion } from '../core/evidence/inclusion-proofs.js';
 import type { WitnessEvidence } from '../core/evidence/witness.js';
 import type { LoadedRelease } from '../release/load.js';
@@ -40,10 +40,10 @@ export function prepareLog(
   witnesses: readonly WitnessEvidence[],
 ): PreparedLog {
   const { origin, entries, checkpoint } = release.evidence.log;
-  let tree: MerkleTree | undefined;
   let index: Map<string, number> | undefined;
   // Built on first use: a release whose log nobody reads costs nothing.
-  const logTree = () => (tree ??= new MerkleTree(logLeaves(entries)));
+  // The tree the tiles are served from too (log-tiles.ts): one per loaded release, not per swap.
+  const logTree = () => sharedLogTree(release.evidence.log);
   const indexOf = (sha: string) => (index ??= new Map(entries.map((h, i) => [h, i]))).get(sha);
   const files = new Map<string, Prepared>();
   let servedCheckpoint: string | undefined;
