@@ -32,6 +32,7 @@ import {
   countPair,
   figures,
   holm,
+  earliest,
   latest,
   likeFields,
   match,
@@ -360,14 +361,18 @@ function expectWindows(ax: Axis, cards: Card[] | null, whole: ReturnType<typeof 
             },
           };
         });
-  const byEarliest = [...dates].sort(); // "as written (strings, sorted)", docs/formats.md
+  // docs/formats.md: the date (as written) with the earliest possible day, and the one with the
+  // latest possible day; ties go to the first in code-unit order.
+  const tie = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const first = [...dates].sort((a, b) => earliest(a) - earliest(b) || tie(a, b))[0];
+  const last = [...dates].sort((a, b) => latest(b) - latest(a) || tie(a, b))[0];
   return {
     schema: 'svc.gspc-windows/0.1',
     axis: 'quiz',
     status: 'MEASURED',
     n: ax.items.length,
     dated_items: ax.items.filter((i) => ax.dateOf.has(i)).length,
-    date_range: dated ? [byEarliest[0], byEarliest[byEarliest.length - 1]] : null,
+    date_range: dated ? [first, last] : null,
     dates_reason: dated ? undefined : /^no item dates on this axis/,
     sources: { models: '/api/models?axis=quiz', cards: cards === null ? null : '/peritem/models.json' },
     method: ANY_WORDS,

@@ -203,6 +203,17 @@ describe('PairCounter with a mask', () => {
 });
 
 describe('the windows document', () => {
+  it('ends date_range at the date that may stand for the latest day, not the last string', () => {
+    // 2024-05 may be any day of May, up to the 31st: it ends the range after 2024-05-20, which a
+    // string sort put last; 2024-01 and 2024-01-01 both start on the 1st, and the month is first.
+    const dates = ['2024-05-20', '2024-05', '2024-01-01', '2024-01', '2024-03-31'];
+    const rows: Row[] = dates.flatMap((date, i) =>
+      ['w/a', 'w/b'].map((model) => ({ item: `q${i}`, model, right: (i + model.length) % 2 === 0, date })),
+    );
+    const doc = docOf(rows, [{ model: 'w/a', knowledge_cutoff: '2023-12' } as ModelCard]);
+    assert.deepEqual(doc.date_range, ['2024-01', '2024-05']);
+  });
+
   it("gives the methodology's worked example, by hand", () => {
     const doc = docOf(workedRows(), workedCards);
     assert.equal(doc.schema, 'svc.gspc-windows/0.1');

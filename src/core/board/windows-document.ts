@@ -13,7 +13,7 @@
 import { holmAdjust } from '../stats/holm.js';
 import { pairedDifference } from '../stats/paired-difference.js';
 import { mcnemarExact, SEPARATION_ALPHA, wilsonInterval } from '../stats/index.js';
-import { itemEarliestDays, latestDay, windowMask } from './contamination-window.js';
+import { earliestDay, itemEarliestDays, latestDay, windowMask } from './contamination-window.js';
 import type { ItemTable } from './item-table.js';
 import { plural } from './lead-sentence.js';
 import type { ModelCard } from './model-card.js';
@@ -210,14 +210,20 @@ export function* windowsDocumentSteps(
 
   const leader = full.leader_group[0] ?? null;
   const lead = leader === null ? [] : leadRows(leader, full, pairs);
-  const dates = earliest.length > 0 && table && table.facets.dated ? [...table.facets.dates].sort() : [];
+  const dates = earliest.length > 0 && table && table.facets.dated ? table.facets.dates : [];
+  // As written, but ordered by the days they may stand for: a month reaches its last day, so
+  // 2024-05 ends the range after 2024-05-20 (a string sort put the day last).
+  const byDay = (day: (d: string) => string, sign: 1 | -1) => (a: string, b: string) =>
+    day(a) < day(b) ? -sign : day(a) > day(b) ? sign : a < b ? -1 : a > b ? 1 : 0;
+  const first = dates.length > 0 ? [...dates].sort(byDay(earliestDay, 1))[0]! : undefined;
+  const last = dates.length > 0 ? [...dates].sort(byDay(latestDay, -1))[0]! : undefined;
   const doc: WindowsDocument = {
     schema: WINDOWS_SCHEMA,
     axis: def.axis,
     status: def.status,
     n: full.n,
     dated_items: datedItems,
-    date_range: dates.length > 0 ? [dates[0]!, dates[dates.length - 1]!] : null,
+    date_range: first !== undefined && last !== undefined ? [first, last] : null,
     ...(!dated && { dates_reason: NO_DATES }),
     sources: { models: `/api/models?axis=${def.axis}`, cards: cardsUrl },
     method: METHOD,
