@@ -109,6 +109,16 @@ describe("Go's sumdb tlog and note over the log's tiles", { skip }, () => {
     const report = await passes(`${served}/log`);
     // The root's tiles, then each level-0 tile once: what TileHashReader reads.
     assert.equal(report.tiles_read, Math.ceil(size / 256) + 1);
+    // The headers the service sends: a full tile immutable for a year, a partial one 300 s.
+    const full = await fetch(`${served}/log/tile/0/000`);
+    assert.equal(full.headers.get('content-type'), 'application/octet-stream');
+    assert.equal(full.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal((await full.arrayBuffer()).byteLength, 8192);
+    const partial = await fetch(`${served}/log/tile/0/001.p/${size - 256}`);
+    assert.equal(partial.headers.get('cache-control'), 'public, max-age=300');
+    const bundle = await fetch(`${served}/log/tile/entries/000`);
+    assert.equal(bundle.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal((await bundle.arrayBuffer()).byteLength, 256 * 34);
   });
 
   it('passes against the static mirror in nginx', { skip: nginxMissing() }, async () => {
@@ -117,6 +127,9 @@ describe("Go's sumdb tlog and note over the log's tiles", { skip }, () => {
     await passes(`${url}/log`);
     const full = await fetch(`${url}/log/tile/0/000`);
     assert.equal(full.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal(full.headers.get('etag'), (await fetch(`${served}/log/tile/0/000`)).headers.get('etag'));
+    const partial = await fetch(`${url}/log/tile/0/001.p/${size - 256}`);
+    assert.equal(partial.headers.get('cache-control'), 'public, max-age=300');
     const missing = await fetch(`${url}/log/tile/0/999`);
     assert.equal(missing.status, 404);
     assert.equal(((await missing.json()) as { code: string }).code, 'tile_not_found');
