@@ -17,7 +17,8 @@ import { loadRelease } from '../../src/release/load.js';
 import { publishRelease } from '../../src/release/publish.js';
 import type { ServiceContext } from '../../src/serve/context.js';
 import { bodyBytes, type DocumentRequest } from '../../src/serve/documents/document.js';
-import { windowsDocumentEntry } from '../../src/serve/documents/windows.js';
+import { warmAxisDocuments } from '../../src/serve/documents/slices.js';
+import { bytesFor as windowsBytes, windowsDocumentEntry } from '../../src/serve/documents/windows.js';
 import { ServedState } from '../../src/serve/served-state.js';
 import { liveSigning, testSigning } from '../helpers/app.js';
 import { writeQuizCorpus } from '../helpers/quiz-corpus.js';
@@ -164,6 +165,19 @@ describe('built off the request path', () => {
     const doc = JSON.parse(bodyBytes(body).toString('utf8'));
     assert.equal(doc.pairs.length, 780);
     assert.ok(doc.m > 0);
+  });
+});
+
+describe('warmed after a publish', () => {
+  it("a dated axis's windows are built by the warm-up, before any reader; an undated axis's are not", async () => {
+    const dated = serve(windowsCorpus()).options.state.current();
+    assert.ok(windowsBytes(dated, 'quiz') instanceof Promise, 'not built before the warm-up');
+    const again = serve(windowsCorpus()).options.state.current();
+    await warmAxisDocuments(again).done;
+    assert.ok(!(windowsBytes(again, 'quiz') instanceof Promise), 'built by the warm-up');
+    const undated = serve(windowsCorpus({ dates: false })).options.state.current();
+    await warmAxisDocuments(undated).done;
+    assert.ok(windowsBytes(undated, 'quiz') instanceof Promise, 'an undated axis is built on request');
   });
 });
 

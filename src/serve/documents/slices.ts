@@ -18,6 +18,7 @@ import { CACHE_CONTROL, prepare, type Prepared } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
 import { prepared, type DocumentEntry } from './document.js';
 import { comparisonAxes, modelsDocumentEntry, modelsDocumentOf, requiredAxis, warmModelsDocuments } from './models.js';
+import { bytesFor as windowsBytes } from './windows.js';
 
 /** Tags named in a `not_found` answer (the rest are counted). */
 const KNOWN_NAMED = 50;
@@ -164,8 +165,9 @@ function sliceDocumentBytes(built: SlicesBuilt, tag: string): Prepared {
 }
 
 /**
- * Warms every axis's whole document (warmModelsDocuments), then every tagged axis's slices one
- * after another, so the first reader of a slice does not wait for 1,000 of them. `stop` ends it;
+ * Warms every axis's whole document (warmModelsDocuments), then, axis by axis, a tagged axis's
+ * slices and a dated axis's contamination windows, so the first reader of a slice does not wait
+ * for 1,000 of them nor the first of /api/windows for its pairs; `done` counts the sliced axes. `stop` ends it;
  * a slice build already under way finishes (it yields between steps and is shared by readers).
  */
 export function warmAxisDocuments(p: PreparedRelease): { stop: () => void; done: Promise<number> } {
@@ -176,16 +178,28 @@ export function warmAxisDocuments(p: PreparedRelease): { stop: () => void; done:
     for (const axis of comparisonAxes(p)) {
       if (stopped) break;
       await new Promise((resolve) => setImmediate(resolve));
-      if (stopped || !p.release.corpus.tables.get(axis)?.facets.tagged) continue;
+      if (stopped) break;
+      const facets = p.release.corpus.tables.get(axis)?.facets;
       if (
-        await Promise.resolve()
+        facets?.tagged &&
+        (await Promise.resolve()
           .then(() => slicesOf(p, axis))
           .then(
             () => true,
             () => false,
-          )
+          ))
       )
         built++;
+      // A dated axis's contamination windows too, so their first reader does not wait for the
+      // build either (seconds at hundreds of models); an undated axis's is a few words, built on
+      // request. A failed build is retried by a reader, which gets the error (as above).
+      if (!stopped && facets?.dated)
+        await Promise.resolve()
+          .then(() => windowsBytes(p, axis))
+          .then(
+            () => undefined,
+            () => undefined,
+          );
     }
     return built;
   });

@@ -101,7 +101,7 @@ async function build(p: PreparedRelease, axis: string): Promise<Prepared> {
 }
 
 /** The axis's bytes: at once when built, else when its build (and its /api/models document) ends. */
-function bytesFor(p: PreparedRelease, axis: string): Prepared | Promise<Prepared> {
+export function bytesFor(p: PreparedRelease, axis: string): Prepared | Promise<Prepared> {
   const def = p.release.corpus.definitions.find((d) => d.axis === axis);
   if (def?.kind !== 'model-comparison')
     throw new GspcError('unknown_axis', 'unknown axis', { known: comparisonAxes(p) });
