@@ -11,16 +11,19 @@
  * has full and partial tiles, two levels, and an earlier checkpoint.
  */
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
-import { logVerifierKey } from '../../src/core/evidence/card-log.js';
+import { extendLog, logVerifierKey, type PreviousLog } from '../../src/core/evidence/card-log.js';
 import { publishRelease } from '../../src/release/publish.js';
 import { loadRelease } from '../../src/release/load.js';
 import { currentReleaseDir } from '../../src/release/data-dir.js';
 import { ServedState } from '../../src/serve/served-state.js';
+import { logTiles } from '../../src/serve/log-tiles.js';
+import type { LoadedRelease } from '../../src/release/load.js';
 import { liveSigning, testSigning } from '../helpers/app.js';
 import { gspc } from '../helpers/cli.js';
 import { goTlogCheck, runTlogCheck } from '../helpers/go-tlogcheck.js';
@@ -139,6 +142,37 @@ describe("Go's sumdb tlog and note over the log's tiles", { skip }, () => {
   it('passes against the plain site/ tree, as files and over a plain file server', async () => {
     await passes(join(out, 'site', 'log'));
     await passes(`${await serveFiles(fromDir(join(out, 'site')))}/log`);
+  });
+
+  it('passes on a 70,000-entry log written from the tile code (three levels, the spec example), and fails when a level-2 tile is wrong', async () => {
+    const key = testSigning().inputs.boardKey;
+    assert.ok(key.healthy);
+    const origin = 'tiles.example/log';
+    const cards = Array.from({ length: 70_000 }, (_, i) => createHash('sha256').update(`card ${i}`).digest('hex'));
+    const first = extendLog(undefined, cards.slice(0, 69_990), origin, key);
+    const log = extendLog(first as PreviousLog, cards, origin, key);
+    assert.equal(log.history[0]?.tree_size, 69_990);
+    const tiles = logTiles({ evidence: { log } } as unknown as LoadedRelease);
+    const dir = tempDir();
+    writeFileSync(join(dir, 'checkpoint'), log.checkpoint!);
+    writeFileSync(join(dir, 'vkey'), `${logVerifierKey(origin, key.signer.publicKey)}\n`);
+    for (const path of tiles.paths()) {
+      const file = join(dir, path.slice('/log/'.length));
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, tiles.read(path)!.body);
+    }
+    assert.ok(existsSync(join(dir, 'tile', '2', '000.p', '1')));
+    assert.ok(existsSync(join(dir, 'tile', '0', '273.p', '102')), "the earlier checkpoint's partial tile");
+    if (!checker.ok) throw new Error('unreachable');
+    const r = await runTlogCheck(checker.bin, dir);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const report = JSON.parse(r.stdout) as Record<string, number>;
+    assert.equal(report.tree_size, 70_000);
+    assert.equal(report.bundles, 274);
+    assert.ok(report.records_proved! >= 4096);
+    const top = join(dir, 'tile', '2', '000.p', '1');
+    writeFileSync(top, Buffer.alloc(32));
+    await fails(dir, /tree hash from tiles: downloaded inconsistent tile/);
   });
 
   it('fails on a served tampered tile, a tampered bundle, a tampered partial tile and a foreign key', async () => {
