@@ -55,11 +55,11 @@ function allFiles(dir: string): string[] {
 }
 
 describe('c2sp vector files', () => {
-  it('all 34 data files are present and match test/vectors/SHA256SUMS', () => {
+  it('all 35 data files are present and match test/vectors/SHA256SUMS', () => {
     const sums = readFileSync(vectorPath('SHA256SUMS'), 'utf8')
       .split('\n')
       .filter((l) => l.includes(' c2sp/'));
-    assert.equal(sums.length, 34);
+    assert.equal(sums.length, 35);
     for (const line of sums) {
       const [sum, path] = line.split(/\s+/) as [string, string];
       assert.equal(
