@@ -6,7 +6,7 @@
  *
  * Every record of the import must have the field, as `--cluster` requires: a path mistyped
  * (`metadata.subjcet`) would otherwise import with no tags at all and say nothing. A tag field
- * holds one tag (a string, or a finite number written as its decimal text) or a list of them; a
+ * holds one tag (a string, or a whole number written as its decimal text) or a list of them; a
  * date field a string `YYYY-MM-DD` or `YYYY-MM`, taken as written (a timestamp is refused, not
  * cut to its day). What the corpus would refuse is refused at the record's place.
  */
@@ -19,7 +19,14 @@ export interface FacetFields {
   of(record: unknown, at: string): { tags?: string[]; item_date?: string };
 }
 
-const asTag = (v: unknown): unknown => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v);
+/**
+ * A whole number is a category (a difficulty of 1 to 5) and becomes its decimal text. A fraction
+ * is a measurement (a confidence of 0.886…): as a tag it makes a slice of nearly every item, a
+ * list of a thousand one-item slices with nothing to compare (decision IT9), so it is refused.
+ */
+const asTag = (v: unknown): unknown => (typeof v === 'number' && Number.isInteger(v) ? String(v) : v);
+const FRACTION =
+  'is a fraction, a measurement rather than a category: each value would be a slice of its own (decision IT9); bin it into categories first, or name another field';
 const shown = (v: unknown) => JSON.stringify(v)?.slice(0, 80) ?? String(v);
 
 export function facetFields(tagPath: string | undefined, datePath: string | undefined): FacetFields | undefined {
@@ -32,7 +39,9 @@ export function facetFields(tagPath: string | undefined, datePath: string | unde
       if (tagKeys !== undefined) {
         const v = valueAt(tagKeys, record);
         const tags = (Array.isArray(v) ? v : [v]).map(asTag);
-        const wrong = v === undefined || v === null ? 'the record has no such field' : tagsProblem(tags);
+        const fraction = tags.some((t) => typeof t === 'number' && Number.isFinite(t));
+        const wrong =
+          v === undefined || v === null ? 'the record has no such field' : fraction ? FRACTION : tagsProblem(tags);
         if (wrong !== undefined)
           throw new GspcError(
             'import_refused',

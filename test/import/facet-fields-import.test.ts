@@ -100,4 +100,19 @@ describe('gspc import --tag-field and --date-field', () => {
     );
     await refused({ dateField: 'doc..x' }, /--date-field "doc\.\.x": a path of 1 to 16/);
   });
+
+  it("refuses a fraction as a tag (IT9): a real Inspect log's label_confidence would be a slice per item", async () => {
+    const log = fixturePath('inspect', '2025-05-12T20-28-13-04-00_popularity.json');
+    const corpus = join(tempDir(), 'fraction');
+    await assert.rejects(
+      importQuiet('inspect', [log], {
+        into: corpus,
+        asOf: '2026-01-01',
+        allowIncomplete: true,
+        tagField: 'metadata.label_confidence',
+      }),
+      /--tag-field metadata\.label_confidence: 0\.\d+: is a fraction, a measurement rather than a category/,
+    );
+    assert.throws(() => readdirSync(corpus), /ENOENT/, 'nothing written');
+  });
 });
