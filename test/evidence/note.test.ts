@@ -73,7 +73,7 @@ describe('c2sp vector files', () => {
     const present = allFiles(C2SP)
       .map((f) => relative(C2SP, f))
       .filter((f) => f !== 'README.md');
-    assert.equal(present.length, 34);
+    assert.equal(present.length, 35);
   });
 });
 
