@@ -35,6 +35,10 @@ function tagProblem(v: unknown): string | undefined {
     return `must be at most ${MAX_TAG_CHARS} characters`;
   if (v.trim() !== v) return 'must not start or end with white space';
   if (hasHiddenChars(v)) return HIDDEN_TEXT_REASON;
+  // One look, one tag: é written as e and a combining accent would be a second slice that reads
+  // the same (review of issue 41), so a tag must be in Unicode's composed form (IT10).
+  if (v.normalize('NFC') !== v)
+    return `must be in Unicode normalization form C (composed): ${JSON.stringify(v.normalize('NFC'))} reads the same`;
   remember(goodTags, v);
   return undefined;
 }

@@ -70,6 +70,7 @@ describe('per-item tags and item_date', () => {
       [14, 'item_date', '24-01-01'],
       [15, 'item_date', 20240101],
       [16, 'item_date', '2023-02-29'],
+      [17, 'tags', ['cafe\u0301']],
     ];
     // The first row of each item gets the bad value: refused, it is not added, so the item's other rows agree.
     const items = new Map(bad.map(([i, f, v]) => [distinctItems[i]!, [f, v] as const]));
@@ -94,6 +95,7 @@ describe('per-item tags and item_date', () => {
     assert.match(at(6), /at most 100 characters/);
     assert.match(at(9), /listed twice/);
     assert.match(at(12), /not a real date/);
+    assert.match(at(17), /normalization form C .*"caf\u00e9" reads the same/);
   });
 
   it('accepts 32 tags of 100 characters, counted as code points', () => {
