@@ -17,7 +17,7 @@ import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
-import { extendLog, logVerifierKey, type PreviousLog } from '../../src/core/evidence/card-log.js';
+import { extendLog, logHistoryDocument, logVerifierKey, type PreviousLog } from '../../src/core/evidence/card-log.js';
 import { publishRelease } from '../../src/release/publish.js';
 import { loadRelease } from '../../src/release/load.js';
 import { currentReleaseDir } from '../../src/release/data-dir.js';
@@ -91,6 +91,7 @@ async function passes(prefix: string) {
   assert.equal(report.tree_size, size);
   assert.equal(report.records_proved, size, 'every record proved');
   assert.equal(report.bundles, Math.ceil(size / 256));
+  assert.equal(report.consistency_checked, release.evidence.log.history.length, 'every earlier checkpoint');
   return report;
 }
 
@@ -155,6 +156,7 @@ describe("Go's sumdb tlog and note over the log's tiles", { skip }, () => {
     const tiles = logTiles({ evidence: { log } } as unknown as LoadedRelease);
     const dir = tempDir();
     writeFileSync(join(dir, 'checkpoint'), log.checkpoint!);
+    writeFileSync(join(dir, 'history.json'), JSON.stringify(logHistoryDocument(log)));
     writeFileSync(join(dir, 'vkey'), `${logVerifierKey(origin, key.signer.publicKey)}\n`);
     for (const path of tiles.paths()) {
       const file = join(dir, path.slice('/log/'.length));
@@ -169,6 +171,7 @@ describe("Go's sumdb tlog and note over the log's tiles", { skip }, () => {
     const report = JSON.parse(r.stdout) as Record<string, number>;
     assert.equal(report.tree_size, 70_000);
     assert.equal(report.bundles, 274);
+    assert.equal(report.consistency_checked, 1);
     assert.ok(report.records_proved! >= 4096);
     const top = join(dir, 'tile', '2', '000.p', '1');
     writeFileSync(top, Buffer.alloc(32));
