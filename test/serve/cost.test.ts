@@ -7,33 +7,18 @@
  * every model is listed with no cost and the reason, never 0.
  */
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
-import { buildApp, composeService } from '../../src/app.js';
-import { readRailConfig } from '../../src/config.js';
+import { describe, it } from 'node:test';
 import { mirrorDocuments } from '../../src/mirror.js';
-import { loadRelease } from '../../src/release/load.js';
-import { publishRelease } from '../../src/release/publish.js';
 import { bodyBytes } from '../../src/serve/documents/document.js';
-import { ServedState } from '../../src/serve/served-state.js';
 import { dirSource } from '../../src/verify/release-source.js';
 import { verifyRelease } from '../../src/verify/release-verifier.js';
-import { liveSigning, testSigning } from '../helpers/app.js';
 import { handCorpus } from '../helpers/cost-corpus.js';
-import { demoCorpus, tempDir } from '../helpers/tmp.js';
+import { demoCorpus } from '../helpers/tmp.js';
+import { serveCorpus } from '../helpers/served-corpus.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- served JSON */
 
-function serve(dir: string) {
-  const signing = testSigning();
-  const release = publishRelease(dir, tempDir(), signing.inputs).dir;
-  const state = new ServedState(loadRelease(release), liveSigning(signing));
-  const options = { state, logLevel: 'silent', products: { rail: readRailConfig({}) } } as const;
-  const app = buildApp(options);
-  after(() => app.close());
-  const { read, service } = composeService(options);
-  after(() => service.fabric.stop());
-  return { app, read, release, options };
-}
+const serve = serveCorpus;
 
 describe('GET /api/cost', () => {
   const hand = serve(handCorpus());

@@ -7,31 +7,17 @@
  * codes; described in OpenAPI; read in-process with the bytes the route sends.
  */
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
-import { buildApp, composeService } from '../../src/app.js';
-import { readRailConfig } from '../../src/config.js';
-import { loadRelease } from '../../src/release/load.js';
-import { publishRelease } from '../../src/release/publish.js';
+import { describe, it } from 'node:test';
+import type { buildApp } from '../../src/app.js';
 import { bodyBytes } from '../../src/serve/documents/document.js';
 import { PAGE_BYTES } from '../../src/serve/documents/items.js';
-import { ServedState } from '../../src/serve/served-state.js';
-import { liveSigning, testSigning } from '../helpers/app.js';
-import { demoCorpus, tempDir } from '../helpers/tmp.js';
+import { demoCorpus } from '../helpers/tmp.js';
 import { writeQuizCorpus } from '../helpers/quiz-corpus.js';
+import { serveCorpus } from '../helpers/served-corpus.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- served JSON */
 
-function serve(dir: string) {
-  const signing = testSigning();
-  const release = publishRelease(dir, tempDir(), signing.inputs).dir;
-  const state = new ServedState(loadRelease(release), liveSigning(signing));
-  const options = { state, logLevel: 'silent', products: { rail: readRailConfig({}) } } as const;
-  const app = buildApp(options);
-  after(() => app.close());
-  const { read, service } = composeService(options);
-  after(() => service.fabric.stop());
-  return { app, read };
-}
+const serve = serveCorpus;
 
 const MARKUP_MODEL = 'x/<script>alert("1")</script>&amp;';
 const MARKUP_GOLD = '<b>yes</b>&"\'';

@@ -7,19 +7,14 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { buildApp, composeService } from '../../src/app.js';
-import { readRailConfig } from '../../src/config.js';
+import { describe, it } from 'node:test';
 import { mirrorDocuments } from '../../src/mirror.js';
 import { dirSource } from '../../src/verify/release-source.js';
 import { verifyRelease } from '../../src/verify/release-verifier.js';
-import { loadRelease } from '../../src/release/load.js';
-import { publishRelease } from '../../src/release/publish.js';
 import { bodyBytes } from '../../src/serve/documents/document.js';
-import { ServedState } from '../../src/serve/served-state.js';
-import { liveSigning, testSigning } from '../helpers/app.js';
-import { demoCorpus, tempDir } from '../helpers/tmp.js';
+import { demoCorpus } from '../helpers/tmp.js';
 import { writeQuizCorpus } from '../helpers/quiz-corpus.js';
+import { serveCorpus } from '../helpers/served-corpus.js';
 
 /** Markup, quotes, an ampersand, a backslash and a non-ASCII letter: no white space, so a valid id. */
 const MARKUP = `<script>alert("x")</script><img/src=x/onerror=alert('y')>&amp;\\é`;
@@ -41,17 +36,7 @@ function corpus(cards?: unknown[]): string {
   return dir;
 }
 
-function serve(dir: string) {
-  const signing = testSigning();
-  const release = publishRelease(dir, tempDir(), signing.inputs).dir;
-  const state = new ServedState(loadRelease(release), liveSigning(signing));
-  const options = { state, logLevel: 'silent', products: { rail: readRailConfig({}) } } as const;
-  const app = buildApp(options);
-  after(() => app.close());
-  const { read, service } = composeService(options);
-  after(() => service.fabric.stop());
-  return { app, read, release, options };
-}
+const serve = serveCorpus;
 
 const CARD = {
   model: MARKUP,

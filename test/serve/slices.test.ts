@@ -7,32 +7,16 @@
  * `slice` it does not carry.
  */
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
-import { buildApp, composeService } from '../../src/app.js';
-import { readRailConfig } from '../../src/config.js';
+import { describe, it } from 'node:test';
 import { modelsDocument } from '../../src/core/board/models-document.js';
 import type { SliceDocument, SlicesDocument } from '../../src/core/board/slices-document-shape.js';
 import { slicedAxisSteps } from '../../src/core/board/slice-family.js';
 import type { ModelComparisonAxis } from '../../src/core/board/model.js';
-import { loadRelease } from '../../src/release/load.js';
-import { publishRelease } from '../../src/release/publish.js';
 import { slicesDocumentEntry, slicesOf, warmAxisDocuments } from '../../src/serve/documents/slices.js';
-import { ServedState } from '../../src/serve/served-state.js';
-import { liveSigning, testSigning } from '../helpers/app.js';
 import { BIG_TAG, slicesCorpus } from '../helpers/slices-corpus.js';
-import { tempDir } from '../helpers/tmp.js';
+import { serveCorpus } from '../helpers/served-corpus.js';
 
-function serve(dir: string) {
-  const signing = testSigning();
-  const release = publishRelease(dir, tempDir(), signing.inputs).dir;
-  const state = new ServedState(loadRelease(release), liveSigning(signing));
-  const options = { state, logLevel: 'silent', products: { rail: readRailConfig({}) } } as const;
-  const app = buildApp(options);
-  after(() => app.close());
-  const { read, service } = composeService(options);
-  after(() => service.fabric.stop());
-  return { app, read, state };
-}
+const serve = serveCorpus;
 
 describe('slices served', async () => {
   const { app, read, state } = serve(slicesCorpus(true));

@@ -8,36 +8,21 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { buildApp, composeService } from '../../src/app.js';
-import { readRailConfig } from '../../src/config.js';
+import { describe, it } from 'node:test';
 import { NO_DATES } from '../../src/core/board/windows-document.js';
 import { mirrorDocuments } from '../../src/mirror.js';
-import { loadRelease } from '../../src/release/load.js';
-import { publishRelease } from '../../src/release/publish.js';
 import type { ServiceContext } from '../../src/serve/context.js';
 import { bodyBytes, type DocumentRequest } from '../../src/serve/documents/document.js';
 import { warmAxisDocuments } from '../../src/serve/documents/slices.js';
 import { bytesFor as windowsBytes, windowsDocumentEntry } from '../../src/serve/documents/windows.js';
-import { ServedState } from '../../src/serve/served-state.js';
-import { liveSigning, testSigning } from '../helpers/app.js';
 import { writeQuizCorpus } from '../helpers/quiz-corpus.js';
-import { demoCorpus, tempDir } from '../helpers/tmp.js';
+import { demoCorpus } from '../helpers/tmp.js';
 import { windowsCorpus } from '../helpers/windows-corpus.js';
+import { serveCorpus } from '../helpers/served-corpus.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- served JSON */
 
-function serve(dir: string) {
-  const signing = testSigning();
-  const release = publishRelease(dir, tempDir(), signing.inputs).dir;
-  const state = new ServedState(loadRelease(release), liveSigning(signing));
-  const options = { state, logLevel: 'silent', products: { rail: readRailConfig({}) } } as const;
-  const app = buildApp(options);
-  after(() => app.close());
-  const { read, service } = composeService(options);
-  after(() => service.fabric.stop());
-  return { app, read, release, options };
-}
+const serve = serveCorpus;
 
 describe('GET /api/windows', () => {
   const worked = serve(windowsCorpus());

@@ -13,20 +13,9 @@ import { PRICES_PATH } from '../../corpus/prices.js';
 import { JSON_TYPE } from '../headers.js';
 import { CACHE_CONTROL, prepare, type Prepared } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
+import { axisBytesCache } from './axis-bytes-cache.js';
 import { prepared, type DocumentEntry } from './document.js';
 import { comparisonAxes, modelsDocumentOf, requiredAxis } from './models.js';
-
-/**
- * Per axis: the bytes once built, or the build under way (readers of one axis share it). Kept per
- * corpus, not per PreparedRelease: the document is a function of the corpus alone, and a swap for
- * witness evidence or key health makes a new PreparedRelease of the same corpus (as /api/models).
- */
-const byCorpus = new WeakMap<object, Map<string, Prepared | Promise<Prepared>>>();
-function perAxis(p: PreparedRelease): Map<string, Prepared | Promise<Prepared>> {
-  let m = byCorpus.get(p.release.corpus);
-  if (m === undefined) byCorpus.set(p.release.corpus, (m = new Map()));
-  return m;
-}
 
 async function build(p: PreparedRelease, axis: string): Promise<Prepared> {
   const { corpus } = p.release;
@@ -46,26 +35,14 @@ async function build(p: PreparedRelease, axis: string): Promise<Prepared> {
   return prepare(Buffer.from(JSON.stringify(doc)), JSON_TYPE);
 }
 
+const cached = axisBytesCache(build);
+
 /** The axis's bytes: at once when built, else when its build (and its /api/models document) ends. */
 function bytesFor(p: PreparedRelease, axis: string): Prepared | Promise<Prepared> {
   const def = p.release.corpus.definitions.find((d) => d.axis === axis);
   if (def?.kind !== 'model-comparison')
     throw new GspcError('unknown_axis', 'unknown axis', { known: comparisonAxes(p) });
-  const cache = perAxis(p);
-  const had = cache.get(axis);
-  if (had !== undefined) return had;
-  const pending = build(p, axis).then(
-    (bytes) => {
-      cache.set(axis, bytes);
-      return bytes;
-    },
-    (e: unknown) => {
-      cache.delete(axis); // a failed build is tried again by the next reader
-      throw e;
-    },
-  );
-  cache.set(axis, pending);
-  return pending;
+  return cached(p, axis);
 }
 
 export const costDocumentEntry: DocumentEntry<CostDocument> = {

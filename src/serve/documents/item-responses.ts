@@ -9,6 +9,7 @@
  */
 import type { ItemTable } from '../../core/board/item-table.js';
 import type { PreparedRelease } from '../prepared.js';
+import { driveInSlices } from './sliced-build.js';
 
 /** The longest response given whole; longer ones are cut there, with `response_truncated`. */
 export const RESPONSE_CHARS = 2000;
@@ -64,8 +65,6 @@ function shown(response: unknown): ResponseText {
   const cut = /[\uD800-\uDBFF]/.test(response[RESPONSE_CHARS - 1]!) ? RESPONSE_CHARS - 1 : RESPONSE_CHARS;
   return { response: response.slice(0, cut), response_truncated: true };
 }
-/** How long one slice of a build may hold the event loop before other requests run. */
-const SLICE_MS = 10;
 
 /** The index built a step at a time: a step is at most {@link LINES_PER_STEP} lines or about {@link BYTES_PER_STEP} bytes. */
 export function* buildSteps(bytes: Buffer, table: ItemTable): Generator<void, Index | null, void> {
@@ -100,29 +99,6 @@ export function* buildSteps(bytes: Buffer, table: ItemTable): Generator<void, In
 }
 
 /**
- * Drives a build in slices of at most {@link SLICE_MS}, between which the event loop serves
- * other requests: at a million rows the pass takes about 0.9 s (decision IX2), which must not
- * hold every other reader.
- */
-function inSlices(steps: Generator<void, Index | null, void>): Promise<Index | null> {
-  return new Promise((resolve, reject) => {
-    const slice = () => {
-      try {
-        const until = performance.now() + SLICE_MS;
-        for (;;) {
-          const r = steps.next();
-          if (r.done) return resolve(r.value);
-          if (performance.now() >= until) return void setImmediate(slice);
-        }
-      } catch (e) {
-        reject(e);
-      }
-    };
-    slice();
-  });
-}
-
-/**
  * Whether some row might carry a `response` key: its name as written, or some `\u` escape
  * (a key may be spelt `"\u0072esponse"` in the file). A scan of the bytes, so an axis without responses
  * (the demo's) never pays the parse of every line.
@@ -153,7 +129,7 @@ export function responseIndex(
     return null;
   }
   const cache = m;
-  const building = inSlices(buildSteps(bytes, table)).then(
+  const building = driveInSlices(buildSteps(bytes, table)).then(
     (ix) => {
       cache.set(axis, ix);
       return ix;

@@ -3,7 +3,7 @@
  * document of the tag's items, src/core/board/slice-family.ts) and `GET /api/slices?axis=` (every
  * tag with its leader and letters, `svc.gspc-slices/0.1`). Every slice of an axis shares one Holm
  * family, so the slices are built together: once per corpus and axis, after the axis's whole
- * document (whose model order the list follows), in steps of at most {@link SLICE_MS} between
+ * document (whose model order the list follows), in steps of at most 10 ms (sliced-build.ts) between
  * which other requests are served, ahead of the first request (warmAxisDocuments) or on it. Each
  * document is then held only as prepared bytes (the fast path), never as objects: 1,000 slices'
  * objects would hold several times their bytes. Not mirrored by the static export (SL8).
@@ -18,12 +18,11 @@ import { CACHE_CONTROL, prepare, type Prepared } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
 import { prepared, type DocumentEntry } from './document.js';
 import { comparisonAxes, modelsDocumentEntry, modelsDocumentOf, requiredAxis, warmModelsDocuments } from './models.js';
+import { driveInSlices } from './sliced-build.js';
 import { bytesFor as windowsBytes } from './windows.js';
 
 /** Tags named in a `not_found` answer (the rest are counted). */
 const KNOWN_NAMED = 50;
-/** How long one step of a build may hold the event loop. */
-const SLICE_MS = 10;
 /**
  * The most model pairs, over every slice of an axis, a build may hold (review R1-3). Every pair of
  * every slice is an object until the family across slices is adjusted: about 2.9 kB a pair at its
@@ -63,26 +62,6 @@ function* bytesSteps(steps: Generator<void, SlicedAxis, void>): Generator<void, 
     yield;
   }
   return { list: json(sliced.list), documents };
-}
-
-/** Runs `steps` to its end in turns of at most SLICE_MS, between which other requests are served. */
-function drive(steps: Generator<void, SlicesBuilt, void>): Promise<SlicesBuilt> {
-  return new Promise((resolve, reject) => {
-    const turn = () => {
-      try {
-        const until = performance.now() + SLICE_MS;
-        for (;;) {
-          const r = steps.next();
-          if (r.done) return resolve(r.value);
-          if (performance.now() >= until) break;
-        }
-        setImmediate(turn);
-      } catch (e) {
-        reject(e);
-      }
-    };
-    turn();
-  });
 }
 
 /**
@@ -138,7 +117,7 @@ export function slicesOf(p: PreparedRelease, axis: string): SlicesBuilt | Promis
   const had = cache.get(axis);
   if (had !== undefined) return had;
   const pending = modelsDocumentOf(p, axis)
-    .then((whole) => drive(bytesSteps(slicedAxisSteps(def, table, p.release.corpus.meta.own_models, whole))))
+    .then((whole) => driveInSlices(bytesSteps(slicedAxisSteps(def, table, p.release.corpus.meta.own_models, whole))))
     .then(
       (b) => {
         cache.set(axis, b);

@@ -16,43 +16,13 @@ import { MODEL_CARDS_PATH } from '../../corpus/model-cards.js';
 import { JSON_TYPE } from '../headers.js';
 import { CACHE_CONTROL, prepare, type Prepared } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
+import { axisBytesCache } from './axis-bytes-cache.js';
 import { knownParsed, prepared, type DocumentEntry } from './document.js';
 import { comparisonAxes, modelsDocumentOf, requiredAxis } from './models.js';
-
-/** How long one slice of a build may hold the event loop (as /api/models). */
-const SLICE_MS = 10;
+import { driveInSlices } from './sliced-build.js';
 
 /** The axes with per-item rows: those a window document exists for. */
 const rowAxes = (p: PreparedRelease) => comparisonAxes(p).filter((a) => p.release.corpus.tables.has(a));
-
-/** Per corpus (a swap for witness evidence or key health keeps the corpus, and the documents). */
-const byCorpus = new WeakMap<object, Map<string, Prepared | Promise<Prepared>>>();
-function perAxis(p: PreparedRelease): Map<string, Prepared | Promise<Prepared>> {
-  let m = byCorpus.get(p.release.corpus);
-  if (m === undefined) byCorpus.set(p.release.corpus, (m = new Map()));
-  return m;
-}
-
-/** Drives `steps` in slices of at most {@link SLICE_MS}, yielding the event loop between them. */
-function sliced<T>(steps: Generator<void, T, void>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const slice = () => {
-      try {
-        const until = performance.now() + SLICE_MS;
-        for (;;) {
-          const r = steps.next();
-          if (r.done) return resolve(r.value);
-          if (performance.now() >= until) break;
-        }
-        setImmediate(slice);
-      } catch (e) {
-        reject(e);
-      }
-    };
-    // Started on a later turn: the request that asked is not held by the first slice either.
-    setImmediate(slice);
-  });
-}
 
 /** Pairs serialised between two yields (as /api/models: one JSON.stringify of 143 MB held the loop for seconds). */
 const PAIRS_PER_CHUNK = 4096;
@@ -87,7 +57,7 @@ async function build(p: PreparedRelease, axis: string): Promise<Prepared> {
   const def = corpus.definitions.find((d) => d.axis === axis)!;
   const full = await modelsDocumentOf(p, axis);
   const file = corpus.files.find((f) => f.path === MODEL_CARDS_PATH);
-  return sliced(
+  return driveInSlices(
     buildSteps(
       windowsDocumentSteps(
         def as ModelComparisonAxis,
@@ -100,6 +70,8 @@ async function build(p: PreparedRelease, axis: string): Promise<Prepared> {
   );
 }
 
+const cached = axisBytesCache(build);
+
 /** The axis's bytes: at once when built, else when its build (and its /api/models document) ends. */
 export function bytesFor(p: PreparedRelease, axis: string): Prepared | Promise<Prepared> {
   const def = p.release.corpus.definitions.find((d) => d.axis === axis);
@@ -111,21 +83,7 @@ export function bytesFor(p: PreparedRelease, axis: string): Prepared | Promise<P
       `axis ${axis} publishes no per-item rows: no item to date or pair, so no contamination window`,
       { known: rowAxes(p) },
     );
-  const cache = perAxis(p);
-  const had = cache.get(axis);
-  if (had !== undefined) return had;
-  const pending = build(p, axis).then(
-    (bytes) => {
-      cache.set(axis, bytes);
-      return bytes;
-    },
-    (e: unknown) => {
-      cache.delete(axis); // a failed build is tried again by the next reader
-      throw e;
-    },
-  );
-  cache.set(axis, pending);
-  return pending;
+  return cached(p, axis);
 }
 
 export const windowsDocumentEntry: DocumentEntry<WindowsDocument> = {
