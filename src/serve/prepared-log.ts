@@ -27,6 +27,8 @@ export interface PreparedLog {
    * its recorded cosignatures), or undefined when the card is not in the log or the log is unsigned.
    */
   tlogProof(sha256: string): Prepared | undefined;
+  /** Whether `tlogProof(sha256)` gives one (no proof built: the path list asks this of every card). */
+  hasTlogProof(sha256: string): boolean;
   /** RFC 9162 consistency proof from `from` to the current size. */
   consistency(from: number): { origin: string; old_size: number; new_size: number; root_hash: string; proof: string[] };
   size: number;
@@ -73,6 +75,7 @@ export function prepareLog(
       const p = proofOf(sha);
       return p && logInclusion(origin, p.tree_size, rootHex(), p.leaf_index, p.proof);
     },
+    hasTlogProof: (sha) => servedCheckpoint !== undefined && indexOf(sha) !== undefined,
     tlogProof(sha) {
       const i = indexOf(sha);
       if (i === undefined || servedCheckpoint === undefined) return undefined;

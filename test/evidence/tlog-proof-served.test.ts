@@ -128,3 +128,27 @@ describe('tlog-proofs as served', () => {
     assert.match(failed!.detail, new RegExp(target.replace(/\./g, '\\.')));
   });
 });
+
+describe('an unsigned log serves no tlog-proof', () => {
+  it('none listed for the export, and 404 not_found: a proof needs a signed checkpoint', async () => {
+    const unsigned = {
+      ...signing.inputs,
+      boardKey: { healthy: false as const, kid: `${signing.did}#board-attestation-1`, reason: 'test key absent' },
+    };
+    const { dir } = publishRelease(demoCopy(), tempDir(), unsigned);
+    const state = new ServedState(loadRelease(dir), liveSigning(signing));
+    const app = buildApp({ state, logLevel: 'silent' });
+    after(() => app.close());
+    const index = (await app.inject({ method: 'GET', url: '/cards/index.json' })).json() as {
+      cards: { sha256: string }[];
+    };
+    assert.ok(index.cards.length > 0);
+    const id = index.cards[0]!.sha256.slice(0, 16);
+    const r = await app.inject({ method: 'GET', url: `/cards/${id}.tlog-proof` });
+    assert.equal(r.statusCode, 404);
+    assert.equal(r.json().code, 'not_found');
+    const paths = cardDocument.paths(state.current());
+    assert.ok(paths.includes(`/cards/${id}.json`));
+    assert.equal(paths.filter((p) => p.endsWith('.tlog-proof')).length, 0);
+  });
+});

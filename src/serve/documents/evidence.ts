@@ -90,7 +90,7 @@ export const cardDocument: DocumentEntry = {
       return [
         p,
         ...(current.proofFor(m[1]!) ? [`/cards/${m[1]}.proof.json`] : []),
-        ...(sha !== undefined && current.log.tlogProof(sha) ? [`/cards/${m[1]}.tlog-proof`] : []),
+        ...(sha !== undefined && current.log.hasTlogProof(sha) ? [`/cards/${m[1]}.tlog-proof`] : []),
       ];
     }),
   read: (ctx, req) => {
