@@ -182,6 +182,27 @@ describe('proofs from tiles', () => {
     );
   });
 
+  it('past two tile levels (70,000 and 65,536 ± 1 leaves) too', () => {
+    for (const n of [65_535, 65_536, 65_537, 70_000]) {
+      const tree = new MerkleTree(leaves(n));
+      const store = tileStore(tree);
+      const read = tileHashReader(n, (t) => store.get(hashTilePath(t)));
+      assert.equal(hex(treeHashFrom(read, n)), hex(tree.root()), `root n=${n}`);
+      for (const i of [0, 255, 256, 65_535, n - 1].filter((x) => x < n))
+        assert.deepEqual(
+          inclusionProofFrom(read, i, n).map(hex),
+          tree.inclusionProof(i).map(hex),
+          `inclusion ${i} n=${n}`,
+        );
+      for (const m of [1, 256, 300, 65_535, 65_536, n - 1].filter((x) => x <= n))
+        assert.deepEqual(
+          consistencyProofFrom(read, m, n).map(hex),
+          tree.consistencyProof(m).map(hex),
+          `consistency ${m} n=${n}`,
+        );
+    }
+  });
+
   it('reads O(log n) tiles for a proof', () => {
     const n = 1_000_000;
     // At most two tiles per level (the path's own and the right edge), 3 levels at 10^6.
