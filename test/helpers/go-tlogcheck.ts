@@ -10,6 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './repo.js';
+import { tempDir } from './tmp.js';
 
 const GO = process.env.GSPC_GO ?? '/usr/bin/go';
 const GOPATH = '/usr/share/gocode';
@@ -46,7 +47,8 @@ export function goTlogCheck(): { ok: true; bin: string } | { ok: false; reason: 
   }
   const out = join(repoRoot, 'build', 'go');
   mkdirSync(out, { recursive: true });
-  const bin = join(out, 'tlogcheck');
+  // Each test file its own binary (test files run in parallel; Go's build cache is shared safely).
+  const bin = join(tempDir('gspc-tlogcheck-'), 'tlogcheck');
   const r = spawnSync(GO, ['build', '-o', bin, './test/go/tlogcheck/'], {
     cwd: repoRoot,
     encoding: 'utf8',
