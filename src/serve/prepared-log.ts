@@ -13,7 +13,7 @@ import type { LoadedRelease } from '../release/load.js';
 import { verifyCheckpointNote } from '../core/verify/log-proof.js';
 import type { CardVerificationContext } from '../core/verify/card-verifier.js';
 import { nodeVerifyCrypto } from '../verify/node-crypto.js';
-import { prepare, type Prepared } from './prepared-bytes.js';
+import { LOG_STATE_CACHE_CONTROL, prepare, type Prepared } from './prepared-bytes.js';
 
 const TEXT = 'text/plain; charset=utf-8';
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -58,9 +58,15 @@ export function prepareLog(
       size === String(witnessing.checkpoint.tree_size) &&
       root === witnessing.checkpoint.root_hash;
     servedCheckpoint = cosignedCheckpoint(checkpoint, matches ? witnessing : undefined);
-    files.set('/log/checkpoint', prepare(Buffer.from(servedCheckpoint, 'utf8'), TEXT));
+    files.set(
+      '/log/checkpoint',
+      prepare(Buffer.from(servedCheckpoint, 'utf8'), TEXT, undefined, LOG_STATE_CACHE_CONTROL),
+    );
   }
-  if (boardKey) files.set('/log/vkey', prepare(Buffer.from(`${logVerifierKey(origin, boardKey)}\n`, 'utf8'), TEXT));
+  if (boardKey) {
+    const vkey = Buffer.from(`${logVerifierKey(origin, boardKey)}\n`, 'utf8');
+    files.set('/log/vkey', prepare(vkey, TEXT, undefined, LOG_STATE_CACHE_CONTROL));
+  }
   const rootHex = () => hex(logTree().root());
   const proofOf = (sha: string) => {
     const i = indexOf(sha);

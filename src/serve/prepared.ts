@@ -2,7 +2,7 @@
  * Pre-serialised responses. The board for every selection (all axes, and each axis) is built
  * and serialised once per release and live state; a request copies bytes and compares ETags.
  */
-import { prepare, type Prepared } from './prepared-bytes.js';
+import { CACHE_CONTROL, LOG_STATE_CACHE_CONTROL, prepare, type Prepared } from './prepared-bytes.js';
 import type { LiveState } from '../core/board/board.js';
 import { publishedUrl } from '../core/board/peritem-manifest.js';
 import type { LoadedRelease } from '../release/load.js';
@@ -103,7 +103,10 @@ export function prepareRelease(
     // The keys of a release are served from the DID document, not as a file; the checkpoint
     // is served by the log, with its witness cosignatures.
     if (url && url !== '/release/public-keys.json' && url !== '/log/checkpoint')
-      files.set(url, prepare(bytes, JSON_TYPE));
+      files.set(
+        url,
+        prepare(bytes, JSON_TYPE, undefined, url.startsWith('/log/') ? LOG_STATE_CACHE_CONTROL : CACHE_CONTROL),
+      );
   }
   const json = (v: unknown) => prepare(Buffer.from(`${JSON.stringify(v, null, 2)}\n`), JSON_TYPE);
   const doc = didDocument(signing.did, signing.published, signing.transitions);

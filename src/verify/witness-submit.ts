@@ -4,10 +4,19 @@
  * to have seen what it verified (gossip: a witness that cosigned a larger tree than the one sent
  * is a fork alarm).
  */
-import type { MerkleTree } from '../core/evidence/merkle/merkle-tree.js';
 import { formatAddCheckpointRequest } from '../core/evidence/note/witness.js';
 import { GspcError } from '../core/errors.js';
 import { fetchFailure } from './fetch-failure.js';
+
+/**
+ * The log as far as a submission needs it: its size and an RFC 6962 consistency proof from an
+ * earlier size. A `MerkleTree` of the entries is one; so is a reader that computes the proof from
+ * the log's C2SP tlog-tiles (`consistencyProofFrom` in tile-proofs.ts), which may be async (WN5).
+ */
+interface ConsistencySource {
+  readonly size: number;
+  consistencyProof(oldSize: number): Uint8Array[] | Promise<Uint8Array[]>;
+}
 
 /**
  * C2SP tlog-witness add-checkpoint: first from the size the witness is assumed to know (0); on
@@ -15,11 +24,15 @@ import { fetchFailure } from './fetch-failure.js';
  * consistency proof from there. A witness that has cosigned a larger tree than this log is a
  * fork alarm, never retried.
  */
-export async function submitCheckpoint(witnessUrl: string, checkpoint: string, tree: MerkleTree): Promise<Buffer> {
+export async function submitCheckpoint(
+  witnessUrl: string,
+  checkpoint: string,
+  tree: ConsistencySource,
+): Promise<Buffer> {
   const url = `${witnessUrl.replace(/\/$/, '')}/add-checkpoint`;
   let oldSize = 0;
   for (let attempt = 0; attempt < 2; attempt++) {
-    const proof = oldSize > 0 && oldSize < tree.size ? tree.consistencyProof(oldSize) : [];
+    const proof = oldSize > 0 && oldSize < tree.size ? await tree.consistencyProof(oldSize) : [];
     const body = formatAddCheckpointRequest({ oldSize, proof, checkpoint });
     let res: Response;
     try {

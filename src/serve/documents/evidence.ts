@@ -5,7 +5,7 @@
  * proof from an arbitrary size is computed on request (from the stored tree).
  */
 import { GspcError } from '../../core/errors.js';
-import { CACHE_CONTROL } from '../prepared-bytes.js';
+import { CACHE_CONTROL, LOG_STATE_CACHE_CONTROL } from '../prepared-bytes.js';
 import { built, prepared, type DocumentEntry } from './document.js';
 
 export const EVIDENCE_PATHS = [
@@ -61,7 +61,8 @@ export const evidenceDocuments: DocumentEntry[] = EVIDENCE_PATHS.map((path) => (
   route: path,
   query: null,
   schema: schemas[path] ?? null,
-  cache: { kind: 'release', cacheControl: CACHE_CONTROL },
+  // The log's state is revalidated on every read (WN4); the other evidence may be kept 300 s.
+  cache: { kind: 'release', cacheControl: path.startsWith('/log/') ? LOG_STATE_CACHE_CONTROL : CACHE_CONTROL },
   paths: (current) => (current.files.has(path) ? [path] : []),
   read: (ctx) => {
     const f = ctx.state.current().files.get(path);
@@ -124,7 +125,7 @@ export const logConsistencyDocument: DocumentEntry = {
   route: '/log/consistency',
   query: ['from'],
   schema: 'svc.card-log-consistency/1',
-  cache: { kind: 'request', cacheControl: CACHE_CONTROL },
+  cache: { kind: 'request', cacheControl: LOG_STATE_CACHE_CONTROL },
   paths: (current) => Array.from({ length: current.log.size + 1 }, (_, i) => `/log/consistency?from=${i}`),
   read: (ctx, req) => {
     const log = ctx.state.current().log;
@@ -132,6 +133,10 @@ export const logConsistencyDocument: DocumentEntry = {
     if (from === undefined || !/^(0|[1-9][0-9]{0,15})$/.test(from) || Number(from) > log.size) {
       throw new GspcError('bad_query', `from must be a tree size between 0 and the current size ${log.size}`);
     }
-    return built({ schema: 'svc.card-log-consistency/1', ...log.consistency(Number(from)) }, CACHE_CONTROL, true);
+    return built(
+      { schema: 'svc.card-log-consistency/1', ...log.consistency(Number(from)) },
+      LOG_STATE_CACHE_CONTROL,
+      true,
+    );
   },
 };
