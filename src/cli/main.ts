@@ -19,6 +19,7 @@ import { isTlogProofFile, runVerifyTlogProof, type TlogProofFlags } from './veri
 import { registerValidateCommand } from './validate-command.js';
 import { registerLedgerCommands } from './ledger-commands.js';
 import { runWitness } from './witness.js';
+import { networkEntry } from './witness-network-entry.js';
 import { registerCorrectionsCommands } from './corrections-commands.js';
 import { registerStatusCommands } from './status-commands.js';
 import { registerImportCommand } from './import-command.js';
@@ -92,6 +93,18 @@ export async function main(
     }
     throw err;
   }
+}
+
+/** The flags of `gspc witness`: recording evidence, or `--network-entry` (WN2). */
+interface WitnessFlags {
+  kind?: string;
+  evidence?: string;
+  submit?: string;
+  witnessKey: string[];
+  networkEntry?: string;
+  qpd?: string;
+  contact?: string;
+  dataDir?: string;
 }
 
 /**
@@ -231,8 +244,10 @@ export function gspcProgram(run: CliRun, configFor: ConfigSource, io: CliIo): Co
 
   program
     .command('witness')
-    .description('record witness evidence for the current root (default state of every witness: NOT_YET)')
-    .requiredOption(
+    .description(
+      "record witness evidence for the current root (default state of every witness: NOT_YET), or print the log's witness-network entry",
+    )
+    .option(
       '--kind <kind>',
       'timestamp-proof (an OpenTimestamps .ots proof over the exact /root.json bytes) or transparency-log (cosignature/v1 lines over the log checkpoint)',
     )
@@ -247,8 +262,23 @@ export function gspcProgram(run: CliRun, configFor: ConfigSource, io: CliIo): Co
       (v: string, acc: string[]) => [...acc, v],
       [] as string[],
     )
+    .option(
+      '--network-entry <url>',
+      "print the public witness network's log-list entry (logs/v0) for the log your service serves at <url>, its checkpoint verified under its /log/vkey",
+    )
+    .option('--qpd <n>', 'with --network-entry: add-checkpoint requests the log may send a witness per day')
+    .option('--contact <text>', 'with --network-entry: how to reach the log operator (an address or a URL)')
     .option('--data-dir <dir>', 'where releases are kept (default: $GSPC_DATA_DIR or ./data)')
-    .action(async (o: { kind: string; evidence?: string; submit?: string; witnessKey: string[]; dataDir?: string }) => {
+    .action(async (o: WitnessFlags) => {
+      if (o.networkEntry !== undefined) {
+        if (o.kind !== undefined || o.evidence !== undefined || o.submit !== undefined || o.witnessKey.length > 0)
+          throw new GspcError('config_invalid', '--network-entry takes --qpd and --contact only');
+        if (o.qpd === undefined || o.contact === undefined)
+          throw new GspcError('config_invalid', '--network-entry needs --qpd <n> and --contact <text>');
+        run.print(await networkEntry(o.networkEntry, { qpd: o.qpd, contact: o.contact }));
+        return;
+      }
+      if (o.kind === undefined) throw new GspcError('config_invalid', 'give --kind (or --network-entry <url>)');
       const config = configFor(o.dataDir ? { dataDir: o.dataDir } : {});
       const message = await runWitness(config.dataDir, {
         kind: o.kind,
