@@ -17,9 +17,18 @@ import {
   inclusionTiles,
   rootTiles,
   tileHashReader,
+  tilesForRanges,
   treeHashFrom,
 } from '../core/evidence/merkle/tile-proofs.js';
-import { hashTilePath, TILE_WIDTH, type Tile } from '../core/evidence/merkle/tiles.js';
+import { extendPeaks, foldPeaks, peaksOf } from '../core/evidence/merkle/compact-range.js';
+import {
+  entryBundlePath,
+  hashTilePath,
+  parseEntryBundle,
+  TILE_WIDTH,
+  tileWidth,
+  type Tile,
+} from '../core/evidence/merkle/tiles.js';
 
 /** Fetches a path of the view, at most `maxBytes` (undefined when it is not served). */
 export type TileGet = (path: string, maxBytes: number) => Promise<Uint8Array | undefined>;
@@ -140,6 +149,83 @@ export class LogTileReader {
         bytesEqual(got, root)
           ? { ok: true, detail: `the tiles give the root at size ${size}` }
           : { ok: false, detail: `the tiles give another root at size ${size}` },
+    );
+  }
+
+  /**
+   * Entries `from` to `size` − 1 of a tree of `size`, read from the entry bundles that hold them
+   * (the first bundle's earlier entries are read and dropped). Not yet authenticated: `grew` checks
+   * them against the signed roots. A bundle that is missing, cut, or has another number of entries
+   * than its width is the problem returned, with its path.
+   */
+  async entries(from: number, size: number): Promise<Uint8Array[] | string> {
+    if (from >= size) return [];
+    const first = Math.floor(from / TILE_WIDTH);
+    const last = Math.floor((size - 1) / TILE_WIDTH);
+    const bundles: Tile[] = [];
+    for (let index = first; index <= last; index++) bundles.push({ level: 0, index, width: tileWidth(size, 0, index) });
+    const got = await Promise.all(
+      bundles.map(async (t) => {
+        const path = `${this.prefix}${entryBundlePath(t)}`;
+        this.reads.requests++;
+        this.reads.paths.push(path);
+        // This log's entries are 32 bytes (TT1), 34 with their length: a bundle is no larger, so
+        // a hostile view's 256 bundles cost at most 2.2 MB.
+        const bytes = await this.get(path, t.width * (2 + HASH_SIZE));
+        if (bytes === undefined) return `${path} is not served`;
+        this.reads.bytes += bytes.length;
+        let list: Uint8Array[];
+        try {
+          list = parseEntryBundle(bytes);
+        } catch (e) {
+          return `${path}: ${(e as Error).message}`;
+        }
+        return list.length === t.width ? list : `${path} has ${list.length} entries, not ${t.width}`;
+      }),
+    );
+    const problem = got.find((g) => typeof g === 'string');
+    if (typeof problem === 'string') return problem;
+    return (got as Uint8Array[][]).flat().slice(from - first * TILE_WIDTH);
+  }
+
+  /**
+   * The tree of `oldSize` with root `oldRoot` grew into the one of `size` with root `root` by
+   * exactly `added` (entries `oldSize` to `size` − 1), decision MT2: the old tree's peaks, read
+   * from the tiles of the new tree, fold to `oldRoot`, and with the added entries' leaves appended
+   * fold to `root`. One check proves the consistency and authenticates every added entry.
+   */
+  async grew(
+    oldSize: number,
+    oldRoot: Uint8Array,
+    size: number,
+    root: Uint8Array,
+    added: readonly Uint8Array[],
+  ): Promise<TileCheck> {
+    if (oldSize + added.length !== size)
+      return { ok: false, detail: `${added.length} entries do not take size ${oldSize} to ${size}` };
+    const peaks = peaksOf(oldSize);
+    return this.#with(
+      size,
+      oldSize === 0 ? [] : tilesForRanges(size, [[0, oldSize]]),
+      (read) => peaks.map(read),
+      (hashes) => {
+        const before = foldPeaks(hashes);
+        if (oldSize > 0 && (before === undefined || !bytesEqual(before, oldRoot)))
+          return { ok: false, detail: `the tiles do not give the root verified before at size ${oldSize}` };
+        const after = foldPeaks(
+          extendPeaks(
+            oldSize,
+            hashes,
+            added.map((e) => leafHash(e)),
+          ),
+        );
+        return after !== undefined && bytesEqual(after, root)
+          ? { ok: true, detail: `grew from size ${oldSize} to ${size} by the ${added.length} entries of the bundles` }
+          : {
+              ok: false,
+              detail: `size ${oldSize}'s tree with the ${added.length} entries of the bundles does not give the root signed at ${size}`,
+            };
+      },
     );
   }
 }

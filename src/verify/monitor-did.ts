@@ -17,6 +17,7 @@ import {
   boundedGet,
   withinBudget,
 } from './monitor-fetch.js';
+import type { HttpCache } from './monitor-http-cache.js';
 import { currentOf, type ServedKeys, servedKeys } from './monitor-keys.js';
 import { nodeVerifyCrypto } from './node-crypto.js';
 
@@ -65,7 +66,7 @@ export async function readTransitions(get: BoundedGet): Promise<unknown[]> {
 export function walkKeys(
   read: ReadDid,
   transitions: readonly unknown[],
-  entries: readonly string[],
+  entries: readonly string[] | ReadonlyMap<string, number>,
 ): Promise<TransitionsVerdict> {
   return checkTransitions(nodeVerifyCrypto, transitions, read.did, read.current, entries, read.current.get(ROOT));
 }
@@ -79,13 +80,13 @@ export type HostAnswer =
  * The DID document and key transitions at the DID's own host (did:web: https, plain http only
  * for localhost), fetched apart from every view, within the same limits as a view.
  */
-export async function readDidHost(did: string, limits: MonitorLimits): Promise<HostAnswer> {
+export async function readDidHost(did: string, limits: MonitorLimits, cache?: HttpCache): Promise<HostAnswer> {
   const url = didDocumentUrl(did);
   const origin = url.slice(0, -'/.well-known/did.json'.length);
   return withinBudget<HostAnswer>(
     limits,
     async (budget) => {
-      const get = boundedGet(origin, limits, budget);
+      const get = boundedGet(origin, limits, budget, cache);
       const read = await readDidDocument(get);
       if (read === undefined)
         return { ok: false, alert: 'did_host_unreachable', url, detail: `${url} answers 404: no DID document` };

@@ -9,9 +9,15 @@
 import { createHash } from 'node:crypto';
 import { CAP, expect, parseJson, type BoundedGet } from './monitor-fetch.js';
 
-/** The documents of a release a reader relies on (the log's entries are recomputed each poll anyway). */
+/**
+ * The documents of a release a reader relies on (MT5). `/log/entries.json` is one: a poll that
+ * reads the log by its tiles does not read it, so a view that changes it is verified in full
+ * again, and an unchanged one costs a 304. `/log/checkpoint` is not: the monitor verifies it
+ * itself every poll (its signature, and the log's growth from the one verified before), and a
+ * publish changes the release documents beside it.
+ */
 export const RELEASE_DOCUMENTS = [
-  '/log/checkpoint',
+  '/log/entries.json',
   '/.well-known/did.json',
   '/keys/transitions.json',
   '/root.json',

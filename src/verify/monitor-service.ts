@@ -118,5 +118,7 @@ function failedPoll(e: unknown): PollResult {
     last: undefined,
     submitted: [],
     judged: [],
+    log: [],
+    conditional: { conditional: 0, notModified: 0 },
   };
 }

@@ -11,7 +11,8 @@ import type { WitnessPolicy } from '../core/evidence/note/witness-policy.js';
 import { judgePoll, type Alert, type SeenCheckpoint } from '../core/monitor/log-watch.js';
 import { foreignState, STATE_SCHEMA, type MonitorState } from '../core/monitor/monitor-state.js';
 import { type HostAnswer, readDidHost } from './monitor-did.js';
-import { DEFAULT_LIMITS, type MonitorLimits } from './monitor-fetch.js';
+import { boundedGet, DEFAULT_LIMITS, type MonitorLimits, withinBudget } from './monitor-fetch.js';
+import { type CacheCounts, stateCache } from './monitor-http-cache.js';
 import { judgeKeys, pinnedHistory, pinOf } from './monitor-keys.js';
 import type { ObservedView } from './monitor-observe.js';
 import { ensureStateDir, readMonitorState, statePath, writeMonitorState } from './monitor-state-file.js';
@@ -31,6 +32,10 @@ export interface PollResult {
   submitted: { witness: string; cosigned: boolean }[];
   /** The views whose checkpoint was verified this poll, and its size (the others have an alert saying why not). */
   judged: { view: string; size: number }[];
+  /** Per view: how its log was read, and the tiles and bundles fetched (MT1). */
+  log: { view: string; read: 'tiles' | 'entries.json'; requests: number; bytes: number }[];
+  /** The conditional requests of the poll, and how many were answered 304 (MT4). */
+  conditional: CacheCounts;
 }
 
 export interface PollOptions {
@@ -52,19 +57,26 @@ export async function pollOnce(
   const last = state?.last;
   const limits: MonitorLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const policy = opts.policy && { policy: opts.policy, now: now() };
+  const cache = stateCache(stateDir);
   // The DID's host is read beside the views when the state already names the DID.
-  const early = state?.did === undefined ? undefined : readDidHost(state.did, limits);
+  const early = state?.did === undefined ? undefined : readDidHost(state.did, limits, cache);
+  // A witness is sent the tree a checkpoint was verified from: the whole log, read as before.
+  const log = {
+    ...(state?.transition_leaves !== undefined && { leaves: state.transition_leaves }),
+    tiles: (opts.submitTo?.length ?? 0) === 0,
+  };
   const polled = await Promise.all(
-    views.map((v) => pollView(v, { last, digest: state?.documents?.[v] }, limits, policy)),
+    views.map((v) => pollView(v, { last, digest: state?.documents?.[v], log }, limits, policy, cache)),
   );
   const observations = polled.map((p) => p.observation);
+  await provePrefixes(observations, last, limits);
   const named = observations.flatMap((o) => (o.did === undefined ? [] : [o.did]));
   if (state !== undefined) {
     const foreign = foreignState(state, statePath(stateDir), named);
     if (foreign !== undefined) throw foreign;
   }
   const did = state?.did ?? named[0];
-  const host = early ?? (did === undefined ? undefined : readDidHost(did, limits));
+  const host = early ?? (did === undefined ? undefined : readDidHost(did, limits, cache));
   const answer = await host;
 
   const { alerts, next }: { alerts: PollAlert[]; next: SeenCheckpoint | undefined } = judgePoll(last, observations);
@@ -80,6 +92,9 @@ export async function pollOnce(
   const remembered = clean ? next : last;
   const learnt = clean && answer?.ok === true ? pinOf(answer.keys) : state?.pinned;
   const knownDid = clean ? did : state?.did;
+  const leaves = clean
+    ? observations.find((o) => o.checkpoint?.size === next?.size && o.checkpoint?.root === next?.root)?.transitionLeaves
+    : state?.transition_leaves;
   writeMonitorState(stateDir, {
     schema: STATE_SCHEMA,
     views: [...views],
@@ -87,12 +102,43 @@ export async function pollOnce(
     ...(knownDid !== undefined && { did: knownDid, log_origin: logOrigin(knownDid) }),
     ...(learnt !== undefined && { pinned: learnt }),
     documents: documentsAfter(state, views, polled, alerts),
+    ...(remembered !== undefined && leaves !== undefined && { transition_leaves: leaves }),
     checked_at: now().toISOString(),
   });
   const judged = observations.flatMap((o) =>
     o.checkpoint === undefined ? [] : [{ view: o.view, size: o.checkpoint.size }],
   );
-  return { alerts, last: remembered, submitted, judged };
+  const logReads = observations.flatMap((o) =>
+    o.logRead === undefined
+      ? []
+      : [{ view: o.view, read: o.logRead, requests: o.tileReads?.requests ?? 0, bytes: o.tileReads?.bytes ?? 0 }],
+  );
+  return { alerts, last: remembered, submitted, judged, log: logReads, conditional: cache.counts };
+}
+
+/**
+ * The cross-view prefixes of a poll, proven from the tiles of each view that was read by them
+ * (MT6): the checkpoint verified before and every other view's, where smaller than the view's own
+ * (equal sizes compare roots, and a larger one is never a prefix). Each view within a budget of
+ * its own; a tile it cannot serve leaves the prefix unproven, so judgePoll says split_view or fork.
+ */
+async function provePrefixes(
+  observations: readonly ObservedView[],
+  last: SeenCheckpoint | undefined,
+  limits: MonitorLimits,
+): Promise<void> {
+  const pairs = [...(last === undefined ? [] : [last]), ...observations.flatMap((o) => o.checkpoint ?? [])];
+  await Promise.all(
+    observations.map((o) =>
+      o.prefixes === undefined || o.checkpoint === undefined
+        ? undefined
+        : withinBudget(
+            limits,
+            (budget) => o.prefixes!(pairs, boundedGet(o.view, limits, budget)),
+            () => undefined,
+          ),
+    ),
+  );
 }
 
 /**

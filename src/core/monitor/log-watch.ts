@@ -22,7 +22,8 @@ export interface ViewObservation {
   problem?: { alert: AlertKind; detail: string };
   /**
    * Whether the view's first `n` entries have the root `root` (hex): for the size the monitor
-   * verified last, and the other views' sizes, checked against the view's own /log/entries.json.
+   * verified last, and the other views' sizes, checked against the view's own /log/entries.json
+   * or proven from its tiles before the poll is judged (MT6).
    */
   holdsPrefix(n: number, root: string): boolean;
 }
@@ -47,6 +48,8 @@ export const ALERT_KINDS = [
   'did_host_unreachable',
   'did_host_invalid',
   'poll_failed',
+  // Issue 42: the log read by its tiles, which do not give the root its checkpoint signs.
+  'tiles_invalid',
 ] as const;
 
 export type AlertKind = (typeof ALERT_KINDS)[number];

@@ -35,6 +35,11 @@ export interface MonitorState {
   pinned?: PinnedKeys;
   /** View → SHA-256 over the release documents it served when it last verified in full. */
   documents?: Record<string, string>;
+  /**
+   * Transition id → its leaf index in the log of `last` (decision MT3): where each logged key
+   * transition sits, so a later poll finds only the new ones, in the entries added since.
+   */
+  transition_leaves?: Record<string, number>;
   checked_at?: string;
 }
 
@@ -95,6 +100,20 @@ function pinned(v: unknown): PinnedKeys {
   return v as unknown as PinnedKeys;
 }
 
+/** transition id → leaf index, each below the size of `last` (a state without `last` has none). */
+function leaves(v: unknown, size: number | undefined): void {
+  check(isObj(v), 'transition_leaves is not an object');
+  for (const [id, leaf] of Object.entries(v))
+    check(
+      HEX64.test(id) &&
+        Number.isSafeInteger(leaf) &&
+        (leaf as number) >= 0 &&
+        size !== undefined &&
+        (leaf as number) < size,
+      `transition_leaves["${id}"] is not a leaf index below last.size`,
+    );
+}
+
 /** The state in `text`, read from `path`; every problem is `monitor_state_invalid` naming the file. */
 export function parseMonitorState(text: string, path: string): MonitorState {
   const refuse = (why: string) =>
@@ -111,7 +130,17 @@ export function parseMonitorState(text: string, path: string): MonitorState {
   try {
     check(isObj(v), `not a JSON object`);
     check(v.schema === STATE_SCHEMA, `schema is ${JSON.stringify(v.schema)}, not ${STATE_SCHEMA}`);
-    onlyKeys(v, '', ['schema', 'views', 'last', 'did', 'log_origin', 'pinned', 'documents', 'checked_at']);
+    onlyKeys(v, '', [
+      'schema',
+      'views',
+      'last',
+      'did',
+      'log_origin',
+      'pinned',
+      'documents',
+      'transition_leaves',
+      'checked_at',
+    ]);
     check(
       v.views === undefined || (Array.isArray(v.views) && v.views.every((u) => typeof u === 'string')),
       'views is not a list of URLs',
@@ -121,6 +150,7 @@ export function parseMonitorState(text: string, path: string): MonitorState {
     check(v.log_origin === undefined || typeof v.log_origin === 'string', 'log_origin is not a string');
     if (v.pinned !== undefined) pinned(v.pinned);
     if (v.documents !== undefined) record(v.documents, 'documents', HEX64, 'a SHA-256 (64 hex digits)');
+    if (v.transition_leaves !== undefined) leaves(v.transition_leaves, (v.last as SeenCheckpoint | undefined)?.size);
     check(v.checked_at === undefined || typeof v.checked_at === 'string', 'checked_at is not a string');
   } catch (e) {
     throw refuse((e as Error).message);

@@ -122,7 +122,8 @@ const sig64 = (h: unknown): Uint8Array | undefined => {
 /**
  * Checks `transitions` (in order) for `did` against the keys its DID document serves now
  * (`current`: fragment → x) and the log's entries (each transition's id must be logged, in
- * order). `root`: the identity root the DID document serves now (JWK `x`), which the root's
+ * order): every entry, or a map from entry to leaf index holding at least every logged
+ * transition (a monitor reading tiles knows only those, decision MT3). `root`: the identity root the DID document serves now (JWK `x`), which the root's
  * rotations, walked back, start from; a revocation needs it.
  */
 export async function checkTransitions(
@@ -130,10 +131,12 @@ export async function checkTransitions(
   transitions: readonly unknown[],
   did: string,
   current: ReadonlyMap<string, string>,
-  entries: readonly string[],
+  entries: readonly string[] | ReadonlyMap<string, number>,
   root?: string,
 ): Promise<TransitionsVerdict> {
-  const at = new Map(entries.map((h, i) => [h, i]));
+  const at: ReadonlyMap<string, number> = Array.isArray(entries)
+    ? new Map((entries as readonly string[]).map((h, i) => [h, i]))
+    : (entries as ReadonlyMap<string, number>);
   const epochs = new Map<string, KeyEpoch[]>();
   const ids: string[] = [];
   const revocations: Revocation[] = [];
