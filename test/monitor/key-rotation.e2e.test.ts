@@ -51,6 +51,11 @@ describe('gspc monitor: an honest key rotation', () => {
     assert.notEqual(pinned.methods[boardId], oldKey, 'the new key is pinned');
     assert.equal(pinned.methods[`${boardId}~1`], oldKey, 'the old one as the retired key');
     assert.equal(pinned.transitions.length, 1);
+    // Read by the tiles (MT1, MT3): the rotation was found among the new entries' bundles, at the
+    // leaf after the first release's entries, and the state keeps where it sits.
+    const leaves = state(dir).transition_leaves;
+    assert.deepEqual(Object.keys(leaves), pinned.transitions);
+    assert.ok(leaves[pinned.transitions[0]] >= 1 && leaves[pinned.transitions[0]] < state(dir).last.size);
 
     const both = await monitorOnce([board.origin, mirror], dir);
     assert.deepEqual(alertsFor(both.lines, mirror), ['rollback'], JSON.stringify(both.lines));
