@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import { STATE_SCHEMA } from '../../src/core/monitor/monitor-state.js';
+import { parseMonitorState, STATE_SCHEMA } from '../../src/core/monitor/monitor-state.js';
 import { pollOnce } from '../../src/verify/monitor.js';
 import { releaseDigest } from '../../src/verify/monitor-documents.js';
 import { boundedGet, DEFAULT_LIMITS } from '../../src/verify/monitor-fetch.js';
@@ -222,5 +222,26 @@ describe('gspc monitor: lies told through tiles, each with its alert', () => {
     const r = await poll([a, b], dir);
     assert.deepEqual(kinds(r), [], JSON.stringify(r.alerts));
     assert.equal(r.last?.size, S);
+  });
+});
+
+describe('the state keeps where key transitions sit (MT3), read strictly', () => {
+  const base = {
+    schema: STATE_SCHEMA,
+    views: [],
+    last: { size: 10, root: 'ab'.repeat(32), boardKey: 'A'.repeat(43) },
+  };
+  const id = 'cd'.repeat(32);
+
+  it('a leaf below last.size reads; one at or past it, a fraction, or a leaf without last is refused', () => {
+    const read = (v: unknown) => parseMonitorState(JSON.stringify(v), 'monitor.json');
+    assert.deepEqual(read({ ...base, transition_leaves: { [id]: 9 } }).transition_leaves, { [id]: 9 });
+    for (const bad of [{ [id]: 10 }, { [id]: 1.5 }, { [id]: -1 }, { nothex: 1 }])
+      assert.throws(
+        () => read({ ...base, transition_leaves: bad }),
+        (e: Error & { code?: string }) => e.code === 'monitor_state_invalid' && /transition_leaves/.test(e.message),
+        JSON.stringify(bad),
+      );
+    assert.throws(() => read({ schema: STATE_SCHEMA, transition_leaves: { [id]: 0 } }), /transition_leaves/);
   });
 });
