@@ -9,6 +9,7 @@ import { MerkleTree } from '../core/evidence/merkle/merkle-tree.js';
 import { verifyConsistency } from '../core/evidence/merkle/rfc6962-verify.js';
 import type { CardVerificationContext } from '../core/verify/card-verifier.js';
 import { checkLogCheckpoint, verifyCheckpointNote } from '../core/verify/log-proof.js';
+import { checkLogTiles } from './log-tiles-check.js';
 import { nodeVerifyCrypto } from './node-crypto.js';
 import { parseNote } from '../core/evidence/note/signed-note.js';
 import { parseVerifierKey } from '../core/evidence/note/verifier-key.js';
@@ -65,6 +66,7 @@ export async function verifyLog(
   const rootHex = Buffer.from(tree.root()).toString('hex');
   const checkpointValid = await checkLogCheckpoint(nodeVerifyCrypto, note, origin, boardKey, tree.size, rootHex, add);
   if (note !== undefined && src.live) await checkCosigners(src, note, add);
+  if (src.live) await checkLogTiles(src, entriesDoc.entries, tree.root(), add);
   const logged = new Set(entriesDoc.entries);
   const missing = active.filter((h) => !logged.has(h));
   add(
