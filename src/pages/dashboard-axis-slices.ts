@@ -3,8 +3,8 @@
  * items, its leader, the models not separated from the leader, and whether it is too small to
  * separate anything, with a link to the slice's own document. Every state comes from the ONE
  * Holm family across the axis's slices (decision SL2), which the section says, so no row reads as
- * a separation found by looking at one slice alone. At most {@link SLICE_ROWS} rows; the list has
- * every slice. An axis whose rows carry no tags has no section (nothing to show, SL9). Every
+ * a separation found by looking at one slice alone. At most {@link SLICE_ROWS} rows, the slices
+ * that can separate something first; the list has every slice. An axis whose rows carry no tags has no section (nothing to show, SL9). Every
  * operator string (tags, model ids) is escaped (html).
  */
 import { plural } from '../core/board/lead-sentence.js';
@@ -60,13 +60,18 @@ function row(s: SliceSummary) {
 
 export function slicesSection(doc: SlicesDocument): SafeHtml {
   const src = `/api/slices?axis=${doc.axis}`;
-  const shown = doc.slices.slice(0, SLICE_ROWS);
+  // The slices that can separate something first, then the too-small ones, each in tag order:
+  // at 1,000 tags most may be too small, and a cap in tag order alone would hide the few that
+  // say anything behind rows that say nothing.
+  const ordered = [...doc.slices.filter((s) => !s.too_small), ...doc.slices.filter((s) => s.too_small)];
+  const shown = ordered.slice(0, SLICE_ROWS);
   const more = doc.slices.length - shown.length;
   const small = doc.slices.filter((s) => s.too_small).length;
+  const smallHidden = ordered.slice(SLICE_ROWS).filter((s) => s.too_small).length;
   return html`<h2 id="axis-slices-heading">Slices</h2>
 <p class="note" id="axis-slices-family" data-m="${String(doc.family.m)}">The axis restricted to the items carrying each tag. Every pair of every slice is adjusted in one Holm family across all ${plural(doc.family.slices, 'slice')} (m = ${doc.family.m.toLocaleString('en')}; ${plural(doc.family.excluded, 'test')} with fewer than 6 discordant items, which cannot reject, left out), so a slice shows no separation found by looking at it alone. The whole axis and its contamination windows are tested in families of their own: a claim taken from any of the three has up to three times the 0.05 chance of being false. ${small > 0 ? `${plural(small, 'slice')} ${small === 1 ? 'is' : 'are'} too small to separate anything. ` : ''}Read from <a href="${src}">${src}</a> (<code>${doc.schema}</code>); the rule: <a href="/methodology">methodology, "Slices"</a>.</p>
 ${cardTable('axis-slices', `${plural(doc.slices.length, 'slice')} of ${doc.axis}: leader and the models not separated from it on each`, COLUMNS, shown.map(row))}
-${more > 0 ? html`<p class="note" id="axis-slices-more">${plural(more, 'more slice')} in <a href="${src}">the list</a>.</p>` : ''}`;
+${more > 0 ? html`<p class="note" id="axis-slices-more">${plural(more, 'more slice')} in <a href="${src}">the list</a>${smallHidden === more ? ', every one too small to separate anything' : smallHidden > 0 ? ` (${smallHidden.toLocaleString('en')} of them too small to separate anything)` : ''}.</p>` : ''}`;
 }
 
 /** The section of an axis page, read in-process: nothing for an axis without tags, unread when the list fails. */

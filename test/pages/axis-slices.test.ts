@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SlicesDocument } from '../../src/core/board/slices-document-shape.js';
-import { SLICE_ROWS } from '../../src/pages/dashboard-axis-slices.js';
+import { SLICE_ROWS, slicesSection } from '../../src/pages/dashboard-axis-slices.js';
 import { demoApp } from '../helpers/app.js';
 import { BIG_TAG, slicesCorpus } from '../helpers/slices-corpus.js';
 
@@ -19,17 +19,18 @@ describe('the slices section of an axis page', async () => {
   const list = (await app.inject('/api/slices?axis=quiz')).json() as SlicesDocument;
   const body = (await app.inject('/dashboard/axes/quiz')).body;
 
-  it('lists the first 50 slices with their values and counts the rest', () => {
+  it('lists 50 slices, those that can separate first, with their values, and counts the rest', () => {
     assert.match(body, /<h2 id="axis-slices-heading">Slices<\/h2>/);
     const rows = [...body.matchAll(/<tr data-slice="([^"]*)"( data-too-small="")?>/g)];
     assert.equal(rows.length, SLICE_ROWS);
+    const ordered = [...list.slices.filter((s) => !s.too_small), ...list.slices.filter((s) => s.too_small)];
     assert.deepEqual(
       rows.map((r) => [r[1], r[2] !== undefined]),
-      list.slices.slice(0, SLICE_ROWS).map((s) => [attr(s.tag), s.too_small]),
+      ordered.slice(0, SLICE_ROWS).map((s) => [attr(s.tag), s.too_small]),
     );
     assert.match(
       body,
-      /<p class="note" id="axis-slices-more">11 more slices in <a href="\/api\/slices\?axis=quiz">the list<\/a>/,
+      /<p class="note" id="axis-slices-more">11 more slices in <a href="\/api\/slices\?axis=quiz">the list<\/a>, every one too small to separate anything\./,
     );
     assert.match(
       body,
@@ -37,6 +38,15 @@ describe('the slices section of an axis page', async () => {
         `id="axis-slices-family" data-m="${list.family.m}">.*one Holm family across all 61 slices \\(m = ${list.family.m};`,
       ),
     );
+  });
+
+  it('a slice that can separate is shown even when 50 too-small ones come before it in tag order', () => {
+    const big = list.slices.find((s) => !s.too_small)!;
+    const late: SlicesDocument = { ...list, slices: [...list.slices.filter((s) => s !== big), big] };
+    const section = String(slicesSection(late));
+    const first = /<tr data-slice="([^"]*)"/.exec(section)![1];
+    assert.equal(first, attr(big.tag));
+    assert.equal([...section.matchAll(/<tr data-slice=/g)].length, SLICE_ROWS);
   });
 
   it("a slice's row: items, leader, the leader group, too small and the link; markup is text", () => {
