@@ -121,6 +121,21 @@ export class LogTileReader {
     );
   }
 
+  /**
+   * The consistency proof from `oldSize` to `size` computed from the tiles, unchecked: for a
+   * reader that checks it against a root it holds and this one does not (a witness, MT7).
+   * Throws when a tile is not served or is the wrong length.
+   */
+  async consistencyProof(oldSize: number, size: number): Promise<Uint8Array[]> {
+    const fetched = await this.#fetch(consistencyTiles(oldSize, size));
+    if (typeof fetched === 'string') throw new Error(fetched);
+    return consistencyProofFrom(
+      tileHashReader(size, (t) => fetched.get(`${this.prefix}${hashTilePath(t)}`)),
+      oldSize,
+      size,
+    );
+  }
+
   /** Entry `index` of the tree of `size` with root `root` is `entry` (leaf = SHA-256(0x00 ‖ entry)). */
   async inclusion(index: number, entry: Uint8Array, size: number, root: Uint8Array): Promise<TileCheck> {
     if (index >= size) return { ok: false, detail: `index ${index} is not below the size ${size}` };

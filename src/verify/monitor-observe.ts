@@ -30,8 +30,12 @@ const HEX64 = /^[0-9a-f]{64}$/;
 
 /** An observation, with what the later judgements need: the DID it names and the keys it serves. */
 export interface ObservedView extends ViewObservation {
-  /** The signed note and the tree it was verified from (sent to witnesses as seen). */
-  seen?: { note: string; tree: MerkleTree };
+  /**
+   * The signed note and what it was verified from, sent to witnesses as seen: the tree when the
+   * log was read whole, none when it was read by its tiles (the proof a witness asks for is then
+   * computed from the view's tiles, MT7).
+   */
+  seen?: { note: string; tree?: MerkleTree };
   /** The DID the view's DID document names, when it could be read. */
   did?: string;
   /** The view's keys and their verified history, when its transitions hold. */
@@ -81,8 +85,6 @@ export const MAX_BUNDLED_GROWTH = 65_536;
 export interface KnownLog {
   /** Transition id → leaf index in the log of `last` (the state's `transition_leaves`). */
   leaves?: Readonly<Record<string, number>>;
-  /** False: read /log/entries.json whatever the view serves (`--submit-witness` needs the tree). */
-  tiles?: boolean;
 }
 
 /** The log as one poll of a view read it: through tiles, or whole. */
@@ -103,7 +105,7 @@ async function readLogByTiles(
   known: KnownLog,
   size: number,
 ): Promise<LogRead | { problem: string } | undefined> {
-  if (last === undefined || known.leaves === undefined || known.tiles === false) return undefined;
+  if (last === undefined || known.leaves === undefined) return undefined;
   if (!Number.isSafeInteger(size) || size - last.size > MAX_BUNDLED_GROWTH) return undefined;
   const reader = new LogTileReader(get);
   const added = size > last.size ? await reader.entries(last.size, size) : [];
@@ -171,7 +173,7 @@ export async function observeView(
   const transitionLeaves = leavesOf(walk.ids, log.positions, opened.size);
   const observation =
     log.via === 'tiles'
-      ? await judgedByTiles(view, withKeys, checkpoint, last!, log, transitionLeaves)
+      ? await judgedByTiles(view, withKeys, checkpoint, note, last!, log, transitionLeaves)
       : judgedByEntries(view, withKeys, checkpoint, note, log.entries, transitionLeaves);
   if (observation.problem !== undefined) return observation;
   if (policy !== undefined) {
@@ -253,6 +255,7 @@ async function judgedByTiles(
   view: string,
   withKeys: Pick<ObservedView, 'did' | 'keys'>,
   checkpoint: SeenCheckpoint,
+  note: string,
   last: SeenCheckpoint,
   log: Extract<LogRead, { via: 'tiles' }>,
   transitionLeaves: Record<string, number>,
@@ -265,6 +268,7 @@ async function judgedByTiles(
   const base: ObservedView = {
     view,
     ...withKeys,
+    seen: { note },
     checkpoint,
     transitionLeaves,
     logRead: 'tiles',

@@ -13,6 +13,7 @@ import { foreignState, STATE_SCHEMA, type MonitorState } from '../core/monitor/m
 import { type HostAnswer, readDidHost } from './monitor-did.js';
 import { boundedGet, DEFAULT_LIMITS, type MonitorLimits, withinBudget } from './monitor-fetch.js';
 import { type CacheCounts, stateCache } from './monitor-http-cache.js';
+import { LogTileReader } from './log-tile-reader.js';
 import { judgeKeys, pinnedHistory, pinOf } from './monitor-keys.js';
 import type { ObservedView } from './monitor-observe.js';
 import { ensureStateDir, readMonitorState, statePath, writeMonitorState } from './monitor-state-file.js';
@@ -60,11 +61,7 @@ export async function pollOnce(
   const cache = stateCache(stateDir);
   // The DID's host is read beside the views when the state already names the DID.
   const early = state?.did === undefined ? undefined : readDidHost(state.did, limits, cache);
-  // A witness is sent the tree a checkpoint was verified from: the whole log, read as before.
-  const log = {
-    ...(state?.transition_leaves !== undefined && { leaves: state.transition_leaves }),
-    tiles: (opts.submitTo?.length ?? 0) === 0,
-  };
+  const log = { ...(state?.transition_leaves !== undefined && { leaves: state.transition_leaves }) };
   const polled = await Promise.all(
     views.map((v) => pollView(v, { last, digest: state?.documents?.[v], log }, limits, policy, cache)),
   );
@@ -84,8 +81,8 @@ export async function pollOnce(
   const submitted: PollResult['submitted'] = [];
   const isNew = next !== undefined && (last === undefined || next.size !== last.size || next.root !== last.root);
   if (alerts.length === 0 && isNew && (opts.submitTo?.length ?? 0) > 0) {
-    const seen = observations.find((o) => o.checkpoint?.root === next.root)?.seen;
-    if (seen !== undefined) await submitSeen(seen, opts.submitTo!, alerts, submitted);
+    const from = observations.find((o) => o.checkpoint?.root === next.root && o.seen !== undefined);
+    if (from !== undefined) await submitSeen(from, next.size, limits, opts.submitTo!, alerts, submitted);
   }
   // Any alert (a witness's fork alarm or refusal too) keeps the previous checkpoint and keys.
   const clean = alerts.length === 0;
@@ -201,14 +198,21 @@ function documentsAfter(
  * or refuses is an alert of its own, and the checkpoint is not learnt.
  */
 async function submitSeen(
-  seen: NonNullable<ObservedView['seen']>,
+  from: ObservedView,
+  size: number,
+  limits: MonitorLimits,
   witnesses: readonly string[],
   alerts: PollAlert[],
   submitted: PollResult['submitted'],
 ): Promise<void> {
+  const seen = from.seen!;
+  // Read by its tiles, the log gives a witness its proof from the view's tiles (MT7): the
+  // witness checks it against the root it cosigned, so the monitor need not trust them.
+  const reader = new LogTileReader(boundedGet(from.view, limits, AbortSignal.timeout(limits.viewBudgetMs)));
+  const tree = seen.tree ?? { size, consistencyProof: (old: number) => reader.consistencyProof(old, size) };
   for (const witness of witnesses) {
     try {
-      const lines = await submitCheckpoint(witness, seen.note, seen.tree);
+      const lines = await submitCheckpoint(witness, seen.note, tree);
       submitted.push({ witness, cosigned: lines.toString('utf8').startsWith('\u2014 ') });
     } catch (e) {
       const detail = e instanceof Error ? e.message : String(e);

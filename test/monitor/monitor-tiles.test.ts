@@ -8,7 +8,11 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
+import { verifyConsistency } from '../../src/core/evidence/merkle/rfc6962-verify.js';
+import { parseAddCheckpointRequest } from '../../src/core/evidence/note/witness.js';
 import { parseMonitorState, STATE_SCHEMA } from '../../src/core/monitor/monitor-state.js';
 import { pollOnce } from '../../src/verify/monitor.js';
 import { releaseDigest } from '../../src/verify/monitor-documents.js';
@@ -222,6 +226,62 @@ describe('gspc monitor: lies told through tiles, each with its alert', () => {
     const r = await poll([a, b], dir);
     assert.deepEqual(kinds(r), [], JSON.stringify(r.alerts));
     assert.equal(r.last?.size, S);
+  });
+});
+
+describe('gspc monitor --submit-witness over tiles (MT7)', () => {
+  it("the witness gets the consistency proof from the size it cosigned, computed from the view's tiles", async () => {
+    const S = 5_000;
+    const log = syntheticLog(S);
+    const view = await tiledView(log, S - 1000);
+    const dir = await stateAt([view], log, S - 1000);
+    view.size = S;
+    // A tlog-witness that cosigned size 3,000: it answers 409 to `old 0`, then checks the proof.
+    const bodies: string[] = [];
+    const witness = await new Promise<{ url: string; close(): void }>((resolve) => {
+      const server = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c) => {
+          body += c;
+        });
+        req.on('end', () => {
+          bodies.push(body);
+          const p = parseAddCheckpointRequest(body);
+          if (!p.ok) return void res.writeHead(400).end(p.reason);
+          if (p.request.oldSize !== 3_000)
+            return void res.writeHead(409, { 'content-type': 'text/x.tlog.size' }).end('3000\n');
+          const holds = verifyConsistency(3_000, S, p.request.proof, log.rootAt(3_000), log.rootAt(S)).ok;
+          res.writeHead(holds ? 200 : 422).end(holds ? '\u2014 witness.example AAAA\n' : 'bad proof');
+        });
+      });
+      server.listen(0, '127.0.0.1', () =>
+        resolve({
+          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          close: () => {
+            server.closeAllConnections();
+            server.close();
+          },
+        }),
+      );
+    });
+    after(() => witness.close());
+    const r = await pollOnce([view.url], dir, now, { submitTo: [witness.url] });
+    assert.deepEqual(r.alerts, []);
+    assert.deepEqual(
+      r.log.map((l) => l.read),
+      ['tiles'],
+      'the log was read by its tiles, not whole',
+    );
+    assert.deepEqual(r.submitted, [{ witness: witness.url, cosigned: true }]);
+    assert.deepEqual(
+      bodies.map((b) => b.split('\n')[0]),
+      ['old 0', 'old 3000'],
+    );
+    // entries.json is asked for only by the release digest (MT5; this view answers 404).
+    assert.deepEqual(
+      view.log.filter((r) => r.path === '/log/entries.json').map((r) => r.status),
+      [404],
+    );
   });
 });
 
