@@ -83,6 +83,7 @@ describe('the tiles a log publishes', () => {
       '/log/tile/data/000',
       '/log/tile/0/000.p/256',
       '/log/tiles/0/000',
+      '/log/tile/0/x009/x007/x199/x254/x740/992',
     ])
       assert.equal(tiles.read(path), undefined, path);
     assert.deepEqual(logTiles(fakeRelease(0, [])).paths(), []);
@@ -120,6 +121,10 @@ describe('/log/tile/* over HTTP', () => {
       '/log/tile/0/1',
       '/log/tile/entries/000',
       '/log/tile/',
+      // An index past 2^53 − 1 (six 3-digit elements reach 10^18 − 1): a 404, not a 500 (R3-1).
+      '/log/tile/0/x009/x007/x199/x254/x740/992',
+      '/log/tile/0/x999/x999/x999/x999/x999/999',
+      '/log/tile/entries/x999/x999/x999/x999/x999/999.p/5',
     ]) {
       const r = await app.inject({ url });
       assert.equal(r.statusCode, 404, url);

@@ -137,8 +137,11 @@ export function parseTilePath(path: string): TileAddress | undefined {
   const level = m[1] === 'entries' ? 0 : Number(m[1]);
   if (level > 63) return undefined;
   const elements = m[2]!.split('/');
-  if (elements.length > 6) return undefined; // beyond 10^18: not a safe integer
+  if (elements.length > 6) return undefined; // 10^18 and up: not a safe integer
   const index = elements.reduce((n, e) => n * 1000 + Number(e.replace('x', '')), 0);
+  // Six elements reach 10^18 − 1, past 2^53 − 1: such an index has lost precision (and
+  // tileIndexPath would throw, a 500 for a request path), so it names no tile.
+  if (!Number.isSafeInteger(index)) return undefined;
   const width = m[3] === undefined ? TILE_WIDTH : Number(m[3]);
   if ((m[3] !== undefined && width >= TILE_WIDTH) || tileIndexPath(index) !== m[2]) return undefined;
   return { kind: m[1] === 'entries' ? 'entries' : 'hash', tile: { level, index, width } };
