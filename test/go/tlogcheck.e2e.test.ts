@@ -92,6 +92,11 @@ async function passes(prefix: string) {
   assert.equal(report.records_proved, size, 'every record proved');
   assert.equal(report.bundles, Math.ceil(size / 256));
   assert.equal(report.consistency_checked, release.evidence.log.history.length, 'every earlier checkpoint');
+  // The release's own log, not any log a server signs under a vkey it serves (review R3-2).
+  const [origin, , root] = release.evidence.log.checkpoint!.split('\n');
+  assert.equal(report.origin, origin);
+  assert.equal(report.root, root);
+  assert.equal(report.published_checked, logTiles(release).paths().length, 'every tile and bundle, byte for byte');
   return report;
 }
 
@@ -173,6 +178,21 @@ describe("Go's sumdb tlog and note over the log's tiles", { skip }, () => {
     assert.equal(report.bundles, 274);
     assert.equal(report.consistency_checked, 1);
     assert.ok(report.records_proved! >= 4096);
+    assert.equal(report.published_checked, tiles.paths().length);
+    // The earlier checkpoint's partial tile and bundle: read by no proof of the current tree,
+    // each still checked byte for byte (review R3-2: a changed one passed).
+    for (const [rel, at, why] of [
+      ['tile/0/273.p/102', 40, /tile tile\/0\/273\.p\/102 is not the tree's/],
+      ['tile/entries/273.p/102', 40, /entry 1 of bundle tile\/entries\/273\.p\/102/],
+    ] as const) {
+      const file = join(dir, rel);
+      const good = readFileSync(file);
+      const bad = Buffer.from(good);
+      bad[at] = bad[at]! ^ 1;
+      writeFileSync(file, bad);
+      await fails(dir, why);
+      writeFileSync(file, good);
+    }
     const top = join(dir, 'tile', '2', '000.p', '1');
     writeFileSync(top, Buffer.alloc(32));
     await fails(dir, /tree hash from tiles: downloaded inconsistent tile/);
