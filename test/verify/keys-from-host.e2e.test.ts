@@ -23,7 +23,7 @@ import { thumbprintInput } from '../../src/core/verify/key-anchor.js';
 import { signingContext } from '../../src/keys/signing.js';
 import { loadRelease } from '../../src/release/load.js';
 import { liveSigning } from '../helpers/app.js';
-import { browserMissing, verifyServedInBrowser } from '../helpers/browser.js';
+import { browserMissing, openPage, verifyServedInBrowser } from '../helpers/browser.js';
 import { gspc } from '../helpers/cli.js';
 import { editedDemo } from '../helpers/edited-demo.js';
 import { hostOrigin, liveOf, proxy, serveState, type Key } from '../helpers/host-views.js';
@@ -89,6 +89,23 @@ const firstCard = [...release1.evidence.cards.keys()].find((h) => !release1.evid
 const impostorSigner = impostorSigning.inputs.boardKey;
 // The DID document a reader saved from the origin while it was up (made in the first test).
 const saved = join(tempDir(), 'did.json');
+
+/** The impostor's first card and its own tlog-proof, checked on `url`'s /gspc-verify page. */
+async function tlogProofInBrowser(url: string) {
+  const cards = (await (await fetch(`${impostor.url}/log/entries.json`)).json()) as { entries: string[] };
+  const sha = cards.entries.at(-1)!;
+  const proof = await (await fetch(`${impostor.url}/cards/${sha.slice(0, 16)}.tlog-proof`)).text();
+  assert.match(proof, /^c2sp\.org\/tlog-proof@v1\n/);
+  const { page } = await openPage();
+  await page.goto(`${url}/gspc-verify`);
+  await page.waitForSelector('body[data-verify-ready="true"]');
+  await page.fill('#tlog-card', sha);
+  await page.fill('#tlog-text', proof);
+  await page.click('#verify-tlog button[type="submit"]');
+  const box = page.locator('#tlog-result[data-state="done"], #tlog-result[data-state="error"]');
+  await box.waitFor({ timeout: 30_000 });
+  return { result: await box.getAttribute('data-result'), text: await box.innerText() };
+}
 
 describe('the origin up', () => {
   it('the origin and a faithful mirror are VALID under the DID host’s keys, and say so', async () => {
@@ -164,6 +181,10 @@ describe('the origin up', () => {
 
   it('the browser agrees: the impostor’s page INVALID, the mirror’s VALID', { skip: browserMissing() }, async () => {
     assert.equal((await verifyServedInBrowser(impostor.url)).result, 'INVALID');
+    // Its own card's tlog-proof on its own page: the host's board key did not sign its checkpoint.
+    const own = await tlogProofInBrowser(impostor.url);
+    assert.equal(own.result, 'INVALID', own.text);
+    assert.doesNotMatch(own.text, /The card is entry/);
     const copy = await verifyServedInBrowser(mirror.url);
     assert.equal(copy.result, 'VALID', copy.text);
   });
@@ -212,6 +233,15 @@ describe('the origin down', () => {
 
   it('the browser agrees: the mirror’s page says UNVERIFIABLE_KEY', { skip: browserMissing() }, async () => {
     assert.equal((await verifyServedInBrowser(mirror.url)).result, 'UNVERIFIABLE_KEY');
+  });
+
+  it('the impostor’s page, its own card’s tlog-proof: UNVERIFIABLE_KEY, and never says the card is in the log (R3-4)', {
+    skip: browserMissing(),
+  }, async () => {
+    // Its proof verifies under its own keys, which its page reads from its own origin while the host is down.
+    const r = await tlogProofInBrowser(impostor.url);
+    assert.equal(r.result, 'UNVERIFIABLE_KEY', r.text);
+    assert.doesNotMatch(r.text, /The card is entry/);
   });
 });
 

@@ -57,7 +57,9 @@ function show(box: HTMLElement, v: TlogProofVerdict, result: string, anchorProbl
     el('h3', { class: 'verdict' }, 'tlog-proof: ', state(result)),
     v.code === null ? null : el('p', { class: 'verify-tlog-code', 'data-code': v.code }, `Code: ${v.code}.`),
     anchorProblem === undefined ? null : el('p', { class: 'callout' }, `key_anchor: ${anchorProblem}`),
-    v.claims && v.result === 'VALID'
+    // The page's verdict, not the proof's alone: under keys the DID's host did not vouch for
+    // (an impostor's own, read from the page's origin) nothing is said to be in the log (R3-4).
+    v.claims && result === 'VALID'
       ? el(
           'p',
           {},
