@@ -261,11 +261,14 @@ async function rootFromPath(
 }
 
 /**
- * The log keys a DID document vouches for: its board key and the board keys it retired (a proof
- * made before a rotation is signed by one), under the origin its did:web names (card-log.ts
- * `logOrigin`). A revoked key counts only for the checkpoint its revocation trusts. Give it a DID
- * document from a trusted source (the DID's host, anchored, or the reader's own copy), never one
- * that came with the proof.
+ * The log keys a DID document vouches for, under the origin its did:web names (card-log.ts
+ * `logOrigin`): its board key, and a revoked key only for the checkpoint its revocation trusts. A
+ * retired (rotated, not revoked) key is not one (review R3-3): an offline proof does not say where
+ * the rotation sits in the log, so a retired key would sign a tree of any size under the origin's
+ * name, where `gspc verify <url>` and the monitor accept it only below its rotation. A proof
+ * signed before a rotation is fetched again: the log serves each card's proof over its current
+ * checkpoint, signed by the current key. Give it a DID document from a trusted source (the DID's
+ * host, anchored, or the reader's own copy), never one that came with the proof.
  */
 export function trustedLogsOfDidDocument(doc: unknown): TrustedLogKey[] {
   const did = (doc as { id?: unknown } | null)?.id;
@@ -276,6 +279,7 @@ export function trustedLogsOfDidDocument(doc: unknown): TrustedLogKey[] {
   return [...keysOfDidDocument(doc)].flatMap(([kid, publicKey]) => {
     if (kid !== board && !(kid.startsWith(`${board}~`) && /^\d+$/.test(kid.slice(board.length + 1)))) return [];
     const r = revocationOf(revocations, bytesToBase64url(publicKey));
+    if (kid !== board && r === undefined) return [];
     return [
       {
         origin,
