@@ -14,6 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { currentReleaseDir } from '../../src/release/data-dir.js';
+import { EVIDENCE_DIR } from '../../src/release/evidence.js';
 import { gspc } from '../helpers/cli.js';
 import { goTlogCheck, runTlogCheck } from '../helpers/go-tlogcheck.js';
 import { nginxMissing } from '../helpers/nginx.js';
@@ -67,7 +68,14 @@ describe('replicas on PostgreSQL behind nginx', { skip }, () => {
     if (!go.ok) return c.skip(go.reason);
     const r = await runTlogCheck(go.bin, `${t.lb}/log`);
     assert.equal(r.status, 0, r.stdout + r.stderr);
-    assert.equal((JSON.parse(r.stdout) as { records_proved: number }).records_proved, 36);
+    const report = JSON.parse(r.stdout) as { records_proved: number; origin: string; root: string };
+    assert.equal(report.records_proved, 36);
+    // The publisher's own log, not whatever log the balancer signs under a vkey it serves (review R3).
+    const [origin, , root] = readFileSync(
+      join(currentReleaseDir(t.publisher)!, EVIDENCE_DIR, 'log-checkpoint'),
+      'utf8',
+    ).split('\n');
+    assert.deepEqual([report.origin, report.root], [origin, root]);
   });
 
   it('a roll-out, one replica after another: every response is wholly one release (body, ETag and as_of agree)', async () => {
