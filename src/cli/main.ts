@@ -16,6 +16,7 @@ import { PACKAGE_VERSION, readConfig, type ConfigOverrides, type ConfigSource } 
 import { CliRun, PROCESS_IO, type CliIo } from './cli-io.js';
 import { runVerify, type TrustFlags, trustOf, withTrustOptions } from './verify.js';
 import { isTlogProofFile, runVerifyTlogProof, type TlogProofFlags } from './verify-tlog-proof.js';
+import { runVerifyCardOnline } from './verify-card-online.js';
 import { registerValidateCommand } from './validate-command.js';
 import { registerLedgerCommands } from './ledger-commands.js';
 import { runWitness } from './witness.js';
@@ -218,7 +219,10 @@ export function gspcProgram(run: CliRun, configFor: ConfigSource, io: CliIo): Co
         '--witness-policy <file>',
         'a C2SP tlog-policy (log, witness, group, quorum lines): the checkpoint must carry its quorum of witness cosignatures',
       )
-      .option('--card <card.json|sha256>', 'for a tlog-proof: the card it proves (a card file, or its 64-hex sha256)')
+      .option(
+        '--card <card.json|sha256>',
+        'for a tlog-proof: the card it proves; with a URL: check that one card online from the log tiles (a card file, or its 64-hex sha256)',
+      )
       .option(
         '--log-vkey <vkey>',
         "for a tlog-proof: the log's C2SP verifier key, as you trust it (repeatable)",
@@ -237,8 +241,16 @@ export function gspcProgram(run: CliRun, configFor: ConfigSource, io: CliIo): Co
       run.exitCode = await runVerifyTlogProof(target, o, o.json === true, print, () => new Date());
       return;
     }
+    // A URL with --card: that one card, from the log's tiles (VC1).
+    if (o.card !== undefined && /^https?:\/\//.test(target) && o.logVkey.length + o.witnessKey.length === 0) {
+      run.exitCode = await runVerifyCardOnline(target, { ...o, card: o.card }, o.json === true, print);
+      return;
+    }
     if (o.card !== undefined || o.logVkey.length > 0 || o.witnessKey.length > 0)
-      throw new GspcError('config_invalid', '--card, --log-vkey and --witness-key are for a tlog-proof file');
+      throw new GspcError(
+        'config_invalid',
+        '--log-vkey and --witness-key are for a tlog-proof file, --card for a tlog-proof file or a URL',
+      );
     run.exitCode = await runVerify(target, o.json === true, print, o.witnessPolicy, trustOf(o));
   });
 

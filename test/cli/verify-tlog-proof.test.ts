@@ -62,7 +62,8 @@ describe('gspc verify <card>.tlog-proof', async () => {
     assert.match(r.stderr, /never the proof's own/);
     assert.equal((await gspc(['verify', proof, '--log-vkey', vkey])).status, 2, 'no --card');
     assert.equal((await gspc(['verify', proof, '--card', card, '--trust-key', 'x'])).status, 2);
-    const url = await gspc(['verify', 'http://127.0.0.1:9/', '--card', a]);
+    // A URL takes --card (one card online, VC1), never a --log-vkey: its keys are the DID's.
+    const url = await gspc(['verify', 'http://127.0.0.1:9/', '--card', a, '--log-vkey', vkey]);
     assert.equal(url.status, 2);
     assert.match(url.stderr, /for a tlog-proof file/);
   });
