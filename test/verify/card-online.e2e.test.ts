@@ -24,8 +24,13 @@ import { formatCheckpoint } from '../../src/core/evidence/note/checkpoint.js';
 import { formatNote, keyId, noteSignature, SIG_TYPE_ED25519 } from '../../src/core/evidence/note/signed-note.js';
 import { formatVerifierKey } from '../../src/core/evidence/note/verifier-key.js';
 import { formatTlogProof } from '../../src/core/evidence/tlog-proof.js';
+import { buildApp } from '../../src/app.js';
+import { loadRelease } from '../../src/release/load.js';
+import { publishRelease } from '../../src/release/publish.js';
+import { ServedState } from '../../src/serve/served-state.js';
+import { liveSigning, testSigning } from '../helpers/app.js';
 import { gspc } from '../helpers/cli.js';
-import { tempDir } from '../helpers/tmp.js';
+import { demoCopy, tempDir } from '../helpers/tmp.js';
 import { syntheticEntry, type SyntheticLog, tiledView, type TiledView } from '../monitor/tiled-log.js';
 
 const N = 5000;
@@ -303,5 +308,32 @@ describe('gspc verify <url> --card: one card online, from the tiles (VC1-VC7)', 
     const none = join(dir, 'none.policy');
     writeFileSync(none, `log ${formatVerifierKey(logOrigin(did), BOARD.publicKey)}\nquorum none\n`);
     assert.equal((await verify(site.url, good.sha256, ['--witness-policy', none])).status, 0);
+  });
+});
+
+describe('gspc verify <url> --card on a served release (the real cards, tlog-proofs and tiles)', async () => {
+  const signing = testSigning();
+  const { dir } = publishRelease(demoCopy(), tempDir(), signing.inputs);
+  const app = buildApp({ state: new ServedState(loadRelease(dir), liveSigning(signing)), logLevel: 'silent' });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  after(() => app.close());
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const get = async (path: string) => (await fetch(`${url}${path}`)).text();
+  const cards = (JSON.parse(await get('/cards/index.json')) as { cards: { sha256: string }[] }).cards;
+  const didFile = join(tempDir(), 'did.json');
+  writeFileSync(didFile, await get('/.well-known/did.json'));
+
+  it('VALID under a saved DID document; UNVERIFIABLE_KEY when the DID host cannot be read and nothing anchors the keys', async () => {
+    const a = cards[cards.length - 1]!.sha256;
+    const r = await gspc(['verify', url, '--card', a, '--trust-did-document', didFile, '--json']);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const report = JSON.parse(r.stdout);
+    assert.equal(report.result, 'VALID');
+    assert.equal(report.log.origin, logOrigin(signing.did));
+    assert.equal(report.requests.paths.includes('/log/entries.json'), false);
+    assert.ok(report.requests.tiles >= 1 && report.requests.tiles <= 2, report.requests.paths.join(', '));
+    const unanchored = await gspc(['verify', url, '--card', a, '--json']);
+    assert.equal(unanchored.status, 1);
+    assert.equal(JSON.parse(unanchored.stdout).result, 'UNVERIFIABLE_KEY');
   });
 });
