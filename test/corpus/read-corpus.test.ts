@@ -201,6 +201,27 @@ describe('text encoding of corpus files (issue 16)', () => {
     assert.match(p!.reason, /^is not UTF-8: byte 0xE9 at byte \d+ \(column 3\) starts no valid character/);
   });
 
+  it('an item id holding a lone surrogate (JSON allows "\\ud800") is refused at its line; a pair is text', () => {
+    const dir = demoCopy();
+    const rows = join(dir, 'peritem', 'governance.jsonl');
+    const lines = readFileSync(rows, 'utf8').split('\n');
+    const row = JSON.parse(lines[2]!) as { item: string };
+    // Written as an escape, since a lone surrogate has no UTF-8 bytes of its own.
+    lines[2] = lines[2]!.replace(JSON.stringify(row.item), `"${row.item}\\ud800x"`);
+    writeFileSync(rows, lines.join('\n'));
+    const [p, ...rest] = problemsOf(dir);
+    assert.deepEqual(rest, []);
+    assert.deepEqual([p!.file, p!.line, p!.field], ['peritem/governance.jsonl', 3, 'item']);
+    assert.match(p!.reason, /^must be well-formed Unicode: it holds a lone surrogate/);
+    // A surrogate pair (an emoji written as two escapes) is one character: accepted.
+    const ok = demoCopy();
+    const okRows = join(ok, 'peritem', 'governance.jsonl');
+    const okLines = readFileSync(okRows, 'utf8').split('\n');
+    const item = (JSON.parse(okLines[0]!) as { item: string }).item;
+    writeFileSync(okRows, okLines.map((l) => l.replaceAll(JSON.stringify(item), `"${item}\\ud83d\\ude00"`)).join('\n'));
+    assert.ok(readCorpus(ok).tables.get('governance')?.items.includes(`${item}\u{1F600}`));
+  });
+
   it("board.json's as_of must name a moment that exists: Date.parse would read 2025-02-30 as 2 March", () => {
     for (const asOf of ['2025-02-30T00:00:00Z', '2025-06-30T24:00:00Z']) {
       const dir = demoCopy();
