@@ -16,6 +16,7 @@ import { inertText, inertWord, shownText } from './inert-text.js';
 /** A label and a response as the document gives them (`response` absent when the axis has none). */
 export interface Answer {
   label: string | null;
+  label_truncated?: true;
   response?: string | null;
   response_truncated?: true;
 }
@@ -37,6 +38,7 @@ export interface PairHead extends Head {
 export interface PairItem {
   item: string;
   gold: string | string[];
+  gold_truncated?: true;
   first: Answer;
   second: Answer;
 }
@@ -44,6 +46,7 @@ export interface PairItem {
 export interface ItemHead extends Head {
   item: string;
   gold: string | string[];
+  gold_truncated?: true;
   models_without_row: number;
 }
 
@@ -66,13 +69,19 @@ export interface Paging {
 
 const ownMark = (own: boolean) => (own ? html` <span class="state axis-own">own</span>` : '');
 
-function gold(g: string | string[]): SafeHtml {
-  if (typeof g === 'string') return html`<code><bdi>${inertWord(g)}</bdi></code>`;
-  return html`one of ${g.map((x, i) => html`${i > 0 ? ', ' : ''}<code><bdi>${inertWord(x)}</bdi></code>`)}`;
+/** What a cut label or gold says (the document cuts them at 500 characters, a gold list at 20 labels). */
+const CUT_NOTE = html` <span class="note">(cut: the published rows hold it whole)</span>`;
+
+function gold(g: string | string[], truncated?: true): SafeHtml {
+  const cutNote = truncated ? CUT_NOTE : '';
+  if (typeof g === 'string') return html`<code><bdi>${inertWord(g)}</bdi></code>${cutNote}`;
+  return html`one of ${g.map((x, i) => html`${i > 0 ? ', ' : ''}<code><bdi>${inertWord(x)}</bdi></code>`)}${cutNote}`;
 }
 
-const labelText = (l: string | null) =>
-  l === null ? html`<span class="note">unparsed</span>` : html`<code><bdi>${inertWord(l)}</bdi></code>`;
+const labelText = (a: Answer) =>
+  a.label === null
+    ? html`<span class="note">unparsed</span>`
+    : html`<code><bdi>${inertWord(a.label)}</bdi></code>${a.label_truncated ? CUT_NOTE : ''}`;
 
 /** A response in its box; the region is named so a keyboard can reach it when it scrolls. */
 function responseBox(a: Answer, whose: string): SafeHtml {
@@ -146,7 +155,7 @@ export function pairBody(h: PairHead, items: readonly PairItem[], p: Paging): Sa
     ...(responses ? [{ label: 'B response' }] : []),
   ];
   const answer = (a: Answer, who: string, item: string) => [
-    html`<td class="xp-label">${labelText(a.label)}</td>`,
+    html`<td class="xp-label">${labelText(a)}</td>`,
     ...(responses
       ? [html`<td class="xp-response-cell">${responseBox(a, `${who}'s response on ${shownText(item)}`)}</td>`]
       : []),
@@ -175,7 +184,7 @@ ${
           attrs: html` data-item="${it.item}"`,
           cells: [
             html`<th scope="row"><a href="${itemsPagePath(h.axis, { item: it.item })}"><bdi>${inertWord(it.item)}</bdi></a></th>`,
-            html`<td class="xp-label">${gold(it.gold)}</td>`,
+            html`<td class="xp-label">${gold(it.gold, it.gold_truncated)}</td>`,
             ...answer(it.first, 'A', it.item),
             ...answer(it.second, 'B', it.item),
           ],
@@ -198,7 +207,7 @@ export function itemBody(h: ItemHead, models: readonly ItemModel[], p: Paging): 
   return html`${sourceNote(h, p)}
 <dl class="dash-facts" id="xp-item">
 <dt>Item</dt><dd data-field="item"><code><bdi>${inertWord(h.item)}</bdi></code></dd>
-<dt>Gold</dt><dd data-field="gold">${gold(h.gold)}</dd>
+<dt>Gold</dt><dd data-field="gold">${gold(h.gold, h.gold_truncated)}</dd>
 <dt>Models with a row</dt><dd data-field="models">${p.of}</dd>
 <dt>Models without a row</dt><dd data-field="models_without_row">${h.models_without_row}</dd>
 </dl>
@@ -213,7 +222,7 @@ ${cardTable(
     cells: [
       html`<th scope="row">${breakable(m.model)}${ownMark(m.own)}</th>`,
       html`<td><span class="state state-${OUTCOME_CLASS[m.outcome]}">${m.outcome}</span></td>`,
-      html`<td class="xp-label">${labelText(m.label)}</td>`,
+      html`<td class="xp-label">${labelText(m)}</td>`,
       ...(responses
         ? [html`<td class="xp-response-cell">${responseBox(m, `${m.model}'s response on ${shownText(h.item)}`)}</td>`]
         : []),

@@ -36,6 +36,40 @@ const row = (item: string, model: string, right: boolean, response?: string) =>
   JSON.stringify({ item, model, gold: 'A', label: right ? 'A' : 'B', ...(response !== undefined && { response }) });
 
 describe('the item explorer, review R2', () => {
+  it('cuts a long label and gold at 500 characters, a gold list at 20, and says so: a page stays bounded', async () => {
+    const rows: string[] = [];
+    const goldList = Array.from({ length: 30 }, (_, i) => `G${i}`.padEnd(600, 'g'));
+    for (let i = 0; i < 20; i++)
+      rows.push(
+        JSON.stringify({ item: `q/${i}`, model: 'm/one', gold: goldList, label: goldList[0] }),
+        JSON.stringify({ item: `q/${i}`, model: 'm/two', gold: goldList, label: 'W'.repeat(200_000) }),
+      );
+    const signing = testSigning();
+    const release = publishRelease(writeQuizCorpus({ rows, labels: goldList }), tempDir(), signing.inputs).dir;
+    const app = buildApp({ state: new ServedState(loadRelease(release), liveSigning(signing)), logLevel: 'silent' });
+    after(() => app.close());
+    const doc = (await app.inject({ url: '/api/items?axis=quiz&first=m/one&second=m/two' })).json();
+    assert.ok(JSON.stringify(doc).length <= 65536, 'a page within 64 KiB');
+    const e = doc.items[0];
+    assert.equal(e.gold.length, 20);
+    assert.ok(e.gold.every((g: string) => g.length === 500));
+    assert.equal(e.gold_truncated, true);
+    assert.deepEqual([e.first.label.length, e.first.label_truncated], [500, true]);
+    assert.deepEqual([e.second.label, e.second.label_truncated], ['W'.repeat(500), true]);
+    const one = (await app.inject({ url: '/api/items?axis=quiz&item=q/0' })).json();
+    assert.equal(one.gold_truncated, true);
+    assert.ok(one.models.every((m: any) => m.label.length === 500 && m.label_truncated === true));
+    const page = await app.inject({ url: '/dashboard/axes/quiz/items?first=m/one&second=m/two' });
+    assert.equal(page.statusCode, 200);
+    assert.ok(page.rawPayload.length < 1_000_000, `an explorer page of ${page.rawPayload.length} bytes`);
+    assert.match(page.body, /\(cut: the published rows hold it whole\)/);
+    // A short label is given whole, with no mark.
+    const short = serve([row('s/1', 'm/one', true), row('s/1', 'm/two', false)]);
+    const plain = (await short.inject({ url: '/api/items?axis=quiz&first=m/one&second=m/two' })).json();
+    assert.deepEqual(plain.items[0].second, { label: 'B' });
+    assert.equal(plain.items[0].gold_truncated, undefined);
+  });
+
   it('answers an item id of 512 characters, which the pair page links, in the page and the document', async () => {
     const long = `i/${'x'.repeat(510)}`;
     const app = serve([

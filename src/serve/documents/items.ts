@@ -36,6 +36,34 @@ export const PAGE_BYTES = 64 * 1024;
 const KNOWN_NAMED = 50;
 
 const QUERY = ['axis', 'first', 'second', 'side', 'item', 'cursor'] as const;
+
+/**
+ * The longest label, and gold label, a page gives whole; longer ones are cut there with
+ * `label_truncated` / `gold_truncated`, and a gold list past {@link GOLD_LABELS} labels is cut to
+ * them (review of issue 41: the corpus bounds no label, and 20 labels of 200 kB made a 4 MB
+ * explorer page). The published rows hold every label whole.
+ */
+export const LABEL_CHARS = 500;
+const GOLD_LABELS = 20;
+
+/** Cut at `max` code units, never between the two halves of a surrogate pair. */
+const cut = (s: string, max: number) => s.slice(0, /[\uD800-\uDBFF]/.test(s[max - 1]!) ? max - 1 : max);
+
+function shownLabel(label: string | null): { label: string | null; label_truncated?: true } {
+  if (label === null || label.length <= LABEL_CHARS) return { label };
+  return { label: cut(label, LABEL_CHARS), label_truncated: true };
+}
+
+function shownGold(gold: string | string[]): { gold: string | string[]; gold_truncated?: true } {
+  if (typeof gold === 'string')
+    return gold.length <= LABEL_CHARS ? { gold } : { gold: cut(gold, LABEL_CHARS), gold_truncated: true };
+  const long = gold.length > GOLD_LABELS || gold.some((g) => g.length > LABEL_CHARS);
+  if (!long) return { gold };
+  return {
+    gold: gold.slice(0, GOLD_LABELS).map((g) => (g.length <= LABEL_CHARS ? g : cut(g, LABEL_CHARS))),
+    gold_truncated: true,
+  };
+}
 /** An item id may be up to 512 characters (docs/formats.md §1), past the 200 of other values. */
 export const ITEMS_QUERY_MAX = { item: ITEM_ID_MAX } as const;
 
@@ -165,7 +193,7 @@ function pairDocument(
   const { counts: o, items: found } = discordantList(key, table, first, second, side);
   const offset = offsetOf(q.get('cursor'), scope, side, found.length);
   const labelled = (col: typeof x, idx: number) => ({
-    label: table.labelOf(col, idx),
+    ...shownLabel(table.labelOf(col, idx)),
     ...(ix !== null && responseOf(ix, col.model, idx)),
   });
   const head = {
@@ -186,7 +214,12 @@ function pairDocument(
     found.length,
     (k) => {
       const idx = found[k]!;
-      return { item: table.items[idx], gold: table.goldLabels[idx], first: labelled(x, idx), second: labelled(y, idx) };
+      return {
+        item: table.items[idx],
+        ...shownGold(table.goldLabels[idx]!),
+        first: labelled(x, idx),
+        second: labelled(y, idx),
+      };
     },
     offset,
     scope,
@@ -219,7 +252,7 @@ function itemDocument(
     schema: ITEMS_SCHEMA,
     axis,
     item,
-    gold: table.goldLabels[idx],
+    ...shownGold(table.goldLabels[idx]!),
     models_without_row: table.columns.size - cols.length,
     responses: responsesNote(ix),
   };
@@ -234,7 +267,7 @@ function itemDocument(
         model: c.model,
         own: own(p, c.model),
         outcome: OUTCOME_WORD[c.outcome[idx]!],
-        label: table.labelOf(c, idx),
+        ...shownLabel(table.labelOf(c, idx)),
         ...(ix !== null && responseOf(ix, c.model, idx)),
       };
     },
