@@ -6,16 +6,12 @@
  * leave the event loop to other requests, then served as prepared bytes like the board.
  */
 import { tieGroups } from '../../core/board/lead-sentence.js';
-import {
-  MODELS_SCHEMA,
-  modelsDocumentSteps,
-  type ModelsDocument,
-  type PairEntry,
-} from '../../core/board/models-document.js';
+import { MODELS_SCHEMA, modelsDocumentSteps, type ModelsDocument } from '../../core/board/models-document.js';
 import { GspcError } from '../../core/errors.js';
-import { CACHE_CONTROL, prepare, type Prepared } from '../prepared-bytes.js';
+import { CACHE_CONTROL, type Prepared } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
-import { knownParsed, perRelease, prepared, type DocumentEntry } from './document.js';
+import { perRelease, prepared, type DocumentEntry } from './document.js';
+import { pairsLastBytes } from './sliced-build.js';
 
 /** The release's model-comparison axes: those with an every-model document (and an axis page). */
 export const comparisonAxes = (p: PreparedRelease) =>
@@ -62,8 +58,6 @@ function perAxis(p: PreparedRelease): Map<string, Building> {
 
 /** How long one slice of a build may hold the event loop before it lets other work run. */
 const SLICE_MS = 10;
-/** Pairs serialised between two yields. */
-const PAIRS_PER_CHUNK = 4096;
 
 function buildingFor(p: PreparedRelease, axis: string): Building {
   const cache = perAxis(p);
@@ -80,31 +74,10 @@ function buildingFor(p: PreparedRelease, axis: string): Building {
   return b;
 }
 
-/**
- * The document, then its bytes, in steps: `pairs` is the document's last key, so the bytes are
- * its head followed by the pairs serialised a chunk at a time: exactly `JSON.stringify(doc)`
- * (tested), without one 2.5 s call at 1,000 models. Each pair is frozen as it is written, and
- * the frozen document is what in-process readers get (bodyJson), never a second parse.
- */
+/** The document, then its bytes, in steps (pairsLastBytes: exactly `JSON.stringify(doc)`, tested). */
 function* buildSteps(docSteps: Generator<void, ModelsDocument, void>): Generator<void, Built, void> {
   const doc = yield* docSteps;
-  const { pairs, ...head } = doc;
-  const parts: Buffer[] = [Buffer.from(`${JSON.stringify(head).slice(0, -1)},"pairs":[`)];
-  for (let from = 0; from < pairs.length; from += PAIRS_PER_CHUNK) {
-    const chunk = pairs.slice(from, from + PAIRS_PER_CHUNK);
-    parts.push(Buffer.from(`${from === 0 ? '' : ','}${chunk.map((x) => JSON.stringify(x)).join(',')}`));
-    for (const x of chunk) freezePair(x);
-    yield;
-  }
-  parts.push(Buffer.from(']}'));
-  const bytes = prepare(Buffer.concat(parts), 'application/json; charset=utf-8');
-  knownParsed(bytes, doc);
-  return { doc, bytes };
-}
-
-function freezePair(x: PairEntry): void {
-  if (x.difference_interval) Object.freeze(x.difference_interval);
-  Object.freeze(x);
+  return { doc, bytes: yield* pairsLastBytes(doc) };
 }
 
 /**

@@ -13,44 +13,15 @@ import { WINDOWS_SCHEMA, windowsDocumentSteps, type WindowsDocument } from '../.
 import type { ModelComparisonAxis } from '../../core/board/model.js';
 import { GspcError } from '../../core/errors.js';
 import { MODEL_CARDS_PATH } from '../../corpus/model-cards.js';
-import { JSON_TYPE } from '../headers.js';
-import { CACHE_CONTROL, prepare, type Prepared } from '../prepared-bytes.js';
+import { CACHE_CONTROL, type Prepared } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
 import { axisBytesCache } from './axis-bytes-cache.js';
-import { knownParsed, prepared, type DocumentEntry } from './document.js';
+import { prepared, type DocumentEntry } from './document.js';
 import { comparisonAxes, modelsDocumentOf, requiredAxis } from './models.js';
-import { driveInSlices } from './sliced-build.js';
+import { driveInSlices, pairsLastBytes } from './sliced-build.js';
 
 /** The axes with per-item rows: those a window document exists for. */
 const rowAxes = (p: PreparedRelease) => comparisonAxes(p).filter((a) => p.release.corpus.tables.has(a));
-
-/** Pairs serialised between two yields (as /api/models: one JSON.stringify of 143 MB held the loop for seconds). */
-const PAIRS_PER_CHUNK = 4096;
-
-/**
- * The document, then its bytes, in steps: `pairs` is its last key, so the bytes are its head and
- * then the pairs a chunk at a time, exactly `JSON.stringify(doc)` (tested).
- */
-function* buildSteps(docSteps: Generator<void, WindowsDocument, void>): Generator<void, Prepared, void> {
-  const doc = yield* docSteps;
-  const { pairs, ...head } = doc;
-  const parts: Buffer[] = [Buffer.from(`${JSON.stringify(head).slice(0, -1)},"pairs":[`)];
-  for (let from = 0; from < pairs.length; from += PAIRS_PER_CHUNK) {
-    const chunk = pairs.slice(from, from + PAIRS_PER_CHUNK);
-    parts.push(Buffer.from(`${from === 0 ? '' : ','}${chunk.map((x) => JSON.stringify(x)).join(',')}`));
-    // Frozen as written, so knownParsed's deep freeze below skips them (a pass over every pair).
-    for (const x of chunk) {
-      if (x.difference_interval) Object.freeze(x.difference_interval);
-      Object.freeze(x);
-    }
-    yield;
-  }
-  parts.push(Buffer.from(']}'));
-  const bytes = prepare(Buffer.concat(parts), JSON_TYPE);
-  // What JSON.parse of the bytes gives (no undefined member, no -0): in-process readers get it frozen.
-  knownParsed(bytes, doc);
-  return bytes;
-}
 
 async function build(p: PreparedRelease, axis: string): Promise<Prepared> {
   const { corpus } = p.release;
@@ -58,15 +29,16 @@ async function build(p: PreparedRelease, axis: string): Promise<Prepared> {
   const full = await modelsDocumentOf(p, axis);
   const file = corpus.files.find((f) => f.path === MODEL_CARDS_PATH);
   return driveInSlices(
-    buildSteps(
-      windowsDocumentSteps(
+    (function* () {
+      const doc = yield* windowsDocumentSteps(
         def as ModelComparisonAxis,
         corpus.tables.get(axis),
         full,
         corpus.modelCards,
         file === undefined ? null : `/peritem/${MODEL_CARDS_PATH}`,
-      ),
-    ),
+      );
+      return yield* pairsLastBytes(doc);
+    })(),
   );
 }
 
