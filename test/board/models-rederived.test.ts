@@ -14,9 +14,10 @@ import { prng } from '../../demo/generate.js';
 import { demoApp } from '../helpers/app.js';
 import { demoCorpus, tempDir } from '../helpers/tmp.js';
 import { assertNotSeparatedRanges } from '../helpers/not-separated.js';
+// The textbook statistics, written once for the re-derivations (no code of src/).
+import { mcnemarP, wilson, Z } from '../helpers/slices-windows-rederive.js';
 
 const { app } = demoApp();
-const Z = 1.959963984540054;
 const Z80 = 0.8416212335729143;
 
 interface Row {
@@ -33,30 +34,6 @@ const get = async (url: string) => {
   const r = await app.inject({ url });
   assert.equal(r.statusCode, 200, url);
   return r;
-};
-
-/** p = min(1, 2·P(X ≤ min(b, c))), X ~ Bin(b + c, ½), exactly in BigInt, then to a double. */
-function mcnemarP(b: number, c: number): number {
-  const n = b + c;
-  if (n === 0) return 1;
-  let term = 1n;
-  let sum = 0n;
-  for (let i = 0; i <= Math.min(b, c); i++) {
-    if (i > 0) term = (term * BigInt(n - i + 1)) / BigInt(i);
-    sum += term;
-  }
-  const num = 2n * sum;
-  const den = 1n << BigInt(n);
-  if (num >= den) return 1;
-  const shift = den.toString(2).length - num.toString(2).length + 64;
-  return Number((num << BigInt(shift)) / den) * 2 ** -shift;
-}
-
-const wilson = (k: number, n: number): [number, number] => {
-  const p = k / n;
-  const centre = (p + (Z * Z) / (2 * n)) / (1 + (Z * Z) / n);
-  const half = (Z / (1 + (Z * Z) / n)) * Math.sqrt((p * (1 - p)) / n + (Z * Z) / (4 * n * n));
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
 };
 
 const close = (a: number, b: number, what: string, tol = 1e-12) =>
