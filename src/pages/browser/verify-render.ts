@@ -37,6 +37,17 @@ export function passCell(ok: boolean | null): HTMLTableCellElement {
   return el('td', { class: `state state-${ok ? 'VALID' : 'INVALID'}` }, ok ? 'pass' : 'FAIL');
 }
 
+/** A verifier's check as a table row: its name, pass / FAIL / note, and its reason. */
+export function checkRow(c: { check: string; ok: boolean | null; detail: string }): HTMLTableRowElement {
+  return el(
+    'tr',
+    { 'data-check': c.check },
+    el('th', { scope: 'row' }, el('code', {}, c.check)),
+    passCell(c.ok),
+    el('td', {}, c.detail),
+  );
+}
+
 export function table(caption: string, head: string[], rows: HTMLTableRowElement[], cls = ''): HTMLElement {
   // A table that may scroll sideways on a phone is a region a keyboard can reach and scroll.
   return el(
@@ -65,19 +76,7 @@ function contextTable(checks: readonly ContextCheck[]): HTMLElement {
         ? 'Checked against: the DID document, the signed root and the card log (all pass)'
         : `Checked against: ${failed} of the service's checks FAIL`,
     ),
-    table(
-      'What the cards were checked against',
-      ['Check', 'Result', 'Reason'],
-      checks.map((c) =>
-        el(
-          'tr',
-          { 'data-check': c.check },
-          el('th', { scope: 'row' }, el('code', {}, c.check)),
-          passCell(c.ok),
-          el('td', {}, c.detail),
-        ),
-      ),
-    ),
+    table('What the cards were checked against', ['Check', 'Result', 'Reason'], checks.map(checkRow)),
   );
 }
 
@@ -138,15 +137,7 @@ export function showCard(
   source: string,
 ): void {
   const { id, subject, axis } = cardLabel(card);
-  const rows = verdict.checks.map((c) =>
-    el(
-      'tr',
-      { 'data-check': c.check },
-      el('th', { scope: 'row' }, el('code', {}, c.check)),
-      passCell(c.ok),
-      el('td', {}, c.detail),
-    ),
-  );
+  const rows = verdict.checks.map(checkRow);
   finish(
     box,
     verdict.result,

@@ -9,7 +9,7 @@ import type { VerifyCrypto } from '../../core/crypto/verify-crypto.js';
 import { anchoredKeysOf, type PublicFiles } from '../../core/verify/service-context.js';
 import { trustedLogsOfDidDocument, type TlogProofVerdict, verifyTlogProof } from '../../core/verify/tlog-proof.js';
 import { keysAtHost, PAGE_HINT } from './verify-keys.js';
-import { el, finish, passCell, showBusy, showError, state, table, timing } from './verify-render.js';
+import { checkRow, el, finish, showBusy, showError, state, table, timing } from './verify-render.js';
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
@@ -41,15 +41,7 @@ export async function checkTlogProof(
 }
 
 function show(box: HTMLElement, v: TlogProofVerdict, result: string, anchorProblem: string | undefined, ms: number) {
-  const rows = v.checks.map((c) =>
-    el(
-      'tr',
-      { 'data-check': c.check },
-      el('th', { scope: 'row' }, el('code', {}, c.check)),
-      passCell(c.ok),
-      el('td', {}, c.detail),
-    ),
-  );
+  const rows = v.checks.map(checkRow);
   finish(
     box,
     result,
