@@ -21,7 +21,7 @@ import { releaseDirDid, requireOrigin } from './release/release-origin.js';
 import { isReplica, requireReleaseKeys } from './release/release-keys.js';
 import { didHostBase } from './core/verify/key-source.js';
 import { readWitnesses } from './release/witness-store.js';
-import { warmAxisDocuments } from './serve/documents/slices.js';
+import { warmAxisDocuments } from './serve/documents/warm-axis-documents.js';
 import { ServedState } from './serve/served-state.js';
 import type { SigningLive } from './serve/signed-board.js';
 import { FabricObserver } from './status/fabric-observer.js';

@@ -12,7 +12,8 @@ import { modelsDocument } from '../../src/core/board/models-document.js';
 import type { SliceDocument, SlicesDocument } from '../../src/core/board/slices-document-shape.js';
 import { slicedAxisSteps } from '../../src/core/board/slice-family.js';
 import type { ModelComparisonAxis } from '../../src/core/board/model.js';
-import { slicesDocumentEntry, slicesOf, warmAxisDocuments } from '../../src/serve/documents/slices.js';
+import { slicesDocumentEntry, slicesOf } from '../../src/serve/documents/slices.js';
+import { warmAxisDocuments } from '../../src/serve/documents/warm-axis-documents.js';
 import { BIG_TAG, slicesCorpus } from '../helpers/slices-corpus.js';
 import { serveCorpus } from '../helpers/served-corpus.js';
 

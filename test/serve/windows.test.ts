@@ -13,7 +13,7 @@ import { NO_DATES } from '../../src/core/board/windows-document.js';
 import { mirrorDocuments } from '../../src/mirror.js';
 import type { ServiceContext } from '../../src/serve/context.js';
 import { bodyBytes, type DocumentRequest } from '../../src/serve/documents/document.js';
-import { warmAxisDocuments } from '../../src/serve/documents/slices.js';
+import { warmAxisDocuments } from '../../src/serve/documents/warm-axis-documents.js';
 import { bytesFor as windowsBytes, windowsDocumentEntry } from '../../src/serve/documents/windows.js';
 import { writeQuizCorpus } from '../helpers/quiz-corpus.js';
 import { demoCorpus } from '../helpers/tmp.js';

@@ -17,9 +17,8 @@ import { JSON_TYPE } from '../headers.js';
 import { CACHE_CONTROL, prepare, type Prepared } from '../prepared-bytes.js';
 import type { PreparedRelease } from '../prepared.js';
 import { prepared, type DocumentEntry } from './document.js';
-import { comparisonAxes, modelsDocumentEntry, modelsDocumentOf, requiredAxis, warmModelsDocuments } from './models.js';
+import { comparisonAxes, modelsDocumentEntry, modelsDocumentOf, requiredAxis } from './models.js';
 import { driveInSlices } from './sliced-build.js';
-import { bytesFor as windowsBytes } from './windows.js';
 
 /** Tags named in a `not_found` answer (the rest are counted). */
 const KNOWN_NAMED = 50;
@@ -141,54 +140,6 @@ function sliceDocumentBytes(built: SlicesBuilt, tag: string): Prepared {
     known: all.slice(0, KNOWN_NAMED),
     known_total: all.length,
   });
-}
-
-/**
- * Warms every axis's whole document (warmModelsDocuments), then, axis by axis, a tagged axis's
- * slices and a dated axis's contamination windows, so the first reader of a slice does not wait
- * for 1,000 of them nor the first of /api/windows for its pairs; `done` counts the sliced axes. `stop` ends it;
- * a slice build already under way finishes (it yields between steps and is shared by readers).
- */
-export function warmAxisDocuments(p: PreparedRelease): { stop: () => void; done: Promise<number> } {
-  const models = warmModelsDocuments(p);
-  let stopped = false;
-  const done = models.done.then(async () => {
-    let built = 0;
-    for (const axis of comparisonAxes(p)) {
-      if (stopped) break;
-      await new Promise((resolve) => setImmediate(resolve));
-      if (stopped) break;
-      const facets = p.release.corpus.tables.get(axis)?.facets;
-      if (
-        facets?.tagged &&
-        (await Promise.resolve()
-          .then(() => slicesOf(p, axis))
-          .then(
-            () => true,
-            () => false,
-          ))
-      )
-        built++;
-      // A dated axis's contamination windows too, so their first reader does not wait for the
-      // build either (seconds at hundreds of models); an undated axis's is a few words, built on
-      // request. A failed build is retried by a reader, which gets the error (as above).
-      if (!stopped && facets?.dated)
-        await Promise.resolve()
-          .then(() => windowsBytes(p, axis))
-          .then(
-            () => undefined,
-            () => undefined,
-          );
-    }
-    return built;
-  });
-  return {
-    stop: () => {
-      stopped = true;
-      models.stop();
-    },
-    done,
-  };
 }
 
 export const slicesDocumentEntry: DocumentEntry = {
